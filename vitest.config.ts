@@ -1,0 +1,8 @@
+import { defineConfig } from "vitest/config";
+
+// One runner for the whole repo: every workspace with a vitest.config.ts is a project.
+export default defineConfig({
+  test: {
+    projects: ["packages/*", "programs/*", "apps/*"],
+  },
+});
