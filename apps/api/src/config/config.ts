@@ -1,0 +1,129 @@
+import { isAbsolute, resolve } from "node:path";
+import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+
+/** Which kind of cluster the API talks to; chosen once at start. */
+export type Cluster = "localnet" | "devnet" | "mainnet";
+
+/** The one validated configuration object of the API, built at start and passed explicitly. */
+export interface ApiConfig {
+  host: string;
+  port: number;
+  cluster: Cluster;
+  solanaRpcUrl: string;
+  solanaWsUrl: string;
+  /** Absolute path of the data directory (PGlite database lives in `<dataDir>/pglite`). */
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
+  databaseUrl: string | undefined;
+  /** Base58 address of the lending program; the indexer is off without it. */
+  lendingProgramId: string | undefined;
+  /** Whether this process runs the indexer (it still needs the leader lock). */
+  indexerEnabled: boolean;
+  /** Full reconcile period of the indexer (getProgramAccounts), milliseconds. */
+  reconcileIntervalMs: number;
+  /** Where prices come from: the deterministic local source or an HTTP price API. */
+  priceSource: "local" | "http";
+  /** Base URL of the production price API (used when priceSource is "http"). */
+  priceApiUrl: string | undefined;
+  /** Price refresh period, milliseconds (30 s by default, like the web app's refresh). */
+  priceRefreshMs: number;
+  /** Public base URL of this API (used to build demo image URLs). */
+  publicUrl: string;
+  /** Image proxy used by the image URL check (`<proxy>?url=...&width=500`). */
+  imageProxyUrl: string | undefined;
+  /** Log level for the Fastify logger; "silent" disables it. */
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function fail(message: string): never {
+  throw new ApiError(ERROR_CODES.CONFIG_INVALID, `Invalid configuration: ${message}`);
+}
+
+function parsePort(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) fail(`${name} must be an integer port, got '${raw}'`);
+  const port = Number(raw);
+  if (port > 65535) fail(`${name} must be at most 65535, got ${port}`);
+  return port;
+}
+
+function parsePositiveMs(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) fail(`${name} must be a positive integer (milliseconds)`);
+  return Number(raw);
+}
+
+function parseUrl(name: string, raw: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail(`${name} is not a URL: '${raw}'`);
+  }
+  if (!protocols.includes(url.protocol)) fail(`${name} must use ${protocols.join(" or ")}, got '${raw}'`);
+  return raw.replace(/\/$/, "");
+}
+
+/** Derives the PubSub URL from the RPC URL: same host, ws(s) scheme, port + 1 (Solana convention). */
+export function getDefaultWsUrl(rpcUrl: string): string {
+  const url = new URL(rpcUrl);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  if (url.port !== "") url.port = String(Number(url.port) + 1);
+  return url.toString().replace(/\/$/, "");
+}
+
+/**
+ * Builds and validates the API configuration from environment variables.
+ * Throws an ApiError (CONFIG_INVALID) naming the bad variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
+  const host = env.API_HOST ?? "127.0.0.1";
+  const port = parsePort("API_PORT", env.API_PORT, 3001);
+  const solanaRpcUrl = parseUrl("SOLANA_RPC_URL", env.SOLANA_RPC_URL ?? "http://127.0.0.1:8899", [
+    "http:",
+    "https:",
+  ]);
+  const solanaWsUrl = parseUrl("SOLANA_WS_URL", env.SOLANA_WS_URL ?? getDefaultWsUrl(solanaRpcUrl), [
+    "ws:",
+    "wss:",
+  ]);
+  const cluster = (env.SOLANA_CLUSTER ?? "localnet") as Cluster;
+  if (!["localnet", "devnet", "mainnet"].includes(cluster)) fail(`SOLANA_CLUSTER must be localnet, devnet or mainnet`);
+  const rawDataDir = env.DATA_DIR ?? "./.data";
+  const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(process.cwd(), rawDataDir);
+  const databaseUrl = env.DATABASE_URL === "" ? undefined : env.DATABASE_URL;
+  if (databaseUrl !== undefined) parseUrl("DATABASE_URL", databaseUrl, ["postgres:", "postgresql:"]);
+  const lendingProgramId = env.LENDING_PROGRAM_ID === "" ? undefined : env.LENDING_PROGRAM_ID;
+  if (lendingProgramId !== undefined && !BASE58.test(lendingProgramId)) {
+    fail(`LENDING_PROGRAM_ID is not a base58 address: '${lendingProgramId}'`);
+  }
+  const priceSource = (env.PRICE_SOURCE ?? (env.PRICE_API_URL ? "http" : "local")) as "local" | "http";
+  if (priceSource !== "local" && priceSource !== "http") fail("PRICE_SOURCE must be local or http");
+  const priceApiUrl = env.PRICE_API_URL ? parseUrl("PRICE_API_URL", env.PRICE_API_URL, ["http:", "https:"]) : undefined;
+  if (priceSource === "http" && priceApiUrl === undefined) fail("PRICE_SOURCE=http needs PRICE_API_URL");
+  const logLevel = (env.LOG_LEVEL ?? "info") as ApiConfig["logLevel"];
+  if (!LOG_LEVELS.includes(logLevel)) fail(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  return {
+    host,
+    port,
+    cluster,
+    solanaRpcUrl,
+    solanaWsUrl,
+    dataDir,
+    databaseUrl,
+    lendingProgramId,
+    indexerEnabled: env.INDEXER !== "off",
+    reconcileIntervalMs: parsePositiveMs("INDEXER_RECONCILE_MS", env.INDEXER_RECONCILE_MS, 60_000),
+    priceSource,
+    priceApiUrl,
+    priceRefreshMs: parsePositiveMs("PRICE_REFRESH_MS", env.PRICE_REFRESH_MS, 30_000),
+    publicUrl: parseUrl("API_PUBLIC_URL", env.API_PUBLIC_URL ?? `http://${host}:${port}`, ["http:", "https:"]),
+    imageProxyUrl: env.IMAGE_PROXY_URL
+      ? parseUrl("IMAGE_PROXY_URL", env.IMAGE_PROXY_URL, ["http:", "https:"])
+      : undefined,
+    logLevel,
+  };
+}

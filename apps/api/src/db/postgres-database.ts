@@ -1,0 +1,49 @@
+import pg from "pg";
+import { type Database, type SqlValue, toSqlParams } from "./database.ts";
+
+/** Opens a PostgreSQL connection pool for `connectionString` behind the Database interface. */
+export async function openPostgresDatabase(connectionString: string, maxConnections = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  // An idle client error (server restart) must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  await pool.query("SELECT 1");
+  let lockClient: pg.PoolClient | undefined;
+  return {
+    engine: "postgres",
+    async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+      const result = await pool.query(sql, toSqlParams(params));
+      return result.rows as T[];
+    },
+    async exec(sql: string): Promise<void> {
+      await pool.query(sql);
+    },
+    async transaction<R>(fn: Parameters<Database["transaction"]>[0]): Promise<R> {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn({
+          async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+            return (await client.query(sql, toSqlParams(params))).rows as T[];
+          },
+        });
+        await client.query("COMMIT");
+        return result as R;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async tryAdvisoryLock(key: number): Promise<boolean> {
+      if (lockClient === undefined) lockClient = await pool.connect();
+      const rows = await lockClient.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [key]);
+      return rows.rows[0]?.locked === true;
+    },
+    async close(): Promise<void> {
+      lockClient?.release();
+      lockClient = undefined;
+      await pool.end();
+    },
+  };
+}
