@@ -1,0 +1,127 @@
+// Reads the parts of an ET_REL eBPF object that the linker needs: sections, symbols, relocations.
+import { TOOLCHAIN_ERROR_CODES, ToolchainError } from "../errors.ts";
+import { EM_BPF, ET_REL, SHT_REL, SHT_SYMTAB } from "./elf-constants.ts";
+
+export interface ElfSection {
+  index: number;
+  name: string;
+  type: number;
+  flags: number;
+  offset: number;
+  size: number;
+  link: number;
+  info: number;
+  align: number;
+}
+
+export interface ElfSymbol {
+  name: string;
+  type: number;
+  bind: number;
+  shndx: number;
+  value: number;
+  size: number;
+}
+
+export interface ElfRelocation {
+  /** Offset inside the target section. */
+  offset: number;
+  type: number;
+  symbolIndex: number;
+}
+
+/** One parsed relocatable object. */
+export interface ObjectFile {
+  /** Name used in error messages (usually the source path). */
+  name: string;
+  bytes: Buffer;
+  sections: ElfSection[];
+  symbols: ElfSymbol[];
+  /** Relocations keyed by the index of the section they patch. */
+  relocations: Map<number, ElfRelocation[]>;
+}
+
+function cString(b: Buffer, off: number): string {
+  let end = off;
+  while (end < b.length && b[end] !== 0) end++;
+  return b.toString("latin1", off, end);
+}
+
+/** Bytes of a section's contents. */
+export function sectionData(obj: ObjectFile, s: ElfSection): Buffer {
+  return obj.bytes.subarray(s.offset, s.offset + s.size);
+}
+
+/**
+ * Parses an ELF64 little-endian ET_REL object for EM_BPF.
+ * @throws ToolchainError NOT_ELF / NOT_RELOCATABLE_BPF on anything else.
+ */
+export function readObjectFile(name: string, bytes: Buffer): ObjectFile {
+  if (bytes.length < 64 || bytes.readUInt32BE(0) !== 0x7f454c46 || bytes[4] !== 2 || bytes[5] !== 1) {
+    throw new ToolchainError(TOOLCHAIN_ERROR_CODES.NOT_ELF, `${name}: not an ELF64 little-endian file`);
+  }
+  if (bytes.readUInt16LE(16) !== ET_REL || bytes.readUInt16LE(18) !== EM_BPF) {
+    throw new ToolchainError(
+      TOOLCHAIN_ERROR_CODES.NOT_RELOCATABLE_BPF,
+      `${name}: not a relocatable eBPF object (compile with clang -target bpfel -c)`,
+    );
+  }
+  const shoff = Number(bytes.readBigUInt64LE(40));
+  const shentsize = bytes.readUInt16LE(58);
+  const shnum = bytes.readUInt16LE(60);
+  const shstrndx = bytes.readUInt16LE(62);
+  const raw: Omit<ElfSection, "name">[] = [];
+  const nameOffsets: number[] = [];
+  for (let i = 0; i < shnum; i++) {
+    const o = shoff + i * shentsize;
+    nameOffsets.push(bytes.readUInt32LE(o));
+    raw.push({
+      index: i,
+      type: bytes.readUInt32LE(o + 4),
+      flags: Number(bytes.readBigUInt64LE(o + 8)),
+      offset: Number(bytes.readBigUInt64LE(o + 24)),
+      size: Number(bytes.readBigUInt64LE(o + 32)),
+      link: bytes.readUInt32LE(o + 40),
+      info: bytes.readUInt32LE(o + 44),
+      align: Number(bytes.readBigUInt64LE(o + 48)),
+    });
+  }
+  const shstr = raw[shstrndx];
+  const sections: ElfSection[] = raw.map((s, i) => ({
+    ...s,
+    name: shstr ? cString(bytes, shstr.offset + (nameOffsets[i] ?? 0)) : "",
+  }));
+
+  const symbols: ElfSymbol[] = [];
+  const symtab = sections.find((s) => s.type === SHT_SYMTAB);
+  if (symtab) {
+    const strtab = sections[symtab.link];
+    for (let o = symtab.offset; o < symtab.offset + symtab.size; o += 24) {
+      const info = bytes[o + 4] ?? 0;
+      symbols.push({
+        name: strtab ? cString(bytes, strtab.offset + bytes.readUInt32LE(o)) : "",
+        type: info & 0xf,
+        bind: info >> 4,
+        shndx: bytes.readUInt16LE(o + 6),
+        value: Number(bytes.readBigUInt64LE(o + 8)),
+        size: Number(bytes.readBigUInt64LE(o + 16)),
+      });
+    }
+  }
+
+  const relocations = new Map<number, ElfRelocation[]>();
+  for (const rs of sections) {
+    if (rs.type !== SHT_REL) continue;
+    const list: ElfRelocation[] = [];
+    for (let o = rs.offset; o < rs.offset + rs.size; o += 16) {
+      const info = bytes.readBigUInt64LE(o + 8);
+      list.push({
+        offset: Number(bytes.readBigUInt64LE(o)),
+        type: Number(info & 0xffffffffn),
+        symbolIndex: Number(info >> 32n),
+      });
+    }
+    relocations.set(rs.info, list);
+  }
+  return { name, bytes, sections, symbols, relocations };
+}
