@@ -1,0 +1,232 @@
+/**
+ * Cistern's one error class, with stable numeric codes in reserved ranges per domain.
+ *
+ * Ranges (never reuse or renumber a code; add new ones at the end of their range):
+ * - 1xxx amounts and currencies
+ * - 2xxx interest and loan timing
+ * - 3xxx pool form and pool payloads
+ * - 4xxx HTTP (4000 + status for mapped statuses)
+ * - 5xxx transaction sender
+ * - 6xxx wallet (6000-6099 wallet adapter, 6100-6199 mobile wallet protocol)
+ * - 7xxx validation (addresses, URLs)
+ * - 8xxx actions and chat
+ *
+ * Messages are templates: `{name}` placeholders are filled from the error context.
+ * Texts quoted by the product spec (section 8) are copied verbatim.
+ */
+export const ERROR_CODES = {
+  // 1xxx amounts
+  AMOUNT_INVALID_FORMAT: 1000,
+  AMOUNT_TOO_MANY_DECIMALS: 1001,
+  AMOUNT_NEGATIVE: 1002,
+  AMOUNT_TOO_LARGE: 1003,
+  INVALID_DECIMALS: 1004,
+  UNKNOWN_CURRENCY: 1005,
+  AMOUNT_EMPTY: 1006,
+  // 2xxx interest
+  MISSING_LOAN_OR_CURRENCY_DATA: 2000,
+  INVALID_INTEREST_INPUT: 2001,
+  DURATION_TOO_SHORT: 2002,
+  DURATION_TOO_LONG: 2003,
+  // 3xxx pool form
+  UNKNOWN_POOL_TYPE: 3000,
+  INVALID_POOL_FORM_FIELD: 3001,
+  // 4xxx http
+  HTTP_BAD_REQUEST: 4400,
+  HTTP_NOT_FOUND: 4404,
+  HTTP_UNPROCESSABLE_ENTITY: 4422,
+  HTTP_TIMEOUT: 4000,
+  HTTP_UNEXPECTED_STATUS: 4001,
+  // 5xxx sender
+  NO_TRANSACTIONS_PROVIDED: 5000,
+  UNKNOWN_TRANSACTION_KIND: 5001,
+  NO_SIGNATURE_CONFIRMATION: 5002,
+  BLOCK_HEIGHT_EXCEEDED: 5003,
+  TRANSACTION_SEND_FAILED: 5004,
+  // 6000-6099 wallet adapter
+  WALLET_SIGN_MESSAGE_UNSUPPORTED: 6000,
+  WALLET_SEND_VERSIONED_UNSUPPORTED: 6001,
+  WALLET_SEND_VERSION_UNSUPPORTED: 6002,
+  WALLET_SIGN_VERSIONED_UNSUPPORTED: 6003,
+  WALLET_SIGN_VERSION_UNSUPPORTED: 6004,
+  WALLET_NOT_READY: 6010,
+  WALLET_LOAD: 6011,
+  WALLET_CONFIG: 6012,
+  WALLET_CONNECTION: 6013,
+  WALLET_DISCONNECTED: 6014,
+  WALLET_DISCONNECTION: 6015,
+  WALLET_ACCOUNT: 6016,
+  WALLET_PUBLIC_KEY: 6017,
+  WALLET_NOT_CONNECTED: 6018,
+  WALLET_SEND_TRANSACTION: 6019,
+  WALLET_SIGN_TRANSACTION: 6020,
+  WALLET_SIGN_MESSAGE: 6021,
+  WALLET_SIGN_IN: 6022,
+  WALLET_NOT_SELECTED: 6023,
+  // 6100-6199 mobile wallet protocol
+  MOBILE_WALLET_PORT_OUT_OF_RANGE: 6100,
+  MOBILE_WALLET_FORBIDDEN_BASE_URL: 6101,
+  MOBILE_WALLET_SECURE_CONTEXT_REQUIRED: 6102,
+  MOBILE_WALLET_SESSION_CLOSED: 6103,
+  MOBILE_WALLET_SESSION_TIMEOUT: 6104,
+  MOBILE_WALLET_NOT_FOUND: 6105,
+  // 7xxx validation
+  INVALID_PUBLIC_KEY: 7000,
+  INVALID_REFERRAL_ADDRESS: 7001,
+  IMAGE_URL_REJECTED: 7002,
+  // 8xxx actions and chat
+  ACTION_FAILED: 8000,
+  CHAT_SOCKET_CLOSED: 8100,
+} as const;
+
+/** Name of an error code (`"UNKNOWN_POOL_TYPE"`...). */
+export type CisternErrorName = keyof typeof ERROR_CODES;
+/** Numeric error code (`3000`...). */
+export type CisternErrorCode = (typeof ERROR_CODES)[CisternErrorName];
+
+/** Message templates by code. */
+export const ERROR_MESSAGES = {
+  [ERROR_CODES.AMOUNT_INVALID_FORMAT]:
+    'Invalid amount "{value}": use digits with an optional decimal point (no sign, no spaces)',
+  [ERROR_CODES.AMOUNT_TOO_MANY_DECIMALS]: 'Amount "{value}" has more than {decimals} decimals',
+  [ERROR_CODES.AMOUNT_NEGATIVE]: 'Amount "{value}" must not be negative',
+  [ERROR_CODES.AMOUNT_TOO_LARGE]: 'Amount "{value}" exceeds the largest on-chain amount (u64)',
+  [ERROR_CODES.INVALID_DECIMALS]: "Invalid decimals {decimals}: expected an integer from 0 to 255",
+  [ERROR_CODES.UNKNOWN_CURRENCY]: "Unknown currency {mint}",
+  [ERROR_CODES.AMOUNT_EMPTY]: "Amount is empty",
+
+  [ERROR_CODES.MISSING_LOAN_OR_CURRENCY_DATA]: "Missing required loan or currency data",
+  [ERROR_CODES.INVALID_INTEREST_INPUT]: "Invalid {field}: {value} (expected a non-negative integer)",
+  [ERROR_CODES.DURATION_TOO_SHORT]:
+    "Loan duration must be at least 86400 seconds (1 day), got {durationSeconds}",
+  [ERROR_CODES.DURATION_TOO_LONG]:
+    "Loan duration {durationSeconds} seconds exceeds the pool maximum of {maxDurationSeconds} seconds",
+
+  [ERROR_CODES.UNKNOWN_POOL_TYPE]: "Unknown pool type",
+  [ERROR_CODES.INVALID_POOL_FORM_FIELD]: "Invalid pool form field {field}: {reason}",
+
+  [ERROR_CODES.HTTP_BAD_REQUEST]: "{message}",
+  [ERROR_CODES.HTTP_NOT_FOUND]: "{message}",
+  [ERROR_CODES.HTTP_UNPROCESSABLE_ENTITY]: "{message}",
+  [ERROR_CODES.HTTP_TIMEOUT]: "Request timed out after {seconds} seconds",
+  [ERROR_CODES.HTTP_UNEXPECTED_STATUS]: "Request failed with status {status}",
+
+  [ERROR_CODES.NO_TRANSACTIONS_PROVIDED]: "No transactions provided",
+  [ERROR_CODES.UNKNOWN_TRANSACTION_KIND]: "Unknown transaction kind",
+  [ERROR_CODES.NO_SIGNATURE_CONFIRMATION]: "No signature confirmation",
+  [ERROR_CODES.BLOCK_HEIGHT_EXCEEDED]:
+    "The transaction was not confirmed in time. This is due to network congestion. Please try again in few mins.",
+  [ERROR_CODES.TRANSACTION_SEND_FAILED]: "{message}",
+
+  [ERROR_CODES.WALLET_SIGN_MESSAGE_UNSUPPORTED]:
+    "Wallet does not support signing messages. Ledger are not supported for now to update pool metadata.",
+  [ERROR_CODES.WALLET_SEND_VERSIONED_UNSUPPORTED]:
+    "Sending versioned transactions isn't supported by this wallet",
+  [ERROR_CODES.WALLET_SEND_VERSION_UNSUPPORTED]:
+    "Sending transaction version {n} isn't supported by this wallet",
+  [ERROR_CODES.WALLET_SIGN_VERSIONED_UNSUPPORTED]:
+    "Signing versioned transactions isn't supported by this wallet",
+  [ERROR_CODES.WALLET_SIGN_VERSION_UNSUPPORTED]:
+    "Signing transaction version {n} isn't supported by this wallet",
+  [ERROR_CODES.WALLET_NOT_READY]: "Wallet is not ready",
+  [ERROR_CODES.WALLET_LOAD]: "Wallet failed to load",
+  [ERROR_CODES.WALLET_CONFIG]: "Wallet configuration error",
+  [ERROR_CODES.WALLET_CONNECTION]: "Wallet connection failed",
+  [ERROR_CODES.WALLET_DISCONNECTED]: "Wallet disconnected",
+  [ERROR_CODES.WALLET_DISCONNECTION]: "Wallet disconnection failed",
+  [ERROR_CODES.WALLET_ACCOUNT]: "Wallet account error",
+  [ERROR_CODES.WALLET_PUBLIC_KEY]: "Wallet public key is invalid",
+  [ERROR_CODES.WALLET_NOT_CONNECTED]: "Wallet not connected",
+  [ERROR_CODES.WALLET_SEND_TRANSACTION]: "Wallet failed to send the transaction",
+  [ERROR_CODES.WALLET_SIGN_TRANSACTION]: "Wallet failed to sign the transaction",
+  [ERROR_CODES.WALLET_SIGN_MESSAGE]: "Wallet failed to sign the message",
+  [ERROR_CODES.WALLET_SIGN_IN]: "Wallet sign-in failed",
+  [ERROR_CODES.WALLET_NOT_SELECTED]: "No wallet selected",
+
+  [ERROR_CODES.MOBILE_WALLET_PORT_OUT_OF_RANGE]:
+    "Association port number must be between 49152 and 65535. {port} given.",
+  [ERROR_CODES.MOBILE_WALLET_FORBIDDEN_BASE_URL]: "Base URLs supplied by wallets must be valid `https` URLs",
+  [ERROR_CODES.MOBILE_WALLET_SECURE_CONTEXT_REQUIRED]:
+    "The mobile wallet adapter protocol must be used in a secure context (`https`).",
+  [ERROR_CODES.MOBILE_WALLET_SESSION_CLOSED]:
+    "The wallet session dropped unexpectedly ({closeCode}: {reason}).",
+  [ERROR_CODES.MOBILE_WALLET_SESSION_TIMEOUT]: "Failed to connect to the wallet websocket in time.",
+  [ERROR_CODES.MOBILE_WALLET_NOT_FOUND]:
+    "Found no installed wallet that supports the mobile wallet protocol.",
+
+  [ERROR_CODES.INVALID_PUBLIC_KEY]: "Invalid public key: {value}",
+  [ERROR_CODES.INVALID_REFERRAL_ADDRESS]: "Invalid referral address: {value}",
+  [ERROR_CODES.IMAGE_URL_REJECTED]: "Image URL is not supported: {url}",
+
+  [ERROR_CODES.ACTION_FAILED]: "Error in {action}: {message}",
+  [ERROR_CODES.CHAT_SOCKET_CLOSED]: "Chat connection closed ({closeCode}: {reason})",
+} as const satisfies Record<CisternErrorCode, string>;
+
+type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}`
+  ? P | Placeholders<Rest>
+  : never;
+
+/** A value that can fill a message placeholder. */
+export type ErrorContextValue = string | number | bigint | boolean;
+
+/** The context an error code needs: one value per `{placeholder}` of its message. */
+export type CisternErrorContext<C extends CisternErrorCode> = {
+  [K in Placeholders<(typeof ERROR_MESSAGES)[C]>]: ErrorContextValue;
+};
+
+type ContextArgs<C extends CisternErrorCode> = [Placeholders<(typeof ERROR_MESSAGES)[C]>] extends [never]
+  ? [context?: Record<string, never>, options?: { cause?: unknown }]
+  : [context: CisternErrorContext<C>, options?: { cause?: unknown }];
+
+/** Fill `{name}` placeholders of a template from a context object. */
+export function formatErrorMessage(template: string, context: Record<string, ErrorContextValue>): string {
+  return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) =>
+    Object.hasOwn(context, name) ? String(context[name]) : whole,
+  );
+}
+
+/**
+ * Cistern's only error class. `code` is stable; `message` is the spec's wording.
+ *
+ * @example
+ * throw new CisternError(ERROR_CODES.ACTION_FAILED, { action: "Repay Loan", message: "boom" });
+ */
+export class CisternError<C extends CisternErrorCode = CisternErrorCode> extends Error {
+  override readonly name = "CisternError";
+  readonly code: C;
+  readonly context: Readonly<Record<string, ErrorContextValue>>;
+
+  constructor(code: C, ...[context, options]: ContextArgs<C>) {
+    const ctx = (context ?? {}) as Record<string, ErrorContextValue>;
+    super(formatErrorMessage(ERROR_MESSAGES[code], ctx), options);
+    this.code = code;
+    this.context = Object.freeze({ ...ctx });
+  }
+}
+
+/**
+ * Typed guard: true when `e` is a {@link CisternError}, and (when given) carries `code`.
+ */
+export function isCisternError<C extends CisternErrorCode>(e: unknown, code?: C): e is CisternError<C> {
+  return e instanceof CisternError && (code === undefined || e.code === code);
+}
+
+/** The name of a numeric code (`3000` -> `"UNKNOWN_POOL_TYPE"`), or undefined for an unknown number. */
+export function getErrorCodeName(code: number): CisternErrorName | undefined {
+  for (const [name, value] of Object.entries(ERROR_CODES)) {
+    if (value === code) return name as CisternErrorName;
+  }
+  return undefined;
+}
+
+/** Text of any thrown value: an Error's message, a string as is, otherwise its JSON or String form. */
+export function getErrorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === "string") return e;
+  try {
+    const json = JSON.stringify(e);
+    return json === undefined ? String(e) : json;
+  } catch {
+    return String(e);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * @cistern/protocol — Cistern's pure TypeScript rules and maths (no I/O, no Solana dependency).
+ *
+ * Units: money is bigint base units ({@link BaseUnits}); rates are basis points; durations and
+ * instants are seconds (epoch seconds) as numbers, bigints accepted by the maths.
+ */
+export * from "./actions.ts";
+export * from "./amounts.ts";
+export * from "./constants.ts";
+export * from "./currencies.ts";
+export * from "./errors.ts";
+export * from "./interest.ts";
+export * from "./loan-timing.ts";
+export * from "./refresh-scopes.ts";
+export * from "./transaction-kinds.ts";
+export * from "./transaction-state.ts";

@@ -1,0 +1,57 @@
+/**
+ * What to reload after a successful transaction (spec section 4, "Refresh after success").
+ */
+import type { ActionName } from "./actions.ts";
+
+/** Data scopes the app can refresh. */
+export const REFRESH_SCOPES = [
+  "assets",
+  "user-stats",
+  "loans",
+  "mypool",
+  "stats",
+  "balance",
+  "pool",
+] as const;
+/** One of {@link REFRESH_SCOPES}. */
+export type RefreshScope = (typeof REFRESH_SCOPES)[number];
+
+/**
+ * Scopes refreshed after each action succeeds. From the spec's table: close pool, withdraw, deposit
+ * (Add Liquidity), NFT loan (Borrow NFT), token loan (Borrow Tokens), margin swap, market sell, NFT
+ * market sell, mortgage, repay (see {@link getRefreshScopes} for token loans), multiple repay,
+ * delegate / withdraw delegated, extend loan (nothing).
+ * Create Pool and Update Pool are not in the spec's table; Cistern refreshes them like a deposit
+ * (balance, mypool, pool) and like a pool edit (mypool, pool).
+ */
+export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly RefreshScope[]>> = Object.freeze({
+  "Close Pool": ["mypool"],
+  Withdraw: ["balance", "mypool"],
+  "Add Liquidity": ["balance", "mypool", "pool"],
+  "Borrow NFT": ["loans", "assets", "balance"],
+  "Borrow Tokens": ["loans", "balance"],
+  "Margin Swap": ["loans", "balance"],
+  "Market Sell": ["loans", "balance"],
+  "Market Sell NFT": ["loans", "assets", "balance"],
+  "Take Mortgage": ["loans", "assets", "balance"],
+  "Repay Loan": ["loans", "balance"],
+  "Multiple Repay": ["loans", "assets", "balance"],
+  "Delegate Funds": ["balance", "mypool"],
+  "Withdraw Delegated Funds": ["balance", "mypool"],
+  "Extend Loan": [],
+  "Create Pool": ["balance", "mypool", "pool"],
+  "Update Pool": ["mypool", "pool"],
+});
+
+/**
+ * Scopes to refresh after `action` succeeds. Repaying a token loan also refreshes assets
+ * (spec: "repay: loans, balance (plus assets for token loans)").
+ */
+export function getRefreshScopes(
+  action: ActionName,
+  options: { isTokenLoan?: boolean } = {},
+): RefreshScope[] {
+  const scopes = [...REFRESH_SCOPES_BY_ACTION[action]];
+  if (action === "Repay Loan" && options.isTokenLoan) scopes.push("assets");
+  return scopes;
+}
