@@ -1,0 +1,42 @@
+import { address } from "@solana/kit";
+
+/** Classic SPL Token program (the only token program the lending program accepts). */
+export const TOKEN_PROGRAM_ADDRESS = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+/** Address Lookup Table program (pool whitelists are ALTs). */
+export const ADDRESS_LOOKUP_TABLE_PROGRAM_ADDRESS = address("AddressLookupTab1e1111111111111111111111111");
+
+/** Attestation must satisfy clock.slot - 150 <= slot <= clock.slot. */
+export const MAX_ATTESTATION_AGE_SLOTS = 150n;
+/** Collections of an nft-pool, or collateral currencies of a defi-pool. */
+export const MAX_COLLECTIONS = 8;
+/** Shortest loan, seconds. */
+export const MIN_DURATION_SECONDS = 86_400n;
+/** Upper bound of pool.maxDurationSeconds (365 days). */
+export const MAX_POOL_DURATION_SECONDS = 31_536_000n;
+/** Highest APR, basis points (1000%). */
+export const MAX_APR_BPS = 100_000;
+/** Highest protocol fee InitializeConfig accepts, basis points. */
+export const MAX_PROTOCOL_FEE_BPS = 5_000;
+
+/** Account type tags (byte 0 of every program account). */
+export const ACCOUNT_TAG = { Config: 1, Bank: 2, Pool: 3, Loan: 4 } as const;
+/** Layout version (byte 1 of every program account). */
+export const ACCOUNT_VERSION = 1;
+/** Byte sizes of the program accounts. */
+export const ACCOUNT_SIZE = { Config: 128, Bank: 256, Pool: 768, Loan: 384 } as const;
+
+/** Instruction tags (byte 0 of instruction data). */
+export const INSTRUCTION_TAG = {
+  InitializeConfig: 0,
+  UpdateConfig: 1,
+  CreateBank: 2,
+  Deposit: 3,
+  Withdraw: 4,
+  CreatePool: 5,
+  UpdatePool: 6,
+  ClosePool: 7,
+  TakeLoan: 8,
+  Repay: 9,
+  Extend: 10,
+  Liquidate: 11,
+} as const;

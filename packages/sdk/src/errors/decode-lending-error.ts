@@ -1,0 +1,135 @@
+import type { Address } from "@solana/kit";
+import { getLendingErrorEntry, type LendingErrorName } from "./lending-errors.ts";
+
+/** A program error of the lending program, decoded from logs or an error object. */
+export interface DecodedLendingError {
+  code: number;
+  name: LendingErrorName;
+  message: string;
+  /** The log line the code was read from, when it came from logs. */
+  logLine?: string;
+}
+
+const FAILED_LINE = /^Program (\w+) failed: custom program error: (0x[0-9a-fA-F]+)\s*$/;
+const ANY_CUSTOM = /custom program error: (0x[0-9a-fA-F]+)/;
+
+function fromCode(code: number, logLine?: string): DecodedLendingError | null {
+  const entry = getLendingErrorEntry(code);
+  if (!entry) return null;
+  return logLine === undefined ? { code, ...entry } : { code, ...entry, logLine };
+}
+
+/**
+ * Finds the lending program's custom error in transaction logs. When `programAddress` is given only lines
+ * of that program count, and a code that a program it called (CPI) failed with first is not attributed to
+ * the lending program (e.g. the token program's "insufficient funds").
+ */
+function fromLogs(logs: readonly string[], programAddress?: Address): DecodedLendingError | null {
+  const failures: { program: string; code: number; line: string }[] = [];
+  for (const line of logs) {
+    const match = FAILED_LINE.exec(line);
+    if (match) failures.push({ program: match[1]!, code: Number.parseInt(match[2]!, 16), line });
+  }
+  if (failures.length === 0) {
+    for (const line of logs) {
+      const match = ANY_CUSTOM.exec(line);
+      if (match) return fromCode(Number.parseInt(match[1]!, 16), line);
+    }
+    return null;
+  }
+  if (programAddress === undefined) {
+    const first = failures[0]!;
+    return fromCode(first.code, first.line);
+  }
+  const first = failures.findIndex((f) => f.program === programAddress);
+  if (first < 0) return null;
+  const own = failures[first]!;
+  // An earlier failure of another program with the same code means the error came from a CPI.
+  if (first > 0 && failures[first - 1]!.code === own.code) return null;
+  return fromCode(own.code, own.line);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** Reads a custom code out of the RPC's JSON TransactionError: {InstructionError: [index, {Custom: n}]}. */
+function customCodeFromTransactionError(err: unknown): number | null {
+  if (!isRecord(err)) return null;
+  const ie = err.InstructionError;
+  if (Array.isArray(ie) && isRecord(ie[1]) && ie[1].Custom !== undefined) {
+    const code = Number(ie[1].Custom);
+    return Number.isInteger(code) ? code : null;
+  }
+  return null;
+}
+
+const MAX_DEPTH = 6;
+
+function decode(
+  input: unknown,
+  programAddress: Address | undefined,
+  depth: number,
+): DecodedLendingError | null {
+  if (depth > MAX_DEPTH || input === null || input === undefined) return null;
+  if (Array.isArray(input)) {
+    if (input.every((line) => typeof line === "string")) return fromLogs(input as string[], programAddress);
+    return null;
+  }
+  if (typeof input === "string") return fromLogs(input.split("\n"), programAddress);
+  if (!isRecord(input)) return null;
+
+  // LiteSVM FailedTransactionMetadata: meta().logs() and err().
+  if (typeof input.meta === "function") {
+    try {
+      const meta = (input.meta as () => unknown).call(input);
+      if (isRecord(meta) && typeof meta.logs === "function") {
+        const logs = (meta.logs as () => unknown).call(meta);
+        const found = decode(logs, programAddress, depth + 1);
+        if (found) return found;
+      }
+    } catch {
+      // not a LiteSVM result
+    }
+  }
+  // kit SolanaError context (preflight failure carries logs; instruction error carries code), web3.js logs.
+  const context = isRecord(input.context) ? input.context : undefined;
+  for (const logs of [context?.logs, input.logs]) {
+    if (Array.isArray(logs)) {
+      const found = fromLogs(logs as string[], programAddress);
+      if (found) return found;
+    }
+  }
+  for (const err of [input.err, context?.err, input]) {
+    const code = customCodeFromTransactionError(err);
+    if (code !== null) return fromCode(code);
+  }
+  // kit SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM: context.code (logs not available: program unknown).
+  if (context && typeof context.code === "number" && /custom/i.test(String(input.message ?? ""))) {
+    const found = fromCode(context.code);
+    if (found) return found;
+  }
+  if (input.cause !== undefined) {
+    const found = decode(input.cause, programAddress, depth + 1);
+    if (found) return found;
+  }
+  if (typeof input.message === "string" && programAddress === undefined) {
+    return fromLogs(input.message.split("\n"), programAddress);
+  }
+  return null;
+}
+
+/**
+ * Decodes the lending program's error from transaction logs (`string[]`), a kit `SolanaError` (preflight
+ * failure with logs, or an instruction custom error), a LiteSVM failed-transaction result, or an error
+ * object carrying `logs`. Returns null when no lending program error is found.
+ *
+ * @param input - logs or an error value
+ * @param options.programAddress - the lending program id; when given only that program's failures count
+ */
+export function decodeLendingError(
+  input: unknown,
+  options: { programAddress?: Address } = {},
+): DecodedLendingError | null {
+  return decode(input, options.programAddress, 0);
+}

@@ -1,0 +1,240 @@
+import { type Address, type FixedSizeCodec, getStructCodec, type Instruction } from "@solana/kit";
+import { u8, u32, u64, withReserved } from "../codecs/primitives.ts";
+import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
+import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
+import { findConfigPda, findEscrowPda, findLoanPda, findVaultPda } from "../pda.ts";
+import { SDK_ERROR, SdkError } from "../sdk-error.ts";
+import { readonly, type SignerInput, signer, signerAddress, writable } from "./account-metas.ts";
+import { type Attestation, getAttestationCodec } from "./attestation.ts";
+
+interface LoanTermsData {
+  tag: number;
+  loanBump: number;
+  escrowBump: number;
+  nonce: bigint;
+  principalBaseUnits: bigint;
+  durationSeconds: bigint;
+  collateralAmountBaseUnits: bigint;
+  expectedAprBps: number;
+  attestation: Attestation;
+}
+
+/** Codec of TakeLoan / Extend data (124 bytes). */
+export function getLoanTermsDataCodec(): FixedSizeCodec<LoanTermsData, LoanTermsData> {
+  return getStructCodec([
+    ["tag", u8()],
+    ["loanBump", u8()],
+    ["escrowBump", withReserved(u8(), 1)],
+    ["nonce", u64()],
+    ["principalBaseUnits", u64()],
+    ["durationSeconds", u64()],
+    ["collateralAmountBaseUnits", u64()],
+    ["expectedAprBps", u32()],
+    ["attestation", withReserved(getAttestationCodec(), 4)],
+  ]) as FixedSizeCodec<LoanTermsData, LoanTermsData>;
+}
+
+/** Terms of a new loan (TakeLoan, or the new loan of Extend). */
+export interface LoanTerms {
+  /** Any u64 making the loan PDA ["loan", pool, borrower, nonce] new. */
+  nonce: bigint;
+  principalBaseUnits: bigint;
+  durationSeconds: bigint;
+  /** 1 for an NFT. */
+  collateralAmountBaseUnits: bigint;
+  /** Must equal pool.loanAprBps (protects against a changed rate). */
+  expectedAprBps: number;
+  attestation: Attestation;
+}
+
+const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+function checkTerms(terms: LoanTerms): void {
+  const fail = (message: string): never => {
+    throw new SdkError(SDK_ERROR.INVALID_ARGUMENT, message);
+  };
+  if (terms.principalBaseUnits <= 0n || terms.principalBaseUnits > U64_MAX)
+    fail("principal must be 1..2^64-1");
+  if (terms.collateralAmountBaseUnits <= 0n || terms.collateralAmountBaseUnits > U64_MAX)
+    fail("collateral amount must be 1..2^64-1");
+  if (terms.durationSeconds <= 0n || terms.durationSeconds > U64_MAX) fail("duration must be positive");
+  if (terms.nonce < 0n || terms.nonce > U64_MAX) fail("nonce must be a u64");
+  if (
+    !Number.isInteger(terms.expectedAprBps) ||
+    terms.expectedAprBps < 0 ||
+    terms.expectedAprBps > 0xffffffff
+  )
+    fail("expectedAprBps must be a u32");
+}
+
+async function encodeTerms(
+  tag: number,
+  programAddress: Address,
+  pool: Address,
+  borrower: Address,
+  terms: LoanTerms,
+): Promise<{ loan: Address; escrow: Address; data: Uint8Array }> {
+  checkTerms(terms);
+  const [loan, loanBump] = await findLoanPda(programAddress, pool, borrower, terms.nonce);
+  const [escrow, escrowBump] = await findEscrowPda(programAddress, loan);
+  const data = getLoanTermsDataCodec().encode({ tag, loanBump, escrowBump, ...terms }) as Uint8Array;
+  return { loan, escrow, data };
+}
+
+/** Addresses a new loan needs besides the derivable PDAs. */
+interface NewLoanAccounts {
+  programAddress: Address;
+  borrower: SignerInput;
+  /** Co-signs; must be config.oracle. */
+  oracle: SignerInput;
+  pool: Address;
+  /** = pool.bank (the vault is derived from it). */
+  bank: Address;
+  collateralMint: Address;
+  /** Borrower's token account of bank.mint. */
+  borrowerCurrencyTokenAccount: Address;
+  /** The pool's whitelist ALT, only when pool.conditions.whitelistEnabled. */
+  whitelist?: Address | null;
+}
+
+/**
+ * TakeLoan (tag 8): opens a loan; collateral moves borrower -> escrow, principal vault -> borrower.
+ * Returns the instruction and the new loan / escrow addresses.
+ */
+export async function getTakeLoanInstruction(
+  input: NewLoanAccounts & LoanTerms & { borrowerCollateralTokenAccount: Address },
+): Promise<Instruction & { loan: Address; escrow: Address }> {
+  const { loan, escrow, data } = await encodeTerms(
+    INSTRUCTION_TAG.TakeLoan,
+    input.programAddress,
+    input.pool,
+    signerAddress(input.borrower),
+    input,
+  );
+  const [config] = await findConfigPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const accounts = [
+    signer(input.borrower, true),
+    signer(input.oracle, false),
+    readonly(config),
+    writable(input.pool),
+    writable(input.bank),
+    writable(vault),
+    writable(loan),
+    writable(escrow),
+    readonly(input.collateralMint),
+    writable(input.borrowerCollateralTokenAccount),
+    writable(input.borrowerCurrencyTokenAccount),
+    readonly(TOKEN_PROGRAM_ADDRESS),
+    readonly(SYSTEM_PROGRAM_ADDRESS),
+  ];
+  if (input.whitelist) accounts.push(readonly(input.whitelist));
+  return { programAddress: input.programAddress, accounts, data, loan, escrow };
+}
+
+/**
+ * Repay (tag 9, borrower only): pays principal + owed interest (fee to the treasury's token account, the
+ * rest to the vault) and returns the collateral.
+ */
+export async function getRepayInstruction(input: {
+  programAddress: Address;
+  borrower: SignerInput;
+  pool: Address;
+  bank: Address;
+  loan: Address;
+  borrowerCollateralTokenAccount: Address;
+  borrowerCurrencyTokenAccount: Address;
+  /** Token account of bank.mint owned by config.treasury. */
+  treasuryCurrencyTokenAccount: Address;
+}): Promise<Instruction> {
+  const [config] = await findConfigPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const [escrow] = await findEscrowPda(input.programAddress, input.loan);
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      signer(input.borrower, true),
+      readonly(config),
+      writable(input.pool),
+      writable(input.bank),
+      writable(vault),
+      writable(input.loan),
+      writable(escrow),
+      writable(input.borrowerCollateralTokenAccount),
+      writable(input.borrowerCurrencyTokenAccount),
+      writable(input.treasuryCurrencyTokenAccount),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+    ],
+    data: new Uint8Array([INSTRUCTION_TAG.Repay]),
+  };
+}
+
+/**
+ * Extend (tag 10): repays `oldLoan` and opens a new loan with `terms` on the same collateral and pool,
+ * atomically. Returns the instruction and the new loan / escrow addresses.
+ */
+export async function getExtendInstruction(
+  input: NewLoanAccounts &
+    LoanTerms & {
+      oldLoan: Address;
+      treasuryCurrencyTokenAccount: Address;
+    },
+): Promise<Instruction & { loan: Address; escrow: Address }> {
+  const { loan, escrow, data } = await encodeTerms(
+    INSTRUCTION_TAG.Extend,
+    input.programAddress,
+    input.pool,
+    signerAddress(input.borrower),
+    input,
+  );
+  const [config] = await findConfigPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const [oldEscrow] = await findEscrowPda(input.programAddress, input.oldLoan);
+  const accounts = [
+    signer(input.borrower, true),
+    signer(input.oracle, false),
+    readonly(config),
+    writable(input.pool),
+    writable(input.bank),
+    writable(vault),
+    writable(input.oldLoan),
+    writable(oldEscrow),
+    writable(loan),
+    writable(escrow),
+    readonly(input.collateralMint),
+    writable(input.borrowerCurrencyTokenAccount),
+    writable(input.treasuryCurrencyTokenAccount),
+    readonly(TOKEN_PROGRAM_ADDRESS),
+    readonly(SYSTEM_PROGRAM_ADDRESS),
+  ];
+  if (input.whitelist) accounts.push(readonly(input.whitelist));
+  return { programAddress: input.programAddress, accounts, data, loan, escrow };
+}
+
+/**
+ * Liquidate (tag 11, anyone): after expiry + grace, the collateral goes to the pool owner's token account.
+ */
+export async function getLiquidateInstruction(input: {
+  programAddress: Address;
+  liquidator: SignerInput;
+  pool: Address;
+  bank: Address;
+  loan: Address;
+  /** Token account of the collateral mint owned by pool.owner. */
+  poolOwnerCollateralTokenAccount: Address;
+}): Promise<Instruction> {
+  const [escrow] = await findEscrowPda(input.programAddress, input.loan);
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      signer(input.liquidator, true),
+      writable(input.pool),
+      writable(input.bank),
+      writable(input.loan),
+      writable(escrow),
+      writable(input.poolOwnerCollateralTokenAccount),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+    ],
+    data: new Uint8Array([INSTRUCTION_TAG.Liquidate]),
+  };
+}

@@ -1,0 +1,59 @@
+import {
+  type Address,
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  getU64Encoder,
+  type ProgramDerivedAddress,
+} from "@solana/kit";
+
+const addressBytes = (value: Address) => getAddressEncoder().encode(value);
+const u64Bytes = (value: bigint) => getU64Encoder().encode(value);
+
+/** Config PDA: ["config"]. Returns [address, bump]. */
+export function findConfigPda(programAddress: Address): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({ programAddress, seeds: ["config"] });
+}
+
+/** Bank PDA: ["bank", owner, currency mint]. Returns [address, bump]. */
+export function findBankPda(
+  programAddress: Address,
+  owner: Address,
+  mint: Address,
+): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({
+    programAddress,
+    seeds: ["bank", addressBytes(owner), addressBytes(mint)],
+  });
+}
+
+/** Bank vault PDA (token account, authority = bank): ["vault", bank]. Returns [address, bump]. */
+export function findVaultPda(programAddress: Address, bank: Address): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({ programAddress, seeds: ["vault", addressBytes(bank)] });
+}
+
+/** Pool PDA: ["pool", owner, seed u64 LE]. Returns [address, bump]. */
+export function findPoolPda(
+  programAddress: Address,
+  owner: Address,
+  seed: bigint,
+): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({ programAddress, seeds: ["pool", addressBytes(owner), u64Bytes(seed)] });
+}
+
+/** Loan PDA: ["loan", pool, borrower, nonce u64 LE]. Returns [address, bump]. */
+export function findLoanPda(
+  programAddress: Address,
+  pool: Address,
+  borrower: Address,
+  nonce: bigint,
+): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({
+    programAddress,
+    seeds: ["loan", addressBytes(pool), addressBytes(borrower), u64Bytes(nonce)],
+  });
+}
+
+/** Loan escrow PDA (token account, authority = loan): ["escrow", loan]. Returns [address, bump]. */
+export function findEscrowPda(programAddress: Address, loan: Address): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({ programAddress, seeds: ["escrow", addressBytes(loan)] });
+}

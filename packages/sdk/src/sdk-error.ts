@@ -1,0 +1,32 @@
+/**
+ * Stable numeric codes of errors raised by the sdk itself (range 9000-9099; the program's own errors are
+ * mirrored separately in `LENDING_ERRORS`). Never reuse or reorder a code.
+ */
+export const SDK_ERROR = {
+  ACCOUNT_DATA_TOO_SHORT: 9000,
+  UNKNOWN_ACCOUNT_DISCRIMINATOR: 9001,
+  INVALID_ARGUMENT: 9002,
+  DEPLOY_PROGRAM_ACCOUNT_MISMATCH: 9010,
+  DEPLOY_AUTHORITY_MISMATCH: 9011,
+  DEPLOY_EMPTY_PROGRAM: 9012,
+  DEPLOY_VERIFY_FAILED: 9013,
+  INVALID_KEYPAIR_FILE: 9020,
+} as const;
+
+/** One of the sdk's numeric error codes. */
+export type SdkErrorCode = (typeof SDK_ERROR)[keyof typeof SDK_ERROR];
+
+/** The one error class thrown by the sdk, with a stable numeric `code`. */
+export class SdkError extends Error {
+  readonly code: SdkErrorCode;
+  constructor(code: SdkErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SdkError";
+    this.code = code;
+  }
+}
+
+/** Type guard for {@link SdkError}, optionally with a given code. */
+export function isSdkError(error: unknown, code?: SdkErrorCode): error is SdkError {
+  return error instanceof SdkError && (code === undefined || error.code === code);
+}
