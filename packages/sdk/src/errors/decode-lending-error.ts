@@ -1,4 +1,4 @@
-import type { Address } from "@solana/kit";
+import { type Address, isSolanaError, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM } from "@solana/kit";
 import { getLendingErrorEntry, type LendingErrorName } from "./lending-errors.ts";
 
 /** A program error of the lending program, decoded from logs or an error object. */
@@ -105,8 +105,8 @@ function decode(
     if (code !== null) return fromCode(code);
   }
   // kit SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM: context.code (logs not available: program unknown).
-  if (context && typeof context.code === "number" && /custom/i.test(String(input.message ?? ""))) {
-    const found = fromCode(context.code);
+  if (isSolanaError(input, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM)) {
+    const found = fromCode(Number(input.context.code));
     if (found) return found;
   }
   if (input.cause !== undefined) {
