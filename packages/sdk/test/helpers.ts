@@ -1,4 +1,4 @@
-import { type Address, getAddressDecoder } from "@solana/kit";
+import { type Address, getAddressDecoder, type ReadonlyUint8Array } from "@solana/kit";
 
 /** Deterministic distinct test address number `n`. */
 export function testAddress(n: number): Address {
@@ -10,8 +10,8 @@ export function testAddress(n: number): Address {
 }
 
 /** Little-endian reader over bytes, for asserting offsets from LAYOUT.md. */
-export function reader(bytes: Uint8Array | ReadonlyArray<number>) {
-  const u8 = Uint8Array.from(bytes);
+export function reader(bytes: ReadonlyUint8Array | Uint8Array | ReadonlyArray<number>) {
+  const u8 = Uint8Array.from(bytes as ArrayLike<number>);
   const view = new DataView(u8.buffer);
   return {
     u8: (off: number) => view.getUint8(off),
