@@ -117,7 +117,8 @@ void sol_set_return_data(const u8 *data, u64 len);
 u64 sol_get_return_data(u8 *data, u64 len, SolPubkey *program_id);
 u64 sol_sha256(const SolBytes *bytes, int n_bytes, u8 *result);
 u64 sol_keccak256(const SolBytes *bytes, int n_bytes, u8 *result);
-u64 sol_remaining_compute_units(void);
+/* Note: sol_remaining_compute_units is feature-gated off in the current runtime (litesvm 1.5 fails with
+ * "unsupported BPF instruction"); use sol_log_compute_units_() to read CU in logs instead. */
 u64 sol_get_stack_height(void);
 void sol_memcpy_(void *dst, const void *src, u64 n);
 void sol_memset_(void *dst, u8 c, u64 n);
