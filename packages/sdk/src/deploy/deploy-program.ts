@@ -21,7 +21,7 @@ import {
   BUFFER_METADATA_SIZE,
   findProgramDataAddress,
   getDeployWithMaxDataLenInstruction,
-  getExtendProgramCheckedInstruction,
+  getExtendProgramInstruction,
   getInitializeBufferInstruction,
   getUpgradeInstruction,
   getWriteInstruction,
@@ -31,6 +31,9 @@ import {
 
 /** Packet size limit of a legacy / v0 transaction, bytes. */
 export const TRANSACTION_SIZE_LIMIT_BYTES = 1232;
+
+/** The loader refuses to extend ProgramData by fewer bytes than this. */
+export const MIN_EXTEND_PROGRAM_BYTES = 10_240;
 
 /** Result of {@link deployProgram}. */
 export interface DeployProgramResult {
@@ -214,19 +217,20 @@ export async function deployProgram(input: {
     ]);
   } else {
     progress({ step: "upgrade", done: 0, total: 1 });
-    const instructions: Instruction[] = [];
     if (programBytes.length > upgradeFromCapacity) {
-      instructions.push(
-        getExtendProgramCheckedInstruction({
+      // Extend in its own transaction: the loader refuses an upgrade in the slot of an extend.
+      await send([
+        getExtendProgramInstruction({
           programData: programDataAddress,
           program: program.address,
-          authority,
           payer,
-          additionalBytes: programBytes.length - upgradeFromCapacity,
+          additionalBytes: Math.max(programBytes.length - upgradeFromCapacity, MIN_EXTEND_PROGRAM_BYTES),
         }),
-      );
+      ]);
     }
-    instructions.push(
+    // The loader also refuses an upgrade in the slot the program was deployed in.
+    await transport.waitForNextSlot();
+    await send([
       getUpgradeInstruction({
         programData: programDataAddress,
         program: program.address,
@@ -234,8 +238,7 @@ export async function deployProgram(input: {
         spill: payer.address,
         authority,
       }),
-    );
-    await send(instructions);
+    ]);
   }
   return {
     kind: upgradeFromCapacity === null ? "deploy" : "upgrade",

@@ -22,4 +22,9 @@ export interface DeployTransport {
    * instructions' account metas), signs, sends and waits for confirmation. Rejects when the transaction fails.
    */
   sendInstructions(instructions: readonly Instruction[], feePayer: TransactionSigner): Promise<Signature>;
+  /**
+   * Resolves once the cluster is past the slot of the last confirmed transaction (the loader refuses to
+   * upgrade a program that was deployed or extended in the current slot).
+   */
+  waitForNextSlot(): Promise<void>;
 }

@@ -49,6 +49,14 @@ export function createRpcDeployTransport(input: {
         data: new Uint8Array(getBase64Encoder().encode(value.data[0])),
       };
     },
+    async waitForNextSlot(): Promise<void> {
+      const start = await rpc.getSlot({ commitment }).send();
+      for (let attempt = 0; attempt < 100; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        if ((await rpc.getSlot({ commitment }).send()) > start) return;
+      }
+      throw new Error(`slot did not advance past ${start} within 20 s`);
+    },
     async sendInstructions(
       instructions: readonly Instruction[],
       feePayer: TransactionSigner,

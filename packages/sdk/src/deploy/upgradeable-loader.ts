@@ -32,7 +32,6 @@ const TAG_WRITE = 1;
 const TAG_DEPLOY_WITH_MAX_DATA_LEN = 2;
 const TAG_UPGRADE = 3;
 const TAG_EXTEND_PROGRAM = 6;
-const TAG_EXTEND_PROGRAM_CHECKED = 9;
 
 function readonly(addr: Address): AccountMeta {
   return { address: addr, role: AccountRole.READONLY };
@@ -162,34 +161,8 @@ export function getUpgradeInstruction(input: {
 }
 
 /**
- * ExtendProgramChecked (tag 9, SIMD-0164): grows a ProgramData account so a larger program can be upgraded
- * into it; the upgrade authority must sign. Data: u32 tag, u32 additional bytes.
- * @param input.additionalBytes - bytes to add (u32)
- */
-export function getExtendProgramCheckedInstruction(input: {
-  programData: Address;
-  program: Address;
-  authority: TransactionSigner;
-  payer: TransactionSigner;
-  additionalBytes: number;
-}): Instruction {
-  const { bytes, view } = tagOnly(TAG_EXTEND_PROGRAM_CHECKED, 4);
-  view.setUint32(4, checkedU32(input.additionalBytes), true);
-  return {
-    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
-    accounts: [
-      writable(input.programData),
-      writable(input.program),
-      signerMeta(input.authority, false),
-      readonly(SYSTEM_PROGRAM_ADDRESS),
-      signerMeta(input.payer, true),
-    ],
-    data: bytes,
-  };
-}
-
-/**
- * ExtendProgram (tag 6, unchecked variant for clusters where SIMD-0164 is not active).
+ * ExtendProgram (tag 6): grows a ProgramData account (payer funds the rent) so a larger program can be
+ * upgraded into it.
  * @param input.additionalBytes - bytes to add (u32)
  */
 export function getExtendProgramInstruction(input: {
