@@ -1,0 +1,143 @@
+import { useState } from "react";
+import { useAppContext } from "../app-context.ts";
+import { EXPLORERS, isExplorerId } from "./explorers.ts";
+import { isValidSolAmount, type PriorityFeeSettings } from "./priority-fee.ts";
+import {
+  isHttpUrl,
+  resetSettings,
+  setExplorer,
+  setPriorityFee,
+  setRpcUrl,
+  useSettings,
+} from "./settings-store.ts";
+
+/** Settings: explorer, RPC URL and priority fee (level, amount, type, broadcast mode). */
+export default function SettingsPanel() {
+  const { config } = useAppContext();
+  const settings = useSettings();
+  const [rpcDraft, setRpcDraft] = useState(settings.rpcUrl ?? "");
+  const [rpcError, setRpcError] = useState<string | null>(null);
+  const [amountDraft, setAmountDraft] = useState(settings.priorityFee.amountSol);
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const fee = settings.priorityFee;
+  const updateFee = (patch: Partial<PriorityFeeSettings>) => setPriorityFee({ ...fee, ...patch });
+
+  return (
+    <div className="settings">
+      <h2>Settings</h2>
+      <label className="field">
+        <span>Explorer</span>
+        <select
+          value={settings.explorer}
+          onChange={(e) => {
+            if (isExplorerId(e.target.value)) setExplorer(e.target.value);
+          }}
+          data-testid="explorer-select"
+        >
+          {EXPLORERS.map((explorer) => (
+            <option key={explorer.id} value={explorer.id}>
+              {explorer.name}
+            </option>
+          ))}
+        </select>
+      </label>
+
+      <form
+        className="field"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const value = rpcDraft.trim();
+          if (value !== "" && !isHttpUrl(value)) {
+            setRpcError("Enter an http(s) URL");
+            return;
+          }
+          setRpcError(null);
+          setRpcUrl(value === "" ? null : value);
+        }}
+      >
+        <label htmlFor="rpc-url">RPC URL</label>
+        <div className="field-row">
+          <input
+            id="rpc-url"
+            value={rpcDraft}
+            placeholder={config.rpcUrl}
+            onChange={(e) => setRpcDraft(e.target.value)}
+            data-testid="rpc-input"
+          />
+          <button type="submit" className="button button-small">
+            Save
+          </button>
+        </div>
+        {rpcError ? <span className="field-error">{rpcError}</span> : null}
+        <span className="field-hint">Empty uses the default ({config.rpcUrl}).</span>
+      </form>
+
+      <fieldset className="field">
+        <legend>Priority fee</legend>
+        <fieldset className="segmented" aria-label="Priority level">
+          {(["medium", "fast", "ultra"] as const).map((level) => (
+            <button
+              key={level}
+              type="button"
+              aria-pressed={fee.level === level}
+              className={fee.level === level ? "is-selected" : ""}
+              onClick={() => updateFee({ level })}
+            >
+              {level[0]!.toUpperCase() + level.slice(1)}
+            </button>
+          ))}
+        </fieldset>
+        <label className="field">
+          <span>{fee.type === "maxCap" ? "Max cap (SOL)" : "Exact fee (SOL)"}</span>
+          <input
+            value={amountDraft}
+            inputMode="decimal"
+            onChange={(e) => {
+              setAmountDraft(e.target.value);
+              if (isValidSolAmount(e.target.value)) {
+                setAmountError(null);
+                updateFee({ amountSol: e.target.value });
+              } else setAmountError("Enter a SOL amount with at most 9 decimals");
+            }}
+            data-testid="fee-amount"
+          />
+          {amountError ? <span className="field-error">{amountError}</span> : null}
+        </label>
+        <label className="field">
+          <span>Fee type</span>
+          <select
+            value={fee.type}
+            onChange={(e) => updateFee({ type: e.target.value === "exactFee" ? "exactFee" : "maxCap" })}
+          >
+            <option value="maxCap">Max cap</option>
+            <option value="exactFee">Exact fee</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Broadcast mode</span>
+          <select
+            value={fee.broadcastMode}
+            onChange={(e) =>
+              updateFee({ broadcastMode: e.target.value === "jito" ? "jito" : "priorityFees" })
+            }
+          >
+            <option value="priorityFees">Priority fees</option>
+            <option value="jito">Jito (adds a tip of the same amount)</option>
+          </select>
+        </label>
+      </fieldset>
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => {
+          resetSettings();
+          setRpcDraft("");
+          setAmountDraft("0.0005");
+          setAmountError(null);
+        }}
+      >
+        Reset to defaults
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+import { formatUnits, getCurrencyByMint } from "@cistern/protocol";
+import { useWallet } from "@solana/wallet-adapter-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useAppContext } from "../app-context.ts";
+import { useWalletBalances } from "../data/balances.ts";
+import { useChainStatus } from "../data/chain-status.ts";
+import { usePrices } from "../data/prices.ts";
+import { refreshScopes } from "../data/refresh.ts";
+import { shortenAddress } from "../lib/short-address.ts";
+import { showToast } from "../toasts/toast-store.ts";
+import { DEV_WALLET_NAME, requestLocalnetFaucet } from "../wallet/dev-wallet-adapter.ts";
+import { openWalletModal } from "../wallet/wallet-modal-store.ts";
+
+function ChainCard() {
+  const { config, rpcUrl } = useAppContext();
+  const status = useChainStatus();
+  return (
+    <section className="card" aria-labelledby="chain-title">
+      <h2 id="chain-title">Chain status</h2>
+      {status.isPending ? <p className="muted">Connecting to {rpcUrl}…</p> : null}
+      {status.isError ? (
+        <p className="error-text" data-testid="chain-error">
+          RPC node not reachable at {rpcUrl}
+        </p>
+      ) : null}
+      {status.data ? (
+        <dl className="stats" data-testid="chain-status">
+          <div>
+            <dt>Cluster</dt>
+            <dd>{config.cluster}</dd>
+          </div>
+          <div>
+            <dt>Slot</dt>
+            <dd>{status.data.slot.toLocaleString("en-US")}</dd>
+          </div>
+          <div>
+            <dt>Block height</dt>
+            <dd>{status.data.blockHeight.toLocaleString("en-US")}</dd>
+          </div>
+          <div>
+            <dt>TPS</dt>
+            <dd>{status.data.tps === null ? "—" : Math.round(status.data.tps).toLocaleString("en-US")}</dd>
+          </div>
+        </dl>
+      ) : null}
+    </section>
+  );
+}
+
+function FaucetButton({ address }: { address: string }) {
+  const { rpcUrl } = useAppContext();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button"
+      disabled={pending}
+      data-testid="faucet"
+      onClick={async () => {
+        setPending(true);
+        try {
+          await requestLocalnetFaucet(rpcUrl, address);
+          showToast({
+            kind: "success",
+            title: "Wallet funded",
+            description: "SOL, USDC, demo tokens and NFTs arrived.",
+          });
+          await refreshScopes(queryClient, ["balance", "assets"]);
+        } catch (error) {
+          showToast({
+            kind: "error",
+            title: "Faucet failed",
+            description: error instanceof Error ? error.message : String(error),
+          });
+        } finally {
+          setPending(false);
+        }
+      }}
+    >
+      {pending ? "Funding…" : "Fund from localnet faucet"}
+    </button>
+  );
+}
+
+function WalletCard() {
+  const { config } = useAppContext();
+  const { publicKey, wallet } = useWallet();
+  const balances = useWalletBalances();
+  if (!publicKey) {
+    return (
+      <section className="card" aria-labelledby="wallet-title">
+        <h2 id="wallet-title">Your wallet</h2>
+        <p className="muted">Connect a wallet to see your balances.</p>
+        <button type="button" className="button button-primary" onClick={openWalletModal}>
+          Connect Wallet
+        </button>
+      </section>
+    );
+  }
+  const address = publicKey.toBase58();
+  const isDevWallet = wallet?.adapter.name === DEV_WALLET_NAME;
+  return (
+    <section className="card" aria-labelledby="wallet-title">
+      <h2 id="wallet-title">Your wallet</h2>
+      <p className="muted" title={address}>
+        {wallet?.adapter.name} · {shortenAddress(address)}
+      </p>
+      {balances.isError ? <p className="error-text">Balances could not be loaded.</p> : null}
+      {balances.data ? (
+        <table className="balances" data-testid="balances">
+          <tbody>
+            <tr>
+              <th scope="row">SOL</th>
+              <td>{formatUnits(balances.data.lamports, 9)}</td>
+            </tr>
+            {balances.data.tokens.map((token) => (
+              <tr key={token.mint}>
+                <th scope="row" title={token.mint}>
+                  {token.symbol ?? shortenAddress(token.mint)}
+                </th>
+                <td>{formatUnits(token.amount, token.decimals)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {config.cluster === "localnet" && isDevWallet ? <FaucetButton address={address} /> : null}
+    </section>
+  );
+}
+
+function PricesCard() {
+  const prices = usePrices();
+  const entries = Object.entries(prices.data ?? {});
+  return (
+    <section className="card" aria-labelledby="prices-title">
+      <h2 id="prices-title">Prices</h2>
+      {prices.isPending ? <p className="muted">Loading prices…</p> : null}
+      {prices.isError ? <p className="muted">Prices are unavailable: the API is not reachable.</p> : null}
+      {entries.length > 0 ? (
+        <table className="balances" data-testid="prices">
+          <tbody>
+            {entries.map(([mint, price]) => (
+              <tr key={mint}>
+                <th scope="row" title={mint}>
+                  {getCurrencyByMint(mint)?.symbol ?? shortenAddress(mint)}
+                </th>
+                <td>${price}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {prices.isSuccess && entries.length === 0 ? <p className="muted">No prices published yet.</p> : null}
+    </section>
+  );
+}
+
+/** The home page: what the app can show today, live — chain status, wallet balances and prices. */
+export function HomePage() {
+  return (
+    <main className="page">
+      <section className="hero">
+        <h1>Effortless Token &amp; NFT Lending on Solana</h1>
+        <p>Borrow against your tokens and NFTs, or lend from pools. No price-based liquidations.</p>
+      </section>
+      <div className="cards">
+        <WalletCard />
+        <ChainCard />
+        <PricesCard />
+      </div>
+    </main>
+  );
+}
+
+/** Shown for paths that have no page yet. */
+export function NotFoundPage() {
+  return (
+    <main className="page">
+      <section className="hero">
+        <h1>Page not found</h1>
+        <p>
+          <a href="/">Back to the home page</a>
+        </p>
+      </section>
+    </main>
+  );
+}

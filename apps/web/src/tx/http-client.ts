@@ -1,0 +1,77 @@
+import { CisternError, ERROR_CODES, HTTP_TIMEOUT_MS } from "@cistern/protocol";
+
+const MAPPED_STATUS = {
+  400: ERROR_CODES.HTTP_BAD_REQUEST,
+  404: ERROR_CODES.HTTP_NOT_FOUND,
+  422: ERROR_CODES.HTTP_UNPROCESSABLE_ENTITY,
+} as const;
+
+/**
+ * The message of a 400/404/422 response body: its `message` (a list is joined with commas), else its
+ * `error` text, else 'Unknown error {status}'.
+ */
+export function getHttpErrorMessage(status: number, body: unknown): string {
+  if (typeof body === "object" && body !== null) {
+    const { message, error } = body as { message?: unknown; error?: unknown };
+    if (Array.isArray(message) && message.length > 0) return message.map(String).join(", ");
+    if (typeof message === "string" && message !== "") return message;
+    if (typeof error === "string" && error !== "") return error;
+  }
+  if (typeof body === "string" && body !== "") return body;
+  return `Unknown error ${status}`;
+}
+
+export interface RequestOptions {
+  method?: "GET" | "POST";
+  body?: unknown;
+  timeoutMs?: number;
+  fetchImpl?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+/**
+ * JSON request with a 30 s timeout. 400, 404 and 422 become a CisternError carrying the server's
+ * message; other failures HTTP_UNEXPECTED_STATUS; a timeout HTTP_TIMEOUT.
+ */
+export async function requestJson<T>(url: string, options: RequestOptions = {}): Promise<T> {
+  const { method = options.body === undefined ? "GET" : "POST", timeoutMs = HTTP_TIMEOUT_MS } = options;
+  const fetchImpl = options.fetchImpl ?? globalThis.fetch;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort();
+  options.signal?.addEventListener("abort", onAbort);
+  let response: Response;
+  try {
+    response = await fetchImpl(url, {
+      method,
+      headers:
+        options.body === undefined ? { accept: "application/json" } : { "content-type": "application/json" },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: controller.signal,
+    });
+  } catch (error) {
+    if (timedOut)
+      throw new CisternError(ERROR_CODES.HTTP_TIMEOUT, { seconds: timeoutMs / 1000 }, { cause: error });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text === "" ? null : JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  if (response.ok) return body as T;
+  const mapped = MAPPED_STATUS[response.status as keyof typeof MAPPED_STATUS];
+  if (mapped !== undefined) {
+    throw new CisternError(mapped, { message: getHttpErrorMessage(response.status, body) });
+  }
+  throw new CisternError(ERROR_CODES.HTTP_UNEXPECTED_STATUS, { status: response.status });
+}

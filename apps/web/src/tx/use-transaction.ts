@@ -1,0 +1,158 @@
+import {
+  type ActionName,
+  getActionErrorToast,
+  getErrorText,
+  getRefreshScopes,
+  getTransactionToast,
+  type TransactionAction,
+  type TransactionMachineState,
+  transactionReducer,
+} from "@cistern/protocol";
+import { useConnection, useWallet } from "@solana/wallet-adapter-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useRef, useState } from "react";
+import { useAppContext } from "../app-context.ts";
+import { refreshScopes } from "../data/refresh.ts";
+import { getStoredReferrer } from "../referral/referral.ts";
+import { getExplorerTransactionUrl } from "../settings/explorers.ts";
+import { getPriorityFeeOptions } from "../settings/priority-fee.ts";
+import { settingsStore } from "../settings/settings-store.ts";
+import { showToast, type ToastInput, updateToast } from "../toasts/toast-store.ts";
+import {
+  type AnyTransaction,
+  buildTransactions,
+  deserializeTransactions,
+  prepareForWallet,
+  sendSignedTransactions,
+  serializeTransactions,
+} from "./transactions.ts";
+
+/** One action run through the transaction flow. */
+export interface TransactionRequest {
+  action: ActionName;
+  /** Builder route, e.g. "/bank/deposit". */
+  path: string;
+  payload: Record<string, unknown>;
+  /** Repaying a token loan also refreshes assets. */
+  isTokenLoan?: boolean;
+}
+
+export interface UseTransactionResult {
+  /** Runs build -> sign -> send -> refresh; resolves with the signature, or null when it failed. */
+  run(request: TransactionRequest): Promise<string | null>;
+  state: TransactionMachineState;
+  busy: boolean;
+}
+
+const DISCORD_LABEL = "Discord";
+
+/**
+ * The one transaction hook every action uses: builds via the API, deserializes, has the wallet sign
+ * all, sends to the sender route of the kind, shows a toast per state and refreshes the action's
+ * scopes after success.
+ */
+export function useTransaction(): UseTransactionResult {
+  const { config, rpcUrl, analytics } = useAppContext();
+  const { connection } = useConnection();
+  const wallet = useWallet();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<TransactionMachineState>(null);
+  const stateRef = useRef<TransactionMachineState>(null);
+  const busyRef = useRef(false);
+  const [busy, setBusy] = useState(false);
+
+  const run = useCallback(
+    async (request: TransactionRequest): Promise<string | null> => {
+      if (busyRef.current) return null;
+      busyRef.current = true;
+      setBusy(true);
+      const settings = settingsStore.get();
+      const explorerTarget = { cluster: config.cluster, rpcUrl };
+      let toastId: string | null = null;
+
+      const dispatch = (action: TransactionAction) => {
+        const next = transactionReducer(stateRef.current, action);
+        stateRef.current = next;
+        setState(next);
+        const toast = getTransactionToast(next);
+        if (toast === null) return;
+        const input: ToastInput = {
+          kind: toast.type,
+          title: toast.title,
+          ...(toast.description ? { description: toast.description } : {}),
+          ...(toast.durationMs ? { durationMs: toast.durationMs } : {}),
+          ...(toast.signature
+            ? {
+                link: {
+                  href: getExplorerTransactionUrl(settings.explorer, toast.signature, explorerTarget),
+                  label: "View on explorer",
+                },
+              }
+            : {}),
+        };
+        if (toast.type === "error") {
+          input.help = {
+            text: toast.description ?? "",
+            link: { href: config.discordUrl, label: DISCORD_LABEL },
+          };
+          delete input.description;
+          input.copyText = toast.detail ?? "";
+        }
+        if (toastId === null) toastId = showToast(input);
+        else updateToast(toastId, input);
+      };
+
+      try {
+        dispatch({ type: "prepare", action: request.action });
+        const { publicKey, signAllTransactions, signTransaction } = wallet;
+        const adapter = wallet.wallet?.adapter;
+        if (!publicKey || !adapter) throw new Error("Wallet not connected");
+        const built = await buildTransactions(config.apiUrl, request.path, request.payload, {
+          referrer: getStoredReferrer(),
+          options: { ...getPriorityFeeOptions(settings.priorityFee) },
+        });
+        const transactions = deserializeTransactions(built.transactions);
+        await prepareForWallet(
+          transactions,
+          { publicKey, supportedTransactionVersions: adapter.supportedTransactionVersions },
+          connection,
+        );
+        dispatch({ type: "requestSignature" });
+        let signed: AnyTransaction[];
+        if (signAllTransactions) signed = await signAllTransactions(transactions);
+        else if (signTransaction) signed = [await signTransaction(transactions[0]!)];
+        else throw new Error("Wallet does not support signing transactions");
+        dispatch({ type: "send" });
+        const signature = await sendSignedTransactions(
+          config.apiUrl,
+          built.kind,
+          serializeTransactions(signed),
+          built.lastValidBlockHeight,
+          (sig) => dispatch({ type: "send", signature: sig }),
+        );
+        dispatch({ type: "confirm", signature });
+        analytics.action("transaction_confirmed", { action: request.action, kind: built.kind });
+        dispatch({ type: "clear" });
+        await refreshScopes(
+          queryClient,
+          getRefreshScopes(request.action, { isTokenLoan: request.isTokenLoan }),
+        );
+        return signature;
+      } catch (error) {
+        dispatch({ type: "fail", message: getErrorText(error) });
+        const actionToast = getActionErrorToast(request.action, error);
+        showToast({ kind: "error", title: actionToast.title, detail: actionToast.detail });
+        analytics.action("transaction_failed", { action: request.action });
+        stateRef.current = transactionReducer(stateRef.current, { type: "clear" });
+        setState(stateRef.current);
+        return null;
+      } finally {
+        busyRef.current = false;
+        setBusy(false);
+      }
+    },
+    [config, rpcUrl, analytics, connection, wallet, queryClient],
+  );
+
+  return { run, state, busy };
+}

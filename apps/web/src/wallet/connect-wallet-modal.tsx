@@ -1,0 +1,41 @@
+import type { Adapter } from "@solana/wallet-adapter-base";
+import { useWallet } from "@solana/wallet-adapter-react";
+import { useMemo } from "react";
+import { useTheme } from "../theme/theme.ts";
+import type { Language } from "./modal/translations.ts";
+import { WalletModal } from "./modal/wallet-modal.tsx";
+import { getPreviouslyConnected } from "./previously-connected.ts";
+import { closeWalletModal } from "./wallet-modal-store.ts";
+import { getWalletNotificationPayload, TOAST_WALLET_NOTIFICATIONS } from "./wallet-notifications.ts";
+
+/** The connect modal wired to the wallet provider (lazy-loaded: the first page does not need it). */
+export default function ConnectWalletModal({
+  explanationUrl,
+  language = "en",
+}: {
+  explanationUrl: string | null;
+  language?: Language;
+}) {
+  const { wallets, select } = useWallet();
+  const { theme } = useTheme();
+  const adapters = useMemo(() => wallets.map((w) => w.adapter), [wallets]);
+  const previouslyConnected = useMemo(() => getPreviouslyConnected(), []);
+  return (
+    <WalletModal
+      adapters={adapters}
+      previouslyConnected={previouslyConnected}
+      theme={theme}
+      language={language}
+      explanationUrl={explanationUrl}
+      onSelect={(adapter: Adapter) => {
+        // autoConnect is on: selecting a wallet makes the provider connect it.
+        select(adapter.name);
+        closeWalletModal();
+      }}
+      onNotInstalled={(adapter) =>
+        TOAST_WALLET_NOTIFICATIONS.onNotInstalled(getWalletNotificationPayload(adapter))
+      }
+      onClose={closeWalletModal}
+    />
+  );
+}

@@ -1,0 +1,88 @@
+import type { Adapter } from "@solana/wallet-adapter-base";
+import { ConnectionProvider, useWallet, WalletProvider } from "@solana/wallet-adapter-react";
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef } from "react";
+import type { Cluster } from "../config/runtime-config.ts";
+import { DevWalletAdapter } from "./dev-wallet-adapter.ts";
+import { rememberConnectedWallet } from "./previously-connected.ts";
+import { handleWalletError } from "./wallet-errors.ts";
+import { useWalletModalOpen } from "./wallet-modal-store.ts";
+import { getWalletNotificationPayload, type WalletNotifications } from "./wallet-notifications.ts";
+
+const ConnectWalletModal = lazy(() => import("./connect-wallet-modal.tsx"));
+
+/** Wallets we add ourselves: the development wallet, on localnet only. Others come from wallet-standard. */
+export function getAppWalletAdapters(cluster: Cluster): Adapter[] {
+  return cluster === "localnet" ? [new DevWalletAdapter()] : [];
+}
+
+/** Fires notifications for connecting / connect / disconnect and remembers connected wallets. */
+function WalletEvents({ notifications }: { notifications: WalletNotifications }) {
+  const { wallet, connecting } = useWallet();
+  const adapter = wallet?.adapter ?? null;
+  const lastKey = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (adapter && connecting) notifications.onConnecting(getWalletNotificationPayload(adapter));
+  }, [adapter, connecting, notifications]);
+
+  useEffect(() => {
+    if (!adapter) return;
+    const onConnect = () => {
+      const payload = getWalletNotificationPayload(adapter);
+      lastKey.current = payload.publicKey;
+      rememberConnectedWallet(adapter.name);
+      notifications.onConnect(payload);
+    };
+    const onDisconnect = () => {
+      notifications.onDisconnect(getWalletNotificationPayload(adapter, lastKey.current));
+      lastKey.current = null;
+    };
+    if (adapter.connected && lastKey.current === null) onConnect();
+    adapter.on("connect", onConnect);
+    adapter.on("disconnect", onDisconnect);
+    return () => {
+      adapter.off("connect", onConnect);
+      adapter.off("disconnect", onDisconnect);
+    };
+  }, [adapter, notifications]);
+  return null;
+}
+
+function WalletModalHost({ explanationUrl }: { explanationUrl: string | null }) {
+  const open = useWalletModalOpen();
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <ConnectWalletModal explanationUrl={explanationUrl} />
+    </Suspense>
+  );
+}
+
+/**
+ * Connection + wallet providers: wallet-standard discovery and the mobile wallet adapter come with
+ * @solana/wallet-adapter-react; the selection is stored under `walletName` and auto-connect is tried once.
+ */
+export function WalletSetup({
+  rpcUrl,
+  cluster,
+  explanationUrl,
+  notifications,
+  children,
+}: {
+  rpcUrl: string;
+  cluster: Cluster;
+  explanationUrl: string | null;
+  notifications: WalletNotifications;
+  children: ReactNode;
+}) {
+  const adapters = useMemo(() => getAppWalletAdapters(cluster), [cluster]);
+  return (
+    <ConnectionProvider endpoint={rpcUrl} config={{ commitment: "confirmed" }}>
+      <WalletProvider wallets={adapters} autoConnect localStorageKey="walletName" onError={handleWalletError}>
+        <WalletEvents notifications={notifications} />
+        {children}
+        <WalletModalHost explanationUrl={explanationUrl} />
+      </WalletProvider>
+    </ConnectionProvider>
+  );
+}
