@@ -2,6 +2,7 @@
 // DeployWithMaxDataLen), so the runtime's strict deploy-time ELF checks run.
 import {
   AccountRole,
+  type AccountSignerMeta,
   type Address,
   address,
   generateKeyPairSigner,
@@ -33,6 +34,11 @@ const u64 = (v: bigint): Buffer => {
 /** Deploys `so` with the payer as upgrade authority; returns the program id. */
 export async function deployUpgradeable(h: Harness, so: Uint8Array): Promise<Address> {
   const { payer, svm } = h;
+  const signerMeta = (role: AccountRole): AccountSignerMeta => ({
+    address: payer.address,
+    role,
+    signer: payer,
+  });
   const buffer = await generateKeyPairSigner();
   const program = await generateKeyPairSigner();
   const bufferSize = BUFFER_METADATA_BYTES + BigInt(so.length);
@@ -60,7 +66,7 @@ export async function deployUpgradeable(h: Harness, so: Uint8Array): Promise<Add
         programAddress: LOADER_V3,
         accounts: [
           { address: buffer.address, role: AccountRole.WRITABLE },
-          { address: payer.address, role: AccountRole.READONLY_SIGNER, signer: payer },
+          signerMeta(AccountRole.READONLY_SIGNER),
         ],
         data: Buffer.concat([u32(1), u32(off), u64(BigInt(chunk.length)), chunk]), // Write
       },
@@ -81,14 +87,14 @@ export async function deployUpgradeable(h: Harness, so: Uint8Array): Promise<Add
     {
       programAddress: LOADER_V3,
       accounts: [
-        { address: payer.address, role: AccountRole.WRITABLE_SIGNER, signer: payer },
+        signerMeta(AccountRole.WRITABLE_SIGNER),
         { address: programData, role: AccountRole.WRITABLE },
         { address: program.address, role: AccountRole.WRITABLE },
         { address: buffer.address, role: AccountRole.WRITABLE },
         { address: SYSVAR_RENT, role: AccountRole.READONLY },
         { address: SYSVAR_CLOCK, role: AccountRole.READONLY },
         { address: SYSTEM_PROGRAM, role: AccountRole.READONLY },
-        { address: payer.address, role: AccountRole.READONLY_SIGNER, signer: payer },
+        signerMeta(AccountRole.READONLY_SIGNER),
       ],
       data: Buffer.concat([u32(2), u64(BigInt(so.length) * 2n)]), // DeployWithMaxDataLen
     },
