@@ -1,0 +1,29 @@
+/* Cistern lending program entrypoint: decodes the input and dispatches on the instruction tag. */
+#include "lending.h"
+
+#define MAX_ACCOUNTS 16
+
+u64 entrypoint(const u8 *input) {
+  SolAccountInfo ka[MAX_ACCOUNTS];
+  SolParameters p;
+  p.ka = ka;
+  u64 r = sol_deserialize(input, &p, MAX_ACCOUNTS);
+  if (r) return r;
+  if (p.data_len < 1) return E_INVALID_INSTRUCTION;
+  if (p.ka_num > MAX_ACCOUNTS) p.ka_num = MAX_ACCOUNTS;
+  switch (p.data[0]) {
+    case 0: return ix_initialize_config(&p);
+    case 1: return ix_update_config(&p);
+    case 2: return ix_create_bank(&p);
+    case 3: return ix_deposit(&p);
+    case 4: return ix_withdraw(&p);
+    case 5: return ix_create_pool(&p);
+    case 6: return ix_update_pool(&p);
+    case 7: return ix_close_pool(&p);
+    case 8: return ix_take_loan(&p);
+    case 9: return ix_repay(&p);
+    case 10: return ix_extend(&p);
+    case 11: return ix_liquidate(&p);
+    default: return E_INVALID_INSTRUCTION;
+  }
+}

@@ -1,0 +1,260 @@
+/* Cistern lending program: shared definitions. The binary layout is the contract in ../LAYOUT.md. */
+#pragma once
+#include "sol.h"
+#include "u128.h"
+
+/* ---- error codes (LAYOUT.md "Errors") ---- */
+#define E_INVALID_INSTRUCTION 6000ULL
+#define E_NOT_ENOUGH_ACCOUNTS 6001ULL
+#define E_MISSING_SIGNER 6002ULL
+#define E_NOT_WRITABLE 6003ULL
+#define E_INVALID_OWNER 6004ULL
+#define E_INVALID_DISCRIMINATOR 6005ULL
+#define E_INVALID_PDA 6006ULL
+#define E_ALREADY_INITIALIZED 6007ULL
+#define E_UNAUTHORIZED 6008ULL
+#define E_INVALID_TOKEN_PROGRAM 6009ULL
+#define E_INVALID_SYSTEM_PROGRAM 6010ULL
+#define E_INVALID_MINT 6011ULL
+#define E_INVALID_TOKEN_ACCOUNT 6012ULL
+#define E_ACCOUNT_MISMATCH 6013ULL
+#define E_MATH_OVERFLOW 6014ULL
+#define E_INVALID_AMOUNT 6015ULL
+#define E_INSUFFICIENT_LIQUIDITY 6016ULL
+#define E_INVALID_POOL_PARAMS 6017ULL
+#define E_POOL_NOT_OPEN 6018ULL
+#define E_POOL_HAS_ONGOING_LOANS 6019ULL
+#define E_PROTOCOL_PAUSED 6020ULL
+#define E_WRONG_ORACLE 6021ULL
+#define E_STALE_ATTESTATION 6022ULL
+#define E_FUTURE_ATTESTATION 6023ULL
+#define E_INVALID_DURATION 6024ULL
+#define E_BELOW_MIN_AMOUNT_USD 6025ULL
+#define E_ABOVE_MAX_AMOUNT_USD 6026ULL
+#define E_LTV_EXCEEDED 6027ULL
+#define E_EXPOSURE_EXCEEDED 6028ULL
+#define E_COLLECTION_NOT_IN_POOL 6029ULL
+#define E_CONDITIONS_NOT_MET 6030ULL
+#define E_NOT_WHITELISTED 6031ULL
+#define E_INVALID_WHITELIST 6032ULL
+#define E_LOAN_NOT_ONGOING 6033ULL
+#define E_NOT_LIQUIDATABLE 6034ULL
+#define E_APR_MISMATCH 6035ULL
+#define E_INVALID_COLLATERAL 6036ULL
+#define E_INVALID_TREASURY 6037ULL
+#define E_INVALID_FEE 6038ULL
+#define E_COLLECTION_IN_USE 6039ULL
+
+/* ---- constants ---- */
+#define ACCOUNT_VERSION 1
+#define TAG_CONFIG 1
+#define TAG_BANK 2
+#define TAG_POOL 3
+#define TAG_LOAN 4
+#define MAX_ATTESTATION_AGE_SLOTS 150ULL
+#define MAX_COLLECTIONS 8
+#define MIN_DURATION 86400ULL
+#define MAX_POOL_DURATION 31536000ULL
+#define MAX_APR_BPS 100000ULL
+#define MAX_FEE_BPS 5000
+#define BPS 10000ULL
+#define HOUR 3600ULL
+#define DAY 86400ULL
+#define INTEREST_DENOMINATOR 87600000ULL /* 8760 hours x 10000 bps */
+#define MIN_INTEREST_BPS 3000ULL
+#define MAX_GRACE_HOURS 8ULL
+
+#define POOL_OPEN 1
+#define POOL_FROZEN 2
+#define POOL_NFT 0
+#define POOL_DEFI 1
+#define LOAN_ONGOING 0
+#define LOAN_REPAID 1
+#define LOAN_LIQUIDATED 2
+#define LOAN_CLASSIC 0
+
+#define TOKEN_ACCOUNT_SIZE 165ULL
+#define MINT_SIZE 82ULL
+#define ALT_HEADER_SIZE 56ULL
+
+/* ---- account layouts (sizes and offsets asserted below) ---- */
+typedef struct {
+  u8 tag, version, bump, paused;
+  u16 fee_bps, reserved0;
+  SolPubkey admin, oracle, treasury;
+  i64 created_at, updated_at;
+  u64 reserved1;
+} Config;
+
+typedef struct {
+  u8 tag, version, bump, vault_bump, bank_type, decimals;
+  u16 reserved0;
+  SolPubkey owner, mint, vault;
+  u64 total, available, delegated, cooldown, cooldown_period;
+  i64 created_at, deposited_at, withdrawn_at, borrowed_at, repaid_at, frozen_until;
+  u64 ongoing_loans;
+  u8 reserved1[56];
+} Bank;
+
+typedef struct {
+  SolPubkey id;
+  u16 ltv_bps, exposure_bps;
+  u32 reserved;
+  u64 borrowed, ongoing;
+} Entry;
+
+typedef struct {
+  u8 tag, version, bump, pool_type, status, flags, count, reserved0;
+  SolPubkey owner, bank, currency;
+  u64 seed;
+  u32 loan_apr_bps, mortgage_apr_bps;
+  u64 min_duration, max_duration, min_usd, max_usd;
+  u8 cond_enabled, whitelist_enabled;
+  u16 liq_threshold_bps;
+  u32 reserved1;
+  u64 min_age, min_loan, min_volume;
+  SolPubkey whitelist;
+  u64 total_loans, total_liquidations, total_interest, current_loans, total_mortgages;
+  i64 created_at, updated_at, last_loan_at, collections_updated_at, last_mortgage_at;
+  u64 borrowed;
+  u8 reserved2[16];
+  Entry entries[MAX_COLLECTIONS];
+} Pool;
+
+typedef struct {
+  u8 tag, version, bump, escrow_bump, status, kind, is_defi, reserved0;
+  SolPubkey borrower, pool, bank, currency, collateral_mint, collection, escrow;
+  u64 nonce, collateral_amount, principal, interest;
+  u32 apr_bps, reserved1;
+  u64 duration;
+  i64 created_at, expired_at, repaid_at, liquidated_at, sold_at;
+  u64 repaid_amount, fee_paid, collateral_value, attestation_slot;
+  SolPubkey extended_to;
+} Loan;
+
+#define OFFSET_OF(t, f) __builtin_offsetof(t, f)
+_Static_assert(sizeof(Config) == 128, "Config size");
+_Static_assert(OFFSET_OF(Config, created_at) == 104, "Config.created_at");
+_Static_assert(sizeof(Bank) == 256, "Bank size");
+_Static_assert(OFFSET_OF(Bank, total) == 104, "Bank.total");
+_Static_assert(OFFSET_OF(Bank, ongoing_loans) == 192, "Bank.ongoing_loans");
+_Static_assert(sizeof(Entry) == 56, "Entry size");
+_Static_assert(sizeof(Pool) == 768, "Pool size");
+_Static_assert(OFFSET_OF(Pool, loan_apr_bps) == 112, "Pool.loan_apr_bps");
+_Static_assert(OFFSET_OF(Pool, cond_enabled) == 152, "Pool.cond_enabled");
+_Static_assert(OFFSET_OF(Pool, whitelist) == 184, "Pool.whitelist");
+_Static_assert(OFFSET_OF(Pool, total_loans) == 216, "Pool.total_loans");
+_Static_assert(OFFSET_OF(Pool, borrowed) == 296, "Pool.borrowed");
+_Static_assert(OFFSET_OF(Pool, entries) == 320, "Pool.entries");
+_Static_assert(sizeof(Loan) == 384, "Loan size");
+_Static_assert(OFFSET_OF(Loan, nonce) == 232, "Loan.nonce");
+_Static_assert(OFFSET_OF(Loan, apr_bps) == 264, "Loan.apr_bps");
+_Static_assert(OFFSET_OF(Loan, duration) == 272, "Loan.duration");
+_Static_assert(OFFSET_OF(Loan, repaid_amount) == 320, "Loan.repaid_amount");
+_Static_assert(OFFSET_OF(Loan, extended_to) == 352, "Loan.extended_to");
+
+/* ---- well-known program ids ---- */
+static const SolPubkey TOKEN_PROGRAM_ID = {{
+  0x06, 0xdd, 0xf6, 0xe1, 0xd7, 0x65, 0xa1, 0x93, 0xd9, 0xcb, 0xe1, 0x46, 0xce, 0xeb, 0x79, 0xac,
+  0x1c, 0xb4, 0x85, 0xed, 0x5f, 0x5b, 0x37, 0x91, 0x3a, 0x8c, 0xf5, 0x85, 0x7e, 0xff, 0x00, 0xa9}};
+static const SolPubkey ALT_PROGRAM_ID = {{
+  0x02, 0x77, 0xa6, 0xaf, 0x97, 0x33, 0x9b, 0x7a, 0xc8, 0x8d, 0x18, 0x92, 0xc9, 0x04, 0x46, 0xf5,
+  0x00, 0x02, 0x30, 0x92, 0x66, 0xf6, 0x2e, 0x53, 0xc1, 0x18, 0x24, 0x49, 0x82, 0x00, 0x00, 0x00}};
+
+/* ---- unaligned little-endian reads of instruction data (SBPF v0 allows unaligned loads) ---- */
+static inline u64 rd64(const u8 *p) { return *(const u64 *)p; }
+static inline u32 rd32(const u8 *p) { return *(const u32 *)p; }
+static inline u16 rd16(const u8 *p) { return *(const u16 *)p; }
+static inline bool is_zero_key(const SolPubkey *k) {
+  const u64 *x = (const u64 *)k;
+  return (x[0] | x[1] | x[2] | x[3]) == 0;
+}
+static inline void copy_key(SolPubkey *dst, const SolPubkey *src) {
+  u64 *d = (u64 *)dst;
+  const u64 *s = (const u64 *)src;
+  d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
+}
+
+/* ---- account checks (util.c) ---- */
+u64 check_signer(const SolAccountInfo *a, bool writable);
+/* owner == program, data_len == size, tag and version; writable when asked. */
+u64 check_state(const SolAccountInfo *a, const SolPubkey *program_id, u8 tag, u64 size, bool writable);
+/* classic SPL token account: owner Tokenkeg, initialized, mint (and owner unless NULL) as given, writable */
+u64 check_token_account(const SolAccountInfo *a, const SolPubkey *mint, const SolPubkey *owner);
+u64 check_token_program(const SolAccountInfo *a);
+u64 check_system_program(const SolAccountInfo *a);
+/* an initialized classic SPL mint; returns its decimals/supply via out pointers */
+u64 check_mint(const SolAccountInfo *a, u8 *decimals, u64 *supply);
+/* create_program_address(seeds) == expected */
+u64 verify_pda(const SolSignerSeed *seeds, int n, const SolPubkey *program_id, const SolPubkey *expected);
+u64 clock_now(SolClock *clock);
+
+/* ---- CPIs (util.c) ---- */
+typedef struct {
+  const SolAccountInfo *payer;
+  const SolAccountInfo *target;
+  const SolAccountInfo *system_program;
+  const SolPubkey *owner;
+  u64 space;
+  const SolSignerSeeds *target_seeds;
+} CreateAccountArgs;
+/* Creates a rent-exempt account at a PDA (also works when someone pre-funded the address). */
+u64 create_pda_account(const CreateAccountArgs *a);
+
+typedef struct {
+  const SolAccountInfo *token_program;
+  const SolAccountInfo *from;
+  const SolAccountInfo *to;
+  const SolAccountInfo *authority;
+  u64 amount;
+  const SolSignerSeeds *signer; /* NULL when the authority signed the transaction */
+} TransferArgs;
+u64 token_transfer(const TransferArgs *a);
+/* close `from` (an empty token account) sending its lamports to `to` */
+u64 token_close(const TransferArgs *a);
+/* InitializeAccount3(account = from, mint = to, owner = *owner) */
+u64 token_init_account(const SolAccountInfo *token_program, const SolAccountInfo *account,
+                       const SolAccountInfo *mint, const SolPubkey *owner);
+/* create the token account PDA (space 165, owner Tokenkeg) and initialize it */
+typedef struct {
+  const SolAccountInfo *payer;
+  const SolAccountInfo *account;
+  const SolAccountInfo *mint;
+  const SolAccountInfo *system_program;
+  const SolAccountInfo *token_program;
+  const SolPubkey *authority;
+  const SolSignerSeeds *seeds;
+} TokenAccountArgs;
+u64 create_token_account(const TokenAccountArgs *a);
+
+/* ---- maths (math.c), shared contract with packages/protocol ---- */
+/* ceilDiv(apr * principal * ceilDiv(duration, 3600), 87_600_000); false on overflow */
+bool total_interest(u64 apr_bps, u64 principal, u64 duration, u64 *out);
+/* owed interest of an ongoing loan at `now` */
+bool owed_interest(const Loan *loan, i64 now, u64 *out);
+/* floor(owed * fee_bps / 10000) */
+u64 protocol_fee(u64 owed, u64 fee_bps);
+u64 grace_seconds(u64 duration);
+/* floor(amount * price / 10^decimals); false on overflow */
+bool usd_value(u64 amount, u64 price_micro_usd, u8 decimals, u64 *out);
+/* a * b <= c * d with 128-bit products */
+bool mul_le(u64 a, u64 b, u64 c, u64 d);
+static inline bool add_ok(u64 a, u64 b, u64 *out) { *out = a + b; return *out >= a; }
+static inline bool sub_ok(u64 a, u64 b, u64 *out) { *out = a - b; return a >= b; }
+
+/* ---- pool helpers (pool.c) ---- */
+Entry *pool_find_entry(Pool *pool, const SolPubkey *id);
+
+/* ---- instruction handlers ---- */
+u64 ix_initialize_config(const SolParameters *p);
+u64 ix_update_config(const SolParameters *p);
+u64 ix_create_bank(const SolParameters *p);
+u64 ix_deposit(const SolParameters *p);
+u64 ix_withdraw(const SolParameters *p);
+u64 ix_create_pool(const SolParameters *p);
+u64 ix_update_pool(const SolParameters *p);
+u64 ix_close_pool(const SolParameters *p);
+u64 ix_take_loan(const SolParameters *p);
+u64 ix_repay(const SolParameters *p);
+u64 ix_extend(const SolParameters *p);
+u64 ix_liquidate(const SolParameters *p);

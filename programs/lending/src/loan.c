@@ -1,0 +1,214 @@
+/* TakeLoan (8) and the shared new-loan checks used by Extend. */
+#include "loan.h"
+
+static const u8 LOAN_SEED[] = "loan";
+static const u8 ESCROW_SEED[] = "escrow";
+
+u64 new_loan_parse(NewLoan *c) {
+  const SolParameters *p = c->p;
+  if (p->data_len != LOAN_DATA_LEN) return E_INVALID_INSTRUCTION;
+  const u8 *d = p->data;
+  c->loan_bump = d[1];
+  c->escrow_bump = d[2];
+  c->nonce = rd64(d + 4);
+  c->principal = rd64(d + 12);
+  c->duration = rd64(d + 20);
+  c->collateral_amount = rd64(d + 28);
+  c->att = d + ATTESTATION_OFFSET;
+  u64 r = check_signer(c->borrower, true);
+  if (r) return r;
+  if (!c->oracle->is_signer) return E_MISSING_SIGNER;
+  if ((r = check_state(c->config, p->program_id, TAG_CONFIG, sizeof(Config), false))) return r;
+  c->cfg = (Config *)c->config->data;
+  if (!pubkey_eq(&c->cfg->oracle, c->oracle->key)) return E_WRONG_ORACLE;
+  if (c->cfg->paused) return E_PROTOCOL_PAUSED;
+  if ((r = check_state(c->pool, p->program_id, TAG_POOL, sizeof(Pool), true))) return r;
+  c->pl = (Pool *)c->pool->data;
+  if (c->pl->status != POOL_OPEN) return E_POOL_NOT_OPEN;
+  if ((r = check_state(c->bank, p->program_id, TAG_BANK, sizeof(Bank), true))) return r;
+  c->bk = (Bank *)c->bank->data;
+  if (!pubkey_eq(&c->pl->bank, c->bank->key) || !pubkey_eq(&c->bk->vault, c->vault->key)) return E_ACCOUNT_MISMATCH;
+  if (!c->vault->is_writable) return E_NOT_WRITABLE;
+  if ((r = check_token_program(c->token))) return r;
+  if ((r = check_system_program(c->sys))) return r;
+  if ((r = clock_now(&c->clock))) return r;
+  u64 slot = rd64(c->att + 72);
+  if (slot > c->clock.slot) return E_FUTURE_ATTESTATION;
+  if (c->clock.slot - slot > MAX_ATTESTATION_AGE_SLOTS) return E_STALE_ATTESTATION;
+  if (c->duration < MIN_DURATION || c->duration > c->pl->max_duration) return E_INVALID_DURATION;
+  if (rd32(d + 36) != c->pl->loan_apr_bps) return E_APR_MISMATCH;
+  if (c->principal == 0 || c->collateral_amount == 0) return E_INVALID_AMOUNT;
+  c->available = c->bk->available;
+  c->bank_total = c->bk->total;
+  c->released = 0;
+  return SUCCESS;
+}
+
+static u64 check_whitelist(NewLoan *c) {
+  const SolParameters *p = c->p;
+  if (p->ka_num <= c->whitelist_index) return E_INVALID_WHITELIST;
+  const SolAccountInfo *alt = &p->ka[c->whitelist_index];
+  if (!pubkey_eq(alt->key, &c->pl->whitelist) || !pubkey_eq(alt->owner, &ALT_PROGRAM_ID) ||
+      alt->data_len < ALT_HEADER_SIZE || (alt->data_len - ALT_HEADER_SIZE) % 32 != 0)
+    return E_INVALID_WHITELIST;
+  u64 n = (alt->data_len - ALT_HEADER_SIZE) / 32;
+  const SolPubkey *list = (const SolPubkey *)(alt->data + ALT_HEADER_SIZE);
+  for (u64 i = 0; i < n; i++)
+    if (pubkey_eq(&list[i], c->borrower->key)) return SUCCESS;
+  return E_NOT_WHITELISTED;
+}
+
+u64 new_loan_limits(NewLoan *c) {
+  const u8 *att = c->att;
+  u64 value = rd64(att);
+  c->entry = pool_find_entry(c->pl, (const SolPubkey *)(att + 8));
+  if (!c->entry) return E_COLLECTION_NOT_IN_POOL;
+  u64 usd;
+  if (!usd_value(c->principal, rd64(att + 40), c->bk->decimals, &usd)) return E_MATH_OVERFLOW;
+  if (usd < c->pl->min_usd) return E_BELOW_MIN_AMOUNT_USD;
+  if (usd > c->pl->max_usd) return E_ABOVE_MAX_AMOUNT_USD;
+  if (!mul_le(c->principal, BPS, value, c->entry->ltv_bps)) return E_LTV_EXCEEDED;
+  u64 borrowed;
+  if (!sub_ok(c->entry->borrowed, c->released, &borrowed) || !add_ok(borrowed, c->principal, &borrowed))
+    return E_MATH_OVERFLOW;
+  if (!mul_le(borrowed, BPS, c->entry->exposure_bps, c->bank_total)) return E_EXPOSURE_EXCEEDED;
+  if (c->pl->cond_enabled &&
+      (rd64(att + 48) < c->pl->min_age || rd64(att + 56) < c->pl->min_loan || rd64(att + 64) < c->pl->min_volume))
+    return E_CONDITIONS_NOT_MET;
+  u64 r;
+  if (c->pl->whitelist_enabled && (r = check_whitelist(c))) return r;
+  if (c->principal > c->available) return E_INSUFFICIENT_LIQUIDITY;
+  if (!total_interest(c->pl->loan_apr_bps, c->principal, c->duration, &c->interest)) return E_MATH_OVERFLOW;
+  return SUCCESS;
+}
+
+u64 new_loan_create(NewLoan *c) {
+  const SolParameters *p = c->p;
+  SolSignerSeed loan_seeds[5] = {{LOAN_SEED, sizeof(LOAN_SEED) - 1},
+                                 {c->pool->key->x, 32},
+                                 {c->borrower->key->x, 32},
+                                 {p->data + 4, 8},
+                                 {&c->loan_bump, 1}};
+  u64 r = verify_pda(loan_seeds, 5, p->program_id, c->loan->key);
+  if (r) return r;
+  SolSignerSeed escrow_seeds[3] = {{ESCROW_SEED, sizeof(ESCROW_SEED) - 1}, {c->loan->key->x, 32}, {&c->escrow_bump, 1}};
+  if ((r = verify_pda(escrow_seeds, 3, p->program_id, c->escrow->key))) return r;
+  SolSignerSeeds loan_signer = {loan_seeds, 5};
+  CreateAccountArgs ca = {c->borrower, c->loan, c->sys, p->program_id, sizeof(Loan), &loan_signer};
+  if ((r = create_pda_account(&ca))) return r;
+  SolSignerSeeds escrow_signer = {escrow_seeds, 3};
+  TokenAccountArgs ta = {c->borrower, c->escrow, c->mint, c->sys, c->token, c->loan->key, &escrow_signer};
+  return create_token_account(&ta);
+}
+
+void new_loan_record(NewLoan *c, bool is_defi) {
+  Loan *l = (Loan *)c->loan->data;
+  const u8 *att = c->att;
+  i64 now = c->clock.unix_timestamp;
+  l->tag = TAG_LOAN;
+  l->version = ACCOUNT_VERSION;
+  l->bump = c->loan_bump;
+  l->escrow_bump = c->escrow_bump;
+  l->status = LOAN_ONGOING;
+  l->kind = LOAN_CLASSIC;
+  l->is_defi = is_defi;
+  copy_key(&l->borrower, c->borrower->key);
+  copy_key(&l->pool, c->pool->key);
+  copy_key(&l->bank, c->bank->key);
+  copy_key(&l->currency, &c->bk->mint);
+  copy_key(&l->collateral_mint, c->mint->key);
+  copy_key(&l->collection, (const SolPubkey *)(att + 8));
+  copy_key(&l->escrow, c->escrow->key);
+  l->nonce = c->nonce;
+  l->collateral_amount = c->collateral_amount;
+  l->principal = c->principal;
+  l->interest = c->interest;
+  l->apr_bps = c->pl->loan_apr_bps;
+  l->duration = c->duration;
+  l->created_at = now;
+  l->expired_at = now + (i64)c->duration;
+  l->collateral_value = rd64(att);
+  l->attestation_slot = rd64(att + 72);
+  Pool *pl = c->pl;
+  pl->total_loans++;
+  pl->current_loans++;
+  pl->borrowed += c->principal;
+  pl->last_loan_at = now;
+  c->entry->borrowed += c->principal;
+  c->entry->ongoing++;
+  c->bk->ongoing_loans++;
+  c->bk->borrowed_at = now;
+}
+
+void loan_signer_seeds(const Loan *loan, SolSignerSeed *out) {
+  out[0].addr = LOAN_SEED;
+  out[0].len = sizeof(LOAN_SEED) - 1;
+  out[1].addr = loan->pool.x;
+  out[1].len = 32;
+  out[2].addr = loan->borrower.x;
+  out[2].len = 32;
+  out[3].addr = (const u8 *)&loan->nonce;
+  out[3].len = 8;
+  out[4].addr = &loan->bump;
+  out[4].len = 1;
+}
+
+void release_loan(Pool *pool, Bank *bank, const Loan *loan) {
+  Entry *e = pool_find_entry(pool, &loan->collection);
+  if (e) {
+    e->borrowed = e->borrowed > loan->principal ? e->borrowed - loan->principal : 0;
+    if (e->ongoing) e->ongoing--;
+  }
+  pool->borrowed = pool->borrowed > loan->principal ? pool->borrowed - loan->principal : 0;
+  if (pool->current_loans) pool->current_loans--;
+  if (bank->ongoing_loans) bank->ongoing_loans--;
+}
+
+static const u8 BANK_SEED[] = "bank";
+
+/* accounts: see LAYOUT.md TakeLoan (0 borrower .. 12 system program, 13 optional whitelist) */
+u64 ix_take_loan(const SolParameters *p) {
+  if (p->ka_num < 13) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *ka = p->ka;
+  NewLoan c;
+  c.p = p;
+  c.borrower = &ka[0];
+  c.oracle = &ka[1];
+  c.config = &ka[2];
+  c.pool = &ka[3];
+  c.bank = &ka[4];
+  c.vault = &ka[5];
+  c.loan = &ka[6];
+  c.escrow = &ka[7];
+  c.mint = &ka[8];
+  c.token = &ka[11];
+  c.sys = &ka[12];
+  c.whitelist_index = 13;
+  u64 r = new_loan_parse(&c);
+  if (r) return r;
+  const SolAccountInfo *collateral = &ka[9], *currency = &ka[10];
+  u8 decimals;
+  u64 supply;
+  if ((r = check_mint(c.mint, &decimals, &supply))) return r;
+  bool is_defi = c.pl->pool_type == POOL_DEFI;
+  if (is_defi) {
+    if (!pubkey_eq(c.mint->key, (const SolPubkey *)(c.att + 8))) return E_COLLECTION_NOT_IN_POOL;
+  } else if (decimals != 0 || supply != 1 || c.collateral_amount != 1) {
+    return E_INVALID_COLLATERAL;
+  }
+  if ((r = new_loan_limits(&c))) return r;
+  if ((r = check_token_account(collateral, c.mint->key, c.borrower->key))) return r;
+  if ((r = check_token_account(currency, &c.bk->mint, NULL))) return r;
+  if (pubkey_eq(currency->key, c.vault->key)) return E_ACCOUNT_MISMATCH;
+  if ((r = new_loan_create(&c))) return r;
+  TransferArgs t = {c.token, collateral, c.escrow, c.borrower, c.collateral_amount, NULL};
+  if ((r = token_transfer(&t))) return r;
+  SolSignerSeed bank_seeds[4] = {
+    {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
+  SolSignerSeeds bank_signer = {bank_seeds, 4};
+  TransferArgs out = {c.token, c.vault, currency, c.bank, c.principal, &bank_signer};
+  if ((r = token_transfer(&out))) return r;
+  c.bk->available -= c.principal;
+  new_loan_record(&c, is_defi);
+  return SUCCESS;
+}

@@ -1,0 +1,40 @@
+/* Shared pieces of TakeLoan (8), Repay (9), Extend (10), Liquidate (11). */
+#pragma once
+#include "lending.h"
+
+#define LOAN_DATA_LEN 124
+#define ATTESTATION_OFFSET 40
+
+/* A loan being opened (TakeLoan, or the new loan of Extend). */
+typedef struct {
+  const SolParameters *p;
+  const SolAccountInfo *borrower, *oracle, *config, *pool, *bank, *vault;
+  const SolAccountInfo *loan, *escrow, *mint, *token, *sys;
+  u64 whitelist_index; /* account index of the optional whitelist ALT */
+  Config *cfg;
+  Pool *pl;
+  Bank *bk;
+  Entry *entry;
+  SolClock clock;
+  u8 loan_bump, escrow_bump;
+  u64 nonce, principal, duration, collateral_amount, interest;
+  const u8 *att;
+  u64 available;  /* bank liquidity available to this loan */
+  u64 bank_total; /* bank total liquidity used for exposure */
+  u64 released;   /* principal released from the same entry in the same instruction (Extend) */
+} NewLoan;
+
+/* parses TakeLoan/Extend data and checks config, oracle, pool, bank, vault, programs, attestation age */
+u64 new_loan_parse(NewLoan *c);
+/* collection entry, USD limits, LTV, exposure, conditions, whitelist, liquidity; computes interest */
+u64 new_loan_limits(NewLoan *c);
+/* derives and creates the loan PDA and its escrow token account */
+u64 new_loan_create(NewLoan *c);
+/* writes the Loan account and the pool/bank counters for the new loan (the caller adjusts
+ * bank.available for the principal itself) */
+void new_loan_record(NewLoan *c, bool is_defi);
+
+/* signer seeds of an existing loan PDA: out must hold 5 seeds */
+void loan_signer_seeds(const Loan *loan, SolSignerSeed *out);
+/* releases an ended loan from the pool and bank counters (not bank liquidity) */
+void release_loan(Pool *pool, Bank *bank, const Loan *loan);

@@ -1,0 +1,119 @@
+/* Repay (9) and Liquidate (11). */
+#include "loan.h"
+
+/* checks shared by Repay and Liquidate: pool, bank, loan (Ongoing) and escrow links */
+static u64 check_loan_accounts(const SolParameters *p, const SolAccountInfo *pool, const SolAccountInfo *bank,
+                               const SolAccountInfo *loan, const SolAccountInfo *escrow) {
+  u64 r = check_state(pool, p->program_id, TAG_POOL, sizeof(Pool), true);
+  if (r) return r;
+  if ((r = check_state(bank, p->program_id, TAG_BANK, sizeof(Bank), true))) return r;
+  if ((r = check_state(loan, p->program_id, TAG_LOAN, sizeof(Loan), true))) return r;
+  const Loan *l = (const Loan *)loan->data;
+  if (!pubkey_eq(&l->pool, pool->key) || !pubkey_eq(&l->bank, bank->key) || !pubkey_eq(&l->escrow, escrow->key))
+    return E_ACCOUNT_MISMATCH;
+  if (!escrow->is_writable) return E_NOT_WRITABLE;
+  if (l->status != LOAN_ONGOING) return E_LOAN_NOT_ONGOING;
+  return SUCCESS;
+}
+
+/* accounts: 0 borrower (s, w), 1 config, 2 pool (w), 3 bank (w), 4 vault (w), 5 loan (w), 6 escrow (w),
+ * 7 borrower collateral token account (w), 8 borrower currency token account (w),
+ * 9 treasury currency token account (w), 10 token program. data: tag */
+u64 ix_repay(const SolParameters *p) {
+  if (p->data_len != 1) return E_INVALID_INSTRUCTION;
+  if (p->ka_num < 11) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *ka = p->ka;
+  const SolAccountInfo *borrower = &ka[0], *config = &ka[1], *pool = &ka[2], *bank = &ka[3], *vault = &ka[4];
+  const SolAccountInfo *loan = &ka[5], *escrow = &ka[6], *collateral = &ka[7], *currency = &ka[8];
+  const SolAccountInfo *treasury = &ka[9], *token = &ka[10];
+  u64 r = check_signer(borrower, true);
+  if (r) return r;
+  if ((r = check_state(config, p->program_id, TAG_CONFIG, sizeof(Config), false))) return r;
+  if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
+  const Config *cfg = (const Config *)config->data;
+  Pool *pl = (Pool *)pool->data;
+  Bank *bk = (Bank *)bank->data;
+  Loan *l = (Loan *)loan->data;
+  if (!pubkey_eq(&l->borrower, borrower->key)) return E_UNAUTHORIZED;
+  if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
+  if (!vault->is_writable) return E_NOT_WRITABLE;
+  if ((r = check_token_program(token))) return r;
+  if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
+  if ((r = check_token_account(currency, &bk->mint, NULL))) return r;
+  if ((r = check_token_account(treasury, &bk->mint, NULL))) return r;
+  if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &cfg->treasury)) return E_INVALID_TREASURY;
+
+  SolClock clock;
+  if ((r = clock_now(&clock))) return r;
+  u64 owed;
+  if (!owed_interest(l, clock.unix_timestamp, &owed)) return E_MATH_OVERFLOW;
+  u64 fee = protocol_fee(owed, cfg->fee_bps);
+  u64 share = owed - fee, to_vault, repaid, total, available;
+  if (!add_ok(l->principal, share, &to_vault) || !add_ok(l->principal, owed, &repaid) ||
+      !add_ok(bk->total, share, &total) || !add_ok(bk->available, to_vault, &available))
+    return E_MATH_OVERFLOW;
+
+  if (fee) {
+    TransferArgs f = {token, currency, treasury, borrower, fee, NULL};
+    if ((r = token_transfer(&f))) return r;
+  }
+  TransferArgs v = {token, currency, vault, borrower, to_vault, NULL};
+  if ((r = token_transfer(&v))) return r;
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(l, seeds);
+  SolSignerSeeds signer = {seeds, 5};
+  TransferArgs back = {token, escrow, collateral, loan, l->collateral_amount, &signer};
+  if ((r = token_transfer(&back))) return r;
+  TransferArgs close = {token, escrow, borrower, loan, 0, &signer};
+  if ((r = token_close(&close))) return r;
+
+  bk->total = total;
+  bk->available = available;
+  bk->repaid_at = clock.unix_timestamp;
+  release_loan(pl, bk, l);
+  pl->total_interest += owed;
+  l->status = LOAN_REPAID;
+  l->repaid_at = clock.unix_timestamp;
+  l->repaid_amount = repaid;
+  l->fee_paid = fee;
+  return SUCCESS;
+}
+
+/* accounts: 0 liquidator (s, w), 1 pool (w), 2 bank (w), 3 loan (w), 4 escrow (w),
+ * 5 pool owner's collateral token account (w), 6 token program. data: tag */
+u64 ix_liquidate(const SolParameters *p) {
+  if (p->data_len != 1) return E_INVALID_INSTRUCTION;
+  if (p->ka_num < 7) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *ka = p->ka;
+  const SolAccountInfo *liquidator = &ka[0], *pool = &ka[1], *bank = &ka[2], *loan = &ka[3], *escrow = &ka[4];
+  const SolAccountInfo *dest = &ka[5], *token = &ka[6];
+  u64 r = check_signer(liquidator, true);
+  if (r) return r;
+  if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
+  Pool *pl = (Pool *)pool->data;
+  Bank *bk = (Bank *)bank->data;
+  Loan *l = (Loan *)loan->data;
+  if ((r = check_token_program(token))) return r;
+  if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
+  SolClock clock;
+  if ((r = clock_now(&clock))) return r;
+  i64 deadline = l->expired_at + (i64)grace_seconds(l->duration);
+  if (clock.unix_timestamp <= deadline) return E_NOT_LIQUIDATABLE;
+  u64 total;
+  if (!sub_ok(bk->total, l->principal, &total)) return E_MATH_OVERFLOW;
+
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(l, seeds);
+  SolSignerSeeds signer = {seeds, 5};
+  TransferArgs out = {token, escrow, dest, loan, l->collateral_amount, &signer};
+  if ((r = token_transfer(&out))) return r;
+  TransferArgs close = {token, escrow, liquidator, loan, 0, &signer};
+  if ((r = token_close(&close))) return r;
+
+  bk->total = total;
+  release_loan(pl, bk, l);
+  pl->total_liquidations++;
+  l->status = LOAN_LIQUIDATED;
+  l->liquidated_at = clock.unix_timestamp;
+  return SUCCESS;
+}
