@@ -34,7 +34,9 @@ const u64 = (v: bigint): Buffer => {
 /** Deploys `so` with the payer as upgrade authority; returns the program id. */
 export async function deployUpgradeable(h: Harness, so: Uint8Array): Promise<Address> {
   const { payer, svm } = h;
-  const signerMeta = (role: AccountRole): AccountSignerMeta => ({
+  const signerMeta = (
+    role: AccountRole.READONLY_SIGNER | AccountRole.WRITABLE_SIGNER,
+  ): AccountSignerMeta => ({
     address: payer.address,
     role,
     signer: payer,
