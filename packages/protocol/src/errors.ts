@@ -10,6 +10,7 @@
  * - 6xxx wallet (6000-6099 wallet adapter, 6100-6199 mobile wallet protocol)
  * - 7xxx validation (addresses, URLs)
  * - 8xxx actions and chat
+ * - 9xxx server data (views received from the API)
  *
  * Messages are templates: `{name}` placeholders are filled from the error context.
  * Texts quoted by the product spec (section 8) are copied verbatim.
@@ -77,6 +78,8 @@ export const ERROR_CODES = {
   // 8xxx actions and chat
   ACTION_FAILED: 8000,
   CHAT_SOCKET_CLOSED: 8100,
+  // 9xxx server data
+  INVALID_SERVER_FIELD: 9000,
 } as const;
 
 /** Name of an error code (`"UNKNOWN_POOL_TYPE"`...). */
@@ -160,6 +163,8 @@ export const ERROR_MESSAGES = {
 
   [ERROR_CODES.ACTION_FAILED]: "Error in {action}: {message}",
   [ERROR_CODES.CHAT_SOCKET_CLOSED]: "Chat connection closed ({closeCode}: {reason})",
+
+  [ERROR_CODES.INVALID_SERVER_FIELD]: "Invalid {entity} field {field}: {value}",
 } as const satisfies Record<CisternErrorCode, string>;
 
 type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}`

@@ -35,6 +35,7 @@ describe("ERROR_CODES", () => {
       ["IMAGE_URL", 7000, 7999],
       ["ACTION_FAILED", 8000, 8999],
       ["CHAT_", 8000, 8999],
+      ["INVALID_SERVER_FIELD", 9000, 9999],
     ];
     for (const [name, code] of Object.entries(ERROR_CODES)) {
       const range = ranges.find(([prefix]) => name.startsWith(prefix));
