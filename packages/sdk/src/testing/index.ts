@@ -1,0 +1,2 @@
+export * from "./lending-world.ts";
+export * from "./litesvm-harness.ts";

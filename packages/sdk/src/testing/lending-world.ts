@@ -1,0 +1,407 @@
+/**
+ * A small Cistern world on LiteSVM built only with the sdk's instruction builders: the lending program
+ * loaded under a fresh id, a config (oracle, treasury), a currency, a lender's bank and pools, borrowers
+ * with collateral. Used by the sdk's tests and the program's differential / invariant tests.
+ */
+import { readFileSync } from "node:fs";
+import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import type { LiteSVM } from "litesvm";
+import { type BankAccount, decodeBankAccount } from "../accounts/bank.ts";
+import { decodeLoanAccount, type LoanAccount } from "../accounts/loan.ts";
+import { decodePoolAccount, type PoolAccount, type PoolType } from "../accounts/pool.ts";
+import {
+  getCreateBankInstruction,
+  getDepositInstruction,
+  getWithdrawInstruction,
+} from "../instructions/bank-instructions.ts";
+import { getInitializeConfigInstruction } from "../instructions/config-instructions.ts";
+import {
+  getExtendInstruction,
+  getLiquidateInstruction,
+  getRepayInstruction,
+  getTakeLoanInstruction,
+} from "../instructions/loan-instructions.ts";
+import { getCreatePoolInstruction, type PoolParams } from "../instructions/pool-instructions.ts";
+import { findBankPda, findVaultPda } from "../pda.ts";
+import {
+  createFundedSigner,
+  createMint,
+  createTestSvm,
+  createTokenAccount,
+  getAccountData,
+  mintTo,
+  sendWithLiteSvm,
+  setClock,
+} from "./litesvm-harness.ts";
+
+/** The protocol fee the world's config uses (the shared contract: 2000 bps). */
+export const WORLD_PROTOCOL_FEE_BPS = 2000;
+/** Unix time the world starts at. */
+export const WORLD_START_UNIX = 1_750_000_000n;
+/** Slot the world starts at (attestations are made at the current slot). */
+export const WORLD_START_SLOT = 1_000n;
+
+/** A participant with a wallet and token accounts by mint. */
+export interface Wallet {
+  signer: KeyPairSigner;
+  tokenAccounts: Map<Address, Address>;
+}
+
+/** A pool the world created. */
+export interface WorldPool {
+  address: Address;
+  poolType: PoolType;
+  /** Accepted collection ids (nft) or collateral mints (defi). */
+  collectionIds: Address[];
+  loanAprBps: number;
+}
+
+/** The lending world. */
+export interface LendingWorld {
+  svm: LiteSVM;
+  programAddress: Address;
+  admin: KeyPairSigner;
+  oracle: KeyPairSigner;
+  treasury: Wallet;
+  currencyMint: Address;
+  lender: Wallet;
+  bank: Address;
+  vault: Address;
+}
+
+/**
+ * Loads the program from `soPath`, initialises the config and creates the lender's bank for a 6-decimal
+ * currency with `depositBaseUnits` deposited.
+ */
+export async function createLendingWorld(input: {
+  soPath: string;
+  depositBaseUnits: bigint;
+}): Promise<LendingWorld> {
+  const svm = createTestSvm();
+  setClock(svm, { slot: WORLD_START_SLOT, unixTimestamp: WORLD_START_UNIX });
+  const programAddress = (await generateKeyPairSigner()).address;
+  svm.addProgram(programAddress, readFileSync(input.soPath));
+  const admin = await createFundedSigner(svm, 10_000n);
+  const oracle = await generateKeyPairSigner();
+  const treasurySigner = await createFundedSigner(svm, 1n);
+  await sendWithLiteSvm(
+    svm,
+    [
+      await getInitializeConfigInstruction({
+        programAddress,
+        admin,
+        oracle: oracle.address,
+        treasury: treasurySigner.address,
+        protocolFeeBps: WORLD_PROTOCOL_FEE_BPS,
+      }),
+    ],
+    admin,
+  );
+  const currencyMint = await createMint(svm, admin, 6);
+  const treasury: Wallet = { signer: treasurySigner, tokenAccounts: new Map() };
+  treasury.tokenAccounts.set(
+    currencyMint,
+    await createTokenAccount(svm, admin, currencyMint, treasurySigner.address),
+  );
+  const lender = await createWallet(svm, admin, [currencyMint]);
+  await mintTo(svm, admin, currencyMint, lender.tokenAccounts.get(currencyMint)!, input.depositBaseUnits);
+  await sendWithLiteSvm(
+    svm,
+    [await getCreateBankInstruction({ programAddress, owner: lender.signer, mint: currencyMint })],
+    lender.signer,
+  );
+  const [bank] = await findBankPda(programAddress, lender.signer.address, currencyMint);
+  const [vault] = await findVaultPda(programAddress, bank);
+  const world: LendingWorld = {
+    svm,
+    programAddress,
+    admin,
+    oracle,
+    treasury,
+    currencyMint,
+    lender,
+    bank,
+    vault,
+  };
+  if (input.depositBaseUnits > 0n) await deposit(world, input.depositBaseUnits);
+  return world;
+}
+
+/** A funded wallet with a token account for each mint. */
+export async function createWallet(svm: LiteSVM, payer: KeyPairSigner, mints: Address[]): Promise<Wallet> {
+  const signer = await createFundedSigner(svm, 100n);
+  const tokenAccounts = new Map<Address, Address>();
+  for (const mint of mints)
+    tokenAccounts.set(mint, await createTokenAccount(svm, payer, mint, signer.address));
+  return { signer, tokenAccounts };
+}
+
+/** Token account of `wallet` for `mint` (created on first use). */
+export async function tokenAccountOf(world: LendingWorld, wallet: Wallet, mint: Address): Promise<Address> {
+  let account = wallet.tokenAccounts.get(mint);
+  if (!account) {
+    account = await createTokenAccount(world.svm, world.admin, mint, wallet.signer.address);
+    wallet.tokenAccounts.set(mint, account);
+  }
+  return account;
+}
+
+/** Lender deposits from its currency token account. */
+export async function deposit(world: LendingWorld, amountBaseUnits: bigint): Promise<void> {
+  await sendWithLiteSvm(
+    world.svm,
+    [
+      await getDepositInstruction({
+        programAddress: world.programAddress,
+        owner: world.lender.signer,
+        mint: world.currencyMint,
+        sourceTokenAccount: world.lender.tokenAccounts.get(world.currencyMint)!,
+        amountBaseUnits,
+      }),
+    ],
+    world.lender.signer,
+  );
+}
+
+/** Lender withdraws to its currency token account. */
+export async function withdraw(world: LendingWorld, amountBaseUnits: bigint): Promise<void> {
+  await sendWithLiteSvm(
+    world.svm,
+    [
+      await getWithdrawInstruction({
+        programAddress: world.programAddress,
+        owner: world.lender.signer,
+        mint: world.currencyMint,
+        destinationTokenAccount: world.lender.tokenAccounts.get(world.currencyMint)!,
+        amountBaseUnits,
+      }),
+    ],
+    world.lender.signer,
+  );
+}
+
+/** Default open pool params: one year max, no USD floor, 10^13 micro-USD ceiling, no conditions. */
+export function createPoolParams(collections: PoolParams["collections"], loanAprBps: number): PoolParams {
+  return {
+    flags: { autoSell: false, mortgage: false, compounding: false },
+    loanAprBps,
+    mortgageAprBps: 0,
+    maxDurationSeconds: 31_536_000n,
+    minAmountMicroUsd: 0n,
+    maxAmountMicroUsd: 10_000_000_000_000n,
+    conditions: {
+      isEnabled: false,
+      whitelistEnabled: false,
+      liquidationThresholdBps: 0,
+      minAgeSeconds: 0n,
+      minLoanCount: 0n,
+      minVolumeMicroUsd: 0n,
+      whitelist: null,
+    },
+    collections,
+  };
+}
+
+let poolSeed = 1n;
+
+/** The lender publishes a pool (LTV and exposure 100% unless given). */
+export async function createPool(
+  world: LendingWorld,
+  input: {
+    poolType: PoolType;
+    collectionIds: Address[];
+    loanAprBps: number;
+    ltvBps?: number;
+    exposureBps?: number;
+  },
+): Promise<WorldPool> {
+  const seed = poolSeed++;
+  const ix = await getCreatePoolInstruction({
+    programAddress: world.programAddress,
+    owner: world.lender.signer,
+    currencyMint: world.currencyMint,
+    poolType: input.poolType,
+    seed,
+    params: createPoolParams(
+      input.collectionIds.map((id) => ({
+        id,
+        ltvBps: input.ltvBps ?? 10_000,
+        exposureBps: input.exposureBps ?? 10_000,
+      })),
+      input.loanAprBps,
+    ),
+  });
+  await sendWithLiteSvm(world.svm, [ix], world.lender.signer);
+  return {
+    address: ix.accounts![1]!.address,
+    poolType: input.poolType,
+    collectionIds: input.collectionIds,
+    loanAprBps: input.loanAprBps,
+  };
+}
+
+/** Current unix time and slot of the world's clock. */
+export function getNow(world: LendingWorld): { unix: bigint; slot: bigint } {
+  const clock = world.svm.getClock();
+  return { unix: clock.unixTimestamp, slot: clock.slot };
+}
+
+/** Moves the clock to `unix` (slot unchanged, so attestations stay fresh). */
+export function setUnixTime(world: LendingWorld, unix: bigint): void {
+  setClock(world.svm, { unixTimestamp: unix });
+}
+
+let loanNonce = 1n;
+
+/** Terms of a loan the world opens. */
+export interface WorldLoanInput {
+  pool: WorldPool;
+  borrower: Wallet;
+  collateralMint: Address;
+  /** nft: the NFT's collection id; defi: the collateral mint. */
+  collection: Address;
+  collateralAmountBaseUnits: bigint;
+  collateralValueBaseUnits: bigint;
+  principalBaseUnits: bigint;
+  durationSeconds: bigint;
+}
+
+/** Borrower takes a loan with an oracle attestation at the current slot. Returns the loan address. */
+export async function takeLoan(world: LendingWorld, input: WorldLoanInput): Promise<Address> {
+  const nonce = loanNonce++;
+  const ix = await getTakeLoanInstruction({
+    programAddress: world.programAddress,
+    borrower: input.borrower.signer,
+    oracle: world.oracle,
+    pool: input.pool.address,
+    bank: world.bank,
+    collateralMint: input.collateralMint,
+    borrowerCollateralTokenAccount: await tokenAccountOf(world, input.borrower, input.collateralMint),
+    borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, world.currencyMint),
+    nonce,
+    principalBaseUnits: input.principalBaseUnits,
+    durationSeconds: input.durationSeconds,
+    collateralAmountBaseUnits: input.collateralAmountBaseUnits,
+    expectedAprBps: input.pool.loanAprBps,
+    attestation: attest(world, input),
+  });
+  await sendWithLiteSvm(world.svm, [ix], input.borrower.signer);
+  return ix.loan;
+}
+
+function attest(world: LendingWorld, input: { collection: Address; collateralValueBaseUnits: bigint }) {
+  return {
+    collateralValueBaseUnits: input.collateralValueBaseUnits,
+    collection: input.collection,
+    currencyPriceMicroUsd: 1_000_000n,
+    walletAgeSeconds: 0n,
+    pastLoans: 0n,
+    volumeMicroUsd: 0n,
+    slot: getNow(world).slot,
+  };
+}
+
+/** Borrower repays a loan. */
+export async function repay(world: LendingWorld, borrower: Wallet, loanAddress: Address): Promise<void> {
+  const loan = readLoan(world, loanAddress);
+  await sendWithLiteSvm(
+    world.svm,
+    [
+      await getRepayInstruction({
+        programAddress: world.programAddress,
+        borrower: borrower.signer,
+        pool: loan.pool,
+        bank: loan.bank,
+        loan: loanAddress,
+        borrowerCollateralTokenAccount: await tokenAccountOf(world, borrower, loan.collateralMint),
+        borrowerCurrencyTokenAccount: await tokenAccountOf(world, borrower, world.currencyMint),
+        treasuryCurrencyTokenAccount: world.treasury.tokenAccounts.get(world.currencyMint)!,
+      }),
+    ],
+    borrower.signer,
+  );
+}
+
+/** Borrower extends a loan into a new one. Returns the new loan address. */
+export async function extendLoan(
+  world: LendingWorld,
+  input: {
+    pool: WorldPool;
+    borrower: Wallet;
+    oldLoan: Address;
+    principalBaseUnits: bigint;
+    durationSeconds: bigint;
+    collateralValueBaseUnits: bigint;
+  },
+): Promise<Address> {
+  const old = readLoan(world, input.oldLoan);
+  const ix = await getExtendInstruction({
+    programAddress: world.programAddress,
+    borrower: input.borrower.signer,
+    oracle: world.oracle,
+    pool: input.pool.address,
+    bank: world.bank,
+    collateralMint: old.collateralMint,
+    oldLoan: input.oldLoan,
+    borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, world.currencyMint),
+    treasuryCurrencyTokenAccount: world.treasury.tokenAccounts.get(world.currencyMint)!,
+    nonce: loanNonce++,
+    principalBaseUnits: input.principalBaseUnits,
+    durationSeconds: input.durationSeconds,
+    collateralAmountBaseUnits: old.collateralAmount,
+    expectedAprBps: input.pool.loanAprBps,
+    attestation: attest(world, {
+      collection: old.collection,
+      collateralValueBaseUnits: input.collateralValueBaseUnits,
+    }),
+  });
+  await sendWithLiteSvm(world.svm, [ix], input.borrower.signer);
+  return ix.loan;
+}
+
+/** Anyone liquidates a loan; the collateral goes to the lender's (pool owner's) token account. */
+export async function liquidate(
+  world: LendingWorld,
+  liquidator: KeyPairSigner,
+  loanAddress: Address,
+): Promise<void> {
+  const loan = readLoan(world, loanAddress);
+  await sendWithLiteSvm(
+    world.svm,
+    [
+      await getLiquidateInstruction({
+        programAddress: world.programAddress,
+        liquidator,
+        pool: loan.pool,
+        bank: loan.bank,
+        loan: loanAddress,
+        poolOwnerCollateralTokenAccount: await tokenAccountOf(world, world.lender, loan.collateralMint),
+      }),
+    ],
+    liquidator,
+  );
+}
+
+/** Decoded Loan account (throws when missing). */
+export function readLoan(world: LendingWorld, address: Address): LoanAccount {
+  const data = getAccountData(world.svm, address);
+  if (!data) throw new Error(`loan ${address} not found`);
+  return decodeLoanAccount(data);
+}
+
+/** Decoded Bank account of the world's lender. */
+export function readBank(world: LendingWorld): BankAccount {
+  return decodeBankAccount(getAccountData(world.svm, world.bank)!);
+}
+
+/** Decoded Pool account. */
+export function readPool(world: LendingWorld, address: Address): PoolAccount {
+  return decodePoolAccount(getAccountData(world.svm, address)!);
+}
+
+/** Creates an NFT (0 decimals, supply 1) owned by `owner`. Returns its mint. */
+export async function mintNft(world: LendingWorld, owner: Wallet): Promise<Address> {
+  const mint = await createMint(world.svm, world.admin, 0);
+  await mintTo(world.svm, world.admin, mint, await tokenAccountOf(world, owner, mint), 1n);
+  return mint;
+}
