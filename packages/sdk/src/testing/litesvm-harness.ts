@@ -82,8 +82,9 @@ async function sendNow(
   );
   const transaction = await signTransactionMessageWithSigners(message);
   const result = svm.sendTransaction(transaction);
-  if (result instanceof FailedTransactionMetadata) throw new LiteSvmTransactionError(result);
+  // a new blockhash after every attempt, so the same instructions can be sent again (e.g. after a failure)
   svm.expireBlockhash();
+  if (result instanceof FailedTransactionMetadata) throw new LiteSvmTransactionError(result);
   return {
     signature: getSignatureFromTransaction(transaction),
     logs: result.logs(),
