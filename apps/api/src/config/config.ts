@@ -91,7 +91,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     "wss:",
   ]);
   const cluster = (env.SOLANA_CLUSTER ?? "localnet") as Cluster;
-  if (!["localnet", "devnet", "mainnet"].includes(cluster)) fail(`SOLANA_CLUSTER must be localnet, devnet or mainnet`);
+  if (!["localnet", "devnet", "mainnet"].includes(cluster))
+    fail(`SOLANA_CLUSTER must be localnet, devnet or mainnet`);
   const rawDataDir = env.DATA_DIR ?? "./.data";
   const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(process.cwd(), rawDataDir);
   const databaseUrl = env.DATABASE_URL === "" ? undefined : env.DATABASE_URL;
@@ -102,7 +103,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const priceSource = (env.PRICE_SOURCE ?? (env.PRICE_API_URL ? "http" : "local")) as "local" | "http";
   if (priceSource !== "local" && priceSource !== "http") fail("PRICE_SOURCE must be local or http");
-  const priceApiUrl = env.PRICE_API_URL ? parseUrl("PRICE_API_URL", env.PRICE_API_URL, ["http:", "https:"]) : undefined;
+  const priceApiUrl = env.PRICE_API_URL
+    ? parseUrl("PRICE_API_URL", env.PRICE_API_URL, ["http:", "https:"])
+    : undefined;
   if (priceSource === "http" && priceApiUrl === undefined) fail("PRICE_SOURCE=http needs PRICE_API_URL");
   const logLevel = (env.LOG_LEVEL ?? "info") as ApiConfig["logLevel"];
   if (!LOG_LEVELS.includes(logLevel)) fail(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
@@ -120,7 +123,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     priceSource,
     priceApiUrl,
     priceRefreshMs: parsePositiveMs("PRICE_REFRESH_MS", env.PRICE_REFRESH_MS, 30_000),
-    publicUrl: parseUrl("API_PUBLIC_URL", env.API_PUBLIC_URL ?? `http://${host}:${port}`, ["http:", "https:"]),
+    publicUrl: parseUrl("API_PUBLIC_URL", env.API_PUBLIC_URL ?? `http://${host}:${port}`, [
+      "http:",
+      "https:",
+    ]),
     imageProxyUrl: env.IMAGE_PROXY_URL
       ? parseUrl("IMAGE_PROXY_URL", env.IMAGE_PROXY_URL, ["http:", "https:"])
       : undefined,

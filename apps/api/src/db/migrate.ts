@@ -28,7 +28,10 @@ export function getMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
     .sort((a, b) => a.version - b.version);
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) {
-      throw new ApiError(ERROR_CODES.MIGRATION_FAILED, `Migration numbering must be 1..n without gaps (${m.version})`);
+      throw new ApiError(
+        ERROR_CODES.MIGRATION_FAILED,
+        `Migration numbering must be 1..n without gaps (${m.version})`,
+      );
     }
   });
   return migrations;
@@ -38,7 +41,10 @@ export function getMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
  * Applies every migration not yet recorded in schema_migrations, each in its own transaction
  * together with its bookkeeping row. Running it again is a no-op. Returns the versions applied.
  */
-export async function runMigrations(db: Database, migrations: Migration[] = getMigrations()): Promise<number[]> {
+export async function runMigrations(
+  db: Database,
+  migrations: Migration[] = getMigrations(),
+): Promise<number[]> {
   await db.exec(
     `CREATE TABLE IF NOT EXISTS schema_migrations (
        version INTEGER PRIMARY KEY,
@@ -48,23 +54,28 @@ export async function runMigrations(db: Database, migrations: Migration[] = getM
   );
   const applied: number[] = [];
   for (const migration of migrations) {
-    const done = await db.transaction(async (tx) => {
-      if (db.engine === "postgres") await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-      const existing = await tx.query("SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version]);
-      if (existing.length > 0) return false;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
-        migration.version,
-        migration.name,
-      ]);
-      return true;
-    }).catch((error: unknown) => {
-      throw new ApiError(
-        ERROR_CODES.MIGRATION_FAILED,
-        `Migration ${migration.version}_${migration.name} failed: ${(error as Error).message}`,
-        { cause: error },
-      );
-    });
+    const done = await db
+      .transaction(async (tx) => {
+        if (db.engine === "postgres")
+          await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+        const existing = await tx.query("SELECT 1 FROM schema_migrations WHERE version = $1", [
+          migration.version,
+        ]);
+        if (existing.length > 0) return false;
+        for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+        await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+          migration.version,
+          migration.name,
+        ]);
+        return true;
+      })
+      .catch((error: unknown) => {
+        throw new ApiError(
+          ERROR_CODES.MIGRATION_FAILED,
+          `Migration ${migration.version}_${migration.name} failed: ${(error as Error).message}`,
+          { cause: error },
+        );
+      });
     if (done) applied.push(migration.version);
   }
   return applied;

@@ -37,7 +37,9 @@ export async function openPostgresDatabase(connectionString: string, maxConnecti
     },
     async tryAdvisoryLock(key: number): Promise<boolean> {
       if (lockClient === undefined) lockClient = await pool.connect();
-      const rows = await lockClient.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [key]);
+      const rows = await lockClient.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
+        key,
+      ]);
       return rows.rows[0]?.locked === true;
     },
     async close(): Promise<void> {

@@ -1,43 +1,44 @@
 /**
- * Stable numeric error codes of the API (range 7000-7999, reserved for apps/api).
- * Never reuse or reorder; add new codes at the end of their block.
+ * Stable numeric error codes the API answers with. Client-facing codes reuse @cistern/protocol's
+ * numbers (4400/4404/4422 HTTP, 7000 public key, 7002 image URL) so the web app switches on one
+ * catalogue; server-only failures use 9xxx (reserved for apps/api). Never reuse or reorder.
  */
 export const ERROR_CODES = {
-  /** Request input failed validation (400). */
-  INVALID_INPUT: 7000,
-  /** A public key parameter is not a valid base58 address (400). */
-  INVALID_PUBKEY: 7001,
-  /** A route or resource does not exist (404). */
-  NOT_FOUND: 7100,
-  /** The request is well-formed but cannot be processed (422). */
-  UNPROCESSABLE: 7200,
-  /** Image URL rejected by the image check (422). */
-  IMAGE_REJECTED: 7201,
+  /** Request input failed validation (400); same number as protocol HTTP_BAD_REQUEST. */
+  INVALID_INPUT: 4400,
+  /** A route or resource does not exist (404); protocol HTTP_NOT_FOUND. */
+  NOT_FOUND: 4404,
+  /** Well-formed but cannot be processed (422); protocol HTTP_UNPROCESSABLE_ENTITY. */
+  UNPROCESSABLE: 4422,
+  /** A public key parameter is not a valid address (400); protocol INVALID_PUBLIC_KEY. */
+  INVALID_PUBKEY: 7000,
+  /** Image URL rejected by the image check (422); protocol IMAGE_URL_REJECTED. */
+  IMAGE_REJECTED: 7002,
   /** An upstream service (RPC, price API, asset API) failed (502). */
-  UPSTREAM_FAILED: 7300,
+  UPSTREAM_FAILED: 9000,
   /** Configuration is invalid (process start). */
-  CONFIG_INVALID: 7400,
+  CONFIG_INVALID: 9001,
   /** Database migration failed (process start). */
-  MIGRATION_FAILED: 7401,
+  MIGRATION_FAILED: 9002,
   /** Unexpected internal failure (500, message never leaks internals). */
-  INTERNAL: 7900,
+  INTERNAL: 9999,
 } as const;
 
 export type ApiErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 const HTTP_STATUS: Record<ApiErrorCode, number> = {
+  4400: 400,
+  4404: 404,
+  4422: 422,
   7000: 400,
-  7001: 400,
-  7100: 404,
-  7200: 422,
-  7201: 422,
-  7300: 502,
-  7400: 500,
-  7401: 500,
-  7900: 500,
+  7002: 422,
+  9000: 502,
+  9001: 500,
+  9002: 500,
+  9999: 500,
 };
 
-/** The one error class of the API: a stable numeric code plus a message safe to show to clients. */
+/** The API's server-side error: a stable numeric code plus a message safe to show to clients. */
 export class ApiError extends Error {
   readonly code: ApiErrorCode;
   constructor(code: ApiErrorCode, message: string, options?: { cause?: unknown }) {

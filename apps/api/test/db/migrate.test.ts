@@ -19,7 +19,9 @@ describe.each(ENGINES)("migrations on %s", (engine) => {
     expect(first).toEqual(all.map((m) => m.version));
     const second = await runMigrations(t.db);
     expect(second).toEqual([]);
-    const rows = await t.db.query<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version");
+    const rows = await t.db.query<{ version: number }>(
+      "SELECT version FROM schema_migrations ORDER BY version",
+    );
     expect(rows.map((r) => Number(r.version))).toEqual(all.map((m) => m.version));
   });
 
@@ -36,7 +38,10 @@ describe.each(ENGINES)("migrations on %s", (engine) => {
   it("rolls back a failing migration entirely and records nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cistern-mig-"));
     writeFileSync(join(dir, "001_ok.sql"), "CREATE TABLE mig_probe_a (x INT);\n");
-    writeFileSync(join(dir, "002_bad.sql"), "CREATE TABLE mig_probe_b (x INT);\nSELECT nope FROM missing_table;\n");
+    writeFileSync(
+      join(dir, "002_bad.sql"),
+      "CREATE TABLE mig_probe_b (x INT);\nSELECT nope FROM missing_table;\n",
+    );
     const fresh = await createTestDatabase(engine, false);
     try {
       await expect(runMigrations(fresh.db, getMigrations(dir))).rejects.toThrow(/Migration 2_bad failed/);

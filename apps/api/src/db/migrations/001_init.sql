@@ -57,8 +57,11 @@ CREATE TABLE pools (
   created_at BIGINT NOT NULL,
   updated_at BIGINT NOT NULL,
   last_loan_at BIGINT NOT NULL,
+  collections_updated_at BIGINT NOT NULL DEFAULT 0,
+  last_mortgage_at BIGINT NOT NULL DEFAULT 0,
   slot BIGINT NOT NULL
 );
+CREATE INDEX pools_created_idx ON pools (created_at DESC, pubkey);
 CREATE INDEX pools_owner_idx ON pools (owner);
 CREATE INDEX pools_bank_idx ON pools (bank);
 CREATE INDEX pools_currency_status_idx ON pools (currency, status);
@@ -84,6 +87,10 @@ CREATE TABLE loans (
   liquidated_at BIGINT NOT NULL,
   sold_at BIGINT NOT NULL,
   sold_amount NUMERIC(20,0) NOT NULL DEFAULT 0,
+  repaid_amount NUMERIC(20,0) NOT NULL DEFAULT 0,
+  protocol_fee_paid NUMERIC(20,0) NOT NULL DEFAULT 0,
+  collateral_value NUMERIC(20,0) NOT NULL DEFAULT 0,
+  extended_to TEXT,
   status TEXT NOT NULL,
   kind TEXT NOT NULL,
   loan_type TEXT NOT NULL,

@@ -1,0 +1,51 @@
+import { Type } from "@sinclair/typebox";
+import { readBigInt, readNumber } from "../db/database.ts";
+import { BaseUnitsString, EpochSeconds, Pubkey } from "../http/schemas.ts";
+
+export const ACTIVITY_COLUMNS =
+  "loan, kind, signature, at, pool, borrower, lender, currency, collection, amount";
+
+export interface ActivityRow {
+  loan: string;
+  kind: string;
+  signature: string | null;
+  at: unknown;
+  pool: string;
+  borrower: string;
+  lender: string;
+  currency: string;
+  collection: string;
+  amount: unknown;
+}
+
+/** A loan event: taken, repaid, extended, liquidated or sold. */
+export const ActivitySchema = Type.Object({
+  loan: Pubkey,
+  kind: Type.String({ description: "taken | repaid | extended | liquidated | sold" }),
+  signature: Type.Union([Type.String(), Type.Null()], { description: "transaction signature when known" }),
+  at: EpochSeconds,
+  pool: Pubkey,
+  borrower: Pubkey,
+  lender: Pubkey,
+  currency: Pubkey,
+  collection: Pubkey,
+  amount: {
+    ...BaseUnitsString,
+    description: "taken: principal; repaid/extended: amount repaid; else principal",
+  },
+});
+
+export function toActivityView(row: ActivityRow) {
+  return {
+    loan: row.loan,
+    kind: row.kind,
+    signature: row.signature,
+    at: readNumber(row.at),
+    pool: row.pool,
+    borrower: row.borrower,
+    lender: row.lender,
+    currency: row.currency,
+    collection: row.collection,
+    amount: readBigInt(row.amount).toString(),
+  };
+}

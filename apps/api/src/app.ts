@@ -1,0 +1,134 @@
+import cors from "@fastify/cors";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance } from "fastify";
+import { registerAnalyticsRoutes } from "./analytics/analytics-routes.ts";
+import type { AppContext } from "./app-context.ts";
+import { registerAssetRoutes } from "./assets/asset-routes.ts";
+import type { AssetSource } from "./assets/asset-source.ts";
+import { createCatalogService } from "./assets/catalog-service.ts";
+import { type CatalogSource, createLocalnetCatalogSource } from "./assets/catalog-source.ts";
+import { createImageChecker } from "./assets/image-check.ts";
+import { createLocalnetAssetSource } from "./assets/localnet-asset-source.ts";
+import { registerBankRoutes } from "./banks/bank-routes.ts";
+import { BankSchema } from "./banks/bank-view.ts";
+import { registerCatalogRoutes } from "./catalog/catalog-routes.ts";
+import { registerChainRoutes } from "./chain/chain-routes.ts";
+import type { ApiConfig } from "./config/config.ts";
+import type { Database } from "./db/database.ts";
+import { openDatabase } from "./db/open-database.ts";
+import { registerErrorHandler } from "./errors/error-handler.ts";
+import { ErrorBody } from "./http/schemas.ts";
+import { registerLoanRoutes } from "./loans/loan-routes.ts";
+import { LoanListSchema, LoanSchema } from "./loans/loan-view.ts";
+import { registerPoolRoutes } from "./pools/pool-routes.ts";
+import { PoolSchema } from "./pools/pool-view.ts";
+import { createHttpPriceSource } from "./prices/http-price-source.ts";
+import { createLocalPriceSource } from "./prices/local-price-source.ts";
+import { registerPriceRoutes } from "./prices/price-routes.ts";
+import { createPriceService } from "./prices/price-service.ts";
+import type { PriceSource } from "./prices/price-source.ts";
+import { createRpcClient, type RpcClient } from "./solana/rpc-client.ts";
+import { registerUserRoutes } from "./users/user-routes.ts";
+
+/** Parts createApp would otherwise build from the config (tests pass their own). */
+export interface AppOverrides {
+  db?: Database;
+  rpc?: RpcClient;
+  priceSource?: PriceSource;
+  catalogSource?: CatalogSource;
+  assetSource?: AssetSource;
+  now?: () => number;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The services the routes use; also how startApi reaches them. */
+    cistern: AppContext;
+  }
+}
+
+/**
+ * Builds the Fastify app: plugins in a fixed order (CORS, OpenAPI, docs UI, error handler, shared schemas,
+ * routes by domain). Opens (and migrates) the database unless one is given; closes what it opened on close.
+ */
+export async function createApp(config: ApiConfig, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    ajv: {
+      customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false },
+    },
+  });
+  const ownsDb = overrides.db === undefined;
+  const db = overrides.db ?? (await openDatabase(config));
+  const rpc = overrides.rpc ?? createRpcClient(config.solanaRpcUrl);
+  const now = overrides.now ?? (() => Date.now() / 1000);
+  const catalog = createCatalogService(
+    overrides.catalogSource ?? createLocalnetCatalogSource(rpc),
+    db,
+    now,
+    (error) => app.log.warn({ err: error }, "catalogue load failed"),
+  );
+  const priceSource =
+    overrides.priceSource ??
+    (config.priceSource === "http" && config.priceApiUrl !== undefined
+      ? createHttpPriceSource(config.priceApiUrl)
+      : createLocalPriceSource(async () => (await catalog.getCatalog()).tokens, now));
+  const prices = createPriceService(
+    priceSource,
+    async () => (await catalog.getCatalog()).tokens.map((t) => t.mint),
+    app.log,
+  );
+  const ctx: AppContext = {
+    config,
+    db,
+    rpc,
+    prices,
+    catalog,
+    assets: overrides.assetSource ?? createLocalnetAssetSource(rpc),
+    images: createImageChecker(config.imageProxyUrl),
+    now,
+  };
+  app.decorate("cistern", ctx);
+
+  // 1. CORS: the web app runs on another origin.
+  await app.register(cors, { origin: true, methods: ["GET", "HEAD", "POST", "OPTIONS"] });
+  // 2. OpenAPI document generated from the route schemas, 3. served at /docs.
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Cistern API",
+        version: "0.1.0",
+        description:
+          "Read side of Cistern: indexed banks, pools and loans, analytics, catalogue, wallet assets and prices. " +
+          "Amounts are base units as decimal strings; rates are basis points; times are epoch seconds. Errors " +
+          "answer {code, message} with 400 (bad input), 404 (unknown route), 422 (cannot process) or 5xx " +
+          "(never with internals). A pool or bank that does not exist answers 200 with a null body.",
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+  // 4. One error handler and a JSON 404.
+  registerErrorHandler(app);
+  // 5. Shared schemas referenced by $ref.
+  for (const schema of [ErrorBody, LoanSchema, LoanListSchema, PoolSchema, BankSchema]) app.addSchema(schema);
+  // 6. Routes by domain.
+  await app.register(async (scope) => {
+    registerLoanRoutes(scope, ctx);
+    registerPoolRoutes(scope, ctx);
+    registerBankRoutes(scope, ctx);
+    registerAnalyticsRoutes(scope, ctx);
+    registerUserRoutes(scope, ctx);
+    registerCatalogRoutes(scope, ctx);
+    registerAssetRoutes(scope, ctx);
+    registerPriceRoutes(scope, ctx);
+    registerChainRoutes(scope, ctx);
+  });
+  app.get("/health", { schema: { hide: true } }, async () => ({ ok: true }));
+
+  app.addHook("onClose", async () => {
+    prices.stop();
+    if (ownsDb) await db.close();
+  });
+  return app;
+}

@@ -1,0 +1,76 @@
+import type { Database } from "../db/database.ts";
+import type { Catalog, CatalogSource } from "./catalog-source.ts";
+
+/** Cached catalogue, kept in the database (currencies, collections) with first-seen / changed times. */
+export interface CatalogService {
+  /** The catalogue; loads it on first use and retries a failed load on the next call. */
+  getCatalog(): Promise<Catalog>;
+  /** Reloads from the source and writes the tables. */
+  refresh(): Promise<Catalog>;
+}
+
+const EMPTY: Catalog = { tokens: [], collections: [] };
+
+/** Creates the catalogue service; a source failure yields an empty catalogue (logged by the caller). */
+export function createCatalogService(
+  source: CatalogSource,
+  db: Database,
+  now: () => number,
+  onError: (error: unknown) => void,
+): CatalogService {
+  let cached: Catalog | undefined;
+  let loading: Promise<Catalog> | undefined;
+  async function load(): Promise<Catalog> {
+    try {
+      const catalog = await source.fetchCatalog();
+      await store(db, catalog, Math.floor(now()));
+      cached = catalog;
+      return catalog;
+    } catch (error) {
+      onError(error);
+      return cached ?? EMPTY;
+    }
+  }
+  return {
+    getCatalog() {
+      if (cached !== undefined) return Promise.resolve(cached);
+      loading ??= load().finally(() => {
+        loading = undefined;
+      });
+      return loading;
+    },
+    refresh: load,
+  };
+}
+
+async function store(db: Database, catalog: Catalog, nowSeconds: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const t of catalog.tokens) {
+      await tx.query(
+        `INSERT INTO currencies (mint, symbol, name, decimals, image, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6)
+         ON CONFLICT (mint) DO UPDATE SET symbol = EXCLUDED.symbol, name = EXCLUDED.name,
+           decimals = EXCLUDED.decimals, image = EXCLUDED.image, updated_at = EXCLUDED.updated_at
+         WHERE (currencies.symbol, currencies.name, currencies.decimals, currencies.image)
+           IS DISTINCT FROM (EXCLUDED.symbol, EXCLUDED.name, EXCLUDED.decimals, EXCLUDED.image)`,
+        [t.mint, t.symbol, t.name, t.decimals, t.image, nowSeconds],
+      );
+    }
+    for (const c of catalog.collections) {
+      await tx.query(
+        `INSERT INTO collections (collection_id, name, symbol, image, banner, url, floor_price, floor_currency,
+           supply, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $4, '', $5, $6, $7, $8, $8)
+         ON CONFLICT (collection_id) DO UPDATE SET name = EXCLUDED.name, symbol = EXCLUDED.symbol,
+           image = EXCLUDED.image, banner = EXCLUDED.banner, floor_price = EXCLUDED.floor_price,
+           supply = EXCLUDED.supply, updated_at = EXCLUDED.updated_at
+         WHERE (collections.name, collections.symbol, collections.image, collections.floor_price, collections.supply)
+           IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.symbol, EXCLUDED.image, EXCLUDED.floor_price, EXCLUDED.supply)`,
+        [c.collectionId, c.name, c.symbol, c.image, c.floorPriceLamports, SOL_MINT, c.supply, nowSeconds],
+      );
+    }
+  });
+}
+
+/** Collection floor prices are quoted in SOL (lamports). */
+export const SOL_MINT = "So11111111111111111111111111111111111111112";

@@ -1,0 +1,44 @@
+import { type TSchema, Type } from "@sinclair/typebox";
+
+/** A base58 Solana address (32-44 characters of the base58 alphabet). */
+export const Pubkey = Type.String({
+  pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$",
+  description: "base58 address",
+  examples: ["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"],
+});
+
+/** Base units of a token as a decimal string (u64 range). */
+export const BaseUnitsString = Type.String({
+  pattern: "^[0-9]{1,20}$",
+  description: "base units, decimal string",
+});
+
+/** Epoch seconds (0 = never). */
+export const EpochSeconds = Type.Integer({ description: "epoch seconds (0 = never)" });
+
+/** Largest page a list route returns. */
+export const MAX_PAGE_LIMIT = 500;
+export const DEFAULT_PAGE_LIMIT = 50;
+
+/** limit/offset pagination for list routes (limit capped at 500, offset at 1,000,000). */
+export const Pagination = {
+  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+};
+
+/** Error answer of every route. */
+export const ErrorBody = Type.Object(
+  { code: Type.Integer(), message: Type.String() },
+  { $id: "ErrorBody", description: "stable numeric code and a message safe to show" },
+);
+
+/** Adds the shared error answers (400, 404, 422, 500, 502) to a route's response schemas. */
+export function withErrors(responses: Record<number, TSchema>): Record<number, TSchema> {
+  const ref = Type.Ref("ErrorBody");
+  return { ...responses, 400: ref, 404: ref, 422: ref, 500: ref, 502: ref };
+}
+
+/** Makes a schema nullable (used for "pool or bank not found -> null"). */
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}

@@ -1,0 +1,242 @@
+import { decodeAccount } from "@cistern/sdk";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database, Queryable } from "../db/database.ts";
+import type { RpcClient } from "../solana/rpc-client.ts";
+import { connectProgramPubSub, type PubSubConnection } from "./pubsub-client.ts";
+import { backfillSignatures } from "./signature-backfill.ts";
+import { markPoolClosed, readCursor, saveCursor, upsertBank, upsertLoan, upsertPool } from "./store.ts";
+
+/** Advisory lock key: exactly one API process per database indexes. */
+export const INDEXER_LOCK_KEY = 7_402_001;
+
+export interface IndexerOptions {
+  db: Database;
+  rpc: RpcClient;
+  wsUrl: string;
+  programId: string;
+  reconcileIntervalMs: number;
+  log: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
+  now?: () => number;
+}
+
+export interface ReconcileResult {
+  slot: number;
+  banks: number;
+  pools: number;
+  loans: number;
+  closedPools: number;
+}
+
+export interface Indexer {
+  /** Takes the leader lock (or keeps retrying it) and starts following the program. Resolves with leadership. */
+  start(): Promise<boolean>;
+  stop(): Promise<void>;
+  isLeader(): boolean;
+  /** Full pass over getProgramAccounts; idempotent. */
+  reconcile(): Promise<ReconcileResult>;
+  /** Applies one account as read at `slot` (used by the subscription and by tests). */
+  applyAccount(pubkey: string, data: Uint8Array, slot: number): Promise<void>;
+  /** Resolves once every queued subscription update has been written. */
+  idle(): Promise<void>;
+}
+
+type Decoded = ReturnType<typeof decodeAccount>;
+
+function tryDecode(data: Uint8Array): Decoded | null {
+  try {
+    return decodeAccount(data);
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the indexer of the lending program. */
+export function createIndexer(options: IndexerOptions): Indexer {
+  const { db, rpc, programId, log } = options;
+  const now = options.now ?? (() => Date.now() / 1000);
+  let leader = false;
+  let stopped = false;
+  let pubsub: PubSubConnection | undefined;
+  let reconcileTimer: NodeJS.Timeout | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let reconciling: Promise<ReconcileResult> | undefined;
+
+  function enqueue(task: () => Promise<unknown>): void {
+    queue = queue.then(task).catch((error: unknown) => log.warn({ err: error }, "indexer update failed"));
+  }
+
+  async function lenderOf(q: Queryable, pool: string, bank: string): Promise<string | null> {
+    const rows = await q.query<{ owner: string }>(
+      "SELECT owner FROM pools WHERE pubkey = $1 UNION ALL SELECT owner FROM banks WHERE pubkey = $2",
+      [pool, bank],
+    );
+    return rows[0]?.owner ?? null;
+  }
+
+  async function applyDecoded(q: Queryable, pubkey: string, decoded: Decoded, slot: number): Promise<void> {
+    switch (decoded.type) {
+      case "Bank":
+        return upsertBank(q, pubkey, decoded.account, slot);
+      case "Pool":
+        return upsertPool(q, pubkey, decoded.account, slot);
+      case "Loan": {
+        let lender = await lenderOf(q, decoded.account.pool, decoded.account.bank);
+        if (lender === null) {
+          // The loan arrived before its pool and bank: read them first.
+          const parents = await rpc.getMultipleAccounts([decoded.account.pool, decoded.account.bank]);
+          for (const parent of parents.accounts) {
+            const parentDecoded = parent === null ? null : tryDecode(parent.data);
+            if (parent !== null && parentDecoded !== null)
+              await applyDecoded(q, parent.pubkey, parentDecoded, parents.slot);
+          }
+          lender = (await lenderOf(q, decoded.account.pool, decoded.account.bank)) ?? decoded.account.pool;
+        }
+        return upsertLoan(q, pubkey, decoded.account, lender, slot);
+      }
+      case "Config":
+        return;
+    }
+  }
+
+  async function applyAccount(pubkey: string, data: Uint8Array, slot: number): Promise<void> {
+    const decoded = tryDecode(data);
+    await db.transaction(async (tx) => {
+      if (decoded === null) {
+        // A closed pool is zeroed and emptied; anything else unreadable is ignored.
+        if (data.every((b) => b === 0)) await markPoolClosed(tx, pubkey, slot);
+        return;
+      }
+      await applyDecoded(tx, pubkey, decoded, slot);
+      await saveCursor(tx, programId, slot, null, null);
+    });
+  }
+
+  async function doReconcile(): Promise<ReconcileResult> {
+    const { slot, accounts } = await rpc.getProgramAccounts(programId);
+    const decoded = accounts
+      .map((a) => ({ pubkey: a.pubkey, data: a.data, decoded: tryDecode(a.data) }))
+      .filter((a) => a.decoded !== null) as { pubkey: string; decoded: Decoded }[];
+    const order = { Config: 0, Bank: 1, Pool: 2, Loan: 3 } as const;
+    decoded.sort((a, b) => order[a.decoded.type] - order[b.decoded.type]);
+    const result: ReconcileResult = { slot, banks: 0, pools: 0, loans: 0, closedPools: 0 };
+    const livePools = new Set<string>();
+    const BATCH = 500;
+    for (let i = 0; i < decoded.length; i += BATCH) {
+      await db.transaction(async (tx) => {
+        for (const entry of decoded.slice(i, i + BATCH)) {
+          await applyDecoded(tx, entry.pubkey, entry.decoded, slot);
+          if (entry.decoded.type === "Bank") result.banks++;
+          if (entry.decoded.type === "Pool") {
+            result.pools++;
+            livePools.add(entry.pubkey);
+          }
+          if (entry.decoded.type === "Loan") result.loans++;
+        }
+      });
+    }
+    await db.transaction(async (tx) => {
+      const open = await tx.query<{ pubkey: string }>("SELECT pubkey FROM pools WHERE status <> 'Closed'");
+      for (const row of open) {
+        if (!livePools.has(row.pubkey)) {
+          await markPoolClosed(tx, row.pubkey, slot);
+          result.closedPools++;
+        }
+      }
+      await saveCursor(tx, programId, slot, null, Math.floor(now()));
+      await snapshotAprs(tx, Math.floor(now()));
+    });
+    await backfillSignatures(db, rpc, log).catch((error: unknown) =>
+      log.warn({ err: error }, "signature backfill failed"),
+    );
+    return result;
+  }
+
+  function reconcile(): Promise<ReconcileResult> {
+    reconciling ??= doReconcile().finally(() => {
+      reconciling = undefined;
+    });
+    return reconciling;
+  }
+
+  function follow(): void {
+    pubsub = connectProgramPubSub(options.wsUrl, programId, {
+      onProgramAccount: (pubkey, data, _lamports, slot) => enqueue(() => applyAccount(pubkey, data, slot)),
+      onLogs: (signature, failed, slot) => {
+        if (failed) return;
+        enqueue(async () => {
+          await saveCursor(db, programId, slot, signature, null);
+          await backfillSignatures(db, rpc, log);
+        });
+      },
+      // After every (re)connect, catch up on anything missed while disconnected.
+      onSubscribed: () => enqueue(() => reconcile()),
+      onError: (error) => log.warn({ err: error }, "indexer websocket error"),
+    });
+    reconcileTimer = setInterval(() => enqueue(() => reconcile()), options.reconcileIntervalMs);
+    reconcileTimer.unref();
+  }
+
+  async function tryLead(): Promise<boolean> {
+    if (stopped || leader) return leader;
+    leader = await db.tryAdvisoryLock(INDEXER_LOCK_KEY);
+    if (leader) {
+      const cursor = await readCursor(db, programId);
+      log.info({ cursor }, "indexer leading; resuming from cursor");
+      follow();
+    }
+    return leader;
+  }
+
+  let leaderTimer: NodeJS.Timeout | undefined;
+  return {
+    async start() {
+      const led = await tryLead();
+      if (!led) {
+        // Another process indexes; take over if it goes away.
+        leaderTimer = setInterval(() => void tryLead().catch(() => undefined), options.reconcileIntervalMs);
+        leaderTimer.unref();
+      }
+      return led;
+    },
+    async stop() {
+      stopped = true;
+      if (leaderTimer !== undefined) clearInterval(leaderTimer);
+      if (reconcileTimer !== undefined) clearInterval(reconcileTimer);
+      pubsub?.close();
+      await queue;
+      await reconciling?.catch(() => undefined);
+    },
+    isLeader: () => leader,
+    reconcile,
+    applyAccount,
+    async idle() {
+      let current: Promise<unknown>;
+      do {
+        current = queue;
+        await current;
+      } while (current !== queue);
+    },
+  };
+}
+
+/** Records today's average and median open-pool APR per currency (for historical APYs). */
+async function snapshotAprs(q: Queryable, nowSeconds: number): Promise<void> {
+  const day = Math.floor(nowSeconds / 86_400) * 86_400;
+  const rows = await q.query<{ currency: string; apr: number }>(
+    "SELECT currency, apr_bps AS apr FROM pools WHERE status = 'Open' ORDER BY currency, apr_bps",
+  );
+  const byCurrency = new Map<string, number[]>();
+  for (const row of rows)
+    byCurrency.set(row.currency, [...(byCurrency.get(row.currency) ?? []), Number(row.apr)]);
+  for (const [currency, aprs] of byCurrency) {
+    const average = Math.floor(aprs.reduce((a, b) => a + b, 0) / aprs.length);
+    const mid = Math.floor(aprs.length / 2);
+    const median = aprs.length % 2 === 1 ? aprs[mid]! : Math.floor((aprs[mid - 1]! + aprs[mid]!) / 2);
+    await q.query(
+      `INSERT INTO apr_history (currency, day, average_apr_bps, median_apr_bps, pools) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (currency, day) DO UPDATE SET average_apr_bps = EXCLUDED.average_apr_bps,
+         median_apr_bps = EXCLUDED.median_apr_bps, pools = EXCLUDED.pools`,
+      [currency, day, average, median, aprs.length],
+    );
+  }
+}

@@ -1,0 +1,50 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../db/database.ts";
+import type { RpcClient } from "../solana/rpc-client.ts";
+
+const BACKFILL_BATCH = 50;
+const SIGNATURES_PER_LOAN = 20;
+
+/**
+ * Attaches transaction signatures to loan events that have none: a loan's 'taken' event gets the oldest
+ * signature touching the loan account, a closing event (repaid, extended, liquidated, sold) the newest.
+ * When the RPC lacks getSignaturesForAddress the events keep a null signature.
+ */
+export async function backfillSignatures(
+  db: Database,
+  rpc: RpcClient,
+  log: Pick<FastifyBaseLogger, "warn">,
+): Promise<number> {
+  const pending = await db.query<{ loan: string; kind: string }>(
+    `SELECT loan, kind FROM loan_activity WHERE signature IS NULL ORDER BY id LIMIT ${BACKFILL_BATCH}`,
+  );
+  let filled = 0;
+  const byLoan = new Map<string, string[]>();
+  for (const row of pending) byLoan.set(row.loan, [...(byLoan.get(row.loan) ?? []), row.kind]);
+  for (const [loan, kinds] of byLoan) {
+    let signatures: { signature: string; slot: number; err: unknown }[];
+    try {
+      signatures = (await rpc.getSignaturesForAddress(loan, SIGNATURES_PER_LOAN)).filter(
+        (s) => s.err === null,
+      );
+    } catch (error) {
+      log.warn({ err: error }, "getSignaturesForAddress unavailable; loan events keep null signatures");
+      return filled;
+    }
+    if (signatures.length === 0) continue;
+    // Newest first (RPC order).
+    const newest = signatures[0]!.signature;
+    const oldest =
+      signatures.length < SIGNATURES_PER_LOAN ? signatures[signatures.length - 1]!.signature : null;
+    for (const kind of kinds) {
+      const signature = kind === "taken" ? oldest : newest;
+      if (signature === null || (kind !== "taken" && signatures.length === 1)) continue;
+      await db.query(
+        "UPDATE loan_activity SET signature = $3 WHERE loan = $1 AND kind = $2 AND signature IS NULL",
+        [loan, kind, signature],
+      );
+      filled++;
+    }
+  }
+  return filled;
+}

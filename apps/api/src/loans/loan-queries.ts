@@ -1,0 +1,49 @@
+import type { Queryable } from "../db/database.ts";
+import { readNumber } from "../db/database.ts";
+import { LOAN_COLUMNS, type LoanRow } from "./loan-view.ts";
+
+/** Columns a loan list may be filtered on (never user input: a fixed whitelist). */
+export type LoanFilterColumn = "borrower" | "lender" | "pool" | "collection" | "currency";
+
+export type LoanStatusFilter = "ongoing" | "repaid" | "liquidated" | "sold";
+
+const STATUS_VALUE: Record<LoanStatusFilter, string> = {
+  ongoing: "Ongoing",
+  repaid: "Repaid",
+  liquidated: "Liquidated",
+  sold: "Sold",
+};
+
+export interface LoanPage {
+  rows: LoanRow[];
+  totalCount: number;
+  ongoingCount: number;
+}
+
+/**
+ * Loans matching `column = value` (optionally one status), newest first, with the total and ongoing
+ * counts over the whole filter (not just the page).
+ */
+export async function queryLoanPage(
+  q: Queryable,
+  column: LoanFilterColumn,
+  value: string,
+  status: LoanStatusFilter | undefined,
+  limit: number,
+  offset: number,
+): Promise<LoanPage> {
+  const statusValue = status === undefined ? null : STATUS_VALUE[status];
+  const [rows, counts] = await Promise.all([
+    q.query<LoanRow>(
+      `SELECT ${LOAN_COLUMNS} FROM loans WHERE ${column} = $1 AND ($2::text IS NULL OR status = $2)
+       ORDER BY created_at DESC, pubkey LIMIT $3 OFFSET $4`,
+      [value, statusValue, limit, offset],
+    ),
+    q.query<{ total: unknown; ongoing: unknown }>(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'Ongoing') AS ongoing
+       FROM loans WHERE ${column} = $1 AND ($2::text IS NULL OR status = $2)`,
+      [value, statusValue],
+    ),
+  ]);
+  return { rows, totalCount: readNumber(counts[0]?.total), ongoingCount: readNumber(counts[0]?.ongoing) };
+}

@@ -1,0 +1,138 @@
+import { SOL_MINT } from "@cistern/protocol";
+import { Type } from "@sinclair/typebox";
+import type { Valuation } from "../catalog/token-info.ts";
+import { readBigInt, readNullableBigInt, readNumber } from "../db/database.ts";
+import { BaseUnitsString, EpochSeconds, Pubkey } from "../http/schemas.ts";
+import { getUsdValue } from "../prices/usd-value.ts";
+
+/** Columns every loan query selects. */
+export const LOAN_COLUMNS = `pubkey, pool, bank, borrower, lender, currency, collateral_mint, collateral_amount,
+  collection, is_defi, principal, interest, apr_bps, duration, created_at, expired_at, repaid_at, liquidated_at,
+  sold_at, sold_amount, repaid_amount, status, kind, loan_type`;
+
+export interface LoanRow {
+  pubkey: string;
+  pool: string;
+  bank: string;
+  borrower: string;
+  lender: string;
+  currency: string;
+  collateral_mint: string;
+  collateral_amount: unknown;
+  collection: string;
+  is_defi: boolean;
+  principal: unknown;
+  interest: unknown;
+  apr_bps: unknown;
+  duration: unknown;
+  created_at: unknown;
+  expired_at: unknown;
+  repaid_at: unknown;
+  liquidated_at: unknown;
+  sold_at: unknown;
+  sold_amount: unknown;
+  repaid_amount: unknown;
+  status: string;
+  kind: string;
+  loan_type: string;
+}
+
+/**
+ * A loan as the API sends it (before the web app's parse step). `status` is lower case
+ * ("ongoing", "repaid", "liquidated", "sold"): the client capitalises it (spec section 3).
+ * `collateralAmount` is present only for token (defi) loans, which is how clients tell them apart.
+ */
+export const LoanSchema = Type.Object(
+  {
+    pubkey: Pubkey,
+    borrower: Pubkey,
+    lender: Pubkey,
+    pool: Pubkey,
+    bank: Pubkey,
+    currency: Pubkey,
+    amount: BaseUnitsString,
+    collateral: Pubkey,
+    collateralAmount: Type.Optional(BaseUnitsString),
+    collection: Pubkey,
+    interest: BaseUnitsString,
+    apr: Type.Integer({ description: "basis points (percent x 100)" }),
+    duration: Type.Integer({ description: "seconds" }),
+    createdAt: EpochSeconds,
+    expiredAt: EpochSeconds,
+    repaidAt: EpochSeconds,
+    liquidatedAt: EpochSeconds,
+    soldAt: EpochSeconds,
+    repaidAmount: BaseUnitsString,
+    soldAmount: BaseUnitsString,
+    status: Type.Union([
+      Type.Literal("ongoing"),
+      Type.Literal("repaid"),
+      Type.Literal("liquidated"),
+      Type.Literal("sold"),
+    ]),
+    loanType: Type.String({ description: "Nft or Token" }),
+    kind: Type.Object({
+      type: Type.String({ description: "ClassicLoan, MarginSwapLoan, RequestLoan, Mortgage" }),
+    }),
+    metadata: Type.Object({
+      borrowedAmountUsd: Type.Number({ description: "USD at current prices (display)" }),
+      collateralAmountUsd: Type.Number({ description: "USD at current prices (display)" }),
+    }),
+  },
+  { $id: "Loan" },
+);
+
+export const LoanListSchema = Type.Object(
+  {
+    loans: Type.Array(Type.Ref("Loan")),
+    totalCount: Type.Integer(),
+    ongoingCount: Type.Integer(),
+  },
+  { $id: "LoanList" },
+);
+
+/** USD value of a loan's collateral: NFT -> collection floor (SOL) x SOL price; token -> amount x price. */
+export function getCollateralUsd(row: LoanRow, valuation: Valuation): number {
+  if (row.is_defi) {
+    return getUsdValue(
+      readBigInt(row.collateral_amount),
+      valuation.decimals(row.collateral_mint),
+      valuation.price(row.collateral_mint),
+    );
+  }
+  return getUsdValue(valuation.floorLamports(row.collection), 9, valuation.price(SOL_MINT));
+}
+
+/** Maps a loans row to the API shape. */
+export function toLoanView(row: LoanRow, valuation: Valuation) {
+  const amount = readBigInt(row.principal);
+  return {
+    pubkey: row.pubkey,
+    borrower: row.borrower,
+    lender: row.lender,
+    pool: row.pool,
+    bank: row.bank,
+    currency: row.currency,
+    amount: amount.toString(),
+    collateral: row.collateral_mint,
+    ...(row.is_defi ? { collateralAmount: readBigInt(row.collateral_amount).toString() } : {}),
+    collection: row.collection,
+    interest: readBigInt(row.interest).toString(),
+    apr: readNumber(row.apr_bps),
+    duration: readNumber(row.duration),
+    createdAt: readNumber(row.created_at),
+    expiredAt: readNumber(row.expired_at),
+    repaidAt: readNumber(row.repaid_at),
+    liquidatedAt: readNumber(row.liquidated_at),
+    soldAt: readNumber(row.sold_at),
+    repaidAmount: (readNullableBigInt(row.repaid_amount) ?? 0n).toString(),
+    soldAmount: readBigInt(row.sold_amount).toString(),
+    status: row.status.toLowerCase() as "ongoing" | "repaid" | "liquidated" | "sold",
+    loanType: row.loan_type,
+    kind: { type: row.kind },
+    metadata: {
+      borrowedAmountUsd: getUsdValue(amount, valuation.decimals(row.currency), valuation.price(row.currency)),
+      collateralAmountUsd: getCollateralUsd(row, valuation),
+    },
+  };
+}

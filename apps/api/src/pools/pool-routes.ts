@@ -1,0 +1,196 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../app-context.ts";
+import { BANK_COLUMNS, type BankRow, toBankView } from "../banks/bank-view.ts";
+import { readNumber } from "../db/database.ts";
+import { getRoute } from "../http/route-helpers.ts";
+import { Nullable, Pagination, Pubkey, withErrors } from "../http/schemas.ts";
+import { POOL_COLUMNS, POOL_FROM, type PoolRow, toPoolView } from "./pool-view.ts";
+
+const PoolsWithBanks = Type.Object({
+  pools: Type.Array(Type.Ref("Pool")),
+  banks: Type.Array(Type.Ref("Bank")),
+  totalCount: Type.Integer(),
+});
+
+async function banksOf(ctx: AppContext, pubkeys: string[]) {
+  if (pubkeys.length === 0) return [];
+  const rows = await ctx.db.query<BankRow>(
+    `SELECT ${BANK_COLUMNS} FROM banks WHERE pubkey = ANY($1::text[])`,
+    [[...new Set(pubkeys)]],
+  );
+  return rows.map(toBankView);
+}
+
+/** Pool routes: one pool, pools by owner, the pool list, metadata and whitelists. */
+export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void {
+  getRoute<{ pubkey: string }, unknown>(
+    app,
+    "/pool/pool",
+    {
+      description:
+        "One pool by address. An unknown (or never indexed) pool answers 200 with a null body: the client's " +
+        "'pool fetch failure returns null' rule, without an error round trip.",
+      tags: ["pools"],
+      querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
+      response: withErrors({ 200: Nullable(Type.Ref("Pool")) }),
+    },
+    async ({ pubkey }) => {
+      const [row] = await ctx.db.query<PoolRow>(
+        `SELECT ${POOL_COLUMNS} FROM ${POOL_FROM} WHERE p.pubkey = $1`,
+        [pubkey],
+      );
+      return row === undefined ? null : toPoolView(row);
+    },
+  );
+
+  getRoute<{ owner: string; limit: number; offset: number }, unknown>(
+    app,
+    "/pool/get-by-owner",
+    {
+      description:
+        "Pools of an owner (closed ones included, newest first) and the owner's banks (getPoolsByOwner).",
+      tags: ["pools"],
+      querystring: Type.Object({ owner: Pubkey, ...Pagination }, { additionalProperties: false }),
+      response: withErrors({ 200: PoolsWithBanks }),
+    },
+    async ({ owner, limit, offset }) => {
+      const [rows, count, bankRows] = await Promise.all([
+        ctx.db.query<PoolRow>(
+          `SELECT ${POOL_COLUMNS} FROM ${POOL_FROM} WHERE p.owner = $1 ORDER BY p.created_at DESC, p.pubkey
+           LIMIT $2 OFFSET $3`,
+          [owner, limit, offset],
+        ),
+        ctx.db.query<{ n: unknown }>("SELECT count(*) AS n FROM pools WHERE owner = $1", [owner]),
+        ctx.db.query<BankRow>(
+          `SELECT ${BANK_COLUMNS} FROM banks WHERE owner = $1 ORDER BY created_at, pubkey`,
+          [owner],
+        ),
+      ]);
+      return {
+        pools: rows.map(toPoolView),
+        banks: bankRows.map(toBankView),
+        totalCount: readNumber(count[0]?.n),
+      };
+    },
+  );
+
+  getRoute<
+    { currency?: string; type?: string; owner?: string; status?: string; limit: number; offset: number },
+    unknown
+  >(
+    app,
+    "/dirty/pools",
+    {
+      description:
+        "Pools with their banks, newest first. Filters: currency (mint), type, owner, status " +
+        "(default: open and frozen, i.e. not closed; 'all' for every pool).",
+      tags: ["pools"],
+      querystring: Type.Object(
+        {
+          currency: Type.Optional(Pubkey),
+          type: Type.Optional(Type.Union([Type.Literal("nft-pool"), Type.Literal("defi-pool")])),
+          owner: Type.Optional(Pubkey),
+          status: Type.Optional(
+            Type.Union([
+              Type.Literal("Open"),
+              Type.Literal("Frozen"),
+              Type.Literal("Closed"),
+              Type.Literal("all"),
+            ]),
+          ),
+          ...Pagination,
+        },
+        { additionalProperties: false },
+      ),
+      response: withErrors({ 200: PoolsWithBanks }),
+    },
+    async (query) => {
+      const where = `($1::text IS NULL OR p.currency = $1) AND ($2::text IS NULL OR p.pool_type = $2)
+        AND ($3::text IS NULL OR p.owner = $3)
+        AND (CASE WHEN $4::text IS NULL THEN p.status <> 'Closed' WHEN $4 = 'all' THEN TRUE ELSE p.status = $4 END)`;
+      const params = [query.currency ?? null, query.type ?? null, query.owner ?? null, query.status ?? null];
+      const [rows, count] = await Promise.all([
+        ctx.db.query<PoolRow>(
+          `SELECT ${POOL_COLUMNS} FROM ${POOL_FROM} WHERE ${where} ORDER BY p.created_at DESC, p.pubkey
+           LIMIT $5 OFFSET $6`,
+          [...params, query.limit, query.offset],
+        ),
+        ctx.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM pools p WHERE ${where}`, params),
+      ]);
+      const pools = rows.map(toPoolView);
+      return {
+        pools,
+        banks: await banksOf(
+          ctx,
+          pools.map((p) => p.bank),
+        ),
+        totalCount: readNumber(count[0]?.n),
+      };
+    },
+  );
+
+  getRoute<{ pubkeys?: string; limit: number; offset: number }, unknown>(
+    app,
+    "/dirty/pools-metadata",
+    {
+      description:
+        "Pool metadata (name, thumbnail) by pool key (getPoolsMetadata). `pubkeys` (comma separated, at most " +
+        "100) selects pools; without it every pool is listed, paginated.",
+      tags: ["pools"],
+      querystring: Type.Object(
+        {
+          pubkeys: Type.Optional(Type.String({ pattern: "^[1-9A-HJ-NP-Za-km-z,]{32,4500}$" })),
+          ...Pagination,
+        },
+        { additionalProperties: false },
+      ),
+      response: withErrors({
+        200: Type.Array(
+          Type.Object({
+            pubkey: Pubkey,
+            metadata: Type.Object({ name: Type.String(), thumbnail: Type.String() }),
+          }),
+        ),
+      }),
+    },
+    async ({ pubkeys, limit, offset }) => {
+      const keys = pubkeys === undefined ? null : parsePubkeyList(pubkeys);
+      const rows = await ctx.db.query<{ pubkey: string; name: string; thumbnail: string }>(
+        `SELECT pubkey, name, thumbnail FROM pools WHERE ($1::text[] IS NULL OR pubkey = ANY($1::text[]))
+         ORDER BY pubkey LIMIT $2 OFFSET $3`,
+        [keys, limit, offset],
+      );
+      return rows.map((r) => ({ pubkey: r.pubkey, metadata: { name: r.name, thumbnail: r.thumbnail } }));
+    },
+  );
+
+  getRoute<{ limit: number; offset: number }, unknown>(
+    app,
+    "/dirty/pools-whitelist",
+    {
+      description:
+        "Pools that lend only to a whitelist (private loans): pool key and the address lookup table holding it.",
+      tags: ["pools"],
+      querystring: Type.Object({ ...Pagination }, { additionalProperties: false }),
+      response: withErrors({
+        200: Type.Array(Type.Object({ pubkey: Pubkey, owner: Pubkey, whitelist: Pubkey })),
+      }),
+    },
+    async ({ limit, offset }) => {
+      const rows = await ctx.db.query<{ pubkey: string; owner: string; whitelist: string }>(
+        `SELECT pubkey, owner, conditions->>'whitelist' AS whitelist FROM pools
+         WHERE status <> 'Closed' AND (conditions->>'isWhitelistEnabled')::boolean
+         ORDER BY pubkey LIMIT $1 OFFSET $2`,
+        [limit, offset],
+      );
+      return rows;
+    },
+  );
+}
+
+/** Splits a comma-separated address list; throws a 400 for an invalid or too long list. */
+export function parsePubkeyList(text: string, max = 100): string[] {
+  const keys = text.split(",").filter((k) => k.length > 0);
+  return [...new Set(keys)].slice(0, max).filter((k) => /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(k));
+}

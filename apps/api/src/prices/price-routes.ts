@@ -1,0 +1,40 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../app-context.ts";
+import { getRoute } from "../http/route-helpers.ts";
+import { withErrors } from "../http/schemas.ts";
+import { parsePubkeyList } from "../pools/pool-routes.ts";
+
+/** GET /prices: the price feed. */
+export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void {
+  getRoute<{ ids?: string }, unknown>(
+    app,
+    "/prices",
+    {
+      description:
+        "Latest USD prices keyed by mint, each {price} (USD per whole token, number). Refreshed every 30 s " +
+        "from the configured price source; `ids` (comma-separated mints) narrows the answer.",
+      tags: ["prices"],
+      querystring: Type.Object(
+        { ids: Type.Optional(Type.String({ pattern: "^[1-9A-HJ-NP-Za-km-z,]{0,4500}$" })) },
+        { additionalProperties: false },
+      ),
+      response: withErrors({
+        200: Type.Object({
+          prices: Type.Record(Type.String(), Type.Object({ price: Type.Number() })),
+          updatedAt: Type.Union([Type.Integer(), Type.Null()]),
+          source: Type.String(),
+        }),
+      }),
+    },
+    async ({ ids }) => {
+      if (ctx.prices.getUpdatedAt() === null) await ctx.prices.refresh();
+      const wanted = ids === undefined ? null : new Set(parsePubkeyList(ids, 500));
+      const prices: Record<string, { price: number }> = {};
+      for (const [mint, price] of ctx.prices.getPrices()) {
+        if (wanted === null || wanted.has(mint)) prices[mint] = { price: Number(price) };
+      }
+      return { prices, updatedAt: ctx.prices.getUpdatedAt(), source: ctx.prices.sourceName };
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from "fastify";
+import { type AppOverrides, createApp } from "./app.ts";
+import type { ApiConfig } from "./config/config.ts";
+import { createIndexer, type Indexer } from "./indexer/indexer.ts";
+
+export interface RunningApi {
+  app: FastifyInstance;
+  /** Base URL the server listens on. */
+  url: string;
+  indexer: Indexer | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the API: builds the app, starts the price refresh (every PRICE_REFRESH_MS) and, with a lending
+ * program id and INDEXER not "off", the indexer (leader only), then listens on host:port.
+ */
+export async function startApi(config: ApiConfig, overrides: AppOverrides = {}): Promise<RunningApi> {
+  const app = await createApp(config, overrides);
+  const ctx = app.cistern;
+  ctx.prices.start(config.priceRefreshMs);
+  let indexer: Indexer | undefined;
+  if (config.lendingProgramId !== undefined && config.indexerEnabled) {
+    indexer = createIndexer({
+      db: ctx.db,
+      rpc: ctx.rpc,
+      wsUrl: config.solanaWsUrl,
+      programId: config.lendingProgramId,
+      reconcileIntervalMs: config.reconcileIntervalMs,
+      log: app.log,
+      now: ctx.now,
+    });
+    app.addHook("onClose", async () => indexer?.stop());
+    await indexer.start();
+  }
+  const url = await app.listen({ host: config.host, port: config.port });
+  return { app, url, indexer, close: () => app.close() };
+}

@@ -1,0 +1,136 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../app-context.ts";
+import { getValuation } from "../catalog/token-info.ts";
+import { readBigInt } from "../db/database.ts";
+import { getRoute } from "../http/route-helpers.ts";
+import { Pubkey, withErrors } from "../http/schemas.ts";
+import { parsePubkeyList } from "../pools/pool-routes.ts";
+import { getUsdValue } from "../prices/usd-value.ts";
+
+const UserSchema = Type.Object({
+  pubkey: Pubkey,
+  userId: Pubkey,
+  profile: Type.Union([Type.Object({ username: Type.String(), image: Type.String() }), Type.Null()], {
+    description: "null: profiles are not stored yet (POST /user/update is not built)",
+  }),
+});
+
+const ChatUser = Type.Object({ userId: Pubkey, username: Type.String(), messages: Type.Integer() });
+
+/** User routes. Profiles and chat are not built yet: those routes answer their correct empty shapes. */
+export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const toUser = (pubkey: string) => ({ pubkey, userId: pubkey, profile: null });
+
+  getRoute<{ pubkey: string }, unknown>(
+    app,
+    "/user/user",
+    {
+      description:
+        "A user (getUserProfile). The user id is the wallet address. `profile` is null until profiles exist.",
+      tags: ["users"],
+      querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
+      response: withErrors({ 200: UserSchema }),
+    },
+    async ({ pubkey }) => toUser(pubkey),
+  );
+
+  getRoute<{ pubkeys: string }, unknown>(
+    app,
+    "/user/multiple-users",
+    {
+      description:
+        "Users for a comma-separated list of wallet addresses (at most 100; invalid entries dropped).",
+      tags: ["users"],
+      querystring: Type.Object(
+        { pubkeys: Type.String({ pattern: "^[1-9A-HJ-NP-Za-km-z,]{32,4500}$" }) },
+        { additionalProperties: false },
+      ),
+      response: withErrors({ 200: Type.Array(UserSchema) }),
+    },
+    async ({ pubkeys }) => parsePubkeyList(pubkeys).map(toUser),
+  );
+
+  getRoute<{ pubkey: string }, unknown>(
+    app,
+    "/user/user-addresses",
+    {
+      description:
+        "Wallet addresses linked to a user. Linking (signed link message) is not built, so a user has exactly its own address.",
+      tags: ["users"],
+      querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
+      response: withErrors({ 200: Type.Object({ pubkey: Pubkey, addresses: Type.Array(Pubkey) }) }),
+    },
+    async ({ pubkey }) => ({ pubkey, addresses: [pubkey] }),
+  );
+
+  getRoute<{ limit: number }, unknown>(
+    app,
+    "/user/top-users-chat",
+    {
+      description: "Most active chat users. Chat is not built yet: always an empty list.",
+      tags: ["users"],
+      querystring: Type.Object(
+        { limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }) },
+        { additionalProperties: false },
+      ),
+      response: withErrors({ 200: Type.Array(ChatUser) }),
+    },
+    async () => [],
+  );
+
+  getRoute<{ query: string }, unknown>(
+    app,
+    "/user/search-users-chat",
+    {
+      description: "Chat users whose name matches `query`. Chat is not built yet: always an empty list.",
+      tags: ["users"],
+      querystring: Type.Object({ query: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
+      response: withErrors({ 200: Type.Array(ChatUser) }),
+    },
+    async () => [],
+  );
+
+  getRoute<{ pubkey: string }, unknown>(
+    app,
+    "/user/user-droplets",
+    {
+      description:
+        "Droplets: loyalty points of a wallet, 1 per whole USD (current prices) of principal it borrowed plus " +
+        "1 per whole USD lent from its pools, over all indexed loans.",
+      tags: ["users"],
+      querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
+      response: withErrors({
+        200: Type.Object({
+          pubkey: Pubkey,
+          droplets: Type.Integer(),
+          borrowedUsd: Type.Number(),
+          lentUsd: Type.Number(),
+        }),
+      }),
+    },
+    async ({ pubkey }) => {
+      const [rows, valuation] = await Promise.all([
+        ctx.db.query<{ role: string; currency: string; volume: unknown }>(
+          `SELECT 'borrower' AS role, currency, sum(principal) AS volume FROM loans WHERE borrower = $1 GROUP BY currency
+           UNION ALL
+           SELECT 'lender' AS role, currency, sum(principal) AS volume FROM loans WHERE lender = $1 GROUP BY currency`,
+          [pubkey],
+        ),
+        getValuation(ctx),
+      ]);
+      let borrowedUsd = 0;
+      let lentUsd = 0;
+      for (const r of rows) {
+        const usd = getUsdValue(
+          readBigInt(r.volume),
+          valuation.decimals(r.currency),
+          valuation.price(r.currency),
+        );
+        if (r.role === "borrower") borrowedUsd += usd;
+        else lentUsd += usd;
+      }
+      return { pubkey, droplets: Math.floor(borrowedUsd) + Math.floor(lentUsd), borrowedUsd, lentUsd };
+    },
+  );
+}
