@@ -172,6 +172,11 @@ export async function createPool(
   return pool;
 }
 
+/** The world with a new NFT (same collection) held by the borrower, for a further loan. */
+export async function withFreshNft(w: World): Promise<World> {
+  return { ...w, nft: await createNft(w.h, w.borrower.address) };
+}
+
 /** Attestation for the current slot; collateral worth 1000 USD, a well-established borrower. */
 export function attestation(w: World, overrides: Partial<Attestation> = {}): Attestation {
   return {

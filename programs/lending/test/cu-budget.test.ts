@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { CU_BUDGETS, formatCuTable, measureCuTable } from "./support/cu-table.ts";
+
+describe("compute unit budgets", () => {
+  it("keeps every instruction within its budget", async () => {
+    const rows = await measureCuTable();
+    console.log(formatCuTable(rows));
+    for (const name of Object.keys(CU_BUDGETS)) expect(rows.some((r) => r.instruction === name)).toBe(true);
+    for (const r of rows) {
+      if (r.budget !== null) expect(r.computeUnits, r.instruction).toBeLessThanOrEqual(r.budget);
+    }
+  });
+
+  it("is deterministic", async () => {
+    const a = await measureCuTable();
+    const b = await measureCuTable();
+    expect(b.map((r) => r.computeUnits)).toEqual(a.map((r) => r.computeUnits));
+  });
+});

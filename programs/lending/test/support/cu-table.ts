@@ -1,0 +1,144 @@
+/**
+ * Measures the compute units of every lending instruction on a fresh world (deterministic: same
+ * program, same inputs). Used by the CU budget test and bench/lending-cu.bench.ts.
+ */
+import {
+  getDepositInstruction,
+  getExtendInstruction,
+  getUpdateConfigInstruction,
+  getUpdatePoolInstruction,
+  getWithdrawInstruction,
+} from "@cistern/sdk";
+import { createTokenAccount } from "./tokens.ts";
+import {
+  buildWorld,
+  DAY,
+  liquidateIx,
+  loanOf,
+  nftLoanIx,
+  nftTerms,
+  ONE,
+  poolParams,
+  repayIx,
+  tokenLoanIx,
+  withFreshNft,
+} from "./world.ts";
+
+/** Budgets from the brief (compute units). */
+export const CU_BUDGETS: Record<string, bigint> = {
+  TakeLoan_nft: 20_000n,
+  TakeLoan_token: 20_000n,
+  Repay: 15_000n,
+  Liquidate: 12_000n,
+  Deposit: 8_000n,
+  Withdraw: 8_000n,
+};
+
+export interface CuRow {
+  instruction: string;
+  computeUnits: bigint;
+  budget: bigint | null;
+}
+
+/** Runs each instruction once and returns its compute units. */
+export async function measureCuTable(): Promise<CuRow[]> {
+  const w = await buildWorld();
+  const rows: CuRow[] = [];
+  const record = (instruction: string, computeUnits: bigint) =>
+    rows.push({ instruction, computeUnits, budget: CU_BUDGETS[instruction] ?? null });
+  const p = w.program;
+
+  record(
+    "Deposit",
+    (
+      await w.h.send([
+        await getDepositInstruction({
+          programAddress: p,
+          owner: w.lender,
+          mint: w.currency,
+          sourceTokenAccount: w.lenderAta,
+          amountBaseUnits: ONE,
+        }),
+      ])
+    ).computeUnits,
+  );
+  record(
+    "Withdraw",
+    (
+      await w.h.send([
+        await getWithdrawInstruction({
+          programAddress: p,
+          owner: w.lender,
+          mint: w.currency,
+          destinationTokenAccount: w.lenderAta,
+          amountBaseUnits: ONE,
+        }),
+      ])
+    ).computeUnits,
+  );
+  record(
+    "UpdateConfig",
+    (await w.h.send([await getUpdateConfigInstruction({ programAddress: p, admin: w.admin, paused: false })]))
+      .computeUnits,
+  );
+  record(
+    "UpdatePool",
+    (
+      await w.h.send([
+        getUpdatePoolInstruction({
+          programAddress: p,
+          owner: w.lender,
+          pool: w.nftPool,
+          poolType: "nft-pool",
+          status: "Open",
+          params: poolParams(w.collection),
+        }),
+      ])
+    ).computeUnits,
+  );
+
+  const nftLoan = await nftLoanIx(w);
+  record("TakeLoan_nft", (await w.h.send([nftLoan])).computeUnits);
+  const tokenLoan = await tokenLoanIx(w, 1_000n);
+  record("TakeLoan_token", (await w.h.send([tokenLoan])).computeUnits);
+  w.h.advance(DAY, 5n);
+  record("Repay", (await w.h.send([await repayIx(w, nftLoan.loan)])).computeUnits);
+
+  const w2 = await withFreshNft(w);
+  const old = await nftLoanIx(w2);
+  await w.h.send([old]);
+  w.h.advance(DAY, 5n);
+  const extend = await getExtendInstruction({
+    programAddress: p,
+    borrower: w.borrower,
+    oracle: w.oracle,
+    pool: w.nftPool,
+    bank: w.bank,
+    collateralMint: w2.nft.mint,
+    borrowerCurrencyTokenAccount: w.borrowerAta,
+    treasuryCurrencyTokenAccount: w.treasuryAta,
+    oldLoan: old.loan,
+    ...nftTerms(w, { principalBaseUnits: 120n * ONE }),
+  });
+  record("Extend", (await w.h.send([extend])).computeUnits);
+
+  const l = loanOf(w, tokenLoan.loan);
+  w.h.setClock(w.h.slot + 1n, l.expiredAt + 8n * 3_600n + 1n);
+  const ownerAta = await createTokenAccount(w.h, w.collateralMint, w.lender.address);
+  record(
+    "Liquidate",
+    (await w.h.send([await liquidateIx(w, w.lender, tokenLoan.loan, ownerAta, w.defiPool)])).computeUnits,
+  );
+  return rows;
+}
+
+/** The table as aligned text lines. */
+export function formatCuTable(rows: CuRow[]): string {
+  const lines = ["instruction        CU      budget"];
+  for (const r of rows) {
+    lines.push(
+      `${r.instruction.padEnd(18)} ${String(r.computeUnits).padStart(6)}  ${r.budget === null ? "-" : String(r.budget).padStart(6)}`,
+    );
+  }
+  return lines.join("\n");
+}
