@@ -1,0 +1,105 @@
+import { closeSync, fdatasync, openSync, readFileSync, truncateSync, write } from "node:fs";
+
+/**
+ * Append-only JSON-lines log with group commit: every line appended during one event-loop turn
+ * is written and fdatasync'ed together; callbacks run only once the batch is durable.
+ */
+export class AppendLog {
+  private fd: number;
+  private pending: string[] = [];
+  private pendingCallbacks: ((err: Error | null) => void)[] = [];
+  private scheduled = false;
+  private flushing = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, "a");
+  }
+
+  /** Queues a line (without newline); `done` runs after it is on disk. */
+  append(line: string, done: (err: Error | null) => void): void {
+    this.pending.push(line);
+    this.pendingCallbacks.push(done);
+    this.schedule();
+  }
+
+  /** Resolves once every queued line is durable. */
+  flushed(): Promise<void> {
+    if (!this.flushing && this.pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) {
+      this.settleIdle();
+      return;
+    }
+    this.flushing = true;
+    const buffer = Buffer.from(`${this.pending.join("\n")}\n`);
+    const callbacks = this.pendingCallbacks;
+    this.pending = [];
+    this.pendingCallbacks = [];
+    const finish = (err: Error | null) => {
+      this.flushing = false;
+      for (const cb of callbacks) cb(err);
+      if (this.pending.length > 0) this.schedule();
+      else this.settleIdle();
+    };
+    const writeFrom = (offset: number) => {
+      write(this.fd, buffer, offset, buffer.length - offset, null, (err, written) => {
+        if (err) return finish(err);
+        if (offset + written < buffer.length) return writeFrom(offset + written);
+        fdatasync(this.fd, (syncErr) => finish(syncErr));
+      });
+    };
+    writeFrom(0);
+  }
+
+  private settleIdle(): void {
+    if (this.flushing || this.pending.length > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Closes the file after pending writes are durable. */
+  async close(): Promise<void> {
+    await this.flushed();
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * Reads every complete JSON line of a log; a torn final line (crash mid-write) is cut off
+ * so that later appends start on a clean line.
+ */
+export function readLogLines<T>(path: string): T[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const out: T[] = [];
+  let offset = 0;
+  while (offset < text.length) {
+    const nl = text.indexOf("\n", offset);
+    if (nl === -1) break;
+    const line = text.slice(offset, nl);
+    try {
+      if (line.length > 0) out.push(JSON.parse(line) as T);
+    } catch {
+      break;
+    }
+    offset = nl + 1;
+  }
+  if (offset < text.length) truncateSync(path, Buffer.byteLength(text.slice(0, offset)));
+  return out;
+}

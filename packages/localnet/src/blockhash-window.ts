@@ -1,0 +1,53 @@
+import { decodeBase58, encodeBase58 } from "./base58.ts";
+
+/** Slots a blockhash stays valid (agave MAX_PROCESSING_AGE). */
+export const MAX_BLOCKHASH_AGE = 150;
+
+/** The ring of recent blockhashes a transaction may reference. */
+export class BlockhashWindow {
+  private byHex = new Map<string, { hash: string; height: number }>();
+  private order: string[] = [];
+
+  /** Adds the blockhash produced at `height`. */
+  push(hash: string, height: number): void {
+    const hex = Buffer.from(decodeBase58(hash)).toString("hex");
+    if (this.byHex.has(hex)) return;
+    this.byHex.set(hex, { hash, height });
+    this.order.push(hex);
+    while (this.order.length > MAX_BLOCKHASH_AGE + 1) this.byHex.delete(this.order.shift()!);
+  }
+
+  /** Whether the 32-byte blockhash is still valid at `currentHeight`. */
+  isValidBytes(bytes: Uint8Array, currentHeight: number): boolean {
+    const e = this.byHex.get(Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString("hex"));
+    return e !== undefined && currentHeight <= e.height + MAX_BLOCKHASH_AGE;
+  }
+
+  /** Whether the base58 blockhash is still valid at `currentHeight`. */
+  isValid(hash: string, currentHeight: number): boolean {
+    try {
+      const bytes = decodeBase58(hash);
+      return bytes.length === 32 && this.isValidBytes(bytes, currentHeight);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The newest entry. */
+  latest(): { hash: string; height: number } {
+    return this.byHex.get(this.order[this.order.length - 1]!)!;
+  }
+
+  /** Entries oldest first (persisted in the snapshot). */
+  entries(): [string, number][] {
+    return this.order.map((h) => {
+      const e = this.byHex.get(h)!;
+      return [e.hash, e.height];
+    });
+  }
+
+  /** The base58 of raw bytes (for callers that only hold bytes). */
+  static toBase58(bytes: Uint8Array): string {
+    return encodeBase58(bytes);
+  }
+}

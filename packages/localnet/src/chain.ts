@@ -1,0 +1,346 @@
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { Account, Clock, FailedTransactionMetadata, LiteSvm } from "litesvm/dist/internal";
+import { AppendLog, readLogLines } from "./append-log.ts";
+import { decodeBase58, encodeBase58 } from "./base58.ts";
+import { BlockhashWindow, MAX_BLOCKHASH_AGE } from "./blockhash-window.ts";
+import { LocalnetRpcError, RPC_ERROR } from "./errors.ts";
+import { computeTxEffects, type ExecutionInput, recordExecution } from "./execution.ts";
+import { TxHistory, type TxRecord } from "./history.ts";
+import { readSnapshot, writeSnapshot } from "./snapshot.ts";
+import {
+  describeTransactionError,
+  fieldlessCode,
+  TX_ERROR_CODE,
+  toTransactionErrorJson,
+} from "./tx-error.ts";
+import { parseWireTransaction, type WireTransaction } from "./wire.ts";
+
+/** Slots per epoch (mainnet). */
+export const SLOTS_PER_EPOCH = 432_000;
+
+/** An account as written by admin mutations (and logged for replay). */
+export interface AccountWrite {
+  address: string;
+  lamports: string;
+  /** base64 */
+  data: string;
+  owner: string;
+  executable: boolean;
+}
+
+type LedgerEntry =
+  | { s: number; k: "tx"; r: TxRecord }
+  | { s: number; k: "set"; slot: number; a: AccountWrite[] }
+  | { s: number; k: "clock"; slot: number; o: number };
+
+/** What subscribers learn after a batch is durable. */
+export type ChainEvent = { kind: "tx"; record: TxRecord } | { kind: "accounts"; addresses: string[] };
+
+/** Listener interface used by PubSub. */
+export interface ChainListener {
+  onCommitted(events: ChainEvent[], slot: number): void;
+  onSlot(slot: number): void;
+}
+
+export interface ChainOptions {
+  dataDir: string;
+  reset?: boolean;
+  slotMs?: number;
+}
+
+const SNAPSHOT_FILE = "snapshot.bin";
+const LEDGER_FILE = "ledger.log";
+const SNAPSHOT_INTERVAL_MS = 30_000;
+
+/**
+ * The chain: a LiteSVM instance plus the slot clock, the blockhash window, transaction history
+ * and durable persistence (snapshot + append-only ledger replayed on start).
+ */
+export class Chain {
+  svm: LiteSvm;
+  slot = 1;
+  blockHeight = 1;
+  clockOffsetSeconds = 0;
+  genesisHash: string;
+  readonly window = new BlockhashWindow();
+  readonly history = new TxHistory();
+  private ledger: AppendLog;
+  private seq = 0;
+  private snapshotSeq = 0;
+  private listeners: ChainListener[] = [];
+  private pendingEvents: ChainEvent[] = [];
+  private eventsScheduled = false;
+  private slotTimer: NodeJS.Timeout | null = null;
+  private snapshotTimer: NodeJS.Timeout | null = null;
+  private slotTimes = new Map<number, number>();
+  private closed = false;
+  readonly dataDir: string;
+  readonly slotMs: number;
+
+  constructor(opts: ChainOptions) {
+    this.dataDir = opts.dataDir;
+    this.slotMs = opts.slotMs ?? 400;
+    mkdirSync(this.dataDir, { recursive: true });
+    const snapPath = join(this.dataDir, SNAPSHOT_FILE);
+    const ledgerPath = join(this.dataDir, LEDGER_FILE);
+    if (opts.reset) {
+      rmSync(snapPath, { force: true });
+      rmSync(ledgerPath, { force: true });
+    }
+    const snap = existsSync(snapPath) ? readSnapshot(snapPath) : null;
+    if (snap) {
+      this.svm = LiteSvm.fromBytes(snap.svmBytes);
+      this.seq = this.snapshotSeq = snap.meta.seq;
+      this.slot = snap.meta.slot;
+      this.blockHeight = snap.meta.blockHeight;
+      this.clockOffsetSeconds = snap.meta.clockOffsetSeconds;
+      this.genesisHash = snap.meta.genesisHash;
+      for (const [h, height] of snap.meta.blockhashes) this.window.push(h, height);
+    } else {
+      this.svm = new LiteSvm();
+      this.genesisHash = this.svm.latestBlockhash();
+    }
+    this.svm.setBlockhashCheck(false);
+    this.svm.setSigverify(true);
+    this.replay(readLogLines<LedgerEntry>(ledgerPath));
+    this.ledger = new AppendLog(ledgerPath);
+    this.advanceSlot();
+  }
+
+  /** Starts the slot timer and periodic snapshots. */
+  start(): void {
+    this.slotTimer = setInterval(() => this.advanceSlot(), this.slotMs);
+    this.snapshotTimer = setInterval(() => {
+      if (this.seq !== this.snapshotSeq) void this.snapshot();
+    }, SNAPSHOT_INTERVAL_MS);
+  }
+
+  addListener(l: ChainListener): void {
+    this.listeners.push(l);
+  }
+
+  removeListener(l: ChainListener): void {
+    this.listeners = this.listeners.filter((x) => x !== l);
+  }
+
+  private replay(entries: LedgerEntry[]): void {
+    for (const e of entries) {
+      if (e.k === "tx") this.history.add(e.r);
+      if (e.s <= this.snapshotSeq) continue;
+      this.seq = e.s;
+      if (e.k === "tx") {
+        this.slot = Math.max(this.slot, e.r.slot);
+        this.setClock(e.r.slot, e.r.blockTime);
+        this.sendRaw(parseWireTransaction(Buffer.from(e.r.tx, "base64")));
+      } else if (e.k === "set") {
+        this.slot = Math.max(this.slot, e.slot);
+        for (const a of e.a) this.writeAccount(a);
+      } else {
+        this.slot = Math.max(this.slot, e.slot);
+        this.clockOffsetSeconds = e.o;
+      }
+    }
+  }
+
+  /** Epoch seconds the Clock sysvar shows now (wall time plus the admin offset). */
+  unixTimestamp(): number {
+    return Math.floor(Date.now() / 1000) + this.clockOffsetSeconds;
+  }
+
+  private setClock(slot: number, unixTs: number): void {
+    const epoch = BigInt(Math.floor(slot / SLOTS_PER_EPOCH));
+    const epochStart = this.svm.getClock().epochStartTimestamp;
+    this.svm.setClock(new Clock(BigInt(slot), epochStart, epoch, epoch, BigInt(unixTs)));
+  }
+
+  /** Produces the next slot: new blockhash, clock update, slot notification. */
+  advanceSlot(): void {
+    this.slot++;
+    this.blockHeight++;
+    this.svm.expireBlockhash();
+    this.window.push(this.svm.latestBlockhash(), this.blockHeight);
+    const now = this.unixTimestamp();
+    this.setClock(this.slot, now);
+    this.slotTimes.set(this.slot, now);
+    if (this.slotTimes.size > 200_000) {
+      const first = this.slotTimes.keys().next().value as number;
+      this.slotTimes.delete(first);
+    }
+    for (const l of this.listeners) l.onSlot(this.slot);
+  }
+
+  /** Block time of a slot (epoch seconds), or null when unknown. */
+  blockTime(slot: number): number | null {
+    return this.slotTimes.get(slot) ?? null;
+  }
+
+  /** The latest blockhash and its last valid block height. */
+  latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
+    const l = this.window.latest();
+    return { blockhash: l.hash, lastValidBlockHeight: l.height + MAX_BLOCKHASH_AGE };
+  }
+
+  /** Whether a transaction's lifetime is valid: recent blockhash or a matching durable nonce. */
+  isLifetimeValid(tx: WireTransaction): boolean {
+    if (this.window.isValidBytes(tx.recentBlockhash, this.blockHeight)) return true;
+    const ix = tx.instructions[0];
+    if (!ix) return false;
+    const program = tx.staticKeys[ix.programIdIndex];
+    const isSystem = program?.every((b) => b === 0) ?? false;
+    if (!isSystem || ix.data.length < 4 || ix.data[0] !== 4 || ix.accounts.length === 0) return false;
+    const nonceKey = tx.staticKeys[ix.accounts[0]!];
+    if (!nonceKey) return false;
+    const acct = this.svm.getAccount(nonceKey);
+    const data = acct?.data();
+    if (!data || data.length < 72) return false;
+    return Buffer.compare(Buffer.from(data.subarray(40, 72)), Buffer.from(tx.recentBlockhash)) === 0;
+  }
+
+  private sendRaw(tx: WireTransaction) {
+    return tx.version === "legacy"
+      ? this.svm.sendLegacyTransaction(tx.bytes)
+      : this.svm.sendVersionedTransaction(tx.bytes);
+  }
+
+  /** Simulates without committing (sigverify per flag). */
+  simulateRaw(tx: WireTransaction, sigVerify: boolean) {
+    if (!sigVerify) this.svm.setSigverify(false);
+    try {
+      return tx.version === "legacy"
+        ? this.svm.simulateLegacyTransaction(tx.bytes)
+        : this.svm.simulateVersionedTransaction(tx.bytes);
+    } finally {
+      if (!sigVerify) this.svm.setSigverify(true);
+    }
+  }
+
+  /**
+   * Executes a transaction (the sendTransaction path). With preflight, a failing simulation is
+   * answered with -32002 and nothing is committed. Resolves with the signature once the ledger
+   * entry is durable; a transaction dropped before execution (stale blockhash or bad signature
+   * with skipPreflight, unpaid fee) resolves with its signature and never lands, like a real node.
+   */
+  submit(tx: WireTransaction, skipPreflight: boolean): Promise<string> | string {
+    if (this.closed) throw new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, "localnet is shutting down");
+    const signature = encodeBase58(tx.signatures[0]!);
+    if (this.history.has(signature)) {
+      if (skipPreflight) return signature;
+      throw preflightError("AlreadyProcessed", [], 0);
+    }
+    const lifetimeOk = this.isLifetimeValid(tx);
+    if (!skipPreflight) {
+      if (!lifetimeOk) throw preflightError("BlockhashNotFound", [], 0);
+      const sim = this.simulateRaw(tx, true);
+      if (sim instanceof FailedTransactionMetadata) {
+        if (fieldlessCode(sim) === TX_ERROR_CODE.SIGNATURE_FAILURE)
+          throw new LocalnetRpcError(
+            RPC_ERROR.TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
+            "Transaction signature verification failure",
+          );
+        const m = sim.meta();
+        throw preflightError(toTransactionErrorJson(sim), m.logs(), Number(m.computeUnitsConsumed()));
+      }
+    } else if (!lifetimeOk) return signature;
+    const input: ExecutionInput = computeTxEffects(this.svm, tx);
+    const result = this.sendRaw(tx);
+    const record = recordExecution(this.svm, input, result, {
+      signature,
+      seq: this.seq + 1,
+      slot: this.slot,
+      blockTime: this.unixTimestamp(),
+    });
+    if (!record) return signature;
+    this.seq++;
+    this.history.add(record);
+    return this.appendDurable({ s: record.seq, k: "tx", r: record }, { kind: "tx", record }).then(
+      () => signature,
+    );
+  }
+
+  /** Writes accounts directly (admin path), logged for replay; resolves when durable. */
+  setAccounts(writes: AccountWrite[]): Promise<void> {
+    if (writes.length === 0) return Promise.resolve();
+    for (const w of writes) this.writeAccount(w);
+    this.seq++;
+    return this.appendDurable(
+      { s: this.seq, k: "set", slot: this.slot, a: writes },
+      { kind: "accounts", addresses: writes.map((w) => w.address) },
+    );
+  }
+
+  /** Moves the clock forward by `seconds` (admin path); resolves with the new unix timestamp. */
+  async advanceClock(seconds: number): Promise<number> {
+    this.clockOffsetSeconds += seconds;
+    this.seq++;
+    const now = this.unixTimestamp();
+    this.setClock(this.slot, now);
+    this.slotTimes.set(this.slot, now);
+    await this.appendDurable({ s: this.seq, k: "clock", slot: this.slot, o: this.clockOffsetSeconds }, null);
+    return now;
+  }
+
+  private writeAccount(w: AccountWrite): void {
+    this.svm.setAccount(
+      decodeBase58(w.address),
+      new Account(BigInt(w.lamports), Buffer.from(w.data, "base64"), decodeBase58(w.owner), w.executable, 0n),
+    );
+  }
+
+  private appendDurable(entry: LedgerEntry, event: ChainEvent | null): Promise<void> {
+    const line = JSON.stringify(entry);
+    return new Promise((resolve, reject) => {
+      this.ledger.append(line, (err) => {
+        if (err) return reject(new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, `ledger write failed: ${err}`));
+        if (event) this.queueEvent(event);
+        resolve();
+      });
+    });
+  }
+
+  private queueEvent(e: ChainEvent): void {
+    this.pendingEvents.push(e);
+    if (this.eventsScheduled) return;
+    this.eventsScheduled = true;
+    setImmediate(() => {
+      this.eventsScheduled = false;
+      const events = this.pendingEvents;
+      this.pendingEvents = [];
+      for (const l of this.listeners) l.onCommitted(events, this.slot);
+    });
+  }
+
+  /** Writes a snapshot (after pending ledger writes are durable) at the current sequence. */
+  async snapshot(): Promise<void> {
+    await this.ledger.flushed();
+    const seq = this.seq;
+    writeSnapshot(join(this.dataDir, SNAPSHOT_FILE), this.svm.toBytes(), {
+      version: 1,
+      seq,
+      slot: this.slot,
+      blockHeight: this.blockHeight,
+      clockOffsetSeconds: this.clockOffsetSeconds,
+      genesisHash: this.genesisHash,
+      blockhashes: this.window.entries(),
+    });
+    this.snapshotSeq = seq;
+  }
+
+  /** Stops timers, snapshots and closes the ledger. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.slotTimer) clearInterval(this.slotTimer);
+    if (this.snapshotTimer) clearInterval(this.snapshotTimer);
+    await this.snapshot();
+    await this.ledger.close();
+  }
+}
+
+function preflightError(err: unknown, logs: string[], unitsConsumed: number): LocalnetRpcError {
+  return new LocalnetRpcError(
+    RPC_ERROR.SEND_TRANSACTION_PREFLIGHT_FAILURE,
+    `Transaction simulation failed: ${describeTransactionError(err as string)}`,
+    { err, logs, accounts: null, unitsConsumed, returnData: null, innerInstructions: null },
+  );
+}

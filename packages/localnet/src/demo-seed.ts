@@ -1,0 +1,83 @@
+import { decodeAddress } from "./base58.ts";
+import type { AccountWrite } from "./chain.ts";
+import { DEMO_COLLECTIONS, DEMO_TOKENS, WRAPPED_SOL_MINT_ADDRESS } from "./demo-world.ts";
+import type { WorldAdmin } from "./world-admin.ts";
+
+/** Lamports the faucet keypair keeps for airdrops (5M SOL; stays below 2^53). */
+export const FAUCET_RESERVE_LAMPORTS = 5_000_000_000_000_000n;
+const TOKEN_2022_NATIVE_MINT = "9pan9bMn5HatX4EJdBwg9VgCa7Uz5HL8N1m5D3NdXejP";
+
+/** Context handed to extra seeding steps (e.g. lender banks and pools, once the program exists). */
+export interface SeedContext {
+  rpcUrl: string;
+  wsUrl: string;
+  admin: WorldAdmin;
+  /** Addresses of programs deployed at start, by `.so` path. */
+  programs: { programId: string; soPath: string }[];
+}
+
+/** An extra seeding step run after the demo world exists; it must be idempotent. */
+export type SeedStep = (ctx: SeedContext) => Promise<void>;
+
+/**
+ * Creates whatever part of the demo world is missing (idempotent): the native mints, USDC and the demo tokens (faucet = mint authority), and every collection with its
+ * listed NFTs (held by the faucet) and their Metaplex metadata. Returns how many accounts it wrote.
+ */
+export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
+  const svm = admin.chain.svm;
+  const faucet = admin.faucetKeypair.address;
+  let written = 0;
+  if (!svm.getAccount(decodeAddress(WRAPPED_SOL_MINT_ADDRESS))) {
+    svm.withNativeMints();
+    const natives = [WRAPPED_SOL_MINT_ADDRESS, TOKEN_2022_NATIVE_MINT]
+      .map((a) => admin.readAccount(a))
+      .filter((a): a is AccountWrite => a !== null);
+    await admin.chain.setAccounts(natives);
+    written += natives.length;
+  }
+  await admin.batch(async (pending) => {
+    const balance = svm.getBalance(decodeAddress(faucet)) ?? 0n;
+    if (balance < FAUCET_RESERVE_LAMPORTS / 2n)
+      admin.addLamports(faucet, FAUCET_RESERVE_LAMPORTS - balance, pending);
+    for (const t of DEMO_TOKENS) {
+      if (t.mint === WRAPPED_SOL_MINT_ADDRESS || svm.getAccount(decodeAddress(t.mint))) continue;
+      pending.set(t.mint, admin.mintWrite(t.mint, t.decimals, 0n));
+    }
+    for (const c of DEMO_COLLECTIONS) {
+      if (!svm.getAccount(decodeAddress(c.collectionId))) {
+        pending.set(c.collectionId, admin.mintWrite(c.collectionId, 0, 0n));
+        await admin.metadataWrite(
+          c.collectionId,
+          c.name,
+          c.symbol,
+          c.image,
+          null,
+          BigInt(c.nfts.length),
+          pending,
+        );
+        await admin.nftOwnershipWrite(faucet, c.collectionId, pending);
+      }
+      for (const nft of c.nfts) {
+        if (svm.getAccount(decodeAddress(nft.mint))) continue;
+        await admin.nftWrites(c, nft.index, faucet, pending);
+      }
+    }
+    written += pending.size;
+  });
+  return written;
+}
+
+/** Tops the faucet keypair up to its airdrop reserve (runs on every start, seeded or not). */
+export async function ensureFaucetReserve(admin: WorldAdmin): Promise<void> {
+  const faucet = admin.faucetKeypair.address;
+  await admin.batch(async (pending) => {
+    const balance = admin.chain.svm.getBalance(decodeAddress(faucet)) ?? 0n;
+    if (balance < FAUCET_RESERVE_LAMPORTS / 2n)
+      admin.addLamports(faucet, FAUCET_RESERVE_LAMPORTS - balance, pending);
+  });
+}
+
+/** Runs extra seeding steps in order. */
+export async function runSeedSteps(steps: SeedStep[], ctx: SeedContext): Promise<void> {
+  for (const step of steps) await step(ctx);
+}

@@ -1,0 +1,19 @@
+export { type AccountWrite, Chain, type ChainEvent, SLOTS_PER_EPOCH } from "./chain.ts";
+export { getDemoAddress } from "./demo-address.ts";
+export { runSeedSteps, type SeedContext, type SeedStep, seedDemoWorld } from "./demo-seed.ts";
+export * from "./demo-world.ts";
+export { isLocalnetRpcError, LocalnetRpcError, RPC_ERROR, type RpcErrorCode } from "./errors.ts";
+export {
+  generateLocalKeypair,
+  keypairFromSecretKey,
+  type LocalKeypair,
+  loadOrCreateKeypair,
+} from "./keypair.ts";
+export { decodeMetadata, encodeMetadata, getMetadataAddress, METADATA_ACCOUNT_SIZE } from "./metaplex.ts";
+export {
+  type LocalnetHandle,
+  type LocalnetProgram,
+  type StartLocalnetOptions,
+  startLocalnet,
+} from "./start-localnet.ts";
+export { type FaucetResult, getAssociatedTokenAddress, WorldAdmin } from "./world-admin.ts";

@@ -1,0 +1,177 @@
+import type { Server } from "node:http";
+import { join } from "node:path";
+import { Chain } from "./chain.ts";
+import { getDemoAddress } from "./demo-address.ts";
+import { ensureFaucetReserve, runSeedSteps, type SeedStep, seedDemoWorld } from "./demo-seed.ts";
+import { DEMO_WORLD, type DemoWorld } from "./demo-world.ts";
+import { createRpcHttpServer } from "./http-server.ts";
+import { loadOrCreateKeypair } from "./keypair.ts";
+import { PubSub } from "./pubsub.ts";
+import type { RpcContext } from "./rpc/context.ts";
+import { airdrop } from "./rpc/transaction-methods.ts";
+import { type FaucetResult, WorldAdmin } from "./world-admin.ts";
+
+/** A program to deploy at start. */
+export interface LocalnetProgram {
+  /** Expected program id; when omitted a program keypair is generated into the data dir. */
+  programId?: string;
+  soPath: string;
+}
+
+/** Options of {@link startLocalnet}. */
+export interface StartLocalnetOptions {
+  /** HTTP JSON-RPC port (0 = random; default 8899). */
+  rpcPort?: number;
+  /** PubSub port (default rpcPort + 1; PubSub is also served on the HTTP port). */
+  wsPort?: number;
+  /** Where the snapshot, ledger and keypairs live. */
+  dataDir: string;
+  /** Start from an empty chain (keypair files are kept so program ids stay stable). */
+  reset?: boolean;
+  /** Seed the demo world (default true); pass `{ steps }` to run extra idempotent seeding steps too. */
+  seed?: boolean | { steps?: SeedStep[] };
+  /** Slot duration in milliseconds (default 400). */
+  slotMs?: number;
+  programs?: LocalnetProgram[];
+  /** Serve the `localnet_` admin methods (default true; turn off for any non-local configuration). */
+  admin?: boolean;
+  /** Bind address (default 127.0.0.1). */
+  host?: string;
+}
+
+/** A running localnet. */
+export interface LocalnetHandle {
+  rpcUrl: string;
+  wsUrl: string;
+  rpcPort: number;
+  wsPort: number;
+  dataDir: string;
+  /** Address of the faucet keypair (mint authority of the demo tokens). */
+  faucetAddress: string;
+  /** Path of the faucet keypair file in the data dir. */
+  faucetKeypairPath: string;
+  programs: { programId: string; soPath: string }[];
+  /** Moves the clock forward by `seconds`; resolves with the new unix timestamp. */
+  advanceClock(seconds: number): Promise<number>;
+  /** Overwrites an account. */
+  setAccount(
+    address: string,
+    account: { lamports: bigint; data?: Uint8Array; owner?: string; executable?: boolean },
+  ): Promise<void>;
+  /** Gives a wallet lamports and tokens (base units). */
+  fundWallet(
+    address: string,
+    req: { lamports?: bigint; tokens?: { mint: string; amount: bigint }[] },
+  ): Promise<void>;
+  /** SOL, USDC, demo tokens and demo NFTs for a wallet. */
+  faucet(address: string): Promise<FaucetResult>;
+  /** Real signed SOL transfer from the faucet; resolves with the signature once durable. */
+  airdrop(address: string, lamports: bigint): Promise<string>;
+  demoWorld(): DemoWorld;
+  /** Writes a snapshot now. */
+  snapshot(): Promise<void>;
+  /** Stops serving, snapshots and closes the ledger. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const a = server.address();
+      resolve(typeof a === "object" && a ? a.port : port);
+    });
+  });
+}
+
+/**
+ * Starts an embedded Solana cluster on LiteSVM: JSON-RPC over HTTP, PubSub over websockets,
+ * persistent state in `dataDir`, the demo world seeded, programs deployed.
+ */
+export async function startLocalnet(opts: StartLocalnetOptions): Promise<LocalnetHandle> {
+  const host = opts.host ?? "127.0.0.1";
+  const chain = new Chain({ dataDir: opts.dataDir, reset: opts.reset, slotMs: opts.slotMs });
+  const faucetKeypairPath = join(opts.dataDir, "faucet-keypair.json");
+  const faucet = loadOrCreateKeypair(faucetKeypairPath);
+  const admin = new WorldAdmin(chain, faucet);
+  const ctx: RpcContext = {
+    chain,
+    faucet,
+    identity: getDemoAddress("validator-identity"),
+    adminEnabled: opts.admin ?? true,
+    admin,
+  };
+  const server = createRpcHttpServer(ctx);
+  const pubsub = new PubSub(chain);
+  pubsub.attach(server);
+  let rpcPort: number;
+  let wsPort: number;
+  try {
+    rpcPort = await listen(server, host, opts.rpcPort ?? 8899);
+    if (opts.wsPort !== undefined) wsPort = await pubsub.listen(host, opts.wsPort);
+    else {
+      try {
+        wsPort = await pubsub.listen(host, rpcPort + 1);
+      } catch (e) {
+        if ((opts.rpcPort ?? 8899) !== 0) throw e;
+        wsPort = await pubsub.listen(host, 0);
+      }
+    }
+  } catch (e) {
+    server.close();
+    await pubsub.close();
+    await chain.close();
+    throw e;
+  }
+  chain.start();
+  const rpcUrl = `http://${host}:${rpcPort}`;
+  const wsUrl = `ws://${host}:${wsPort}`;
+  const programs: { programId: string; soPath: string }[] = [];
+
+  let closed = false;
+  const handle: LocalnetHandle = {
+    rpcUrl,
+    wsUrl,
+    rpcPort,
+    wsPort,
+    dataDir: opts.dataDir,
+    faucetAddress: faucet.address,
+    faucetKeypairPath,
+    programs,
+    advanceClock: (seconds) => admin.advanceClock(seconds),
+    setAccount: (address, a) =>
+      admin.setAccount(address, {
+        lamports: a.lamports,
+        data: a.data ?? new Uint8Array(),
+        owner: a.owner ?? "11111111111111111111111111111111",
+        executable: a.executable ?? false,
+      }),
+    fundWallet: (address, req) => admin.fundWallet(address, req),
+    faucet: (address) => admin.faucet(address),
+    airdrop: async (address, lamports) => airdrop(ctx, address, lamports),
+    demoWorld: () => DEMO_WORLD,
+    snapshot: () => chain.snapshot(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pubsub.close();
+      await chain.close();
+    },
+  };
+  try {
+    await ensureFaucetReserve(admin);
+    if (opts.seed !== false) {
+      await seedDemoWorld(admin);
+    }
+    const steps = typeof opts.seed === "object" ? (opts.seed.steps ?? []) : [];
+    if (steps.length > 0) await runSeedSteps(steps, { rpcUrl, wsUrl, admin, programs });
+    await chain.snapshot();
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return handle;
+}

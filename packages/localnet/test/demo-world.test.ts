@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { getDemoAddress } from "../src/demo-address.ts";
+import {
+  DEMO_COLLECTIONS,
+  DEMO_TOKENS,
+  DEMO_WORLD,
+  USDC_MINT_ADDRESS,
+  WRAPPED_SOL_MINT_ADDRESS,
+} from "../src/demo-world.ts";
+
+describe("demo world data", () => {
+  it("derives every demo mint address from its seed", () => {
+    for (const t of DEMO_TOKENS) if (t.seed) expect(t.mint).toBe(getDemoAddress(t.seed));
+    for (const c of DEMO_COLLECTIONS) {
+      expect(c.collectionId).toBe(getDemoAddress(c.seed));
+      for (const n of c.nfts) expect(n.mint).toBe(getDemoAddress(n.seed));
+    }
+  });
+
+  it("has USDC and wrapped SOL at their mainnet mints, and >= 3 collections", () => {
+    expect(DEMO_TOKENS.find((t) => t.symbol === "USDC")).toMatchObject({
+      mint: USDC_MINT_ADDRESS,
+      decimals: 6,
+    });
+    expect(DEMO_TOKENS.find((t) => t.symbol === "SOL")).toMatchObject({
+      mint: WRAPPED_SOL_MINT_ADDRESS,
+      decimals: 9,
+    });
+    expect(DEMO_WORLD.collections.length).toBeGreaterThanOrEqual(3);
+    for (const c of DEMO_COLLECTIONS) expect(c.nfts.length).toBeGreaterThan(0);
+  });
+
+  it("keeps every image within Metaplex's 200-byte uri and prices as decimal strings", () => {
+    for (const c of DEMO_COLLECTIONS) {
+      expect(Buffer.byteLength(c.image)).toBeLessThanOrEqual(200);
+      for (const n of c.nfts) expect(Buffer.byteLength(n.image)).toBeLessThanOrEqual(200);
+      expect(c.floorPriceLamports).toMatch(/^\d+$/);
+      expect(c.priceUsd).toMatch(/^\d+(\.\d+)?$/);
+    }
+    for (const t of DEMO_TOKENS) expect(t.priceUsd).toMatch(/^\d+(\.\d+)?$/);
+  });
+});
