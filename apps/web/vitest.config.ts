@@ -9,6 +9,7 @@ export default defineProject({
   test: {
     name: "web",
     environment: "jsdom",
+    setupFiles: ["./test/setup.ts"],
     include: ["test/**/*.test.{ts,tsx}", "e2e/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 180_000,
