@@ -7,7 +7,8 @@
 #include "sol.h"
 typedef struct { u64 lo, hi; } U128;
 
-static inline U128 u128_from_u64(u64 v) { U128 r = {v, 0}; return r; }
+/* struct returns only compile when inlined (BPF has no aggregate returns), hence always_inline */
+static inline __attribute__((always_inline)) U128 u128_from_u64(u64 v) { U128 r = {v, 0}; return r; }
 static inline bool u128_is_zero(const U128 *a) { return (a->lo | a->hi) == 0; }
 static inline bool u128_fits_u64(const U128 *a) { return a->hi == 0; }
 

@@ -28,7 +28,7 @@ describe("linked programs run in litesvm", () => {
     expect(readU64s(res.returnData().data())).toEqual([sum(3000), sum(2000), sum(32 * 1024)]);
   });
 
-  it("calls through a const table of function pointers (callx)", async () => {
+  it("calls through a const table of function pointers and through run-time chosen pointers (callx)", async () => {
     const { so } = await buildFixture(["fn-pointers"]);
     const h = await createHarness();
     const programId = await addProgram(h, so);
@@ -40,6 +40,8 @@ describe("linked programs run in litesvm", () => {
     expect(await call(0, 40n, 2n)).toBe(42n);
     expect(await call(1, 6n, 7n)).toBe(42n);
     expect(await call(2, 50n, 8n)).toBe(42n);
+    expect(await call(3, 50n, 8n)).toBe(42n);
+    expect(await call(3, 8n, 34n)).toBe(42n);
   });
 
   it("links two objects that each define global functions calling each other, and share const data", async () => {

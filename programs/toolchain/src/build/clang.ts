@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { TOOLCHAIN_ERROR_CODES, ToolchainError } from "../errors.ts";
+import { getClangHints } from "./clang-hints.ts";
 
 const run = promisify(execFile);
 
@@ -96,9 +97,11 @@ export async function compileSources(sources: string[], options: CompileOptions)
         if (res.stderr.trim()) process.stderr.write(res.stderr);
       } catch (e) {
         const err = e as { stderr?: string; message: string };
+        const diagnostics = err.stderr?.trim() || err.message;
+        const hints = getClangHints(diagnostics);
         throw new ToolchainError(
           TOOLCHAIN_ERROR_CODES.COMPILE_FAILED,
-          `${clang} failed on ${source}:\n${err.stderr?.trim() || err.message}`,
+          `${clang} failed on ${source}:\n${diagnostics}${hints.length > 0 ? `\n${hints.join("\n")}` : ""}`,
         );
       }
       out.push({ source, bytes: await readFile(objPath) });
