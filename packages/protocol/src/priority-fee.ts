@@ -5,7 +5,7 @@
 import { type BaseUnits, ceilDiv, parseUnits } from "./amounts.ts";
 import { readAmount } from "./server-fields.ts";
 
-export const PRIORITY_FEE_LEVELS = ["medium", "high", "fast", "turbo"] as const;
+export const PRIORITY_FEE_LEVELS = ["medium", "fast", "ultra"] as const;
 export type PriorityFeeLevel = (typeof PRIORITY_FEE_LEVELS)[number];
 export type PriorityFeeType = "maxCap" | "exactFee";
 export type BroadcastMode = "priorityFees" | "jito";

@@ -71,6 +71,13 @@ export function readSeconds(entity: string, field: string, value: unknown, fallb
   return Number(big);
 }
 
+/** A non-negative safe integer (number, bigint or digit string) as a number. */
+export function readSafeInteger(entity: string, field: string, value: unknown): number {
+  const big = readAmount(entity, field, value);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER)) return fail(entity, field, value);
+  return Number(big);
+}
+
 /** A string field, or throws. */
 export function readString(entity: string, field: string, value: unknown): string {
   if (typeof value !== "string") return fail(entity, field, value);

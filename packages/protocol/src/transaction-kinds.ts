@@ -2,6 +2,7 @@
  * Transaction kinds returned by the builder and how the sender handles them.
  */
 import { CisternError, ERROR_CODES } from "./errors.ts";
+import { isRecord, readRecord, readSafeInteger, readString } from "./server-fields.ts";
 
 /** Kinds of built transactions. Co-signed kinds are co-signed by the server's oracle key. */
 export const TransactionKind = {
@@ -85,4 +86,37 @@ export function getSignatureFromSendResponse(response: SendResponse | null | und
     throw new CisternError(ERROR_CODES.NO_SIGNATURE_CONFIRMATION);
   }
   return response.result;
+}
+
+/** The transaction builder's answer. */
+export interface TransactionBuildResponse {
+  /** Serialized transactions, base64. */
+  transactions: [string, ...string[]];
+  kind: TransactionKind;
+  lastValidBlockHeight: number;
+  metadata: { dynamicSlippageReport?: unknown } & Record<string, unknown>;
+}
+
+/**
+ * Validate a builder response: a non-empty list of base64 strings ('No transactions provided'
+ * otherwise), a known kind ('Unknown transaction kind'), a block height.
+ */
+export function parseTransactionBuildResponse(input: unknown): TransactionBuildResponse {
+  const raw = readRecord("transactionBuild", "response", input);
+  const list = Array.isArray(raw.transactions) ? raw.transactions : undefined;
+  assertTransactionsProvided(list);
+  const transactions = list.map((tx, i) => readString("transactionBuild", `transactions[${i}]`, tx)) as [
+    string,
+    ...string[],
+  ];
+  return {
+    transactions,
+    kind: parseTransactionKind(raw.kind),
+    lastValidBlockHeight: readSafeInteger(
+      "transactionBuild",
+      "lastValidBlockHeight",
+      raw.lastValidBlockHeight,
+    ),
+    metadata: isRecord(raw.metadata) ? raw.metadata : {},
+  };
 }

@@ -35,7 +35,7 @@ describe("priority fee", () => {
       jitoTipLamports: 0n,
     });
     const jito = getPriorityFeeOptions({
-      level: "turbo",
+      level: "ultra",
       amountSol: "0.001",
       type: "maxCap",
       broadcastMode: "jito",
