@@ -1,16 +1,17 @@
 /**
- * Stable numeric codes of errors raised by the sdk itself (range 9000-9099; the program's own errors are
- * mirrored separately in `LENDING_ERRORS`). Never reuse or reorder a code.
+ * Stable numeric codes of errors raised by the sdk itself, range 10000-10099 (@cistern/protocol's
+ * CisternError owns 1xxx-9xxx; the program's own errors are mirrored separately in `LENDING_ERRORS`).
+ * Never reuse or reorder a code.
  */
 export const SDK_ERROR = {
-  ACCOUNT_DATA_TOO_SHORT: 9000,
-  UNKNOWN_ACCOUNT_DISCRIMINATOR: 9001,
-  INVALID_ARGUMENT: 9002,
-  DEPLOY_PROGRAM_ACCOUNT_MISMATCH: 9010,
-  DEPLOY_AUTHORITY_MISMATCH: 9011,
-  DEPLOY_EMPTY_PROGRAM: 9012,
-  DEPLOY_VERIFY_FAILED: 9013,
-  INVALID_KEYPAIR_FILE: 9020,
+  ACCOUNT_DATA_TOO_SHORT: 10000,
+  UNKNOWN_ACCOUNT_DISCRIMINATOR: 10001,
+  INVALID_ARGUMENT: 10002,
+  DEPLOY_PROGRAM_ACCOUNT_MISMATCH: 10010,
+  DEPLOY_AUTHORITY_MISMATCH: 10011,
+  DEPLOY_EMPTY_PROGRAM: 10012,
+  DEPLOY_VERIFY_FAILED: 10013,
+  INVALID_KEYPAIR_FILE: 10020,
 } as const;
 
 /** One of the sdk's numeric error codes. */

@@ -240,6 +240,22 @@ export async function deployProgram(input: {
       }),
     ]);
   }
+  // 4. Verify: ProgramData now holds exactly the program bytes.
+  const programData = await transport.getAccount(programDataAddress);
+  const deployedBytes = programData?.data.subarray(
+    PROGRAMDATA_METADATA_SIZE,
+    PROGRAMDATA_METADATA_SIZE + programBytes.length,
+  );
+  if (
+    !deployedBytes ||
+    deployedBytes.length !== programBytes.length ||
+    !deployedBytes.every((b, i) => b === programBytes[i])
+  ) {
+    throw new SdkError(
+      SDK_ERROR.DEPLOY_VERIFY_FAILED,
+      `ProgramData ${programDataAddress} does not hold the program bytes`,
+    );
+  }
   return {
     kind: upgradeFromCapacity === null ? "deploy" : "upgrade",
     programAddress: program.address,
