@@ -21,6 +21,8 @@ export interface Valuation {
 /** Builds a valuation snapshot from the catalogue and the price service. */
 export async function getValuation(ctx: AppContext): Promise<Valuation> {
   const catalog = await ctx.catalog.getCatalog();
+  // Before the first refresh (fresh process, or tests without the timer) load prices once.
+  if (ctx.prices.getUpdatedAt() === null) await ctx.prices.refresh();
   const prices = ctx.prices.getPrices();
   const floors = new Map(catalog.collections.map((c) => [c.collectionId, c.floorPriceLamports]));
   return {

@@ -71,9 +71,13 @@ export const LoanSchema = Type.Object(
       Type.Literal("sold"),
     ]),
     loanType: Type.String({ description: "Nft or Token" }),
-    kind: Type.Object({
-      type: Type.String({ description: "ClassicLoan, MarginSwapLoan, RequestLoan, Mortgage" }),
-    }),
+    kind: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: "Anchor-style enum tag: { classicLoan: {} } (or marginSwapLoan, requestLoan, mortgage)",
+      },
+    ),
     metadata: Type.Object({
       borrowedAmountUsd: Type.Number({ description: "USD at current prices (display)" }),
       collateralAmountUsd: Type.Number({ description: "USD at current prices (display)" }),
@@ -129,7 +133,7 @@ export function toLoanView(row: LoanRow, valuation: Valuation) {
     soldAmount: readBigInt(row.sold_amount).toString(),
     status: row.status.toLowerCase() as "ongoing" | "repaid" | "liquidated" | "sold",
     loanType: row.loan_type,
-    kind: { type: row.kind },
+    kind: { [row.kind.charAt(0).toLowerCase() + row.kind.slice(1)]: {} },
     metadata: {
       borrowedAmountUsd: getUsdValue(amount, valuation.decimals(row.currency), valuation.price(row.currency)),
       collateralAmountUsd: getCollateralUsd(row, valuation),

@@ -1,0 +1,97 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { createApp } from "../../src/app.ts";
+import type { AssetNft, AssetSource, TokenBalance } from "../../src/assets/asset-source.ts";
+import type { Catalog, CatalogSource } from "../../src/assets/catalog-source.ts";
+import { loadConfig } from "../../src/config/config.ts";
+import type { Database } from "../../src/db/database.ts";
+import { createIndexer, type Indexer } from "../../src/indexer/indexer.ts";
+import type { RpcClient } from "../../src/solana/rpc-client.ts";
+import { createRpcClient } from "../../src/solana/rpc-client.ts";
+import { SOL, USDC } from "./fixtures.ts";
+
+/** A small catalogue standing in for the demo world (two currencies, one collateral token, one collection). */
+export function makeCatalog(collectionId: string, nftMints: string[] = []): Catalog {
+  return {
+    tokens: [
+      {
+        mint: USDC,
+        symbol: "USDC",
+        name: "USD Coin",
+        decimals: 6,
+        image: "",
+        priceUsd: "1",
+        role: "currency",
+      },
+      {
+        mint: SOL,
+        symbol: "SOL",
+        name: "Wrapped SOL",
+        decimals: 9,
+        image: "",
+        priceUsd: "150",
+        role: "currency",
+      },
+    ],
+    collections: [
+      {
+        collectionId,
+        symbol: "OTTR",
+        name: "Cistern Otters",
+        image: "data:image/svg+xml,<svg/>",
+        floorPriceLamports: 12_500_000_000n,
+        priceUsd: "1875",
+        supply: nftMints.length,
+        nftMints,
+      },
+    ],
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  indexer: Indexer;
+  rpc: RpcClient;
+}
+
+/** Builds the app over `db` with a fixed catalogue, fixed clock and an in-memory asset source. */
+export async function createTestApp(
+  db: Database,
+  options: {
+    catalog: Catalog;
+    now?: number;
+    rpc?: RpcClient;
+    nfts?: AssetNft[];
+    tokens?: TokenBalance[];
+    env?: Record<string, string>;
+  },
+): Promise<TestApp> {
+  const config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    DATA_DIR: mkdtempSync(join(tmpdir(), "cistern-api-")),
+    ...options.env,
+  });
+  // Points at a closed port unless a test brings a real RPC: routes that need the chain then answer 502.
+  const rpc = options.rpc ?? createRpcClient("http://127.0.0.1:9", 2000);
+  const catalogSource: CatalogSource = { name: "test", fetchCatalog: async () => options.catalog };
+  const assetSource: AssetSource = {
+    name: "test",
+    fetchNfts: async () => options.nfts ?? [],
+    fetchTokenBalances: async () => options.tokens ?? [],
+    fetchAsset: async (mint) => options.nfts?.find((n) => n.mint === mint) ?? null,
+  };
+  const nowSeconds = options.now ?? 1_700_100_000;
+  const app = await createApp(config, { db, rpc, catalogSource, assetSource, now: () => nowSeconds });
+  const indexer = createIndexer({
+    db,
+    rpc,
+    wsUrl: "ws://127.0.0.1:9",
+    programId: "11111111111111111111111111111111",
+    reconcileIntervalMs: 60_000,
+    log: app.log,
+    now: () => nowSeconds,
+  });
+  return { app, indexer, rpc };
+}
