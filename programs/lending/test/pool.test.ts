@@ -219,6 +219,8 @@ describe("close pool", () => {
     await w.h.send([close]);
     expect(w.h.exists(w.nftPool)).toBe(false);
     expect(w.h.lamports(w.lender.address)).toBe(before + rent);
+    // a closed pool takes no loans
+    await w.h.expectCode([await nftLoanIx(w)], E.InvalidOwner);
   });
 
   it("refuses a close by someone else", async () => {

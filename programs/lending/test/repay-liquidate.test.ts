@@ -128,6 +128,12 @@ describe("repay", () => {
     await w.h.expectCode([swapAccount(ix, 6, other.escrow)], E.AccountMismatch);
     // a loan of another pool
     await w.h.expectCode([swapAccount(ix, 2, w.defiPool)], E.AccountMismatch);
+    // a token program that is not Tokenkeg, a vault that is not the bank's
+    await w.h.expectCode([swapAccount(ix, 10, stranger.address)], E.InvalidTokenProgram);
+    await w.h.expectCode([swapAccount(ix, 4, notTreasury)], E.AccountMismatch);
+    // the collateral must come back to the borrower's own token account
+    const strangerNft = await createTokenAccount(w.h, w.nft.mint, stranger.address);
+    await w.h.expectCode([swapAccount(ix, 7, strangerNft)], E.InvalidTokenAccount);
     await w.h.send([ix]);
     await w.h.expectCode([await repayIx(w, loan)], E.LoanNotOngoing);
   });
@@ -149,6 +155,8 @@ describe("liquidate", () => {
     // not to someone else's token account
     const strangerNft = await createTokenAccount(w.h, w.nft.mint, keeper.address);
     await w.h.expectCode([await liquidateIx(w, keeper, loan, strangerNft)], E.InvalidTokenAccount);
+    await w.h.expectCode([swapAccount(ix, 6, keeper.address)], E.InvalidTokenProgram);
+    await w.h.expectCode([swapAccount(ix, 2, w.defiPool)], E.InvalidDiscriminator);
     const rent = w.h.lamports(escrow);
     const keeperBefore = w.h.lamports(keeper.address);
     const out = await w.h.send([ix], keeper);

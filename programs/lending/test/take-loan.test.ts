@@ -1,7 +1,9 @@
 import { computeTotalInterest } from "@cistern/protocol";
 import {
   ADDRESS_LOOKUP_TABLE_PROGRAM_ADDRESS,
+  findBankPda,
   findEscrowPda,
+  getCreateBankInstruction,
   getUpdatePoolInstruction,
   LENDING_ERROR_CODE,
 } from "@cistern/sdk";
@@ -261,6 +263,24 @@ describe("take loan against an NFT", () => {
     const fakeVault = await createTokenAccount(w.h, w.currency, w.lender.address);
     await w.h.expectCode([swapAccount(ix, 5, fakeVault)], E.AccountMismatch);
     await w.h.expectCode([swapAccount(ix, 3, w.bank)], E.InvalidDiscriminator);
+    // a byte-for-byte copy of the pool owned by another program
+    const forged = (await generateKeyPairSigner()).address;
+    w.h.svm.setAccount({
+      address: forged,
+      data: w.h.data(w.nftPool),
+      executable: false,
+      lamports: lamports(10_000_000n),
+      programAddress: w.lender.address,
+      space: 768n,
+    });
+    await w.h.expectCode([swapAccount(ix, 3, forged)], E.InvalidOwner);
+    // another bank of the same lender (pool.bank differs)
+    const otherCurrency = await createMint(w.h, 6);
+    await w.h.send([
+      await getCreateBankInstruction({ programAddress: w.program, owner: w.lender, mint: otherCurrency }),
+    ]);
+    const [otherBank] = await findBankPda(w.program, w.lender.address, otherCurrency);
+    await w.h.expectCode([swapAccount(ix, 4, otherBank)], E.AccountMismatch);
     await w.h.expectCode(
       [swapAccount(ix, 11, (await generateKeyPairSigner()).address)],
       E.InvalidTokenProgram,
