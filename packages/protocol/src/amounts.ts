@@ -39,7 +39,9 @@ export function toBaseUnits(value: bigint): BaseUnits {
  */
 export function parseUnits(text: string, decimals: number): BaseUnits {
   assertValidDecimals(decimals);
-  if (typeof text !== "string" || text.length === 0) throw new CisternError(ERROR_CODES.AMOUNT_EMPTY);
+  if (typeof text !== "string")
+    throw new CisternError(ERROR_CODES.AMOUNT_INVALID_FORMAT, { value: String(text) });
+  if (text.length === 0) throw new CisternError(ERROR_CODES.AMOUNT_EMPTY);
   const match = DECIMAL_RE.exec(text);
   if (!match) {
     if (/^-\d*\.?\d+$/.test(text)) throw new CisternError(ERROR_CODES.AMOUNT_NEGATIVE, { value: text });

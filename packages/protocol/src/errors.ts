@@ -190,6 +190,9 @@ export function formatErrorMessage(template: string, context: Record<string, Err
   );
 }
 
+/** Brand on every CisternError, so a second copy of this module still recognises it. */
+const CISTERN_ERROR_BRAND = Symbol.for("@cistern/protocol/CisternError");
+
 /**
  * Cistern's only error class. `code` is stable; `message` is the spec's wording.
  *
@@ -206,14 +209,19 @@ export class CisternError<C extends CisternErrorCode = CisternErrorCode> extends
     super(formatErrorMessage(ERROR_MESSAGES[code], ctx), options);
     this.code = code;
     this.context = Object.freeze({ ...ctx });
+    Object.defineProperty(this, CISTERN_ERROR_BRAND, { value: true });
   }
 }
 
 /**
- * Typed guard: true when `e` is a {@link CisternError}, and (when given) carries `code`.
+ * Typed guard: true when `e` is a {@link CisternError} (also one from another copy of this
+ * module), and (when given) carries `code`.
  */
 export function isCisternError<C extends CisternErrorCode>(e: unknown, code?: C): e is CisternError<C> {
-  return e instanceof CisternError && (code === undefined || e.code === code);
+  const branded =
+    e instanceof CisternError ||
+    (e instanceof Error && (e as unknown as Record<symbol, unknown>)[CISTERN_ERROR_BRAND] === true);
+  return branded && (code === undefined || (e as CisternError).code === code);
 }
 
 /** The name of a numeric code (`3000` -> `"UNKNOWN_POOL_TYPE"`), or undefined for an unknown number. */

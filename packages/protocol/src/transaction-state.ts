@@ -20,6 +20,11 @@ export const TransactionStep = {
 /** One of the {@link TransactionStep} numbers. */
 export type TransactionStep = (typeof TransactionStep)[keyof typeof TransactionStep];
 
+/** True for CONFIRMED and ERROR: the UI shows the toast, then dispatches `clear`. */
+export function isFinalTransactionStep(step: number): boolean {
+  return step === TransactionStep.CONFIRMED || step === TransactionStep.ERROR;
+}
+
 /** A transaction in progress (or just finished). Idle is `null`. */
 export interface TransactionState {
   step: TransactionStep;

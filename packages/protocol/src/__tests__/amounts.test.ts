@@ -51,6 +51,7 @@ describe("parseUnits", () => {
       expect(() => parseUnits(junk, 9), junk).toThrowError(code(ERROR_CODES.AMOUNT_INVALID_FORMAT));
     }
     expect(() => parseUnits("", 9)).toThrowError(code(ERROR_CODES.AMOUNT_EMPTY));
+    expect(() => parseUnits(5 as unknown as string, 9)).toThrowError(code(ERROR_CODES.AMOUNT_INVALID_FORMAT));
   });
 
   it("rejects amounts above u64 and bad decimals", () => {

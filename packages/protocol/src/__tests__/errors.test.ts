@@ -136,6 +136,11 @@ describe("CisternError and isCisternError", () => {
     expect(isCisternError(new Error("Unknown pool type"))).toBe(false);
     expect(isCisternError({ code: 3000, message: "Unknown pool type" })).toBe(false);
     expect(isCisternError(null)).toBe(false);
+    // an error from another copy of the module carries the same global brand
+    const foreign = new Error("Unknown pool type") as Error & Record<symbol, unknown> & { code: number };
+    Object.defineProperty(foreign, Symbol.for("@cistern/protocol/CisternError"), { value: true });
+    foreign.code = 3000;
+    expect(isCisternError(foreign, ERROR_CODES.UNKNOWN_POOL_TYPE)).toBe(true);
   });
 
   it("names codes and extracts text from anything thrown", () => {

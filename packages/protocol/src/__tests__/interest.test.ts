@@ -185,6 +185,22 @@ describe("properties", () => {
     );
   });
 
+  it("after expiry the total is owed plus at least one overdue hour at twice the rate", () => {
+    fc.assert(
+      fc.property(arbLoan, fc.integer({ min: 1, max: 100 * 86_400 }), (l, overdue) => {
+        const now = l.createdAt + l.durationSeconds + overdue;
+        const owed = computeOwedInterest({ ...l, now });
+        const total = computeTotalInterest(l);
+        const hours = BigInt(Math.ceil(overdue / 3600));
+        const extra = owed - total;
+        // extra = ceil(2 * apr * principal * hours / 87.6e6): rounded up, by less than one unit
+        const numerator = 2n * BigInt(l.aprBps) * l.principal * hours;
+        expect(extra * 87_600_000n >= numerator).toBe(true);
+        expect(extra === 0n || (extra - 1n) * 87_600_000n < numerator).toBe(true);
+      }),
+    );
+  });
+
   it("owed interest never decreases with the amount or the rate", () => {
     fc.assert(
       fc.property(

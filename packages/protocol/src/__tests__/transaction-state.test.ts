@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   getTransactionToast,
+  isFinalTransactionStep,
   type TransactionAction,
   type TransactionMachineState,
   TransactionStep,
@@ -17,6 +18,12 @@ describe("TransactionStep", () => {
       CONFIRMED: 3,
       ERROR: 4,
     });
+  });
+});
+
+describe("isFinalTransactionStep", () => {
+  it("is true for CONFIRMED and ERROR only", () => {
+    expect([0, 1, 2, 3, 4].map(isFinalTransactionStep)).toEqual([false, false, false, true, true]);
   });
 });
 
