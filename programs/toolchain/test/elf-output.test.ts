@@ -118,6 +118,17 @@ describe("linker input checks", () => {
     expect(r.message).toContain("hello.so: not a relocatable eBPF object");
   });
 
+  it("rejects a truncated object", async () => {
+    const objects = await compileSources(["test/fixtures/hello.c"], {
+      cwd: TOOLCHAIN_DIR,
+      includeDirs: ["c"],
+    });
+    const whole = objects[0]!.bytes;
+    const r = errorOf(() => linkObjects([{ name: "cut.o", bytes: whole.subarray(0, whole.length - 100) }]));
+    expect(r.code).toBe(TOOLCHAIN_ERROR_CODES.MALFORMED_OBJECT);
+    expect(r.message).toMatch(/^cut\.o: malformed object file/);
+  });
+
   it("rejects a custom entry name that is not defined", async () => {
     const objects = await compileSources(["test/fixtures/hello.c"], {
       cwd: TOOLCHAIN_DIR,

@@ -1,6 +1,6 @@
 // Reads the parts of an ET_REL eBPF object that the linker needs: sections, symbols, relocations.
 import { TOOLCHAIN_ERROR_CODES, ToolchainError } from "../errors.ts";
-import { EM_BPF, ET_REL, SHT_REL, SHT_SYMTAB } from "./elf-constants.ts";
+import { EM_BPF, ET_REL, SHF_EXECINSTR, SHT_NOBITS, SHT_REL, SHT_SYMTAB } from "./elf-constants.ts";
 
 export interface ElfSection {
   index: number;
@@ -66,10 +66,18 @@ export function readObjectFile(name: string, bytes: Buffer): ObjectFile {
       `${name}: not a relocatable eBPF object (compile with clang -target bpfel -c)`,
     );
   }
+  const malformed = (what: string): never => {
+    throw new ToolchainError(
+      TOOLCHAIN_ERROR_CODES.MALFORMED_OBJECT,
+      `${name}: malformed object file (${what})`,
+    );
+  };
   const shoff = Number(bytes.readBigUInt64LE(40));
   const shentsize = bytes.readUInt16LE(58);
   const shnum = bytes.readUInt16LE(60);
   const shstrndx = bytes.readUInt16LE(62);
+  if (shentsize !== 64 || shoff + shnum * 64 > bytes.length || shstrndx >= shnum)
+    malformed("section header table");
   const raw: Omit<ElfSection, "name">[] = [];
   const nameOffsets: number[] = [];
   for (let i = 0; i < shnum; i++) {
@@ -86,6 +94,12 @@ export function readObjectFile(name: string, bytes: Buffer): ObjectFile {
       align: Number(bytes.readBigUInt64LE(o + 48)),
     });
   }
+  for (const [i, s] of raw.entries()) {
+    if (s.type !== SHT_NOBITS && s.offset + s.size > bytes.length)
+      malformed(`section ${i} extends past the end`);
+    if (s.flags & SHF_EXECINSTR && s.size % 8 !== 0)
+      malformed(`code section ${i} is not a whole number of instructions`);
+  }
   const shstr = raw[shstrndx];
   const sections: ElfSection[] = raw.map((s, i) => ({
     ...s,
@@ -96,6 +110,7 @@ export function readObjectFile(name: string, bytes: Buffer): ObjectFile {
   const symtab = sections.find((s) => s.type === SHT_SYMTAB);
   if (symtab) {
     const strtab = sections[symtab.link];
+    if (!strtab || symtab.size % 24 !== 0) malformed("symbol table");
     for (let o = symtab.offset; o < symtab.offset + symtab.size; o += 24) {
       const info = bytes[o + 4] ?? 0;
       symbols.push({
@@ -113,13 +128,19 @@ export function readObjectFile(name: string, bytes: Buffer): ObjectFile {
   for (const rs of sections) {
     if (rs.type !== SHT_REL) continue;
     const list: ElfRelocation[] = [];
+    const target = sections[rs.info];
+    if (!target || rs.size % 16 !== 0) malformed(`relocation section ${rs.name}`);
     for (let o = rs.offset; o < rs.offset + rs.size; o += 16) {
       const info = bytes.readBigUInt64LE(o + 8);
-      list.push({
+      const r = {
         offset: Number(bytes.readBigUInt64LE(o)),
         type: Number(info & 0xffffffffn),
         symbolIndex: Number(info >> 32n),
-      });
+      };
+      // 16 bytes: an lddw is two instruction slots
+      if (r.offset + 8 > target!.size || r.symbolIndex >= symbols.length)
+        malformed(`relocation in ${rs.name}`);
+      list.push(r);
     }
     relocations.set(rs.info, list);
   }
