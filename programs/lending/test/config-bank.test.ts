@@ -10,7 +10,7 @@ import {
   getWithdrawInstruction,
   LENDING_ERROR_CODE,
 } from "@cistern/sdk";
-import { AccountRole, generateKeyPairSigner } from "@solana/kit";
+import { AccountRole, generateKeyPairSigner, lamports } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { Harness } from "./support/harness.ts";
 import { demote, patchData, setMeta, swapAccount } from "./support/mutate.ts";
@@ -222,6 +222,22 @@ describe("bank", () => {
     const zero = patchData(ix, (_, v) => v.setBigUint64(1, 0n, true));
     await w.h.expectCode([zero], E.InvalidAmount);
     expect(tokenBalance(w.h, thiefAta)).toBe(0n);
+  });
+
+  it("creates a bank even when someone pre-funded its PDA addresses", async () => {
+    const h = await Harness.create();
+    const owner = await h.wallet();
+    const mint = await createMint(h, 6);
+    const [bank] = await findBankPda(h.programId, owner.address, mint);
+    const [vault] = await findVaultPda(h.programId, bank);
+    h.svm.airdrop(bank, lamports(1_000n));
+    h.svm.airdrop(vault, lamports(50_000_000n));
+    await h.send([await getCreateBankInstruction({ programAddress: h.programId, owner, mint })]);
+    expect(h.data(bank)).toHaveLength(256);
+    expect(h.lamports(bank)).toBe(h.svm.minimumBalanceForRentExemption(256n));
+    // the vault kept its extra lamports and is a token account of the bank
+    expect(h.lamports(vault)).toBe(50_000_000n);
+    expect(tokenBalance(h, vault)).toBe(0n);
   });
 
   it("rejects a bank PDA of another owner and a non-mint currency", async () => {
