@@ -137,9 +137,11 @@ export function readObjectFile(name: string, bytes: Buffer): ObjectFile {
         type: Number(info & 0xffffffffn),
         symbolIndex: Number(info >> 32n),
       };
-      // 16 bytes: an lddw is two instruction slots
-      if (r.offset + 8 > target!.size || r.symbolIndex >= symbols.length)
+      // a relocated instruction is at least 8 bytes; data relocations at least 4
+      const minBytes = target!.flags & SHF_EXECINSTR ? 8 : 4;
+      if (r.offset + minBytes > target!.size || r.symbolIndex >= symbols.length) {
         malformed(`relocation in ${rs.name}`);
+      }
       list.push(r);
     }
     relocations.set(rs.info, list);
