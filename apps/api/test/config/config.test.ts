@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { getDefaultWsUrl, loadConfig } from "../../src/config/config.ts";
+
+describe("config", () => {
+  it("has the documented defaults", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: "127.0.0.1",
+      port: 3001,
+      solanaRpcUrl: "http://127.0.0.1:8899",
+      solanaWsUrl: "ws://127.0.0.1:8900",
+      databaseUrl: undefined,
+      lendingProgramId: undefined,
+      priceSource: "local",
+      priceRefreshMs: 30_000,
+    });
+    expect(config.dataDir).toMatch(/\.data$/);
+  });
+
+  it("reads the environment", () => {
+    const config = loadConfig({
+      API_PORT: "4000",
+      SOLANA_RPC_URL: "https://rpc.example.com",
+      DATABASE_URL: "postgres://u@h:5432/db",
+      LENDING_PROGRAM_ID: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+      PRICE_API_URL: "https://prices.example.com/v2",
+      DATA_DIR: "/tmp/x",
+    });
+    expect(config).toMatchObject({
+      port: 4000,
+      solanaWsUrl: "wss://rpc.example.com",
+      databaseUrl: "postgres://u@h:5432/db",
+      priceSource: "http",
+      dataDir: "/tmp/x",
+    });
+    expect(getDefaultWsUrl("http://127.0.0.1:18899")).toBe("ws://127.0.0.1:18900");
+  });
+
+  it("names the bad variable", () => {
+    expect(() => loadConfig({ API_PORT: "abc" })).toThrow(/API_PORT/);
+    expect(() => loadConfig({ API_PORT: "70000" })).toThrow(/API_PORT/);
+    expect(() => loadConfig({ SOLANA_RPC_URL: "ftp://x" })).toThrow(/SOLANA_RPC_URL/);
+    expect(() => loadConfig({ LENDING_PROGRAM_ID: "0OIl" })).toThrow(/LENDING_PROGRAM_ID/);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ PRICE_SOURCE: "http" })).toThrow(/PRICE_API_URL/);
+    expect(() => loadConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+  });
+});

@@ -1,0 +1,38 @@
+import { CisternError, ERROR_CODES as PROTOCOL_CODES } from "@cistern/protocol";
+import { describe, expect, it } from "vitest";
+import { ApiError, ERROR_CODES } from "../../src/errors/api-error.ts";
+import { toErrorResponse } from "../../src/errors/error-handler.ts";
+
+describe("error mapping", () => {
+  it("maps protocol errors to 400/404/422 with their message", () => {
+    expect(
+      toErrorResponse(new CisternError(PROTOCOL_CODES.INVALID_PUBLIC_KEY, { value: "x" })),
+    ).toMatchObject({
+      status: 400,
+      body: { code: 7000 },
+    });
+    expect(toErrorResponse(new CisternError(PROTOCOL_CODES.UNKNOWN_POOL_TYPE)).body).toEqual({
+      code: 3000,
+      message: "Unknown pool type",
+    });
+    expect(toErrorResponse(new CisternError(PROTOCOL_CODES.IMAGE_URL_REJECTED, { url: "u" })).status).toBe(
+      422,
+    );
+  });
+
+  it("never leaks internals in a 5xx", () => {
+    const internal = toErrorResponse(new Error("connect ECONNREFUSED 10.0.0.5:5432 password=secret"));
+    expect(internal).toEqual({ status: 500, body: { code: 9999, message: "Internal server error" } });
+    const upstream = toErrorResponse(
+      new ApiError(ERROR_CODES.UPSTREAM_FAILED, "RPC http://secret-host failed"),
+    );
+    expect(upstream).toEqual({ status: 502, body: { code: 9000, message: "Upstream service unavailable" } });
+  });
+
+  it("keeps client-error messages", () => {
+    expect(toErrorResponse(new ApiError(ERROR_CODES.INVALID_PUBKEY, "bad key"))).toEqual({
+      status: 400,
+      body: { code: 7000, message: "bad key" },
+    });
+  });
+});
