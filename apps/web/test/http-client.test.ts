@@ -1,6 +1,6 @@
 import { isCisternError } from "@cistern/protocol";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getHttpErrorMessage, requestJson } from "../src/tx/http-client.ts";
+import { requestJson } from "../src/tx/http-client.ts";
 
 afterEach(() => vi.useRealTimers());
 
@@ -22,10 +22,13 @@ describe("requestJson", () => {
     expect((error as { code: number }).code).toBe(4000 + status);
   });
 
-  it("joins list messages with commas, falls back to error text, then to 'Unknown error {status}'", () => {
-    expect(getHttpErrorMessage(400, { message: ["a", "b"] })).toBe("a, b");
-    expect(getHttpErrorMessage(404, { error: "Not Found" })).toBe("Not Found");
-    expect(getHttpErrorMessage(400, {})).toBe("Unknown error 400");
+  it("joins list messages with commas and falls back to 'Unknown error {status}'", async () => {
+    await expect(
+      requestJson("http://x.test/a", { fetchImpl: respond(400, { message: ["a", "b"] }) }),
+    ).rejects.toThrow("a, b");
+    await expect(requestJson("http://x.test/a", { fetchImpl: respond(422, {}) })).rejects.toThrow(
+      "Unknown error 422",
+    );
   });
 
   it("reports other statuses by number", async () => {

@@ -3,49 +3,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAnalytics } from "../src/analytics/analytics.ts";
 import { AppContext } from "../src/app-context.ts";
 import { DEFAULT_RUNTIME_CONFIG } from "../src/config/runtime-config.ts";
-import { getExplorerAddressUrl, getExplorerTransactionUrl } from "../src/settings/explorers.ts";
-import { getPriorityFeeOptions, parsePriorityFeeSettings } from "../src/settings/priority-fee.ts";
+import { getBuilderPriorityFeeOptions, parsePriorityFeeSettings } from "../src/settings/priority-fee.ts";
 import SettingsPanel from "../src/settings/settings-panel.tsx";
 import { loadSettings, resetSettings, setRpcUrl, settingsStore } from "../src/settings/settings-store.ts";
 
 afterEach(() => {
   cleanup();
   act(() => resetSettings());
-});
-
-const localnet = { cluster: "localnet" as const, rpcUrl: "http://127.0.0.1:8899" };
-
-describe("explorer links", () => {
-  it("point at each explorer's custom-cluster form with the local RPC URL on localnet", () => {
-    const rpc = "http%3A%2F%2F127.0.0.1%3A8899";
-    expect(getExplorerTransactionUrl("solana-explorer", "SIG", localnet)).toBe(
-      `https://explorer.solana.com/tx/SIG?cluster=custom&customUrl=${rpc}`,
-    );
-    expect(getExplorerTransactionUrl("solscan", "SIG", localnet)).toBe(
-      `https://solscan.io/tx/SIG?cluster=custom&customUrl=${rpc}`,
-    );
-    expect(getExplorerTransactionUrl("solanafm", "SIG", localnet)).toBe(
-      `https://solana.fm/tx/SIG?cluster=localnet-solana&customUrl=${rpc}`,
-    );
-    // Solana Beach has no custom-cluster form: Solana Explorer's is used instead.
-    expect(getExplorerTransactionUrl("solana-beach", "SIG", localnet)).toBe(
-      `https://explorer.solana.com/tx/SIG?cluster=custom&customUrl=${rpc}`,
-    );
-  });
-
-  it("use plain links on mainnet and the devnet cluster parameter on devnet", () => {
-    const mainnet = { cluster: "mainnet" as const, rpcUrl: "https://rpc.example" };
-    const devnet = { cluster: "devnet" as const, rpcUrl: "https://rpc.example" };
-    expect(getExplorerTransactionUrl("solana-beach", "SIG", mainnet)).toBe(
-      "https://solanabeach.io/transaction/SIG",
-    );
-    expect(getExplorerTransactionUrl("solscan", "SIG", devnet)).toBe(
-      "https://solscan.io/tx/SIG?cluster=devnet",
-    );
-    expect(getExplorerAddressUrl("solanafm", "ADDR", devnet)).toBe(
-      "https://solana.fm/address/ADDR?cluster=devnet-solana",
-    );
-  });
 });
 
 describe("priority fee", () => {
@@ -59,20 +23,20 @@ describe("priority fee", () => {
   });
 
   it("caps at amount x 1e9 lamports and adds a same-size tip in jito mode", () => {
-    expect(getPriorityFeeOptions(parsePriorityFeeSettings(null))).toEqual({
-      priorityLevel: "fast",
-      priorityFeeType: "maxCap",
+    expect(getBuilderPriorityFeeOptions(parsePriorityFeeSettings(null))).toEqual({
+      level: "fast",
+      type: "maxCap",
       broadcastMode: "priorityFees",
-      priorityFeeLamports: "500000",
+      maxCapLamports: "500000",
       jitoTipLamports: "0",
     });
-    const jito = getPriorityFeeOptions({
+    const jito = getBuilderPriorityFeeOptions({
       level: "ultra",
       amountSol: "0.001",
       type: "exactFee",
       broadcastMode: "jito",
     });
-    expect(jito.priorityFeeLamports).toBe("1000000");
+    expect(jito.maxCapLamports).toBe("1000000");
     expect(jito.jitoTipLamports).toBe("1000000");
   });
 

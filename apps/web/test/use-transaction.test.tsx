@@ -194,10 +194,10 @@ describe("useTransaction", () => {
         amount: "5",
         referrer,
         options: {
-          priorityLevel: "fast",
-          priorityFeeType: "maxCap",
+          level: "fast",
+          type: "maxCap",
           broadcastMode: "priorityFees",
-          priorityFeeLamports: "500000",
+          maxCapLamports: "500000",
           jitoTipLamports: "0",
         },
       },

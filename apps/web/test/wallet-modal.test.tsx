@@ -2,13 +2,17 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { OTHER_LANGUAGES, translate } from "../src/wallet/modal/translations.ts";
 import { WalletModal, type WalletModalProps } from "../src/wallet/modal/wallet-modal.tsx";
-import { FakeAdapter, Installed, NotDetected } from "./fake-adapter.ts";
+import { FakeAdapter, Installed, Loadable, NotDetected } from "./fake-adapter.ts";
 
 afterEach(cleanup);
 
 function renderModal(overrides: Partial<WalletModalProps> = {}) {
   const props: WalletModalProps = {
-    adapters: [new FakeAdapter("Phantom", NotDetected), new FakeAdapter("Solflare", NotDetected)],
+    adapters: [
+      new FakeAdapter("My Wallet", Installed),
+      new FakeAdapter("Phantom", NotDetected),
+      new FakeAdapter("Solflare", NotDetected),
+    ],
     previouslyConnected: [],
     theme: "dark",
     language: "en",
@@ -67,7 +71,7 @@ describe("WalletModal", () => {
 
   it("opens the not-installed screen for a not-detected wallet and fires the notification", () => {
     const phantom = new FakeAdapter("Phantom", NotDetected);
-    const props = renderModal({ adapters: [phantom] });
+    const props = renderModal({ adapters: [new FakeAdapter("My Wallet", Installed), phantom] });
     fireEvent.click(screen.getByRole("button", { name: "Phantom" }));
     expect(props.onNotInstalled).toHaveBeenCalledWith(phantom);
     expect(screen.getByText("Have you installed Phantom?")).toBeTruthy();
@@ -106,8 +110,8 @@ describe("WalletModal", () => {
     expect(screen.getByText("New here?")).toBeTruthy();
   });
 
-  it("opens onboarding directly when no wallet can be loaded", () => {
-    renderModal({ adapters: [] });
+  it("opens onboarding directly when no wallet is installed or loadable", () => {
+    renderModal({ adapters: [new FakeAdapter("Phantom", NotDetected)] });
     expect(screen.getByText("New here?")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "← Go back" })).toBeNull();
   });
@@ -123,12 +127,14 @@ describe("WalletModal", () => {
   });
 
   it("shades the expanded list past 6 other wallets", () => {
-    const adapters = Array.from({ length: 8 }, (_, i) => new FakeAdapter(`W${i}`, NotDetected));
+    // Plain top-wallet list: 3 highlighted, the rest behind 'More wallets'.
+    const adapters = Array.from({ length: 10 }, (_, i) => new FakeAdapter(`W${i}`, Loadable));
     renderModal({ adapters });
     fireEvent.click(screen.getByRole("button", { name: /More wallets/ }));
+    expect(screen.getByTestId("more-wallets").children).toHaveLength(7);
     expect(screen.getByTestId("wallet-shade")).toBeTruthy();
     cleanup();
-    renderModal({ adapters: adapters.slice(0, 6) });
+    renderModal({ adapters: adapters.slice(0, 9) });
     fireEvent.click(screen.getByRole("button", { name: /More wallets/ }));
     expect(screen.queryByTestId("wallet-shade")).toBeNull();
   });

@@ -17,7 +17,7 @@ export interface RuntimeConfig {
   swapPluginScriptUrl: string | null;
   /** Session-recording script, injected 5 s after load; null when not configured. */
   sessionRecordingScriptUrl: string | null;
-  /** Referral names (lower case) mapped to wallet addresses. */
+  /** Referral names mapped to fixed wallet addresses. */
   referralNames: Record<string, string>;
   /** Optional "Can't find your wallet?" explanation link for the connect modal. */
   walletExplanationUrl: string | null;
@@ -73,7 +73,7 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
   }
   for (const [name, address] of Object.entries(names)) {
     if (typeof address !== "string") throw new Error(`config.referralNames.${name} must be a string`);
-    referralNames[name.toLowerCase()] = address;
+    referralNames[name] = address;
   }
   return {
     apiUrl: requireUrl(raw.apiUrl ?? DEFAULT_RUNTIME_CONFIG.apiUrl, "apiUrl"),

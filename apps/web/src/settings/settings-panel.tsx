@@ -1,7 +1,8 @@
+import type { PriorityFeeSettings } from "@cistern/protocol";
+import { EXPLORER_NAMES, EXPLORERS, parseExplorer } from "@cistern/protocol";
 import { useState } from "react";
 import { useAppContext } from "../app-context.ts";
-import { EXPLORERS, isExplorerId } from "./explorers.ts";
-import { isValidSolAmount, type PriorityFeeSettings } from "./priority-fee.ts";
+import { isValidSolAmount } from "./priority-fee.ts";
 import {
   isHttpUrl,
   resetSettings,
@@ -29,14 +30,12 @@ export default function SettingsPanel() {
         <span>Explorer</span>
         <select
           value={settings.explorer}
-          onChange={(e) => {
-            if (isExplorerId(e.target.value)) setExplorer(e.target.value);
-          }}
+          onChange={(e) => setExplorer(parseExplorer(e.target.value))}
           data-testid="explorer-select"
         >
           {EXPLORERS.map((explorer) => (
-            <option key={explorer.id} value={explorer.id}>
-              {explorer.name}
+            <option key={explorer} value={explorer}>
+              {EXPLORER_NAMES[explorer]}
             </option>
           ))}
         </select>

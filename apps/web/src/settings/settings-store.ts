@@ -1,18 +1,21 @@
-import { STORAGE_KEY_PREFERRED_EXPLORER, STORAGE_KEY_RPC_URL } from "@cistern/protocol";
+import {
+  DEFAULT_EXPLORER,
+  DEFAULT_PRIORITY_FEE_SETTINGS,
+  type Explorer,
+  type PriorityFeeSettings,
+  parseExplorer,
+  STORAGE_KEY_PREFERRED_EXPLORER,
+  STORAGE_KEY_RPC_URL,
+} from "@cistern/protocol";
 import { createStore, useStore } from "../lib/create-store.ts";
 import { readJsonStorage, readStorage, writeStorage } from "../lib/storage.ts";
-import { DEFAULT_EXPLORER, type ExplorerId, isExplorerId } from "./explorers.ts";
-import {
-  DEFAULT_PRIORITY_FEE_SETTINGS,
-  type PriorityFeeSettings,
-  parsePriorityFeeSettings,
-} from "./priority-fee.ts";
+import { parsePriorityFeeSettings } from "./priority-fee.ts";
 
 /** localStorage key of the priority-fee settings. */
 export const PRIORITY_FEE_STORAGE_KEY = "priority-fee";
 
 export interface Settings {
-  explorer: ExplorerId;
+  explorer: Explorer;
   /** The user's RPC URL, or null to use the configured default. */
   rpcUrl: string | null;
   priorityFee: PriorityFeeSettings;
@@ -23,7 +26,7 @@ export function loadSettings(): Settings {
   const explorer = readStorage(STORAGE_KEY_PREFERRED_EXPLORER);
   const rpcUrl = readStorage(STORAGE_KEY_RPC_URL);
   return {
-    explorer: isExplorerId(explorer) ? explorer : DEFAULT_EXPLORER,
+    explorer: parseExplorer(explorer),
     rpcUrl: rpcUrl !== null && isHttpUrl(rpcUrl) ? rpcUrl : null,
     priorityFee: parsePriorityFeeSettings(readJsonStorage<unknown>(PRIORITY_FEE_STORAGE_KEY, null)),
   };
@@ -42,7 +45,7 @@ export function isHttpUrl(value: string): boolean {
 export const settingsStore = createStore<Settings>(loadSettings());
 
 /** Stores the preferred explorer. */
-export function setExplorer(explorer: ExplorerId): void {
+export function setExplorer(explorer: Explorer): void {
   writeStorage(STORAGE_KEY_PREFERRED_EXPLORER, explorer);
   settingsStore.set((s) => ({ ...s, explorer }));
 }
@@ -65,7 +68,11 @@ export function resetSettings(): void {
   writeStorage(STORAGE_KEY_PREFERRED_EXPLORER, null);
   writeStorage(STORAGE_KEY_RPC_URL, null);
   writeStorage(PRIORITY_FEE_STORAGE_KEY, null);
-  settingsStore.set({ explorer: DEFAULT_EXPLORER, rpcUrl: null, priorityFee: DEFAULT_PRIORITY_FEE_SETTINGS });
+  settingsStore.set({
+    explorer: DEFAULT_EXPLORER,
+    rpcUrl: null,
+    priorityFee: { ...DEFAULT_PRIORITY_FEE_SETTINGS },
+  });
 }
 
 export function useSettings(): Settings {

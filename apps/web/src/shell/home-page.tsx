@@ -1,4 +1,4 @@
-import { formatUnits, getCurrencyByMint } from "@cistern/protocol";
+import { formatUnits, getCurrencyByMint, shortenAddress } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -7,7 +7,6 @@ import { useWalletBalances } from "../data/balances.ts";
 import { useChainStatus } from "../data/chain-status.ts";
 import { usePrices } from "../data/prices.ts";
 import { refreshScopes } from "../data/refresh.ts";
-import { shortenAddress } from "../lib/short-address.ts";
 import { showToast } from "../toasts/toast-store.ts";
 import { DEV_WALLET_NAME, requestLocalnetFaucet } from "../wallet/dev-wallet-adapter.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";

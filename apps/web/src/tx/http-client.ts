@@ -1,25 +1,4 @@
-import { CisternError, ERROR_CODES, HTTP_TIMEOUT_MS } from "@cistern/protocol";
-
-const MAPPED_STATUS = {
-  400: ERROR_CODES.HTTP_BAD_REQUEST,
-  404: ERROR_CODES.HTTP_NOT_FOUND,
-  422: ERROR_CODES.HTTP_UNPROCESSABLE_ENTITY,
-} as const;
-
-/**
- * The message of a 400/404/422 response body: its `message` (a list is joined with commas), else its
- * `error` text, else 'Unknown error {status}'.
- */
-export function getHttpErrorMessage(status: number, body: unknown): string {
-  if (typeof body === "object" && body !== null) {
-    const { message, error } = body as { message?: unknown; error?: unknown };
-    if (Array.isArray(message) && message.length > 0) return message.map(String).join(", ");
-    if (typeof message === "string" && message !== "") return message;
-    if (typeof error === "string" && error !== "") return error;
-  }
-  if (typeof body === "string" && body !== "") return body;
-  return `Unknown error ${status}`;
-}
+import { CisternError, createHttpError, ERROR_CODES, HTTP_TIMEOUT_MS } from "@cistern/protocol";
 
 export interface RequestOptions {
   method?: "GET" | "POST";
@@ -69,9 +48,5 @@ export async function requestJson<T>(url: string, options: RequestOptions = {}):
     // Not JSON: keep the text.
   }
   if (response.ok) return body as T;
-  const mapped = MAPPED_STATUS[response.status as keyof typeof MAPPED_STATUS];
-  if (mapped !== undefined) {
-    throw new CisternError(mapped, { message: getHttpErrorMessage(response.status, body) });
-  }
-  throw new CisternError(ERROR_CODES.HTTP_UNEXPECTED_STATUS, { status: response.status });
+  throw createHttpError(response.status, body);
 }

@@ -2,6 +2,7 @@ import {
   type ActionName,
   getActionErrorToast,
   getErrorText,
+  getExplorerTransactionUrl,
   getRefreshScopes,
   getTransactionToast,
   type TransactionAction,
@@ -14,8 +15,7 @@ import { useCallback, useRef, useState } from "react";
 import { useAppContext } from "../app-context.ts";
 import { refreshScopes } from "../data/refresh.ts";
 import { getStoredReferrer } from "../referral/referral.ts";
-import { getExplorerTransactionUrl } from "../settings/explorers.ts";
-import { getPriorityFeeOptions } from "../settings/priority-fee.ts";
+import { getBuilderPriorityFeeOptions } from "../settings/priority-fee.ts";
 import { settingsStore } from "../settings/settings-store.ts";
 import { showToast, type ToastInput, updateToast } from "../toasts/toast-store.ts";
 import {
@@ -67,7 +67,7 @@ export function useTransaction(): UseTransactionResult {
       busyRef.current = true;
       setBusy(true);
       const settings = settingsStore.get();
-      const explorerTarget = { cluster: config.cluster, rpcUrl };
+      const explorerTarget = { cluster: config.cluster, customRpcUrl: rpcUrl };
       let toastId: string | null = null;
 
       const dispatch = (action: TransactionAction) => {
@@ -109,7 +109,7 @@ export function useTransaction(): UseTransactionResult {
         if (!publicKey || !adapter) throw new Error("Wallet not connected");
         const built = await buildTransactions(config.apiUrl, request.path, request.payload, {
           referrer: getStoredReferrer(),
-          options: { ...getPriorityFeeOptions(settings.priorityFee) },
+          options: { ...getBuilderPriorityFeeOptions(settings.priorityFee) },
         });
         const transactions = deserializeTransactions(built.transactions);
         await prepareForWallet(

@@ -1,6 +1,6 @@
+import { shortenAddress } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useEffect, useRef, useState } from "react";
-import { shortenAddress } from "../lib/short-address.ts";
 import { openWalletModal } from "./wallet-modal-store.ts";
 
 /** Header wallet control: 'Connect Wallet', 'Connecting...', or the short address with a menu. */

@@ -1,5 +1,5 @@
+import { shortenAddress } from "@cistern/protocol";
 import type { Adapter } from "@solana/wallet-adapter-base";
-import { shortenAddress } from "../lib/short-address.ts";
 import { showToast } from "../toasts/toast-store.ts";
 
 /** Payload of every wallet notification (spec section 4). */

@@ -1,16 +1,50 @@
+import {
+  getWalletModalLayout,
+  MODAL_FADE_MS,
+  type WalletReadyState as ProtocolReadyState,
+  sortWallets,
+} from "@cistern/protocol";
 import { type Adapter, WalletReadyState } from "@solana/wallet-adapter-base";
 import { SolanaMobileWalletAdapterWalletName } from "@solana-mobile/wallet-adapter-mobile";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { groupWallets } from "../wallet-groups.ts";
 import { MORE_WALLETS_URL, ONBOARDING_WALLETS } from "./onboarding-wallets.ts";
 import { type Language, translate } from "./translations.ts";
 
 export type WalletModalTheme = "light" | "dark" | "jupiter";
 
-/** Modal fade, milliseconds. */
-export const WALLET_MODAL_FADE_MS = 150;
-/** The expanded list gets a bottom shade when it holds more than this many wallets. */
-export const SHADE_THRESHOLD = 6;
+/** Modal fade, milliseconds (150). */
+export const WALLET_MODAL_FADE_MS = MODAL_FADE_MS;
+
+interface ModalWallet {
+  name: string;
+  readyState: ProtocolReadyState;
+  adapter: Adapter;
+}
+
+/** The protocol's modal layout over adapters: sorted by ready state and precedence, then grouped. */
+export function getModalGroups(
+  adapters: Adapter[],
+  previouslyConnected: readonly string[],
+  precedence: readonly string[],
+) {
+  const entries: ModalWallet[] = adapters
+    .filter((adapter) => adapter.readyState !== WalletReadyState.Unsupported)
+    .map((adapter) => ({
+      name: adapter.name,
+      readyState: adapter.readyState as ProtocolReadyState,
+      adapter,
+    }));
+  const layout = getWalletModalLayout(sortWallets(entries, precedence), previouslyConnected);
+  if (layout.kind === "onboarding") {
+    return { kind: "onboarding" as const, highlight: [] as Adapter[], others: [] as Adapter[], shade: false };
+  }
+  return {
+    kind: layout.kind,
+    highlight: layout.highlighted.map((w) => w.adapter),
+    others: layout.others.map((w) => w.adapter),
+    shade: layout.shadeOthers,
+  };
+}
 
 export interface WalletModalProps {
   adapters: Adapter[];
@@ -80,13 +114,11 @@ export function WalletModal(props: WalletModalProps) {
   } = props;
   const t = useCallback((key: string) => translate(key, language), [language]);
   const groups = useMemo(
-    () => groupWallets(adapters, previouslyConnected, precedence),
+    () => getModalGroups(adapters, previouslyConnected, precedence ?? []),
     [adapters, previouslyConnected, precedence],
   );
   const [screen, setScreen] = useState<Screen>(() =>
-    groups.highlightedBy === "Onboarding"
-      ? { name: "onboarding", step: "intro", canGoBack: false }
-      : { name: "list" },
+    groups.kind === "onboarding" ? { name: "onboarding", step: "intro", canGoBack: false } : { name: "list" },
   );
   const [expanded, setExpanded] = useState(false);
   const [closing, setClosing] = useState(false);
@@ -212,10 +244,8 @@ export function WalletModal(props: WalletModalProps) {
   } else {
     body = (
       <div className="wallet-lists">
-        {groups.highlightedBy === "PreviouslyConnected" ? (
-          <h3 className="wallet-group-title">{t("Recently used")}</h3>
-        ) : null}
-        {groups.highlightedBy === "TopAndRecommended" ? (
+        {groups.kind === "recent" ? <h3 className="wallet-group-title">{t("Recently used")}</h3> : null}
+        {groups.kind === "recommended" ? (
           <h3 className="wallet-group-title">{t("Recommended wallets")}</h3>
         ) : null}
         <ul className="wallet-grid wallet-grid-highlight" translate="no">
@@ -260,9 +290,7 @@ export function WalletModal(props: WalletModalProps) {
         >
           {t("I don't have a wallet")}
         </button>
-        {expanded && groups.others.length > SHADE_THRESHOLD ? (
-          <div className="wallet-shade" data-testid="wallet-shade" />
-        ) : null}
+        {expanded && groups.shade ? <div className="wallet-shade" data-testid="wallet-shade" /> : null}
       </div>
     );
   }
