@@ -12,7 +12,7 @@ export interface SeedContext {
   rpcUrl: string;
   wsUrl: string;
   admin: WorldAdmin;
-  /** Addresses of programs deployed at start, by `.so` path. */
+  /** Programs deployed at start (id and `.so` path). */
   programs: { programId: string; soPath: string }[];
 }
 

@@ -6,6 +6,7 @@ import { ensureFaucetReserve, runSeedSteps, type SeedStep, seedDemoWorld } from 
 import { DEMO_WORLD, type DemoWorld } from "./demo-world.ts";
 import { createRpcHttpServer } from "./http-server.ts";
 import { loadOrCreateKeypair } from "./keypair.ts";
+import { type DeployedProgram, deployLocalnetPrograms } from "./program-deploy.ts";
 import { PubSub } from "./pubsub.ts";
 import type { RpcContext } from "./rpc/context.ts";
 import { airdrop } from "./rpc/transaction-methods.ts";
@@ -50,7 +51,8 @@ export interface LocalnetHandle {
   faucetAddress: string;
   /** Path of the faucet keypair file in the data dir. */
   faucetKeypairPath: string;
-  programs: { programId: string; soPath: string }[];
+  /** Programs deployed at start, with what happened to each. */
+  programs: DeployedProgram[];
   /** Moves the clock forward by `seconds`; resolves with the new unix timestamp. */
   advanceClock(seconds: number): Promise<number>;
   /** Overwrites an account. */
@@ -127,7 +129,7 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
   chain.start();
   const rpcUrl = `http://${host}:${rpcPort}`;
   const wsUrl = `ws://${host}:${wsPort}`;
-  const programs: { programId: string; soPath: string }[] = [];
+  const programs: DeployedProgram[] = [];
 
   let closed = false;
   const handle: LocalnetHandle = {
@@ -166,6 +168,18 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
     if (opts.seed !== false) {
       await seedDemoWorld(admin);
     }
+    programs.push(
+      ...(await deployLocalnetPrograms({
+        chain,
+        rpcUrl,
+        wsUrl,
+        dataDir: opts.dataDir,
+        payer: faucet,
+        programs: opts.programs ?? [],
+      })),
+    );
+    // The loader makes a new or upgraded program callable from the next slot.
+    if (programs.some((p) => p.action !== "unchanged")) chain.advanceSlot();
     const steps = typeof opts.seed === "object" ? (opts.seed.steps ?? []) : [];
     if (steps.length > 0) await runSeedSteps(steps, { rpcUrl, wsUrl, admin, programs });
     await chain.snapshot();

@@ -46,3 +46,13 @@ export async function rawPost(url: string, body: string): Promise<{ status: numb
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : null };
 }
+
+/** Closes a web3.js Connection's websocket so it stops reconnecting once the server is gone. */
+export function closeConnection(connection: unknown): void {
+  const ws = (connection as { _rpcWebSocket?: { close(): void } })._rpcWebSocket;
+  try {
+    ws?.close();
+  } catch {
+    // already closed
+  }
+}
