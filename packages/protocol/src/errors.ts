@@ -29,6 +29,12 @@ export const ERROR_CODES = {
   INVALID_INTEREST_INPUT: 2001,
   DURATION_TOO_SHORT: 2002,
   DURATION_TOO_LONG: 2003,
+  LOAN_AMOUNT_ZERO: 2004,
+  LOAN_AMOUNT_ABOVE_LTV: 2005,
+  LOAN_AMOUNT_BELOW_MIN_USD: 2006,
+  LOAN_AMOUNT_ABOVE_MAX_USD: 2007,
+  LOAN_EXPOSURE_EXCEEDED: 2008,
+  LOAN_INSUFFICIENT_LIQUIDITY: 2009,
   // 3xxx pool form
   UNKNOWN_POOL_TYPE: 3000,
   INVALID_POOL_FORM_FIELD: 3001,
@@ -104,6 +110,15 @@ export const ERROR_MESSAGES = {
     "Loan duration must be at least 86400 seconds (1 day), got {durationSeconds}",
   [ERROR_CODES.DURATION_TOO_LONG]:
     "Loan duration {durationSeconds} seconds exceeds the pool maximum of {maxDurationSeconds} seconds",
+  [ERROR_CODES.LOAN_AMOUNT_ZERO]: "Loan amount must be greater than zero",
+  [ERROR_CODES.LOAN_AMOUNT_ABOVE_LTV]:
+    "Loan amount {amount} exceeds the collateral's borrowing limit of {maxAmount}",
+  [ERROR_CODES.LOAN_AMOUNT_BELOW_MIN_USD]: "Loan amount is below the pool minimum of {minAmountUsd} USD",
+  [ERROR_CODES.LOAN_AMOUNT_ABOVE_MAX_USD]: "Loan amount is above the pool maximum of {maxAmountUsd} USD",
+  [ERROR_CODES.LOAN_EXPOSURE_EXCEEDED]:
+    "Loan amount {amount} exceeds what the pool still lends against this collateral ({capacity})",
+  [ERROR_CODES.LOAN_INSUFFICIENT_LIQUIDITY]:
+    "Loan amount {amount} exceeds the pool's available liquidity ({available})",
 
   [ERROR_CODES.UNKNOWN_POOL_TYPE]: "Unknown pool type",
   [ERROR_CODES.INVALID_POOL_FORM_FIELD]: "Invalid pool form field {field}: {reason}",

@@ -20,6 +20,7 @@ describe("ERROR_CODES", () => {
       ["MISSING_LOAN", 2000, 2999],
       ["INVALID_INTEREST", 2000, 2999],
       ["DURATION_", 2000, 2999],
+      ["LOAN_", 2000, 2999],
       ["UNKNOWN_POOL_TYPE", 3000, 3999],
       ["INVALID_POOL_FORM", 3000, 3999],
       ["HTTP_", 4000, 4999],
