@@ -7,7 +7,14 @@ export {
   buildSources,
 } from "./build/build-program.ts";
 export { type CheckResult, checkProgram } from "./build/check.ts";
-export { assertClangAvailable, CLANG, clangArgs, compileSources, SBPF_CFLAGS } from "./build/clang.ts";
+export {
+  assertClangAvailable,
+  CLANG,
+  clangArgs,
+  compileSources,
+  getClangVersion,
+  SBPF_CFLAGS,
+} from "./build/clang.ts";
 export {
   getRepoRoot,
   LIBSOL_SOURCE,

@@ -111,6 +111,9 @@ describe("build-cli", () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("DIFFERS programs/demo/build/demo.so");
     expect(bad.stderr).toContain("first difference at byte 300");
+    expect(bad.stderr).toMatch(
+      /1 program\(s\) differ from their committed \.so \(compiler: .*clang version 19\./,
+    );
     expect(readFileSync(soPath).equals(tampered)).toBe(true); // --check never writes
 
     rmSync(soPath);

@@ -63,6 +63,13 @@ export async function assertClangAvailable(clang: string = CLANG): Promise<void>
   }
 }
 
+/** First line of `clang --version`, e.g. "Debian clang version 19.1.7 (3~deb12u1)". */
+export async function getClangVersion(clang: string = CLANG): Promise<string> {
+  await assertClangAvailable(clang);
+  const { stdout } = await run(clang, ["--version"]);
+  return stdout.split("\n")[0]?.trim() ?? "";
+}
+
 /** The full clang argument list for one source (exposed for README/tests). */
 export function clangArgs(source: string, output: string, options: CompileOptions): string[] {
   const defines = Object.entries(options.defines ?? {})
