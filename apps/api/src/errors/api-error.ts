@@ -1,7 +1,7 @@
 /**
  * Stable numeric error codes the API answers with. Client-facing codes reuse @cistern/protocol's
  * numbers (4400/4404/4422 HTTP, 7000 public key, 7002 image URL) so the web app switches on one
- * catalogue; server-only failures use 9xxx (reserved for apps/api). Never reuse or reorder.
+ * catalogue; server-only failures use 11000-11099 (protocol owns 1xxx-9xxx, the sdk 10000-10099). Never reuse or reorder.
  */
 export const ERROR_CODES = {
   /** Request input failed validation (400); same number as protocol HTTP_BAD_REQUEST. */
@@ -15,13 +15,13 @@ export const ERROR_CODES = {
   /** Image URL rejected by the image check (422); protocol IMAGE_URL_REJECTED. */
   IMAGE_REJECTED: 7002,
   /** An upstream service (RPC, price API, asset API) failed (502). */
-  UPSTREAM_FAILED: 9000,
+  UPSTREAM_FAILED: 11000,
   /** Configuration is invalid (process start). */
-  CONFIG_INVALID: 9001,
+  CONFIG_INVALID: 11001,
   /** Database migration failed (process start). */
-  MIGRATION_FAILED: 9002,
+  MIGRATION_FAILED: 11002,
   /** Unexpected internal failure (500, message never leaks internals). */
-  INTERNAL: 9999,
+  INTERNAL: 11099,
 } as const;
 
 export type ApiErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -32,10 +32,10 @@ const HTTP_STATUS: Record<ApiErrorCode, number> = {
   4422: 422,
   7000: 400,
   7002: 422,
-  9000: 502,
-  9001: 500,
-  9002: 500,
-  9999: 500,
+  11000: 502,
+  11001: 500,
+  11002: 500,
+  11099: 500,
 };
 
 /** The API's server-side error: a stable numeric code plus a message safe to show to clients. */

@@ -22,11 +22,11 @@ describe("error mapping", () => {
 
   it("never leaks internals in a 5xx", () => {
     const internal = toErrorResponse(new Error("connect ECONNREFUSED 10.0.0.5:5432 password=secret"));
-    expect(internal).toEqual({ status: 500, body: { code: 9999, message: "Internal server error" } });
+    expect(internal).toEqual({ status: 500, body: { code: 11099, message: "Internal server error" } });
     const upstream = toErrorResponse(
       new ApiError(ERROR_CODES.UPSTREAM_FAILED, "RPC http://secret-host failed"),
     );
-    expect(upstream).toEqual({ status: 502, body: { code: 9000, message: "Upstream service unavailable" } });
+    expect(upstream).toEqual({ status: 502, body: { code: 11000, message: "Upstream service unavailable" } });
   });
 
   it("keeps client-error messages", () => {

@@ -90,7 +90,7 @@ describe("HTTP price source against a local price API", () => {
     await service.refresh();
     expect(service.getPrices().get(SOL)).toBe("140");
     healthy = false;
-    await expect(source.fetchPrices([SOL])).rejects.toMatchObject({ code: 9000 });
+    await expect(source.fetchPrices([SOL])).rejects.toMatchObject({ code: 11000 });
     await service.refresh();
     expect(service.getPrices().get(SOL)).toBe("140");
   });
