@@ -142,13 +142,14 @@ export interface Repayment {
 
 /** Repayment at `now`: principal + owed interest, with the fee split. */
 export function computeRepayment(input: OwedInterestInput): Repayment {
+  const principal = toPrincipal(input.principal);
   const owedInterest = computeOwedInterest(input);
   const protocolFee = computeProtocolFee(owedInterest);
   return {
-    principal: input.principal,
+    principal,
     owedInterest,
     protocolFee,
     lenderInterest: owedInterest - protocolFee,
-    repayment: input.principal + owedInterest,
+    repayment: principal + owedInterest,
   };
 }

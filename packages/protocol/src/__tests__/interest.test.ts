@@ -219,6 +219,17 @@ describe("properties", () => {
     );
   });
 
+  it("repayment = principal + owed, and the split adds up, at any instant", () => {
+    fc.assert(
+      fc.property(arbLoan, fc.integer({ min: 0, max: 400 * 86_400 }), (l, elapsed) => {
+        const r = computeRepayment({ ...l, now: l.createdAt + elapsed });
+        expect(r.repayment).toBe(l.principal + r.owedInterest);
+        expect(r.protocolFee + r.lenderInterest).toBe(r.owedInterest);
+        expect(r.lenderInterest >= r.protocolFee * 4n).toBe(true);
+      }),
+    );
+  });
+
   it("fee + lender share == owed; fee rounds down; net of fees rounds down", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 2n ** 96n }), (interest) => {
