@@ -59,6 +59,16 @@ describe("linked programs run in litesvm", () => {
     }
   });
 
+  it("lets a program's own memcpy override libsol.c's weak definition", async () => {
+    const { so } = await buildFixture(["own-memcpy"]);
+    const h = await createHarness();
+    const programId = await addProgram(h, so);
+    const data = Buffer.from("copied by the program's memcpy");
+    const res = await send(h, [{ programAddress: programId, accounts: [], data }]);
+    expect(res.logs()).toContain("Program log: own memcpy");
+    expect(Buffer.from(res.returnData().data())).toEqual(data);
+  });
+
   it("drops functions nothing references (-ffunction-sections)", async () => {
     const { so } = await buildFixture(["section-gc"]);
     const has = (v: bigint): boolean => {

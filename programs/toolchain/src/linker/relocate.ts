@@ -4,7 +4,7 @@
 //  * calls to defined functions become pc-relative `call imm` (the loader registers every call target);
 //  * calls to undefined names become syscalls: `call -1` plus an R_BPF_64_32 dynamic relocation
 //    against an undefined .dynsym symbol; the loader hashes the name (murmur3) and patches the imm.
-import { TOOLCHAIN_ERROR_CODES, ToolchainError } from "../errors.ts";
+import { TOOLCHAIN_ERROR_CODES, ToolchainError, type ToolchainErrorCode } from "../errors.ts";
 import {
   INSN_SIZE,
   MM_PROGRAM_START,
@@ -50,8 +50,8 @@ interface ResolvedSymbol {
   kind: OutputKind | null;
 }
 
-function fail(code: number, msg: string): never {
-  throw new ToolchainError(code as (typeof TOOLCHAIN_ERROR_CODES)[keyof typeof TOOLCHAIN_ERROR_CODES], msg);
+function fail(code: ToolchainErrorCode, msg: string): never {
+  throw new ToolchainError(code, msg);
 }
 
 function resolveSymbol(
