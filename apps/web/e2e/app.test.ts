@@ -1,0 +1,138 @@
+// @vitest-environment node
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { formatUnits, shortenAddress } from "@cistern/protocol";
+import { Keypair } from "@solana/web3.js";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWebServer, type WebServer } from "../server.ts";
+import { parseRuntimeConfig } from "../src/config/runtime-config.ts";
+import { buildWebApp, launchChromium, makeTempDir, removeDir, TEST_OUTPUT_DIR } from "./harness.ts";
+
+let buildDir: string | undefined;
+let dataDir: string | undefined;
+let localnet: LocalnetHandle | undefined;
+let server: WebServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+const pageErrors: string[] = [];
+const referrer = Keypair.generate().publicKey.toBase58();
+
+beforeAll(async () => {
+  await mkdir(TEST_OUTPUT_DIR, { recursive: true });
+  buildDir = await makeTempDir("cistern-web-build-");
+  dataDir = await makeTempDir("cistern-web-localnet-");
+  await buildWebApp(buildDir, "e2e-build");
+  localnet = await startLocalnet({ rpcPort: 0, dataDir });
+  server = await startWebServer({
+    port: 0,
+    distDir: buildDir,
+    config: parseRuntimeConfig({
+      // No API in this test: the home page shows chain and wallet data straight from localnet.
+      apiUrl: "http://127.0.0.1:9",
+      rpcUrl: localnet.rpcUrl,
+      cluster: "localnet",
+      referralNames: { friend: referrer },
+    }),
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await localnet?.close();
+  await removeDir(buildDir);
+  await removeDir(dataDir);
+});
+
+async function shot(name: string) {
+  await page.screenshot({ path: join(TEST_OUTPUT_DIR, `${name}.png`) });
+}
+
+describe("web app end to end (headless Chromium, localnet, production build)", () => {
+  it("shows the shell with live chain status and the page title", async () => {
+    await page.goto(server!.url);
+    expect(await page.title()).toBe("Effortless Token & NFT Lending on Solana");
+    await page.getByTestId("chain-status").waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId("cluster").textContent()).toBe("localnet");
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe("rgb(11, 21, 48)");
+    await shot("01-home-dark");
+  });
+
+  it("connects the development wallet from the modal; the header shows the short address", async () => {
+    await page.getByRole("button", { name: "Connect Wallet" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Connect Wallet" });
+    await dialog.waitFor();
+    expect(await dialog.getByText("You need to connect a Solana wallet.").isVisible()).toBe(true);
+    expect(await dialog.getByText("Recommended wallets").isVisible()).toBe(true);
+    await shot("02-connect-modal");
+    await dialog.getByRole("button", { name: "Development Wallet (localnet)" }).click();
+    const addressButton = page.getByTestId("wallet-address");
+    await addressButton.waitFor({ timeout: 10_000 });
+    const secret = await page.evaluate(() => localStorage.getItem("cistern-dev-wallet-secret"));
+    const address = Keypair.fromSecretKey(
+      Uint8Array.from(JSON.parse(secret!) as number[]),
+    ).publicKey.toBase58();
+    expect((await addressButton.textContent())?.trim()).toBe(shortenAddress(address));
+    expect(await page.evaluate(() => localStorage.getItem("walletName"))).toBe(
+      '"Development Wallet (localnet)"',
+    );
+
+    await page.getByTestId("faucet").click();
+    await page.getByText("Wallet funded").waitFor({ timeout: 20_000 });
+    const balances = page.getByTestId("balances");
+    await balances.getByText("USDC").waitFor({ timeout: 10_000 });
+    // The SOL shown is what the chain holds.
+    const response = await fetch(localnet!.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getBalance", params: [address] }),
+    });
+    const { result } = (await response.json()) as { result: { value: number } };
+    expect(result.value).toBeGreaterThan(0);
+    const solRow = balances.locator("tr", { hasText: "SOL" }).first();
+    expect((await solRow.locator("td").textContent())?.trim()).toBe(formatUnits(BigInt(result.value), 9));
+    await shot("03-connected-funded");
+  });
+
+  it("switches to the light theme and keeps it in color-theme", async () => {
+    await page.getByTestId("theme-toggle").click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    expect(await page.evaluate(() => localStorage.getItem("color-theme"))).toBe("light");
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+      "rgb(224, 247, 250)",
+    );
+    await shot("04-light-theme");
+  });
+
+  it("applies a referral link: cookie for 60 days and a toast naming the referrer; the wallet reconnects", async () => {
+    await page.goto(`${server!.url}/?referral=friend`);
+    await page.getByText(`You were referred by ${referrer}`).waitFor({ timeout: 10_000 });
+    const cookie = (await page.context().cookies()).find((c) => c.name === "referral");
+    expect(cookie?.value).toBe(referrer);
+    const days = (cookie!.expires - Date.now() / 1000) / 86_400;
+    expect(days).toBeGreaterThan(59.9);
+    expect(days).toBeLessThanOrEqual(60);
+    // The theme survived the reload and the selected wallet auto-connected once.
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    await page.getByTestId("wallet-address").waitFor({ timeout: 10_000 });
+    await shot("05-referral");
+  });
+
+  it("disconnects", async () => {
+    await page.getByTestId("wallet-address").click();
+    await page.getByRole("menuitem", { name: "Disconnect" }).click();
+    await page.getByRole("button", { name: "Connect Wallet" }).first().waitFor();
+    expect(await page.getByTestId("wallet-address").count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem("walletName"))).toBeNull();
+    expect(await page.getByTestId("balances").count()).toBe(0);
+    await shot("06-disconnected");
+    expect(pageErrors).toEqual([]);
+  });
+});
