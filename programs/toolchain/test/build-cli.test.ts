@@ -132,6 +132,13 @@ describe("build-cli", () => {
     expect(r.stderr).toContain("clang-19 not found on PATH: install it with 'apt-get install -y clang-19'");
   });
 
+  it("buildProgram refuses a program without sources", async () => {
+    const root = createScratchRepo("cistern-api-");
+    await expect(buildProgram({ name: "empty", repoRoot: root })).rejects.toThrow(
+      "programs/empty/src has no .c files",
+    );
+  });
+
   it("rejects unknown programs and options", () => {
     const root = createScratchRepo("cistern-args-");
     const unknown = runCli(root, ["nope"]);

@@ -1,6 +1,7 @@
 // Compile + link one program (or an arbitrary list of sources, for tests).
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { TOOLCHAIN_ERROR_CODES, ToolchainError } from "../errors.ts";
 import { type LinkResult, linkObjects } from "../linker/link.ts";
 import { compileSources } from "./clang.ts";
 import {
@@ -54,7 +55,14 @@ export interface BuildProgramResult extends LinkResult {
  */
 export async function buildProgram(options: BuildProgramOptions): Promise<BuildProgramResult> {
   const repoRoot = options.repoRoot ?? getRepoRoot();
-  const sources = [...listProgramSources(repoRoot, options.name), LIBSOL_SOURCE];
+  const programSources = listProgramSources(repoRoot, options.name);
+  if (programSources.length === 0) {
+    throw new ToolchainError(
+      TOOLCHAIN_ERROR_CODES.NO_SOURCES,
+      `programs/${options.name}/src has no .c files`,
+    );
+  }
+  const sources = [...programSources, LIBSOL_SOURCE];
   const linked = await buildSources({ cwd: repoRoot, sources, includeDirs: [SDK_INCLUDE_DIR] });
   const outFile = options.outFile ?? join(repoRoot, programSoPath(options.name));
   await mkdir(dirname(outFile), { recursive: true });
