@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/config.ts";
+import { randomAddress } from "../helpers/fixtures.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
+
+describe("catalogue, wallet assets and prices read from a seeded localnet", () => {
+  let net: LocalnetHandle;
+  let dataDir: string;
+  let t: TestDatabase;
+  let app: FastifyInstance;
+  const wallet = randomAddress();
+  let faucetNfts: { mint: string; collectionId: string }[] = [];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "cistern-api-localnet-"));
+    net = await startLocalnet({ rpcPort: 0, dataDir: join(dataDir, "chain"), slotMs: 100 });
+    const given = await net.faucet(wallet);
+    faucetNfts = given.nfts;
+    t = await createTestDatabase("pglite");
+    const config = loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, SOLANA_RPC_URL: net.rpcUrl });
+    app = await createApp(config, { db: t.db });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await t?.drop();
+    await net?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const get = async (url: string) => (await app.inject({ method: "GET", url })).json();
+
+  it("lists the demo collections with floor prices and the currencies keyed by mint", async () => {
+    const collections = (await get("/collection/collections")) as {
+      collectionId: string;
+      floorPrice: string;
+    }[];
+    expect(collections.map((c) => c.collectionId).sort()).toEqual(
+      DEMO_WORLD.collections.map((c) => c.collectionId).sort(),
+    );
+    for (const c of DEMO_WORLD.collections) {
+      expect(collections.find((x) => x.collectionId === c.collectionId)?.floorPrice).toBe(
+        c.floorPriceLamports,
+      );
+    }
+    const currencies = (await get("/currency/currencies")) as Record<
+      string,
+      { metadata: { symbol: string } }
+    >;
+    for (const token of DEMO_WORLD.tokens) expect(currencies[token.mint]?.metadata.symbol).toBe(token.symbol);
+  });
+
+  it("reads the wallet's NFTs (Metaplex metadata over RPC) sorted by floor price, and its token balances", async () => {
+    expect(faucetNfts.length).toBeGreaterThan(0);
+    const { nfts } = (await get(`/asset/assets?pubkey=${wallet}`)) as {
+      nfts: { mint: string; collection: string; floorPrice: number | null }[];
+    };
+    expect(nfts.map((n) => n.mint).sort()).toEqual(faucetNfts.map((n) => n.mint).sort());
+    for (const nft of nfts) {
+      expect(nft.collection).toBe(faucetNfts.find((f) => f.mint === nft.mint)?.collectionId);
+    }
+    const floors = nfts.map((n) => n.floorPrice ?? 0);
+    expect(floors).toEqual([...floors].sort((a, b) => b - a));
+    const tokens = (await get(`/asset/tokens?pubkey=${wallet}`)) as { mint: string; amount: string }[];
+    const usdc = DEMO_WORLD.tokens.find((x) => x.symbol === "USDC")!;
+    if (BigInt(usdc.faucetAmountBaseUnits) > 0n) {
+      expect(tokens.find((x) => x.mint === usdc.mint)?.amount).toBe(usdc.faucetAmountBaseUnits);
+    }
+    expect(tokens.every((x) => !faucetNfts.some((n) => n.mint === x.mint))).toBe(true);
+    const one = (await get(`/asset/asset?mint=${faucetNfts[0]!.mint}`)) as { mint: string };
+    expect(one.mint).toBe(faucetNfts[0]!.mint);
+    expect(await get(`/asset/asset?mint=${randomAddress()}`)).toBeNull();
+  });
+
+  it("serves prices for every demo mint near the seeded price", async () => {
+    const { prices } = (await get("/prices")) as { prices: Record<string, { price: number }> };
+    for (const token of DEMO_WORLD.tokens) {
+      const seeded = Number(token.priceUsd);
+      expect(prices[token.mint]?.price).toBeGreaterThanOrEqual(seeded * 0.99);
+      expect(prices[token.mint]?.price).toBeLessThanOrEqual(seeded * 1.01);
+    }
+  });
+});
