@@ -10,6 +10,8 @@ declare const baseUnitsBrand: unique symbol;
 export type BaseUnits = bigint & { readonly [baseUnitsBrand]: "BaseUnits" };
 
 const DECIMAL_RE = /^(\d+)(?:\.(\d+))?$/;
+/** Largest exponent {@link toPlainDecimalString} expands (doubles stop at 1e308). */
+const MAX_EXPONENT = 400;
 
 /** Throws unless `decimals` is an integer 0..255 (SPL mint decimals are a u8). */
 export function assertValidDecimals(decimals: number): void {
@@ -49,6 +51,9 @@ export function parseUnits(text: string, decimals: number): BaseUnits {
   }
   const whole = match[1]!;
   const fraction = match[2] ?? "";
+  // u64 has 20 digits: reject longer whole parts before building a huge bigint
+  if (whole.replace(/^0+/, "").length > 20)
+    throw new CisternError(ERROR_CODES.AMOUNT_TOO_LARGE, { value: text });
   if (fraction.length > decimals) {
     throw new CisternError(ERROR_CODES.AMOUNT_TOO_MANY_DECIMALS, { value: text, decimals });
   }
@@ -91,6 +96,10 @@ export function toPlainDecimalString(value: number | string): string {
     throw new CisternError(ERROR_CODES.AMOUNT_NEGATIVE, { value: String(value) });
   }
   const exponent = expPart === undefined ? 0 : Number(expPart);
+  // no amount needs more than a few hundred digits; refuse to expand "1e999999999"
+  if (Math.abs(exponent) > MAX_EXPONENT) {
+    throw new CisternError(ERROR_CODES.AMOUNT_INVALID_FORMAT, { value: String(value) });
+  }
   let digits = intPart + fracPart;
   let pointIndex = intPart.length + exponent;
   if (pointIndex < 0) {

@@ -57,6 +57,8 @@ describe("parseUnits", () => {
   it("rejects amounts above u64 and bad decimals", () => {
     expect(() => parseUnits("18446744073709551616", 0)).toThrowError(code(ERROR_CODES.AMOUNT_TOO_LARGE));
     expect(() => parseUnits("18446744074", 9)).toThrowError(code(1003));
+    expect(() => parseUnits("9".repeat(100_000), 0)).toThrowError(code(1003));
+    expect(parseUnits(`${"0".repeat(30)}1`, 0)).toBe(1n);
     expect(() => parseUnits("1", -1)).toThrowError(code(ERROR_CODES.INVALID_DECIMALS));
     expect(() => parseUnits("1", 1.5)).toThrowError(code(1004));
   });
@@ -127,6 +129,9 @@ describe("helpers", () => {
     expect(toPlainDecimalString("2.5e3")).toBe("2500");
     expect(toPlainDecimalString("000.100")).toBe("0.1");
     expect(toPlainDecimalString(0)).toBe("0");
+    expect(toPlainDecimalString("1e400")).toBe(`1${"0".repeat(400)}`);
+    expect(() => toPlainDecimalString("1e999999999")).toThrowError(code(ERROR_CODES.AMOUNT_INVALID_FORMAT));
+    expect(() => toPlainDecimalString("5e-401")).toThrowError(code(ERROR_CODES.AMOUNT_INVALID_FORMAT));
   });
 
   it("toBaseUnits brands u64 values only", () => {
