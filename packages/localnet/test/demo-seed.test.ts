@@ -1,0 +1,216 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  DEMO_COLLECTIONS,
+  DEMO_TOKENS,
+  decodeMetadata,
+  getAssociatedTokenAddress,
+  getMetadataAddress,
+  startLocalnet,
+} from "../src/index.ts";
+import { rpc, startTestLocalnet } from "./helpers.ts";
+
+type Account = {
+  data: [string, string] | { parsed: { info: Record<string, unknown>; type: string } };
+  owner: string;
+  lamports: number;
+};
+
+async function account(url: string, address: string, encoding = "base64"): Promise<Account | null> {
+  return ((await rpc(url, "getAccountInfo", [address, { encoding }])).result as { value: Account | null })
+    .value;
+}
+
+function ledgerLines(dataDir: string): number {
+  return readFileSync(join(dataDir, "ledger.log"), "utf8").split("\n").filter(Boolean).length;
+}
+
+describe("demo world seed, faucet and admin controls", () => {
+  let net: Awaited<ReturnType<typeof startTestLocalnet>>;
+  beforeAll(async () => {
+    net = await startTestLocalnet();
+  });
+  afterAll(async () => {
+    await net.cleanup();
+  });
+
+  it("creates USDC, wrapped SOL and demo mints with the faucet as mint authority", async () => {
+    for (const t of DEMO_TOKENS) {
+      const a = await account(net.rpcUrl, t.mint, "jsonParsed");
+      expect(a?.owner).toBe("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+      const info = (a!.data as { parsed: { info: Record<string, unknown> } }).parsed.info;
+      expect(info.decimals).toBe(t.decimals);
+      if (t.symbol !== "SOL") expect(info.mintAuthority).toBe(net.faucetAddress);
+    }
+  });
+
+  it("writes Metaplex metadata with a verified collection for every listed NFT", async () => {
+    for (const c of DEMO_COLLECTIONS) {
+      const collMeta = await account(net.rpcUrl, await getMetadataAddress(c.collectionId));
+      expect(collMeta?.owner).toBe("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
+      expect(decodeMetadata(Buffer.from((collMeta!.data as [string, string])[0], "base64")).name).toBe(
+        c.name,
+      );
+      for (const nft of c.nfts) {
+        const mint = await account(net.rpcUrl, nft.mint, "jsonParsed");
+        expect((mint!.data as { parsed: { info: Record<string, unknown> } }).parsed.info).toMatchObject({
+          decimals: 0,
+          supply: "1",
+        });
+        const meta = await account(net.rpcUrl, await getMetadataAddress(nft.mint));
+        const decoded = decodeMetadata(Buffer.from((meta!.data as [string, string])[0], "base64"));
+        expect(decoded).toMatchObject({ name: nft.name, symbol: c.symbol, uri: nft.image });
+        expect(decoded.collection?.verified).toBe(true);
+        expect(Buffer.from(decoded.collection!.key)).toEqual(
+          Buffer.from(
+            Buffer.from(
+              await import("@solana/kit").then((k) =>
+                k.getAddressEncoder().encode(k.address(c.collectionId)),
+              ),
+            ),
+          ),
+        );
+      }
+    }
+  });
+
+  it("localnet_demoWorld returns the demo world description", async () => {
+    const world = (await rpc(net.rpcUrl, "localnet_demoWorld")).result as {
+      tokens: { mint: string }[];
+      collections: unknown[];
+    };
+    expect(world.tokens.map((t) => t.mint)).toEqual(DEMO_TOKENS.map((t) => t.mint));
+    expect(world.collections).toHaveLength(DEMO_COLLECTIONS.length);
+  });
+
+  it("faucet gives SOL, USDC, demo tokens and a fresh NFT per collection", async () => {
+    const wallet = "7YbN3yJkE8ixNbDZkQEJzjpZEpVoKmD1gYPK3ixQ1Pvf";
+    const r = (await rpc(net.rpcUrl, "localnet_faucet", [wallet])).result as {
+      nfts: { mint: string; collectionId: string }[];
+      tokens: { mint: string; amount: string }[];
+    };
+    expect(((await rpc(net.rpcUrl, "getBalance", [wallet])).result as { value: number }).value).toBe(
+      100_000_000_000,
+    );
+    const parsed = (
+      await rpc(net.rpcUrl, "getTokenAccountsByOwner", [
+        wallet,
+        { programId: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" },
+        { encoding: "jsonParsed" },
+      ])
+    ).result as {
+      value: { account: { data: { parsed: { info: { mint: string; tokenAmount: { amount: string } } } } } }[];
+    };
+    const byMint = new Map(
+      parsed.value.map((v) => [
+        v.account.data.parsed.info.mint,
+        v.account.data.parsed.info.tokenAmount.amount,
+      ]),
+    );
+    const usdc = DEMO_TOKENS.find((t) => t.symbol === "USDC")!;
+    expect(byMint.get(usdc.mint)).toBe(usdc.faucetAmountBaseUnits);
+    expect(r.nfts).toHaveLength(DEMO_COLLECTIONS.length);
+    for (const n of r.nfts) {
+      expect(byMint.get(n.mint)).toBe("1");
+      const meta = await account(net.rpcUrl, await getMetadataAddress(n.mint));
+      const decoded = decodeMetadata(Buffer.from((meta!.data as [string, string])[0], "base64"));
+      expect(decoded.collection?.verified).toBe(true);
+    }
+    const supply = (await rpc(net.rpcUrl, "getTokenSupply", [usdc.mint])).result as {
+      value: { amount: string };
+    };
+    expect(BigInt(supply.value.amount)).toBeGreaterThanOrEqual(BigInt(usdc.faucetAmountBaseUnits));
+    // A second faucet call gives different NFTs.
+    const again = (await rpc(net.rpcUrl, "localnet_faucet", [wallet])).result as { nfts: { mint: string }[] };
+    expect(again.nfts.map((n) => n.mint).some((m) => r.nfts.some((n) => n.mint === m))).toBe(false);
+  });
+
+  it("fundWallet credits lamports and any token in base units (wrapped SOL too)", async () => {
+    const wallet = "5oNDL3swdJJF1g9DzJiZ4ynHXgszjAEpUkxVYejchzrY";
+    const usdc = DEMO_TOKENS.find((t) => t.symbol === "USDC")!.mint;
+    const wsol = DEMO_TOKENS.find((t) => t.symbol === "SOL")!.mint;
+    const r = await rpc(net.rpcUrl, "localnet_fundWallet", [
+      wallet,
+      {
+        lamports: "2500000000",
+        tokens: [
+          { mint: usdc, amount: "1234567" },
+          { mint: wsol, amount: "3000000000" },
+        ],
+      },
+    ]);
+    expect(r.result).toBe(true);
+    expect(((await rpc(net.rpcUrl, "getBalance", [wallet])).result as { value: number }).value).toBe(
+      2_500_000_000,
+    );
+    const ata = await getAssociatedTokenAddress(wallet, usdc);
+    expect(
+      (
+        (await rpc(net.rpcUrl, "getTokenAccountBalance", [ata])).result as {
+          value: { uiAmountString: string };
+        }
+      ).value.uiAmountString,
+    ).toBe("1.234567");
+    const wsolAta = await getAssociatedTokenAddress(wallet, wsol);
+    const w = await account(net.rpcUrl, wsolAta, "jsonParsed");
+    expect((w!.data as { parsed: { info: Record<string, unknown> } }).parsed.info).toMatchObject({
+      isNative: true,
+      tokenAmount: { amount: "3000000000" },
+    });
+    expect(w?.lamports).toBe(3_000_000_000 + 2_039_280);
+  });
+
+  it("advanceClock moves getBlockTime and the Clock sysvar", async () => {
+    const readClock = async () => {
+      const a = await account(net.rpcUrl, "SysvarC1ock11111111111111111111111111111111");
+      return Buffer.from((a!.data as [string, string])[0], "base64").readBigInt64LE(32);
+    };
+    const before = await readClock();
+    const r = (await rpc(net.rpcUrl, "localnet_advanceClock", [86_400 * 3])).result as {
+      unixTimestamp: number;
+    };
+    expect(r.unixTimestamp - Number(before)).toBeGreaterThanOrEqual(86_400 * 3);
+    expect(Number(await readClock()) - Number(before)).toBeGreaterThanOrEqual(86_400 * 3);
+    const slot = (await rpc(net.rpcUrl, "getSlot")).result as number;
+    const t = (await rpc(net.rpcUrl, "getBlockTime", [slot])).result as number;
+    expect(t - Date.now() / 1000).toBeGreaterThan(86_400 * 3 - 5);
+  });
+
+  it("setAccount writes an arbitrary account", async () => {
+    const addr = "Fg6PaFpoGXkYsidMpWTK6W2BeZ7FEfcYkg476zPFsLnS";
+    const r = await rpc(net.rpcUrl, "localnet_setAccount", [
+      addr,
+      {
+        lamports: "4242",
+        data: Buffer.from("hello").toString("base64"),
+        owner: "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
+      },
+    ]);
+    expect(r.result).toBe(true);
+    const a = await account(net.rpcUrl, addr);
+    expect(a).toMatchObject({
+      lamports: 4242,
+      owner: "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
+      data: [Buffer.from("hello").toString("base64"), "base64"],
+    });
+  });
+
+  it("seeding again is idempotent: nothing is rewritten on restart", async () => {
+    const before = ledgerLines(net.dataDir);
+    const usdcAta = await getAssociatedTokenAddress(net.faucetAddress, DEMO_COLLECTIONS[0]!.nfts[0]!.mint);
+    await net.close();
+    const again = await startLocalnet({ rpcPort: 0, dataDir: net.dataDir, slotMs: 100 });
+    try {
+      expect(ledgerLines(net.dataDir)).toBe(before);
+      expect(again.faucetAddress).toBe(net.faucetAddress);
+      const holder = await account(again.rpcUrl, usdcAta, "jsonParsed");
+      expect(
+        (holder!.data as unknown as { parsed: { info: { tokenAmount: { amount: string } } } }).parsed.info
+          .tokenAmount.amount,
+      ).toBe("1");
+    } finally {
+      await again.close();
+    }
+  });
+});
