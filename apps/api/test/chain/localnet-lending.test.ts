@@ -1,0 +1,187 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { parseLoanList, parsePool } from "@cistern/protocol";
+import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config/config.ts";
+import { createIndexer, type Indexer } from "../../src/indexer/indexer.ts";
+import { createLendingDriver, LENDING_SO } from "../helpers/localnet-lending.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
+
+const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("indexer and routes against the lending program on a localnet", () => {
+  let net: LocalnetHandle;
+  let dataDir: string;
+  let t: TestDatabase;
+  let app: FastifyInstance;
+  let driver: Awaited<ReturnType<typeof createLendingDriver>>;
+  let indexer: Indexer;
+  let lender: KeyPairSigner;
+  let borrower: KeyPairSigner;
+  let bank: Address;
+  let pool: Address;
+  let nfts: { mint: Address; collectionId: Address }[];
+
+  const makeIndexer = () =>
+    createIndexer({
+      db: t.db,
+      rpc: app.cistern.rpc,
+      wsUrl: net.wsUrl,
+      programId: driver.programAddress,
+      reconcileIntervalMs: 60_000,
+      log,
+    });
+  const get = async (url: string) => (await app.inject({ method: "GET", url })).json();
+  const loanStatus = async (loan: string) =>
+    (await t.db.query<{ status: string }>("SELECT status FROM loans WHERE pubkey = $1", [loan]))[0]?.status;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "cistern-api-lending-"));
+    net = await startLocalnet({
+      rpcPort: 0,
+      dataDir: join(dataDir, "chain"),
+      slotMs: 100,
+      programs: [{ soPath: LENDING_SO }],
+    });
+    t = await createTestDatabase("postgres");
+    app = await createApp(
+      loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, SOLANA_RPC_URL: net.rpcUrl }),
+      {
+        db: t.db,
+      },
+    );
+    driver = await createLendingDriver(net);
+    ({ lender, bank } = await driver.createLender(1_000_000_000n));
+    pool = await driver.createPool(
+      lender,
+      1n,
+      DEMO_WORLD.collections.map((c) => c.collectionId as Address),
+    );
+    borrower = await generateKeyPairSigner();
+    nfts = (await net.faucet(borrower.address)).nfts.map((n) => ({
+      mint: n.mint as Address,
+      collectionId: n.collectionId as Address,
+    }));
+    indexer = makeIndexer();
+    expect(await indexer.start()).toBe(true);
+  }, 180_000);
+  afterAll(async () => {
+    await indexer?.stop();
+    await app?.close();
+    await t?.drop();
+    await net?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("indexes the bank and pool created on chain and serves them", async () => {
+    await waitFor(async () => ((await get(`/pool/pool?pubkey=${pool}`)) === null ? undefined : true), "pool");
+    const parsed = parsePool(await get(`/pool/pool?pubkey=${pool}`));
+    expect(parsed).toMatchObject({
+      owner: lender.address,
+      bank,
+      type: "nft-pool",
+      totalLiquidity: 1_000_000_000n,
+      availableLiquidity: 1_000_000_000n,
+      loanCurve: { apr: 5000 },
+    });
+    expect(parsed.collections.map((c) => c.collection).sort()).toEqual(
+      DEMO_WORLD.collections.map((c) => c.collectionId).sort(),
+    );
+  }, 30_000);
+
+  it("follows a loan taken and repaid through the subscriptions, with signatures", async () => {
+    const nft = nfts[0]!;
+    const taken = await driver.takeLoan({
+      borrower,
+      pool,
+      bank,
+      nft: nft.mint,
+      collection: nft.collectionId,
+      nonce: 1n,
+      principal: 100_000_000n,
+      durationSeconds: 2n * 86_400n,
+    });
+    await waitFor(
+      async () => ((await loanStatus(taken.loan)) === "Ongoing" ? true : undefined),
+      "loan taken",
+    );
+    const list = parseLoanList(await get(`/loan/user?pubkey=${borrower.address}`));
+    expect(list).toMatchObject({ totalCount: 1, ongoingCount: 1 });
+    expect(list.loans[0]).toMatchObject({
+      pubkey: taken.loan,
+      amount: 100_000_000n,
+      collection: nft.collectionId,
+      collateral: nft.mint,
+      status: "Ongoing",
+      lender: lender.address,
+    });
+    const repaySignature = await driver.repay({ borrower, pool, bank, loan: taken.loan, nft: nft.mint });
+    await waitFor(
+      async () => ((await loanStatus(taken.loan)) === "Repaid" ? true : undefined),
+      "loan repaid",
+    );
+    await indexer.reconcile();
+    const activity = (await get(`/dirty/activity-by-user?pubkey=${borrower.address}`)).activity as {
+      kind: string;
+      signature: string | null;
+    }[];
+    expect(activity.map((a) => [a.kind, a.signature]).sort()).toEqual(
+      [
+        ["repaid", repaySignature],
+        ["taken", taken.signature],
+      ].sort(),
+    );
+  }, 60_000);
+
+  it("catches up after a restart: a loan taken and liquidated while the indexer was down appears once", async () => {
+    await indexer.stop();
+    const nft = nfts[1]!;
+    const taken = await driver.takeLoan({
+      borrower,
+      pool,
+      bank,
+      nft: nft.mint,
+      collection: nft.collectionId,
+      nonce: 2n,
+      principal: 50_000_000n,
+      durationSeconds: 86_400n,
+    });
+    await net.advanceClock(86_400 + 3600 + 60);
+    await driver.liquidate({ lender: lender.address, pool, bank, loan: taken.loan, nft: nft.mint });
+    expect(await loanStatus(taken.loan)).toBeUndefined();
+
+    indexer = makeIndexer();
+    expect(await indexer.start()).toBe(true);
+    await waitFor(
+      async () => ((await loanStatus(taken.loan)) === "Liquidated" ? true : undefined),
+      "catch-up",
+    );
+    await indexer.reconcile();
+    const events = await t.db.query<{ loan: string; kind: string }>(
+      "SELECT loan, kind FROM loan_activity ORDER BY loan, kind",
+    );
+    expect(events.filter((e) => e.loan === taken.loan).map((e) => e.kind)).toEqual(["liquidated", "taken"]);
+    expect(events).toHaveLength(4);
+    const list = parseLoanList(await get(`/loan/pool?pubkey=${pool}`));
+    expect(list).toMatchObject({ totalCount: 2, ongoingCount: 0 });
+    const profit = (await get(`/dirty/lender-profit?pubkey=${lender.address}`)).byCurrency[0];
+    expect(profit).toMatchObject({ loansRepaid: 1, loansLiquidated: 1, principalLiquidated: "50000000" });
+    const parsed = parsePool(await get(`/pool/pool?pubkey=${pool}`));
+    expect(parsed.totalLiquidations).toBe(1);
+  }, 60_000);
+});
