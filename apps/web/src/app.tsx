@@ -15,7 +15,7 @@ import { scheduleSessionRecording } from "./shell/session-recording.ts";
 import { SidePanel } from "./shell/side-panel.tsx";
 import { UpdateBanner } from "./shell/update-banner.tsx";
 import { Toaster } from "./toasts/toaster.tsx";
-import { TOAST_WALLET_NOTIFICATIONS } from "./wallet/wallet-notifications.ts";
+import { TOAST_WALLET_NOTIFICATIONS, type WalletNotifications } from "./wallet/wallet-notifications.ts";
 import { WalletSetup } from "./wallet/wallet-setup.tsx";
 
 /** Creates the app's query client: no refetch on focus; intervals pause while the page is hidden. */
@@ -70,6 +70,21 @@ export function App({ config, buildId }: { config: RuntimeConfig; buildId: strin
   const rpcUrl = settings.rpcUrl ?? config.rpcUrl;
   const analytics = useMemo(() => createAnalytics(config.analyticsUrl), [config.analyticsUrl]);
   const [queryClient] = useState(createQueryClient);
+  // Wallet notifications: toasts, plus connect / disconnect actions for analytics.
+  const notifications = useMemo<WalletNotifications>(
+    () => ({
+      ...TOAST_WALLET_NOTIFICATIONS,
+      onConnect(payload) {
+        TOAST_WALLET_NOTIFICATIONS.onConnect(payload);
+        analytics.action("wallet_connected", { walletName: payload.walletName });
+      },
+      onDisconnect(payload) {
+        TOAST_WALLET_NOTIFICATIONS.onDisconnect(payload);
+        analytics.action("wallet_disconnected", { walletName: payload.walletName });
+      },
+    }),
+    [analytics],
+  );
   const context = useMemo<AppContextValue>(
     () => ({ config, rpcUrl, analytics, buildId }),
     [config, rpcUrl, analytics, buildId],
@@ -81,7 +96,7 @@ export function App({ config, buildId }: { config: RuntimeConfig; buildId: strin
           rpcUrl={rpcUrl}
           cluster={config.cluster}
           explanationUrl={config.walletExplanationUrl}
-          notifications={TOAST_WALLET_NOTIFICATIONS}
+          notifications={notifications}
         >
           <WalletDataSync />
           <Shell context={context} />

@@ -1,7 +1,8 @@
 import { CisternError, ERROR_CODES } from "@cistern/protocol";
-import { WalletConnectionError, WalletNotReadyError } from "@solana/wallet-adapter-base";
+import { WalletConnectionError, WalletNotReadyError, WalletReadyState } from "@solana/wallet-adapter-base";
 import { Keypair, SystemProgram, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEEP_LINK_WALLETS, DeepLinkWalletAdapter, isIosSafari } from "../src/wallet/deep-link-wallets.ts";
 import {
   DEV_WALLET_NAME,
   DEV_WALLET_STORAGE_KEY,
@@ -21,9 +22,9 @@ afterEach(() => {
 
 describe("development wallet", () => {
   it("is offered on localnet only", () => {
-    expect(getAppWalletAdapters("localnet").map((a) => a.name)).toEqual([DEV_WALLET_NAME]);
-    expect(getAppWalletAdapters("devnet")).toEqual([]);
-    expect(getAppWalletAdapters("mainnet")).toEqual([]);
+    expect(getAppWalletAdapters("localnet", "").map((a) => a.name)).toEqual([DEV_WALLET_NAME]);
+    expect(getAppWalletAdapters("devnet", "")).toEqual([]);
+    expect(getAppWalletAdapters("mainnet", "")).toEqual([]);
   });
 
   it("keeps its keypair in local storage across connections and signs transactions and messages", async () => {
@@ -148,5 +149,35 @@ describe("wallet bookkeeping", () => {
         supportedTransactionVersions: ["legacy", "0"],
       },
     });
+  });
+});
+
+describe("iOS deep links", () => {
+  const iosSafari =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+  const iosChrome =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/124.0 Mobile/15E148 Safari/604.1";
+
+  it("offers Phantom and Solflare as loadable wallets on iOS Safari only", () => {
+    expect(isIosSafari(iosSafari)).toBe(true);
+    expect(isIosSafari(iosChrome)).toBe(false);
+    const adapters = getAppWalletAdapters("mainnet", iosSafari);
+    expect(adapters.map((a) => [a.name, a.readyState])).toEqual([
+      ["Phantom", WalletReadyState.Loadable],
+      ["Solflare", WalletReadyState.Loadable],
+    ]);
+    expect(getAppWalletAdapters("mainnet", "Mozilla/5.0 (X11; Linux x86_64) Chrome/156")).toEqual([]);
+  });
+
+  it("redirects to the wallet's universal link on connect, never on auto-connect", async () => {
+    const visited: string[] = [];
+    const phantom = new DeepLinkWalletAdapter(DEEP_LINK_WALLETS[0]!, (url) => visited.push(url));
+    await phantom.autoConnect();
+    expect(visited).toEqual([]);
+    await phantom.connect();
+    const page = encodeURIComponent(window.location.href);
+    expect(visited).toEqual([
+      `https://phantom.app/ul/browse/${page}?ref=${encodeURIComponent(window.location.origin)}`,
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import type { Adapter } from "@solana/wallet-adapter-base";
 import { ConnectionProvider, useWallet, WalletProvider } from "@solana/wallet-adapter-react";
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef } from "react";
 import type { Cluster } from "../config/runtime-config.ts";
+import { getDeepLinkAdapters } from "./deep-link-wallets.ts";
 import { DevWalletAdapter } from "./dev-wallet-adapter.ts";
 import { rememberConnectedWallet } from "./previously-connected.ts";
 import { handleWalletError } from "./wallet-errors.ts";
@@ -10,9 +11,16 @@ import { getWalletNotificationPayload, type WalletNotifications } from "./wallet
 
 const ConnectWalletModal = lazy(() => import("./connect-wallet-modal.tsx"));
 
-/** Wallets we add ourselves: the development wallet, on localnet only. Others come from wallet-standard. */
-export function getAppWalletAdapters(cluster: Cluster): Adapter[] {
-  return cluster === "localnet" ? [new DevWalletAdapter()] : [];
+/**
+ * Wallets we add ourselves: the development wallet (localnet only) and, on iOS Safari, deep-link
+ * wallets. Installed wallets come from wallet-standard discovery; the mobile wallet adapter from
+ * wallet-adapter-react on mobile.
+ */
+export function getAppWalletAdapters(
+  cluster: Cluster,
+  userAgent: string = globalThis.navigator?.userAgent ?? "",
+): Adapter[] {
+  return [...(cluster === "localnet" ? [new DevWalletAdapter()] : []), ...getDeepLinkAdapters(userAgent)];
 }
 
 /** Fires notifications for connecting / connect / disconnect and remembers connected wallets. */
