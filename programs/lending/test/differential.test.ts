@@ -16,6 +16,7 @@ import {
   createLendingWorld,
   createPool,
   createWallet,
+  extendLoan,
   getTokenBalance,
   type LendingWorld,
   liquidate,
@@ -173,6 +174,75 @@ describe("on-chain maths equals @cistern/protocol", () => {
         },
       ),
       { seed: 20_261_121, numRuns: 120, endOnFailure: true },
+    );
+  }, 120_000);
+
+  it("extend settles the old loan with the protocol's owed interest and fee, netting the principals", async () => {
+    const { world, borrower } = setup;
+    const borrowerCurrency = borrower.tokenAccounts.get(world.currencyMint)!;
+    const treasuryCurrency = world.treasury.tokenAccounts.get(world.currencyMint)!;
+    await fc.assert(
+      fc.asyncProperty(
+        aprArb,
+        principalArb,
+        principalArb,
+        durationArb,
+        durationArb,
+        fc.bigInt({ min: 0n, max: 400n * DAY }),
+        async (aprBps, oldPrincipal, newPrincipal, oldDuration, newDuration, elapsed) => {
+          const createdAt = WORLD_START_UNIX;
+          const { loan: oldLoan, nft } = await openLoan(aprBps, oldPrincipal, oldDuration, createdAt);
+          const now = createdAt + elapsed;
+          setUnixTime(world, now);
+          const before = {
+            borrower: getTokenBalance(world.svm, borrowerCurrency),
+            treasury: getTokenBalance(world.svm, treasuryCurrency),
+            vault: getTokenBalance(world.svm, world.vault),
+          };
+          const newLoan = await extendLoan(world, {
+            pool: await poolFor(aprBps),
+            borrower,
+            oldLoan,
+            principalBaseUnits: newPrincipal,
+            durationSeconds: newDuration,
+            collateralValueBaseUnits: newPrincipal * 2n,
+          });
+          const old = computeRepayment({
+            aprBps,
+            principal: oldPrincipal,
+            durationSeconds: oldDuration,
+            createdAt,
+            now,
+          });
+          expect({
+            borrowerDelta: getTokenBalance(world.svm, borrowerCurrency) - before.borrower,
+            fee: getTokenBalance(world.svm, treasuryCurrency) - before.treasury,
+            vaultDelta: getTokenBalance(world.svm, world.vault) - before.vault,
+          }).toEqual({
+            borrowerDelta: newPrincipal - oldPrincipal - old.owedInterest,
+            fee: old.protocolFee,
+            vaultDelta: oldPrincipal - newPrincipal + old.lenderInterest,
+          });
+          expect(readLoan(world, oldLoan)).toMatchObject({
+            status: "Repaid",
+            repaidAt: now,
+            extendedTo: newLoan,
+            protocolFeePaid: old.protocolFee,
+          });
+          expect(readLoan(world, newLoan)).toMatchObject({
+            status: "Ongoing",
+            collateralMint: nft,
+            principal: newPrincipal,
+            durationSeconds: newDuration,
+            createdAt: now,
+            expiredAt: now + newDuration,
+            interest: computeTotalInterest({ aprBps, principal: newPrincipal, durationSeconds: newDuration }),
+          });
+          // close it so the next case starts from the same liquidity
+          await repay(world, borrower, newLoan);
+        },
+      ),
+      { seed: 11_2026, numRuns: 60, endOnFailure: true },
     );
   }, 120_000);
 
