@@ -38,7 +38,14 @@ export interface BankAccount {
 }
 
 /** Codec of the whole Bank account (header included). */
+let cachedBankAccountCodec: FixedSizeCodec<BankAccount, BankAccount> | undefined;
+
 export function getBankAccountCodec(): FixedSizeCodec<BankAccount, BankAccount> {
+  cachedBankAccountCodec ??= buildBankAccountCodec();
+  return cachedBankAccountCodec;
+}
+
+function buildBankAccountCodec(): FixedSizeCodec<BankAccount, BankAccount> {
   return withAccountHeader(
     ACCOUNT_TAG.Bank,
     getStructCodec([

@@ -21,7 +21,14 @@ export interface ConfigAccount {
 }
 
 /** Codec of the whole Config account (header included). */
+let cachedConfigAccountCodec: FixedSizeCodec<ConfigAccount, ConfigAccount> | undefined;
+
 export function getConfigAccountCodec(): FixedSizeCodec<ConfigAccount, ConfigAccount> {
+  cachedConfigAccountCodec ??= buildConfigAccountCodec();
+  return cachedConfigAccountCodec;
+}
+
+function buildConfigAccountCodec(): FixedSizeCodec<ConfigAccount, ConfigAccount> {
   return withAccountHeader(
     ACCOUNT_TAG.Config,
     getStructCodec([

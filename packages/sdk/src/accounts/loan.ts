@@ -62,7 +62,14 @@ export interface LoanAccount {
 }
 
 /** Codec of the whole Loan account (header included). */
+let cachedLoanAccountCodec: FixedSizeCodec<LoanAccount, LoanAccount> | undefined;
+
 export function getLoanAccountCodec(): FixedSizeCodec<LoanAccount, LoanAccount> {
+  cachedLoanAccountCodec ??= buildLoanAccountCodec();
+  return cachedLoanAccountCodec;
+}
+
+function buildLoanAccountCodec(): FixedSizeCodec<LoanAccount, LoanAccount> {
   return withAccountHeader(
     ACCOUNT_TAG.Loan,
     getStructCodec([

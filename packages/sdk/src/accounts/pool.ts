@@ -146,7 +146,14 @@ const EMPTY_COLLECTION: PoolCollection = {
 type RawPool = Omit<PoolAccount, "collections"> & { collectionCount: number; collections: PoolCollection[] };
 
 /** Codec of the whole Pool account (header included). */
+let cachedPoolAccountCodec: FixedSizeCodec<PoolAccount, PoolAccount> | undefined;
+
 export function getPoolAccountCodec(): FixedSizeCodec<PoolAccount, PoolAccount> {
+  cachedPoolAccountCodec ??= buildPoolAccountCodec();
+  return cachedPoolAccountCodec;
+}
+
+function buildPoolAccountCodec(): FixedSizeCodec<PoolAccount, PoolAccount> {
   const raw = getStructCodec([
     ["bump", u8()],
     ["poolType", u8Enum({ 0: "nft-pool", 1: "defi-pool" })],
