@@ -1,4 +1,3 @@
-import { getCurrencyByMint } from "@cistern/protocol";
 import { useConnection, useWallet } from "@solana/wallet-adapter-react";
 import { PublicKey } from "@solana/web3.js";
 import { useQuery } from "@tanstack/react-query";
@@ -11,7 +10,6 @@ export interface TokenBalance {
   /** Base units. */
   amount: bigint;
   decimals: number;
-  symbol: string | null;
 }
 
 export interface WalletBalances {
@@ -46,14 +44,10 @@ export function useWalletBalances() {
               mint: info.mint,
               amount: BigInt(info.tokenAmount.amount),
               decimals: info.tokenAmount.decimals,
-              symbol: getCurrencyByMint(info.mint)?.symbol ?? null,
             };
           })
           .filter((t): t is TokenBalance => t !== null && t.amount > 0n)
-          .sort(
-            (a, b) =>
-              (a.symbol === null ? 1 : 0) - (b.symbol === null ? 1 : 0) || a.mint.localeCompare(b.mint),
-          );
+          .sort((a, b) => a.mint.localeCompare(b.mint));
         return { lamports: BigInt(lamports), tokens };
       } catch (error) {
         console.error("Balance refresh failed", error);

@@ -5,24 +5,18 @@ import { useEffect, useRef } from "react";
 import { useAppContext } from "../app-context.ts";
 import { requestJson } from "../tx/http-client.ts";
 import { clearWalletData, refreshScopes, WALLET_SCOPES } from "./refresh.ts";
+import { parseCurrencyNames } from "./token-names.ts";
 
-/** Supported currency mints: the API's list, or the protocol's table when the API is unreachable. */
+/** Supported currency mints: the API's catalogue, or the protocol's table when the API is unreachable. */
 export function useSupportedCurrencies() {
   const { config } = useAppContext();
   return useQuery({
     queryKey: ["currencies", config.apiUrl],
     queryFn: async (): Promise<string[]> => {
       try {
-        const body = await requestJson<unknown>(`${config.apiUrl}/currency/currencies`);
-        const list = Array.isArray(body) ? body : ((body as { currencies?: unknown[] })?.currencies ?? []);
-        const mints = list
-          .map((c) =>
-            typeof c === "object" && c !== null ? (c as { mint?: unknown; currencyId?: unknown }) : {},
-          )
-          .map((c) =>
-            typeof c.mint === "string" ? c.mint : typeof c.currencyId === "string" ? c.currencyId : null,
-          )
-          .filter((m): m is string => m !== null);
+        const mints = Object.keys(
+          parseCurrencyNames(await requestJson<unknown>(`${config.apiUrl}/currency/currencies`)),
+        );
         if (mints.length > 0) return mints;
       } catch (error) {
         console.error("An error occurred while fetching data", error);

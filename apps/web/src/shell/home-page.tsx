@@ -1,4 +1,4 @@
-import { formatUnits, getCurrencyByMint, shortenAddress } from "@cistern/protocol";
+import { formatUnits, shortenAddress } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -7,6 +7,7 @@ import { useWalletBalances } from "../data/balances.ts";
 import { useChainStatus } from "../data/chain-status.ts";
 import { usePrices } from "../data/prices.ts";
 import { refreshScopes } from "../data/refresh.ts";
+import { useTokenNames } from "../data/token-names.ts";
 import { showToast } from "../toasts/toast-store.ts";
 import { DEV_WALLET_NAME, requestLocalnetFaucet } from "../wallet/dev-wallet-adapter.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";
@@ -87,6 +88,7 @@ function WalletCard() {
   const { config } = useAppContext();
   const { publicKey, wallet } = useWallet();
   const balances = useWalletBalances();
+  const names = useTokenNames().data ?? {};
   if (!publicKey) {
     return (
       <section className="card" aria-labelledby="wallet-title">
@@ -114,14 +116,19 @@ function WalletCard() {
               <th scope="row">SOL</th>
               <td>{formatUnits(balances.data.lamports, 9)}</td>
             </tr>
-            {balances.data.tokens.map((token) => (
-              <tr key={token.mint}>
-                <th scope="row" title={token.mint}>
-                  {token.symbol ?? shortenAddress(token.mint)}
-                </th>
-                <td>{formatUnits(token.amount, token.decimals)}</td>
-              </tr>
-            ))}
+            {[...balances.data.tokens]
+              .sort(
+                (a, b) =>
+                  Number(!(a.mint in names)) - Number(!(b.mint in names)) || a.mint.localeCompare(b.mint),
+              )
+              .map((token) => (
+                <tr key={token.mint}>
+                  <th scope="row" title={token.mint}>
+                    {names[token.mint] ?? shortenAddress(token.mint)}
+                  </th>
+                  <td>{formatUnits(token.amount, token.decimals)}</td>
+                </tr>
+              ))}
           </tbody>
         </table>
       ) : null}
@@ -132,6 +139,7 @@ function WalletCard() {
 
 function PricesCard() {
   const prices = usePrices();
+  const names = useTokenNames().data ?? {};
   const entries = Object.entries(prices.data ?? {});
   return (
     <section className="card" aria-labelledby="prices-title">
@@ -144,7 +152,7 @@ function PricesCard() {
             {entries.map(([mint, price]) => (
               <tr key={mint}>
                 <th scope="row" title={mint}>
-                  {getCurrencyByMint(mint)?.symbol ?? shortenAddress(mint)}
+                  {names[mint] ?? shortenAddress(mint)}
                 </th>
                 <td>${price}</td>
               </tr>

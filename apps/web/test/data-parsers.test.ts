@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { parsePrices } from "../src/data/prices.ts";
+import { parseCurrencyNames, parseDemoWorldNames } from "../src/data/token-names.ts";
+
+const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+
+describe("data parsers", () => {
+  it("reads the price feed's {prices: {mint: {price}}} as decimal strings", () => {
+    expect(parsePrices({ prices: { [USDC]: { price: 1 }, X: { price: "0.25" }, Y: {} } })).toEqual({
+      [USDC]: "1",
+      X: "0.25",
+    });
+    expect(parsePrices(null)).toEqual({});
+  });
+
+  it("reads currency symbols from the API catalogue keyed by mint, or as a list", () => {
+    const entry = {
+      currencyId: USDC,
+      mint: USDC,
+      metadata: { symbol: "USDC", name: "USD Coin", decimals: 6 },
+    };
+    expect(parseCurrencyNames({ [USDC]: entry })).toEqual({ [USDC]: "USDC" });
+    expect(parseCurrencyNames([entry, { bogus: true }, null])).toEqual({ [USDC]: "USDC" });
+  });
+
+  it("reads token symbols and NFT names from the localnet demo world", () => {
+    const world = {
+      tokens: [{ mint: "T1", symbol: "BONK" }],
+      collections: [{ nfts: [{ mint: "N1", name: "Otter #1" }] }],
+    };
+    expect(parseDemoWorldNames(world)).toEqual({ T1: "BONK", N1: "Otter #1" });
+    expect(parseDemoWorldNames(undefined)).toEqual({});
+  });
+});
