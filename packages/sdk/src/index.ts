@@ -1,3 +1,4 @@
+export * from "./accounts/account-filters.ts";
 export * from "./accounts/bank.ts";
 export * from "./accounts/config.ts";
 export * from "./accounts/decode-account.ts";
