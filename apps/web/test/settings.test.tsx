@@ -22,22 +22,29 @@ describe("priority fee", () => {
     });
   });
 
-  it("caps at amount x 1e9 lamports and adds a same-size tip in jito mode", () => {
+  it("sends the builder the level, SOL amount, type and broadcast mode, rejecting bad amounts", () => {
     expect(getBuilderPriorityFeeOptions(parsePriorityFeeSettings(null))).toEqual({
-      level: "fast",
+      priorityFeeLevel: "fast",
+      amount: "0.0005",
       type: "maxCap",
       broadcastMode: "priorityFees",
-      maxCapLamports: "500000",
-      jitoTipLamports: "0",
     });
-    const jito = getBuilderPriorityFeeOptions({
-      level: "ultra",
-      amountSol: "0.001",
-      type: "exactFee",
-      broadcastMode: "jito",
-    });
-    expect(jito.maxCapLamports).toBe("1000000");
-    expect(jito.jitoTipLamports).toBe("1000000");
+    expect(
+      getBuilderPriorityFeeOptions({
+        level: "ultra",
+        amountSol: "0.001",
+        type: "exactFee",
+        broadcastMode: "jito",
+      }),
+    ).toEqual({ priorityFeeLevel: "ultra", amount: "0.001", type: "exactFee", broadcastMode: "jito" });
+    expect(() =>
+      getBuilderPriorityFeeOptions({
+        level: "fast",
+        amountSol: "0.0000000001",
+        type: "maxCap",
+        broadcastMode: "jito",
+      }),
+    ).toThrow();
   });
 
   it("falls back field by field on corrupt stored settings", () => {

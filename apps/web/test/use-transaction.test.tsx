@@ -194,11 +194,10 @@ describe("useTransaction", () => {
         amount: "5",
         referrer,
         options: {
-          level: "fast",
+          priorityFeeLevel: "fast",
+          amount: "0.0005",
           type: "maxCap",
           broadcastMode: "priorityFees",
-          maxCapLamports: "500000",
-          jitoTipLamports: "0",
         },
       },
     });

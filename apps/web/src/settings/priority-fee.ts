@@ -41,17 +41,25 @@ export function parsePriorityFeeSettings(input: unknown): PriorityFeeSettings {
   };
 }
 
+/** The `options` object of every builder request (apps/api builder schema `BuildOptions`). */
+export interface BuilderPriorityFeeOptions {
+  priorityFeeLevel: PriorityFeeSettings["level"];
+  /** Whole SOL, decimal string: the cap (maxCap), the fee (exactFee); also the tip in jito mode. */
+  amount: string;
+  type: PriorityFeeSettings["type"];
+  broadcastMode: PriorityFeeSettings["broadcastMode"];
+}
+
 /**
- * The priority-fee options sent with every builder request: the protocol's options (cap = amount x
- * 1e9 lamports, same-size jito tip in jito mode) with lamports as decimal strings for JSON.
+ * The builder options for the user's settings. The amount is checked with the protocol's
+ * getPriorityFeeOptions (cap = amount x 1e9 lamports, jito tip of the same amount) before it is sent.
  */
-export function getBuilderPriorityFeeOptions(settings: PriorityFeeSettings): Record<string, string> {
-  const options = getPriorityFeeOptions(settings);
+export function getBuilderPriorityFeeOptions(settings: PriorityFeeSettings): BuilderPriorityFeeOptions {
+  getPriorityFeeOptions(settings);
   return {
-    level: options.level,
-    type: options.type,
-    broadcastMode: options.broadcastMode,
-    maxCapLamports: options.maxCapLamports.toString(),
-    jitoTipLamports: options.jitoTipLamports.toString(),
+    priorityFeeLevel: settings.level,
+    amount: settings.amountSol,
+    type: settings.type,
+    broadcastMode: settings.broadcastMode,
   };
 }

@@ -120,7 +120,8 @@ export function serializeTransactions(transactions: AnyTransaction[]): string[] 
 
 /**
  * Sends signed transactions to the sender route of their kind: /send-transaction and
- * /send-cos-transaction take one transaction at a time, /send-bundle and /send-cos-bundle the list.
+ * /send-cos-transaction take one transaction at a time ({transaction, blockHeight}), /send-bundle and
+ * /send-cos-bundle the list ({transactions}).
  * Returns the last signature.
  */
 export async function sendSignedTransactions(
@@ -136,7 +137,7 @@ export async function sendSignedTransactions(
   if (path === undefined) throw new CisternError(ERROR_CODES.UNKNOWN_TRANSACTION_KIND);
   if (isBundleKind(kind)) {
     const response = await requestJson<SendResponse>(`${apiUrl}${path}`, {
-      body: { transactions: signedBase64, blockHeight: lastValidBlockHeight },
+      body: { transactions: signedBase64 },
       fetchImpl,
     });
     const signature = getSignatureFromSendResponse(response);
