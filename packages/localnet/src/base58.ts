@@ -1,13 +1,66 @@
-import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
+import { getBase58Encoder } from "@solana/kit";
 import { invalidParams } from "./errors.ts";
 
-const toBase58 = getBase58Decoder();
 const fromBase58 = getBase58Encoder();
+const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const KEY_CACHE_LIMIT = 100_000;
+const keyCache = new Map<string, string>();
 const BASE58_RE = /^[1-9A-HJ-NP-Za-km-z]*$/;
 
-/** Encodes bytes as base58. */
+const LIMB = 58 ** 5; // 656_356_768: limb * 65536 + carry stays below 2^53, so float maths is exact
+
+/** base58 via base-58^5 limbs, consuming the input two bytes at a time. */
+function encodeUncached(bytes: Uint8Array): string {
+  let zeros = 0;
+  while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
+  const limbs: number[] = [];
+  for (let i = zeros; i < bytes.length; ) {
+    let carry: number;
+    let mul: number;
+    if (i + 1 < bytes.length) {
+      carry = bytes[i]! * 256 + bytes[i + 1]!;
+      mul = 65536;
+      i += 2;
+    } else {
+      carry = bytes[i]!;
+      mul = 256;
+      i += 1;
+    }
+    for (let k = 0; k < limbs.length; k++) {
+      const x = limbs[k]! * mul + carry;
+      carry = Math.floor(x / LIMB);
+      limbs[k] = x - carry * LIMB;
+    }
+    while (carry > 0) {
+      const next = Math.floor(carry / LIMB);
+      limbs.push(carry - next * LIMB);
+      carry = next;
+    }
+  }
+  let out = "";
+  for (let k = 0; k < limbs.length; k++) {
+    let v = limbs[k]!;
+    const last = k === limbs.length - 1;
+    for (let d = 0; d < 5 && (!last || v > 0); d++) {
+      const q = Math.floor(v / 58);
+      out = ALPHABET[v - q * 58] + out;
+      v = q;
+    }
+  }
+  return "1".repeat(zeros) + out;
+}
+
+/** Encodes bytes as base58 (32-byte keys are cached: the same accounts recur in every transaction). */
 export function encodeBase58(bytes: Uint8Array): string {
-  return toBase58.decode(bytes);
+  if (bytes.length !== 32) return encodeUncached(bytes);
+  const k = Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString("latin1");
+  let s = keyCache.get(k);
+  if (s === undefined) {
+    s = encodeUncached(bytes);
+    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+    keyCache.set(k, s);
+  }
+  return s;
 }
 
 /** Decodes base58 text; throws a -32602 error on characters outside the alphabet. */

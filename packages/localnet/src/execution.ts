@@ -1,5 +1,5 @@
 import { FailedTransactionMetadata, type LiteSvm, type TransactionMetadata } from "litesvm/dist/internal";
-import { encodeBase58 } from "./base58.ts";
+import { decodeBase58, encodeBase58 } from "./base58.ts";
 import type { InnerInstructionJson, TokenBalance, TxRecord } from "./history.ts";
 import {
   decodeMint,
@@ -29,7 +29,17 @@ export interface ExecutionInput {
   preTokenBalances: TokenBalance[];
   feeLamports: number;
   priorityFeeMicroLamports: number;
+  /** False when only programs that cannot touch token accounts run (System, ComputeBudget, Memo). */
+  mayChangeTokens: boolean;
 }
+
+/** Programs that never modify token accounts, not even through CPI. */
+const NON_TOKEN_PROGRAMS = new Set([
+  "11111111111111111111111111111111",
+  "ComputeBudget111111111111111111111111111111",
+  "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
+  "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
+]);
 
 /** Resolves v0 lookup-table addresses; missing tables yield no keys (LiteSVM then fails the tx). */
 export function resolveLoadedAddresses(
@@ -77,8 +87,9 @@ export function computeFee(
 function tokenBalanceOf(svm: LiteSvm, index: number, key: Uint8Array): TokenBalance | null {
   const acct = svm.getAccount(key);
   if (!acct) return null;
-  const owner = encodeBase58(acct.owner());
-  if (owner !== TOKEN_PROGRAM && owner !== TOKEN_2022_PROGRAM) return null;
+  const ownerBytes = Buffer.from(acct.owner());
+  if (!ownerBytes.equals(TOKEN_PROGRAM_BYTES) && !ownerBytes.equals(TOKEN_2022_PROGRAM_BYTES)) return null;
+  const owner = encodeBase58(ownerBytes);
   const data = acct.data();
   if (!isTokenAccountData(data, owner)) return null;
   const t = decodeTokenAccount(data);
@@ -94,10 +105,17 @@ function tokenBalanceOf(svm: LiteSvm, index: number, key: Uint8Array): TokenBala
   };
 }
 
+const TOKEN_PROGRAM_BYTES = Buffer.from(decodeBase58(TOKEN_PROGRAM));
+const TOKEN_2022_PROGRAM_BYTES = Buffer.from(decodeBase58(TOKEN_2022_PROGRAM));
 const decodeMintKey = (tokenAccountData: Uint8Array) => tokenAccountData.subarray(0, 32);
 
-function tokenBalances(svm: LiteSvm, input: Pick<ExecutionInput, "keys" | "writable">): TokenBalance[] {
+function tokenBalances(
+  svm: LiteSvm,
+  input: Pick<ExecutionInput, "keys" | "writable" | "mayChangeTokens">,
+): TokenBalance[] {
   const out: TokenBalance[] = [];
+  // Token accounts only appear in pre/post token balances when a program that can move tokens runs.
+  if (!input.mayChangeTokens) return out;
   input.keys.forEach((k, i) => {
     if (!input.writable[i]) return;
     const b = tokenBalanceOf(svm, i, k);
@@ -129,6 +147,9 @@ export function computeTxEffects(svm: LiteSvm, tx: WireTransaction): ExecutionIn
     preBalances,
     preTokenBalances: [] as TokenBalance[],
     ...computeFee(tx),
+    mayChangeTokens: tx.instructions.some(
+      (ix) => !NON_TOKEN_PROGRAMS.has(encodeBase58(tx.staticKeys[ix.programIdIndex]!)),
+    ),
   };
   input.preTokenBalances = tokenBalances(svm, input);
   return input;

@@ -16,4 +16,5 @@ export {
   type StartLocalnetOptions,
   startLocalnet,
 } from "./start-localnet.ts";
+export { type BuildInstruction, buildSignedTransaction } from "./tx-builder.ts";
 export { type FaucetResult, getAssociatedTokenAddress, WorldAdmin } from "./world-admin.ts";

@@ -1,0 +1,197 @@
+// Localnet throughput: sustained pre-signed SOL transfers per second through sendTransaction over
+// HTTP (keep-alive, several concurrent connections, client in a worker thread), against LiteSVM
+// executing the same transactions in-process. Both figures and the ratio are printed.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import {
+  buildSignedTransaction,
+  generateLocalKeypair,
+  type LocalKeypair,
+  startLocalnet,
+} from "@cistern/localnet";
+import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
+import { Account, LiteSvm } from "litesvm/dist/internal";
+
+const TX_COUNT = Number(process.env.LOCALNET_BENCH_TXS ?? 9000);
+const CONNECTIONS = Number(process.env.LOCALNET_BENCH_CONNECTIONS ?? 16);
+const WARMUP = 1000;
+const PAYERS = 8;
+const SYSTEM = new Uint8Array(32);
+
+function transfer(from: LocalKeypair, to: Uint8Array, lamports: bigint) {
+  const data = new Uint8Array(12);
+  const dv = new DataView(data.buffer);
+  dv.setUint32(0, 2, true);
+  dv.setBigUint64(4, lamports, true);
+  return {
+    programId: SYSTEM,
+    keys: [
+      { pubkey: from.publicKey, isSigner: true, isWritable: true },
+      { pubkey: to, isSigner: false, isWritable: true },
+    ],
+    data,
+  };
+}
+
+// Load generator: raw keep-alive HTTP/1.1 sockets (one request in flight per connection), so the
+// client spends little CPU and the figure measures the server.
+const CLIENT = `
+const { parentPort, workerData } = require("node:worker_threads");
+const net = require("node:net");
+const { host, port, bodies, connections } = workerData;
+let next = 0, errors = 0, firstError = null, done = 0;
+const requests = bodies.map((b) => Buffer.from(
+  "POST / HTTP/1.1\\r\\nHost: " + host + ":" + port + "\\r\\nContent-Type: application/json\\r\\nContent-Length: " +
+  Buffer.byteLength(b) + "\\r\\nConnection: keep-alive\\r\\n\\r\\n" + b));
+function lane() {
+  return new Promise((resolve) => {
+    const sock = net.connect({ host, port });
+    sock.setNoDelay(true);
+    let buf = Buffer.alloc(0);
+    const send = () => {
+      if (next >= requests.length) { sock.end(); resolve(); return; }
+      sock.write(requests[next++]);
+    };
+    sock.on("connect", send);
+    sock.on("data", (chunk) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      for (;;) {
+        const headerEnd = buf.indexOf("\\r\\n\\r\\n");
+        if (headerEnd < 0) return;
+        const head = buf.subarray(0, headerEnd).toString("latin1");
+        const m = /content-length: (\\d+)/i.exec(head);
+        const len = m ? Number(m[1]) : 0;
+        if (buf.length < headerEnd + 4 + len) return;
+        const body = buf.subarray(headerEnd + 4, headerEnd + 4 + len).toString("utf8");
+        buf = buf.subarray(headerEnd + 4 + len);
+        if (!head.startsWith("HTTP/1.1 200") || body.includes('"error"')) { errors++; firstError ??= head.split("\\r\\n")[0] + " " + body; }
+        done++;
+        send();
+      }
+    });
+    sock.on("error", (e) => { errors++; firstError ??= String(e); resolve(); });
+  });
+}
+(async () => {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: connections }, lane));
+  parentPort.postMessage({ ms: performance.now() - t0, errors, firstError, done });
+})();
+`;
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "cistern-localnet-bench-"));
+  const net = await startLocalnet({ rpcPort: 0, dataDir, seed: false });
+  try {
+    const payers = Array.from({ length: PAYERS }, () => generateLocalKeypair());
+    for (const p of payers) await net.fundWallet(p.address, { lamports: 1_000_000_000_000n });
+    const recipientKp = generateLocalKeypair();
+    const recipient = recipientKp.publicKey;
+    await net.fundWallet(recipientKp.address, { lamports: 1_000_000_000n });
+    const blockhash = await fetch(net.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getLatestBlockhash" }),
+    })
+      .then((r) => r.json() as Promise<{ result: { value: { blockhash: string } } }>)
+      .then((j) => Uint8Array.from(getBase58Encoder().encode(j.result.value.blockhash)));
+
+    const tSign = performance.now();
+    const wire: Uint8Array[] = [];
+    for (let i = 0; i < TX_COUNT; i++) {
+      const payer = payers[i % PAYERS]!;
+      wire.push(buildSignedTransaction(payer, [transfer(payer, recipient, BigInt(1_000 + i))], blockhash));
+    }
+    const signMs = performance.now() - tSign;
+
+    // In-process baseline: the same bytes through LiteSVM directly.
+    const svm = new LiteSvm();
+    svm.setBlockhashCheck(false);
+    for (const p of payers)
+      svm.setAccount(p.publicKey, new Account(1_000_000_000_000n, new Uint8Array(), SYSTEM, false, 0n));
+    svm.setAccount(recipient, new Account(1_000_000_000n, new Uint8Array(), SYSTEM, false, 0n));
+    const tIn = performance.now();
+    let inFailed = 0;
+    for (const w of wire) if ("err" in svm.sendLegacyTransaction(w)) inFailed++;
+    const inMs = performance.now() - tIn;
+    const inTps = TX_COUNT / (inMs / 1000);
+
+    const run = async (skipPreflight: boolean, txs: Uint8Array[]) => {
+      const bodies = txs.map((w, i) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: i,
+          method: "sendTransaction",
+          params: [Buffer.from(w).toString("base64"), { encoding: "base64", skipPreflight }],
+        }),
+      );
+      const u = new URL(net.rpcUrl);
+      const worker = new Worker(CLIENT, {
+        eval: true,
+        workerData: { host: u.hostname, port: Number(u.port), bodies, connections: CONNECTIONS },
+      });
+      const out = await new Promise<{ ms: number; errors: number; firstError: string | null }>(
+        (resolve, reject) => {
+          worker.once("message", resolve);
+          worker.once("error", reject);
+        },
+      );
+      await worker.terminate();
+      return out;
+    };
+    // Warm-up (JIT, sockets, ledger file) with the first WARMUP transactions, not counted.
+    const warm = await run(true, wire.slice(0, WARMUP));
+    const half = Math.floor((TX_COUNT - WARMUP) / 2);
+    const skip = await run(true, wire.slice(WARMUP, WARMUP + half));
+    const pre = await run(false, wire.slice(WARMUP + half));
+    const skipTps = half / (skip.ms / 1000);
+    const preTps = (TX_COUNT - WARMUP - half) / (pre.ms / 1000);
+
+    let expectedLamports = 1_000_000_000n;
+    for (let i = 0; i < TX_COUNT; i++) expectedLamports += BigInt(1_000 + i);
+    const landed = await fetch(net.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "getBalance",
+        params: [getBase58Decoder().decode(recipient)],
+      }),
+    }).then((r) => r.json() as Promise<{ result: { value: number } }>);
+
+    console.log(
+      `transactions: ${TX_COUNT} pre-signed SOL transfers (${PAYERS} payers), signing took ${signMs.toFixed(0)} ms`,
+    );
+    console.log(
+      `in-process LiteSVM (sendLegacyTransaction): ${inTps.toFixed(0)} tx/s (${inMs.toFixed(0)} ms, ${inFailed} failed)`,
+    );
+    console.log(
+      `HTTP sendTransaction skipPreflight=true : ${skipTps.toFixed(0)} tx/s (${half} txs, ${CONNECTIONS} keep-alive connections, ${skip.errors} errors)`,
+    );
+    console.log(
+      `HTTP sendTransaction skipPreflight=false: ${preTps.toFixed(0)} tx/s (${TX_COUNT - WARMUP - half} txs, preflight simulates each first, ${pre.errors} errors)`,
+    );
+    console.log(`ratio in-process / HTTP (skipPreflight=true): ${(inTps / skipTps).toFixed(2)}x`);
+    console.log(`ratio in-process / HTTP (preflight):          ${(inTps / preTps).toFixed(2)}x`);
+    console.log(
+      `every HTTP transaction durable (ledger fsync per event-loop batch) and landed: ${
+        BigInt(landed.result.value) === expectedLamports
+          ? "yes"
+          : `NO (recipient has ${landed.result.value}, expected ${expectedLamports})`
+      }`,
+    );
+    if (skip.firstError || pre.firstError) console.log(`first error: ${skip.firstError ?? pre.firstError}`);
+    const ok = skipTps >= 3000 && inTps / skipTps <= 4 && warm.errors + skip.errors + pre.errors === 0;
+    console.log(
+      `target (>= 3000 tx/s and within 4x of in-process, skipPreflight=true): ${ok ? "met" : "NOT met"}`,
+    );
+  } finally {
+    await net.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

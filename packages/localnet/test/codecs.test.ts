@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { getBase58Decoder } from "@solana/kit";
+import { describe, expect, it } from "vitest";
+import { decodeBase58, encodeBase58 } from "../src/base58.ts";
+import { generateLocalKeypair } from "../src/keypair.ts";
+import { formatUiAmount } from "../src/token-layout.ts";
+import { buildSignedTransaction } from "../src/tx-builder.ts";
+import { parseWireTransaction } from "../src/wire.ts";
+
+describe("codecs", () => {
+  it("fast base58 equals @solana/kit's for random inputs, leading zeros included", () => {
+    const kit = getBase58Decoder();
+    for (let i = 0; i < 3000; i++) {
+      const len = [0, 1, 2, 3, 31, 32, 33, 64][i % 8]!;
+      const b = randomBytes(len);
+      if (i % 3 === 0 && len > 2) b[0] = b[1] = 0;
+      expect(encodeBase58(b)).toBe(kit.decode(b));
+      expect(Buffer.from(decodeBase58(encodeBase58(b)))).toEqual(b);
+    }
+  });
+
+  it("formats token amounts exactly (uiAmountString)", () => {
+    expect(formatUiAmount(0n, 6)).toBe("0");
+    expect(formatUiAmount(1n, 6)).toBe("0.000001");
+    expect(formatUiAmount(1_250_000n, 6)).toBe("1.25");
+    expect(formatUiAmount(18_446_744_073_709_551_615n, 9)).toBe("18446744073.709551615");
+    expect(formatUiAmount(42n, 0)).toBe("42");
+  });
+
+  it("builds legacy transactions the wire parser reads back, and rejects truncated bytes", () => {
+    const payer = generateLocalKeypair();
+    const other = generateLocalKeypair();
+    const bytes = buildSignedTransaction(
+      payer,
+      [
+        {
+          programId: new Uint8Array(32),
+          keys: [
+            { pubkey: payer.publicKey, isSigner: true, isWritable: true },
+            { pubkey: other.publicKey, isSigner: true, isWritable: false },
+          ],
+          data: new Uint8Array([2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]),
+        },
+      ],
+      new Uint8Array(32).fill(7),
+      [other],
+    );
+    const tx = parseWireTransaction(bytes);
+    expect(tx.version).toBe("legacy");
+    expect(tx.signatures).toHaveLength(2);
+    expect(tx.numRequiredSignatures).toBe(2);
+    expect(tx.numReadonlySigned).toBe(1);
+    expect(encodeBase58(tx.staticKeys[0]!)).toBe(payer.address);
+    expect(tx.instructions[0]!.accounts).toEqual([0, 1]);
+    expect(() => parseWireTransaction(bytes.subarray(0, bytes.length - 1))).toThrow(/failed to deserialize/);
+    expect(() => parseWireTransaction(new Uint8Array([0]))).toThrow();
+  });
+});
