@@ -67,6 +67,8 @@ export interface LendingWorld {
   lender: Wallet;
   bank: Address;
   vault: Address;
+  /** Next pool seed / loan nonce the world hands out (each pool and loan PDA is new). */
+  counters: { poolSeed: bigint; loanNonce: bigint };
 }
 
 /**
@@ -122,6 +124,7 @@ export async function createLendingWorld(input: {
     lender,
     bank,
     vault,
+    counters: { poolSeed: 1n, loanNonce: 1n },
   };
   if (input.depositBaseUnits > 0n) await deposit(world, input.depositBaseUnits);
   return world;
@@ -202,8 +205,6 @@ export function createPoolParams(collections: PoolParams["collections"], loanApr
   };
 }
 
-let poolSeed = 1n;
-
 /** The lender publishes a pool (LTV and exposure 100% unless given). */
 export async function createPool(
   world: LendingWorld,
@@ -215,7 +216,7 @@ export async function createPool(
     exposureBps?: number;
   },
 ): Promise<WorldPool> {
-  const seed = poolSeed++;
+  const seed = world.counters.poolSeed++;
   const ix = await getCreatePoolInstruction({
     programAddress: world.programAddress,
     owner: world.lender.signer,
@@ -251,8 +252,6 @@ export function setUnixTime(world: LendingWorld, unix: bigint): void {
   setClock(world.svm, { unixTimestamp: unix });
 }
 
-let loanNonce = 1n;
-
 /** Terms of a loan the world opens. */
 export interface WorldLoanInput {
   pool: WorldPool;
@@ -268,7 +267,7 @@ export interface WorldLoanInput {
 
 /** Borrower takes a loan with an oracle attestation at the current slot. Returns the loan address. */
 export async function takeLoan(world: LendingWorld, input: WorldLoanInput): Promise<Address> {
-  const nonce = loanNonce++;
+  const nonce = world.counters.loanNonce++;
   const ix = await getTakeLoanInstruction({
     programAddress: world.programAddress,
     borrower: input.borrower.signer,
@@ -345,7 +344,7 @@ export async function extendLoan(
     oldLoan: input.oldLoan,
     borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, world.currencyMint),
     treasuryCurrencyTokenAccount: world.treasury.tokenAccounts.get(world.currencyMint)!,
-    nonce: loanNonce++,
+    nonce: world.counters.loanNonce++,
     principalBaseUnits: input.principalBaseUnits,
     durationSeconds: input.durationSeconds,
     collateralAmountBaseUnits: old.collateralAmount,
