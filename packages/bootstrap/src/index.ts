@@ -1,0 +1,10 @@
+export * from "./bootstrap-cluster.ts";
+export * from "./bootstrap-error.ts";
+export * from "./cluster-info.ts";
+export * from "./demo-plan.ts";
+export { isProgramDataEqual, type ProgramDeployAction } from "./deploy-lending.ts";
+export { type ConfigAction, fetchProgramConfig } from "./ensure-config.ts";
+export { type ClusterKeys, getKeysDir, KEY_FILE_MODE, loadOrCreateClusterKeys } from "./key-files.ts";
+export * from "./pool-params.ts";
+export type { DemoBank, DemoLender, DemoPool, DemoSeedResult } from "./seed-demo.ts";
+export type { TreasuryTokenAccount } from "./treasury-accounts.ts";
