@@ -15,7 +15,7 @@ import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
 import { Account, LiteSvm } from "litesvm/dist/internal";
 
 const TX_COUNT = Number(process.env.LOCALNET_BENCH_TXS ?? 9000);
-const CONNECTIONS = Number(process.env.LOCALNET_BENCH_CONNECTIONS ?? 16);
+const CONNECTIONS = Number(process.env.LOCALNET_BENCH_CONNECTIONS ?? 64);
 const WARMUP = 1000;
 const PAYERS = 8;
 const SYSTEM = new Uint8Array(32);

@@ -112,7 +112,8 @@ export class Chain {
   start(): void {
     this.slotTimer = setInterval(() => this.advanceSlot(), this.slotMs);
     this.snapshotTimer = setInterval(() => {
-      if (this.seq !== this.snapshotSeq) void this.snapshot();
+      if (this.seq !== this.snapshotSeq)
+        this.snapshot().catch((e) => console.error(`localnet: periodic snapshot failed: ${e}`));
     }, SNAPSHOT_INTERVAL_MS);
   }
 
