@@ -148,5 +148,5 @@ describe("deployProgram (BPF Upgradeable Loader) in LiteSVM", () => {
         payer,
       }),
     ).rejects.toSatisfy((error) => isSdkError(error, SDK_ERROR.DEPLOY_EMPTY_PROGRAM));
-  });
+  }, 30_000);
 });

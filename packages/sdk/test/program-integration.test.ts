@@ -114,5 +114,5 @@ describe("sdk builders against the lending program (LiteSVM)", () => {
       (error: unknown) => error,
     );
     expect(decodeLendingError(second, { programAddress: world.programAddress })?.name).toBe("LoanNotOngoing");
-  });
+  }, 30_000);
 });
