@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
-import { build } from "vite";
 
-export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+import { WEB_ROOT } from "../build-app.ts";
+
+export { buildWebApp, WEB_ROOT } from "../build-app.ts";
 export const TEST_OUTPUT_DIR = join(WEB_ROOT, "test-output");
 
 /** Chromium flags for headless runs on Debian's /usr/bin/chromium (never a downloaded browser). */
@@ -32,26 +32,4 @@ export function makeTempDir(prefix: string): Promise<string> {
 
 export async function removeDir(dir: string | undefined): Promise<void> {
   if (dir) await rm(dir, { recursive: true, force: true });
-}
-
-/** Production build of apps/web into `outDir` with a fixed build id. */
-export async function buildWebApp(outDir: string, buildId: string): Promise<void> {
-  const previous = process.env.CISTERN_BUILD_ID;
-  const previousNodeEnv = process.env.NODE_ENV;
-  process.env.CISTERN_BUILD_ID = buildId;
-  // Vitest sets NODE_ENV=test, which would make vite bundle React's development build.
-  process.env.NODE_ENV = "production";
-  try {
-    await build({
-      root: WEB_ROOT,
-      mode: "production",
-      configFile: join(WEB_ROOT, "vite.config.ts"),
-      logLevel: "warn",
-      build: { outDir, emptyOutDir: true },
-    });
-  } finally {
-    process.env.NODE_ENV = previousNodeEnv;
-    if (previous === undefined) delete process.env.CISTERN_BUILD_ID;
-    else process.env.CISTERN_BUILD_ID = previous;
-  }
 }

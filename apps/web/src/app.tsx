@@ -96,6 +96,7 @@ export function App({ config, buildId }: { config: RuntimeConfig; buildId: strin
           rpcUrl={rpcUrl}
           cluster={config.cluster}
           explanationUrl={config.walletExplanationUrl}
+          modalTheme={config.walletModalTheme}
           notifications={notifications}
         >
           <WalletDataSync />

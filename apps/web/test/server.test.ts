@@ -55,6 +55,7 @@ describe("web server", () => {
       referralNames: { alice: referrer },
       walletExplanationUrl: null,
       discordUrl: "https://discord.gg/cistern",
+      walletModalTheme: null,
     });
   });
 
@@ -91,5 +92,9 @@ describe("web server", () => {
       "config.cluster must be one of localnet, devnet, mainnet",
     );
     expect(() => parseRuntimeConfig({ apiUrl: "nope" })).toThrow("config.apiUrl is not a valid URL: nope");
+    expect(() => parseRuntimeConfig({ walletModalTheme: "neon" })).toThrow(
+      "config.walletModalTheme must be light, dark or jupiter",
+    );
+    expect(parseRuntimeConfig({ walletModalTheme: "jupiter" }).walletModalTheme).toBe("jupiter");
   });
 });

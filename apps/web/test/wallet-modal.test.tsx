@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { OTHER_LANGUAGES, translate } from "../src/wallet/modal/translations.ts";
+import { getPreferredLanguage, OTHER_LANGUAGES, translate } from "../src/wallet/modal/translations.ts";
 import { WalletModal, type WalletModalProps } from "../src/wallet/modal/wallet-modal.tsx";
 import { FakeAdapter, Installed, Loadable, NotDetected } from "./fake-adapter.ts";
 
@@ -215,5 +215,14 @@ describe("translate", () => {
     expect(translate("Go back", "vi")).toBe("Quay lại");
     expect(translate("Get Started", "id")).toBe("Mulai");
     expect(translate("Recently used", "ru")).toBe("Недавно использованные");
+  });
+});
+
+describe("getPreferredLanguage", () => {
+  it("picks the first supported browser language, else English", () => {
+    expect(getPreferredLanguage(["de-DE", "fr-FR", "en"])).toBe("fr");
+    expect(getPreferredLanguage(["zh-CN"])).toBe("zh");
+    expect(getPreferredLanguage(["de"])).toBe("en");
+    expect(getPreferredLanguage([])).toBe("en");
   });
 });

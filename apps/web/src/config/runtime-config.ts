@@ -23,6 +23,8 @@ export interface RuntimeConfig {
   walletExplanationUrl: string | null;
   /** Discord invite shown on failed transactions. */
   discordUrl: string;
+  /** Connect-modal theme: light, dark or jupiter; null follows the app theme. */
+  walletModalTheme: "light" | "dark" | "jupiter" | null;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "devnet", "mainnet"];
@@ -38,6 +40,7 @@ export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
   referralNames: {},
   walletExplanationUrl: null,
   discordUrl: "https://discord.gg/cistern",
+  walletModalTheme: null,
 };
 
 function optionalUrl(value: unknown, field: string): string | null {
@@ -75,6 +78,14 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
     if (typeof address !== "string") throw new Error(`config.referralNames.${name} must be a string`);
     referralNames[name] = address;
   }
+  const modalTheme = raw.walletModalTheme ?? null;
+  if (
+    modalTheme !== null &&
+    modalTheme !== "" &&
+    !["light", "dark", "jupiter"].includes(modalTheme as string)
+  ) {
+    throw new Error("config.walletModalTheme must be light, dark or jupiter");
+  }
   return {
     apiUrl: requireUrl(raw.apiUrl ?? DEFAULT_RUNTIME_CONFIG.apiUrl, "apiUrl"),
     rpcUrl: requireUrl(raw.rpcUrl ?? DEFAULT_RUNTIME_CONFIG.rpcUrl, "rpcUrl"),
@@ -85,6 +96,7 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
     referralNames,
     walletExplanationUrl: optionalUrl(raw.walletExplanationUrl, "walletExplanationUrl"),
     discordUrl: requireUrl(raw.discordUrl ?? DEFAULT_RUNTIME_CONFIG.discordUrl, "discordUrl"),
+    walletModalTheme: modalTheme === "" ? null : (modalTheme as RuntimeConfig["walletModalTheme"]),
   };
 }
 
@@ -108,6 +120,7 @@ export function getRuntimeConfigFromEnv(env: Record<string, string | undefined>)
     referralNames,
     walletExplanationUrl: env.CISTERN_WEB_WALLET_EXPLANATION_URL,
     discordUrl: env.CISTERN_WEB_DISCORD_URL,
+    walletModalTheme: env.CISTERN_WEB_WALLET_MODAL_THEME,
   });
 }
 

@@ -2,8 +2,8 @@ import type { Adapter } from "@solana/wallet-adapter-base";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useMemo } from "react";
 import { useTheme } from "../theme/theme.ts";
-import type { Language } from "./modal/translations.ts";
-import { WalletModal } from "./modal/wallet-modal.tsx";
+import { getPreferredLanguage, type Language } from "./modal/translations.ts";
+import { WalletModal, type WalletModalTheme } from "./modal/wallet-modal.tsx";
 import { getPreviouslyConnected } from "./previously-connected.ts";
 import { closeWalletModal } from "./wallet-modal-store.ts";
 import { getWalletNotificationPayload, TOAST_WALLET_NOTIFICATIONS } from "./wallet-notifications.ts";
@@ -11,9 +11,11 @@ import { getWalletNotificationPayload, TOAST_WALLET_NOTIFICATIONS } from "./wall
 /** The connect modal wired to the wallet provider (lazy-loaded: the first page does not need it). */
 export default function ConnectWalletModal({
   explanationUrl,
-  language = "en",
+  modalTheme,
+  language = getPreferredLanguage(globalThis.navigator?.languages ?? []),
 }: {
   explanationUrl: string | null;
+  modalTheme: WalletModalTheme | null;
   language?: Language;
 }) {
   const { wallets, select } = useWallet();
@@ -24,7 +26,7 @@ export default function ConnectWalletModal({
     <WalletModal
       adapters={adapters}
       previouslyConnected={previouslyConnected}
-      theme={theme}
+      theme={modalTheme ?? theme}
       language={language}
       explanationUrl={explanationUrl}
       onSelect={(adapter: Adapter) => {

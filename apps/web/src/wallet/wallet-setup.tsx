@@ -4,6 +4,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef } from "reac
 import type { Cluster } from "../config/runtime-config.ts";
 import { getDeepLinkAdapters } from "./deep-link-wallets.ts";
 import { DevWalletAdapter } from "./dev-wallet-adapter.ts";
+import type { WalletModalTheme } from "./modal/wallet-modal.tsx";
 import { rememberConnectedWallet } from "./previously-connected.ts";
 import { handleWalletError } from "./wallet-errors.ts";
 import { useWalletModalOpen } from "./wallet-modal-store.ts";
@@ -56,12 +57,18 @@ function WalletEvents({ notifications }: { notifications: WalletNotifications })
   return null;
 }
 
-function WalletModalHost({ explanationUrl }: { explanationUrl: string | null }) {
+function WalletModalHost({
+  explanationUrl,
+  modalTheme,
+}: {
+  explanationUrl: string | null;
+  modalTheme: WalletModalTheme | null;
+}) {
   const open = useWalletModalOpen();
   if (!open) return null;
   return (
     <Suspense fallback={null}>
-      <ConnectWalletModal explanationUrl={explanationUrl} />
+      <ConnectWalletModal explanationUrl={explanationUrl} modalTheme={modalTheme} />
     </Suspense>
   );
 }
@@ -74,12 +81,14 @@ export function WalletSetup({
   rpcUrl,
   cluster,
   explanationUrl,
+  modalTheme = null,
   notifications,
   children,
 }: {
   rpcUrl: string;
   cluster: Cluster;
   explanationUrl: string | null;
+  modalTheme?: WalletModalTheme | null;
   notifications: WalletNotifications;
   children: ReactNode;
 }) {
@@ -89,7 +98,7 @@ export function WalletSetup({
       <WalletProvider wallets={adapters} autoConnect localStorageKey="walletName" onError={handleWalletError}>
         <WalletEvents notifications={notifications} />
         {children}
-        <WalletModalHost explanationUrl={explanationUrl} />
+        <WalletModalHost explanationUrl={explanationUrl} modalTheme={modalTheme} />
       </WalletProvider>
     </ConnectionProvider>
   );

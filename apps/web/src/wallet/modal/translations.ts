@@ -179,3 +179,12 @@ export function translate(key: string, language: Language): string {
 export function isLanguage(value: unknown): value is Language {
   return value === DEFAULT_LANGUAGE || OTHER_LANGUAGES.includes(value as (typeof OTHER_LANGUAGES)[number]);
 }
+
+/** The first supported language among the browser's preferences (by primary subtag), else English. */
+export function getPreferredLanguage(preferences: readonly string[]): Language {
+  for (const preference of preferences) {
+    const primary = preference.toLowerCase().split("-")[0];
+    if (isLanguage(primary)) return primary;
+  }
+  return DEFAULT_LANGUAGE;
+}

@@ -131,6 +131,8 @@ export function WalletModal(props: WalletModalProps) {
   }, [onClose]);
 
   useEffect(() => {
+    // Move focus into the dialog so keyboard users start inside it; fade in on the next frame.
+    contentRef.current?.focus();
     const frame = requestAnimationFrame(() => setVisible(true));
     return () => cancelAnimationFrame(frame);
   }, []);
@@ -302,6 +304,7 @@ export function WalletModal(props: WalletModalProps) {
     >
       <div
         ref={contentRef}
+        tabIndex={-1}
         className="wallet-modal"
         role="dialog"
         aria-modal="true"
