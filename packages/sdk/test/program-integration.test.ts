@@ -88,6 +88,14 @@ describe("sdk builders against the lending program (LiteSVM)", () => {
       now,
     });
     const borrowerCurrency = borrower.tokenAccounts.get(world.currencyMint)!;
+    // without the interest in the wallet the token program refuses the transfer (its error, not the program's)
+    const short = await repay(world, borrower, loanAddress).then(
+      () => null,
+      (error: unknown) => error as { logs?: string[] },
+    );
+    expect(short?.logs?.some((line) => line.includes("insufficient funds"))).toBe(true);
+    expect(decodeLendingError(short, { programAddress: world.programAddress })).toBeNull();
+    expect(readLoan(world, loanAddress).status).toBe("Ongoing");
     await mintTo(world.svm, world.admin, world.currencyMint, borrowerCurrency, expected.owedInterest);
     await repay(world, borrower, loanAddress);
     expect(getTokenBalance(world.svm, borrowerCurrency)).toBe(0n);
