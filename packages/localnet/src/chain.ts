@@ -168,7 +168,13 @@ export class Chain {
       const first = this.slotTimes.keys().next().value as number;
       this.slotTimes.delete(first);
     }
-    for (const l of this.listeners) l.onSlot(this.slot);
+    for (const l of this.listeners) {
+      try {
+        l.onSlot(this.slot);
+      } catch (e) {
+        console.error(`localnet: slot notification failed: ${e}`);
+      }
+    }
   }
 
   /** Block time of a slot (epoch seconds), or null when unknown. */
@@ -307,7 +313,13 @@ export class Chain {
       this.eventsScheduled = false;
       const events = this.pendingEvents;
       this.pendingEvents = [];
-      for (const l of this.listeners) l.onCommitted(events, this.slot);
+      for (const l of this.listeners) {
+        try {
+          l.onCommitted(events, this.slot);
+        } catch (e) {
+          console.error(`localnet: subscriber notification failed: ${e}`);
+        }
+      }
     });
   }
 

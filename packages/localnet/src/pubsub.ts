@@ -187,6 +187,8 @@ export class PubSub implements ChainListener {
 
   private accountValue(address: string, cfg: AccountConfig) {
     const acct = this.chain.svm.getAccount(decodeAddress(address));
+    if (acct && cfg.encoding === "base58" && acct.data().length > 128)
+      return encodeAccount(this.chain.svm, acct, { ...cfg, encoding: "base64" });
     if (!acct)
       return {
         data: ["", "base64"],
@@ -231,9 +233,13 @@ export class PubSub implements ChainListener {
       const data = acct.data();
       for (const [id, s] of programSubs) {
         if (s.kind !== "program" || s.program !== owner || !s.filters.every((f) => f(data))) continue;
+        const cfg =
+          s.cfg.encoding === "base58" && data.length > 128
+            ? { ...s.cfg, encoding: "base64" as const }
+            : s.cfg;
         this.notify(id, "programNotification", {
           context,
-          value: { pubkey: address, account: encodeAccount(this.chain.svm, acct, s.cfg) },
+          value: { pubkey: address, account: encodeAccount(this.chain.svm, acct, cfg) },
         });
       }
     }

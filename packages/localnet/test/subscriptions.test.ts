@@ -139,6 +139,21 @@ describe("PubSub subscriptions", () => {
     }
   });
 
+  it("account notifications for admin writes; large data falls back from base58 to base64", async () => {
+    const c = await WsClient.open(net.wsUrl);
+    try {
+      const target = Keypair.generate().publicKey.toBase58();
+      const sub = (await c.call("accountSubscribe", [target])).result as number;
+      await net.setAccount(target, { lamports: 5_000_000n, data: new Uint8Array(200).fill(9) });
+      const note = await c.notification(sub);
+      expect(note.params!.result).toMatchObject({
+        value: { lamports: 5_000_000, data: [Buffer.alloc(200, 9).toString("base64"), "base64"], space: 200 },
+      });
+    } finally {
+      c.close();
+    }
+  });
+
   it("slot notifications arrive every slot and stop after unsubscribe", async () => {
     const c = await WsClient.open(net.wsUrl);
     try {
