@@ -10,6 +10,8 @@ export interface CatalogService {
 }
 
 const EMPTY: Catalog = { tokens: [], collections: [] };
+/** After a failed load, requests get the last catalogue (or an empty one) for this long before a retry. */
+export const CATALOG_RETRY_SECONDS = 10;
 
 /** Creates the catalogue service; a source failure yields an empty catalogue (logged by the caller). */
 export function createCatalogService(
@@ -20,6 +22,7 @@ export function createCatalogService(
 ): CatalogService {
   let cached: Catalog | undefined;
   let loading: Promise<Catalog> | undefined;
+  let failedAt = Number.NEGATIVE_INFINITY;
   async function load(): Promise<Catalog> {
     try {
       const catalog = await source.fetchCatalog();
@@ -27,6 +30,7 @@ export function createCatalogService(
       cached = catalog;
       return catalog;
     } catch (error) {
+      failedAt = now();
       onError(error);
       return cached ?? EMPTY;
     }
@@ -34,6 +38,7 @@ export function createCatalogService(
   return {
     getCatalog() {
       if (cached !== undefined) return Promise.resolve(cached);
+      if (now() - failedAt < CATALOG_RETRY_SECONDS) return Promise.resolve(EMPTY);
       loading ??= load().finally(() => {
         loading = undefined;
       });

@@ -22,7 +22,7 @@ export interface Valuation {
 export async function getValuation(ctx: AppContext): Promise<Valuation> {
   const catalog = await ctx.catalog.getCatalog();
   // Before the first refresh (fresh process, or tests without the timer) load prices once.
-  if (ctx.prices.getUpdatedAt() === null) await ctx.prices.refresh();
+  await ctx.prices.ensureLoaded();
   const prices = ctx.prices.getPrices();
   const floors = new Map(catalog.collections.map((c) => [c.collectionId, c.floorPriceLamports]));
   return {

@@ -43,8 +43,12 @@ export async function openPostgresDatabase(connectionString: string, maxConnecti
       return rows.rows[0]?.locked === true;
     },
     async close(): Promise<void> {
-      lockClient?.release();
-      lockClient = undefined;
+      if (lockClient !== undefined) {
+        // Give the session locks back before the connection goes, so another process can lead at once.
+        await lockClient.query("SELECT pg_advisory_unlock_all()").catch(() => undefined);
+        lockClient.release(true);
+        lockClient = undefined;
+      }
       await pool.end();
     },
   };

@@ -106,14 +106,26 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
       response: withErrors({ 200: PoolsWithBanks }),
     },
     async (query) => {
-      const where = `($1::text IS NULL OR p.currency = $1) AND ($2::text IS NULL OR p.pool_type = $2)
-        AND ($3::text IS NULL OR p.owner = $3)
-        AND (CASE WHEN $4::text IS NULL THEN p.status <> 'Closed' WHEN $4 = 'all' THEN TRUE ELSE p.status = $4 END)`;
-      const params = [query.currency ?? null, query.type ?? null, query.owner ?? null, query.status ?? null];
+      // Only the filters present go into the SQL (fixed column names, values bound), so the planner can
+      // use the partial indexes on live pools ordered by creation.
+      const conditions: string[] = [];
+      const params: string[] = [];
+      const add = (sql: string, value: string) => {
+        params.push(value);
+        conditions.push(sql.replace("?", `$${params.length}`));
+      };
+      if (query.currency !== undefined) add("p.currency = ?", query.currency);
+      if (query.type !== undefined) add("p.pool_type = ?", query.type);
+      if (query.owner !== undefined) add("p.owner = ?", query.owner);
+      if (query.status === undefined) conditions.push("p.status <> 'Closed'");
+      else if (query.status !== "all") add("p.status = ?", query.status);
+      const where = conditions.length === 0 ? "TRUE" : conditions.join(" AND ");
       const [rows, count] = await Promise.all([
+        // Page the pools first, then join the banks of that page only.
         ctx.db.query<PoolRow>(
-          `SELECT ${POOL_COLUMNS} FROM ${POOL_FROM} WHERE ${where} ORDER BY p.created_at DESC, p.pubkey
-           LIMIT $5 OFFSET $6`,
+          `SELECT ${POOL_COLUMNS} FROM (SELECT * FROM pools p WHERE ${where} ORDER BY p.created_at DESC, p.pubkey
+             LIMIT $${params.length + 1} OFFSET $${params.length + 2}) p
+           LEFT JOIN banks b ON b.pubkey = p.bank ORDER BY p.created_at DESC, p.pubkey`,
           [...params, query.limit, query.offset],
         ),
         ctx.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM pools p WHERE ${where}`, params),

@@ -28,7 +28,7 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
       }),
     },
     async ({ ids }) => {
-      if (ctx.prices.getUpdatedAt() === null) await ctx.prices.refresh();
+      await ctx.prices.ensureLoaded();
       const wanted = ids === undefined ? null : new Set(parsePubkeyList(ids, 500));
       const prices: Record<string, { price: number }> = {};
       for (const [mint, price] of ctx.prices.getPrices()) {

@@ -9,6 +9,8 @@ export interface PriceService {
   /** Epoch seconds of the last successful refresh, or null. */
   getUpdatedAt(): number | null;
   refresh(): Promise<void>;
+  /** Refreshes once if no refresh was ever attempted (a failing source is not retried per request). */
+  ensureLoaded(): Promise<void>;
   start(intervalMs: number): void;
   stop(): void;
 }
@@ -23,7 +25,9 @@ export function createPriceService(
   let updatedAt: number | null = null;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
+  let attempted = false;
   async function doRefresh(): Promise<void> {
+    attempted = true;
     try {
       const next = await source.fetchPrices(await mints());
       prices = next;
@@ -42,6 +46,9 @@ export function createPriceService(
         inFlight = undefined;
       });
       return inFlight;
+    },
+    async ensureLoaded() {
+      if (!attempted) await this.refresh();
     },
     start(intervalMs) {
       if (timer !== undefined) return;

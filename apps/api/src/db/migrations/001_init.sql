@@ -64,7 +64,9 @@ CREATE TABLE pools (
 CREATE INDEX pools_created_idx ON pools (created_at DESC, pubkey);
 CREATE INDEX pools_owner_idx ON pools (owner);
 CREATE INDEX pools_bank_idx ON pools (bank);
-CREATE INDEX pools_currency_status_idx ON pools (currency, status);
+-- /dirty/pools lists pools that are not closed, newest first, optionally by currency.
+CREATE INDEX pools_live_currency_created_idx ON pools (currency, created_at DESC, pubkey) WHERE status <> 'Closed';
+CREATE INDEX pools_live_created_idx ON pools (created_at DESC, pubkey) WHERE status <> 'Closed';
 
 CREATE TABLE loans (
   pubkey TEXT PRIMARY KEY,

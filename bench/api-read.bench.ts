@@ -1,0 +1,294 @@
+// API read benchmark: GET /dirty/pools and GET /loan/user over 10,000 pools and 100,000 loans in PostgreSQL
+// (rows written through the indexer's upsert path), beside a trivial Fastify route, measured by a keep-alive
+// load generator in a child process on loopback. Target: p99 <= 50 ms at 500 req/s.
+// Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust auth); BENCH_POSTGRES_URL overrides the admin URL.
+import { fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { Agent, request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { getAddressDecoder } from "@solana/kit";
+import Fastify from "fastify";
+import pg from "pg";
+
+const POOLS = 10_000;
+const LOANS = 100_000;
+const LENDERS = 2_000;
+const BORROWERS = 10_000;
+const RATE_PER_SECOND = 500;
+const OPEN_LOOP_SECONDS = 8;
+const CLOSED_LOOP_SECONDS = 4;
+const CLOSED_LOOP_CONCURRENCY = 16;
+const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+
+interface LoadRequest {
+  name: string;
+  urls: string[];
+}
+interface LoadResult {
+  name: string;
+  mode: "open" | "closed";
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Child process: fires the requests and reports latencies (milliseconds). */
+async function runLoadGenerator(jobs: LoadRequest[]): Promise<LoadResult[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 128 });
+  const hit = (url: string) =>
+    new Promise<boolean>((resolve) => {
+      const req = request(url, { agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode === 200));
+      });
+      req.on("error", () => resolve(false));
+      req.end();
+    });
+  const results: LoadResult[] = [];
+  for (const job of jobs) {
+    // Warm-up.
+    for (let i = 0; i < 50; i++) await hit(job.urls[i % job.urls.length]!);
+    // Open loop at a fixed rate (requests sent on schedule whatever the answers do); latency from send to answer.
+    {
+      const latencies: number[] = [];
+      let errors = 0;
+      const total = RATE_PER_SECOND * OPEN_LOOP_SECONDS;
+      const start = performance.now();
+      const pending: Promise<void>[] = [];
+      for (let i = 0; i < total; i++) {
+        const scheduled = start + (i * 1000) / RATE_PER_SECOND;
+        const wait = scheduled - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const sent = performance.now();
+        pending.push(
+          hit(job.urls[i % job.urls.length]!).then((ok) => {
+            if (!ok) errors++;
+            latencies.push(performance.now() - sent);
+          }),
+        );
+      }
+      await Promise.all(pending);
+      const elapsed = (performance.now() - start) / 1000;
+      latencies.sort((a, b) => a - b);
+      results.push({
+        name: job.name,
+        mode: "open",
+        requests: total,
+        errors,
+        rps: total / elapsed,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: latencies[latencies.length - 1]!,
+      });
+    }
+    // Closed loop: the most the server gives with 16 connections.
+    {
+      const latencies: number[] = [];
+      let errors = 0;
+      let index = 0;
+      const end = performance.now() + CLOSED_LOOP_SECONDS * 1000;
+      const start = performance.now();
+      await Promise.all(
+        Array.from({ length: CLOSED_LOOP_CONCURRENCY }, async () => {
+          while (performance.now() < end) {
+            const t0 = performance.now();
+            if (!(await hit(job.urls[index++ % job.urls.length]!))) errors++;
+            latencies.push(performance.now() - t0);
+          }
+        }),
+      );
+      const elapsed = (performance.now() - start) / 1000;
+      latencies.sort((a, b) => a - b);
+      results.push({
+        name: job.name,
+        mode: "closed",
+        requests: latencies.length,
+        errors,
+        rps: latencies.length / elapsed,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: latencies[latencies.length - 1]!,
+      });
+    }
+  }
+  agent.destroy();
+  return results;
+}
+
+const randomAddress = () => getAddressDecoder().decode(randomBytes(32));
+
+async function main(): Promise<void> {
+  const { createApp } = await import("../apps/api/src/app.ts");
+  const { loadConfig } = await import("../apps/api/src/config/config.ts");
+  const { openPostgresDatabase } = await import("../apps/api/src/db/postgres-database.ts");
+  const { runMigrations } = await import("../apps/api/src/db/migrate.ts");
+  const { upsertBank, upsertLoan, upsertPool } = await import("../apps/api/src/indexer/store.ts");
+  const fixtures = await import("../apps/api/test/helpers/fixtures.ts");
+
+  const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const name = `cistern_api_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
+  const db = await openPostgresDatabase(url, 16);
+  try {
+    await runMigrations(db);
+    const t0 = performance.now();
+    const lenders = Array.from({ length: LENDERS }, () => ({
+      bankKey: randomAddress(),
+      bank: fixtures.makeBank(),
+    }));
+    const borrowers = Array.from({ length: BORROWERS }, () => randomAddress());
+    const pools = Array.from({ length: POOLS }, (_, i) => {
+      const { bankKey, bank } = lenders[i % LENDERS]!;
+      return {
+        key: randomAddress(),
+        pool: fixtures.makePool(bankKey, bank, { seed: BigInt(i), createdAt: 1_700_000_000n + BigInt(i) }),
+      };
+    });
+    const inBatches = async <T>(
+      items: T[],
+      size: number,
+      parallel: number,
+      write: (
+        tx: Parameters<Parameters<typeof db.transaction>[0]>[0],
+        item: T,
+        index: number,
+      ) => Promise<void>,
+    ) => {
+      const batches: number[] = [];
+      for (let i = 0; i < items.length; i += size) batches.push(i);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: parallel }, async () => {
+          while (next < batches.length) {
+            const from = batches[next++]!;
+            await db.transaction(async (tx) => {
+              for (let i = from; i < Math.min(from + size, items.length); i++) await write(tx, items[i]!, i);
+            });
+          }
+        }),
+      );
+    };
+    await inBatches(lenders, 500, 4, (tx, l) => upsertBank(tx, l.bankKey, l.bank, 1));
+    await inBatches(pools, 500, 8, (tx, p) => upsertPool(tx, p.key, p.pool, 1));
+    const statuses = ["Ongoing", "Repaid", "Repaid", "Liquidated"] as const;
+    await inBatches(
+      Array.from({ length: LOANS }, (_, i) => i),
+      1000,
+      12,
+      async (tx, i) => {
+        const { key, pool } = pools[i % POOLS]!;
+        const status = statuses[i % statuses.length]!;
+        const loan = fixtures.makeLoan(key, pool, {
+          borrower: borrowers[i % BORROWERS]!,
+          nonce: BigInt(i),
+          createdAt: 1_700_000_000n + BigInt(i * 60),
+          status,
+          repaidAt: status === "Repaid" ? 1_700_100_000n + BigInt(i * 60) : 0n,
+          repaidAmount: status === "Repaid" ? 100_500_000n : 0n,
+          liquidatedAt: status === "Liquidated" ? 1_700_900_000n + BigInt(i * 60) : 0n,
+        });
+        await upsertLoan(tx, randomAddress(), loan, lenders[(i % POOLS) % LENDERS]!.bank.owner, 1);
+      },
+    );
+    await db.exec("VACUUM ANALYZE");
+    console.log(
+      `seeded ${LENDERS} banks, ${POOLS} pools, ${LOANS} loans (+${LOANS + LOANS * 0.75} events) through the indexer upserts in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+
+    const app = await createApp(
+      loadConfig({ LOG_LEVEL: "silent", DATA_DIR: "/tmp/cistern-api-bench", DATABASE_URL: url }),
+      {
+        db,
+        catalogSource: {
+          name: "bench",
+          fetchCatalog: async () => ({
+            tokens: [
+              {
+                mint: USDC,
+                symbol: "USDC",
+                name: "USD Coin",
+                decimals: 6,
+                image: "",
+                priceUsd: "1",
+                role: "currency",
+              },
+            ],
+            collections: [],
+          }),
+        },
+      },
+    );
+    const base = await app.listen({ host: "127.0.0.1", port: 0 });
+    const trivial = Fastify();
+    trivial.get("/ping", async () => ({ ok: true }));
+    const trivialBase = await trivial.listen({ host: "127.0.0.1", port: 0 });
+
+    const jobs: LoadRequest[] = [
+      { name: "trivial GET /ping", urls: [`${trivialBase}/ping`] },
+      {
+        name: "GET /dirty/pools",
+        urls: Array.from(
+          { length: 200 },
+          (_, i) => `${base}/dirty/pools?currency=${USDC}&limit=50&offset=${(i % 20) * 50}`,
+        ),
+      },
+      {
+        name: "GET /loan/user",
+        urls: Array.from(
+          { length: 1000 },
+          (_, i) => `${base}/loan/user?pubkey=${borrowers[(i * 7) % BORROWERS]}&limit=50`,
+        ),
+      },
+    ];
+    const child = fork(fileURLToPath(import.meta.url), ["--load-generator"], {
+      execArgv: ["--import", "tsx"],
+    });
+    const results = await new Promise<LoadResult[]>((resolve, reject) => {
+      child.once("message", (m) => resolve(m as LoadResult[]));
+      child.once("error", reject);
+      child.send(jobs);
+    });
+    child.kill();
+    await app.close();
+    await trivial.close();
+
+    const trivialOpen = results.find((r) => r.name.startsWith("trivial") && r.mode === "open")!;
+    const trivialClosed = results.find((r) => r.name.startsWith("trivial") && r.mode === "closed")!;
+    let pass = true;
+    for (const r of results) {
+      const ratio = r.mode === "open" ? r.p99 / trivialOpen.p99 : trivialClosed.rps / r.rps;
+      const label =
+        r.mode === "open"
+          ? `open loop ${RATE_PER_SECOND} req/s: achieved ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(1)} ms, errors ${r.errors}; p99 ratio to trivial ${ratio.toFixed(1)}x`
+          : `closed loop x${CLOSED_LOOP_CONCURRENCY}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}; throughput ratio trivial/route ${ratio.toFixed(1)}x`;
+      console.log(`${r.name.padEnd(20)} ${label}`);
+      if (r.mode === "open" && !r.name.startsWith("trivial") && (r.p99 > 50 || r.errors > 0)) pass = false;
+    }
+    console.log(pass ? "target met: p99 <= 50 ms at 500 req/s" : "TARGET MISSED: p99 > 50 ms at 500 req/s");
+  } finally {
+    await db.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+if (process.argv.includes("--load-generator")) {
+  process.once("message", (jobs) => {
+    void runLoadGenerator(jobs as LoadRequest[]).then((results) => {
+      process.send?.(results, () => process.exit(0));
+    });
+  });
+} else {
+  await main();
+}
