@@ -53,11 +53,12 @@ async function shot(name: string) {
   await page.screenshot({ path: join(TEST_OUTPUT_DIR, `${name}.png`) });
 }
 
-describe("web app end to end (headless Chromium, localnet, production build)", () => {
+// Generous limits: CI runs every workspace's tests at once on 2 cores.
+describe("web app end to end (headless Chromium, localnet, production build)", { timeout: 90_000 }, () => {
   it("shows the shell with live chain status and the page title", async () => {
     await page.goto(server!.url);
     expect(await page.title()).toBe("Effortless Token & NFT Lending on Solana");
-    await page.getByTestId("chain-status").waitFor({ timeout: 15_000 });
+    await page.getByTestId("chain-status").waitFor({ timeout: 30_000 });
     expect(await page.getByTestId("cluster").textContent()).toBe("localnet");
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -74,7 +75,7 @@ describe("web app end to end (headless Chromium, localnet, production build)", (
     await shot("02-connect-modal");
     await dialog.getByRole("button", { name: "Development Wallet (localnet)" }).click();
     const addressButton = page.getByTestId("wallet-address");
-    await addressButton.waitFor({ timeout: 10_000 });
+    await addressButton.waitFor({ timeout: 30_000 });
     const secret = await page.evaluate(() => localStorage.getItem("cistern-dev-wallet-secret"));
     const address = Keypair.fromSecretKey(
       Uint8Array.from(JSON.parse(secret!) as number[]),
@@ -85,9 +86,9 @@ describe("web app end to end (headless Chromium, localnet, production build)", (
     );
 
     await page.getByTestId("faucet").click();
-    await page.getByText("Wallet funded").waitFor({ timeout: 20_000 });
+    await page.getByText("Wallet funded").waitFor({ timeout: 45_000 });
     const balances = page.getByTestId("balances");
-    await balances.getByText("USDC").waitFor({ timeout: 10_000 });
+    await balances.getByText("USDC").waitFor({ timeout: 30_000 });
     // The SOL shown is what the chain holds.
     const response = await fetch(localnet!.rpcUrl, {
       method: "POST",
@@ -113,7 +114,7 @@ describe("web app end to end (headless Chromium, localnet, production build)", (
 
   it("applies a referral link: cookie for 60 days and a toast naming the referrer; the wallet reconnects", async () => {
     await page.goto(`${server!.url}/?referral=friend`);
-    await page.getByText(`You were referred by ${referrer}`).waitFor({ timeout: 10_000 });
+    await page.getByText(`You were referred by ${referrer}`).waitFor({ timeout: 30_000 });
     const cookie = (await page.context().cookies()).find((c) => c.name === "referral");
     expect(cookie?.value).toBe(referrer);
     const days = (cookie!.expires - Date.now() / 1000) / 86_400;
@@ -121,7 +122,7 @@ describe("web app end to end (headless Chromium, localnet, production build)", (
     expect(days).toBeLessThanOrEqual(60);
     // The theme survived the reload and the selected wallet auto-connected once.
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
-    await page.getByTestId("wallet-address").waitFor({ timeout: 10_000 });
+    await page.getByTestId("wallet-address").waitFor({ timeout: 30_000 });
     await shot("05-referral");
   });
 
