@@ -4,6 +4,7 @@ import { createAnalytics } from "./analytics/analytics.ts";
 import { AppContext, type AppContextValue } from "./app-context.ts";
 import type { RuntimeConfig } from "./config/runtime-config.ts";
 import { WalletDataSync } from "./data/wallet-data-sync.tsx";
+import { renderFeaturePage } from "./pages/routes.tsx";
 import { applyReferralFromUrl } from "./referral/referral.ts";
 import { useSettings } from "./settings/settings-store.ts";
 import { Footer } from "./shell/footer.tsx";
@@ -26,7 +27,7 @@ export function createQueryClient(): QueryClient {
 function Routes({ href }: { href: string }) {
   const path = new URL(href).pathname;
   if (path === "/" || path === "/index.html") return <HomePage />;
-  return <NotFoundPage />;
+  return renderFeaturePage(path) ?? <NotFoundPage />;
 }
 
 /** The frame: progress bar, update banner, header, page, footer, side panel. */

@@ -1,3 +1,4 @@
+import { PageNav } from "../pages/nav.tsx";
 import { useTheme } from "../theme/theme.ts";
 import { WalletButton } from "../wallet/wallet-button.tsx";
 import { navigate } from "./location.ts";
@@ -19,6 +20,7 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
         <Logo />
         <span>Cistern</span>
       </a>
+      <PageNav />
       <div className="header-actions">
         <button
           type="button"
