@@ -47,9 +47,19 @@ export interface Wallet {
   tokenAccounts: Map<Address, Address>;
 }
 
+/** A lender's bank the world created. */
+export interface WorldBank {
+  owner: Wallet;
+  currencyMint: Address;
+  address: Address;
+  vault: Address;
+}
+
 /** A pool the world created. */
 export interface WorldPool {
   address: Address;
+  /** The bank the pool draws on (its owner is the pool owner). */
+  bank: WorldBank;
   poolType: PoolType;
   /** Accepted collection ids (nft) or collateral mints (defi). */
   collectionIds: Address[];
@@ -69,6 +79,10 @@ export interface LendingWorld {
   vault: Address;
   /** Next pool seed / loan nonce the world hands out (each pool and loan PDA is new). */
   counters: { poolSeed: bigint; loanNonce: bigint };
+  /** The first bank (lender, currencyMint, bank, vault above); more with {@link createBank}. */
+  defaultBank: WorldBank;
+  /** Every pool created, by address. */
+  pools: Map<Address, WorldPool>;
 }
 
 /**
@@ -107,13 +121,7 @@ export async function createLendingWorld(input: {
   );
   const lender = await createWallet(svm, admin, [currencyMint]);
   await mintTo(svm, admin, currencyMint, lender.tokenAccounts.get(currencyMint)!, input.depositBaseUnits);
-  await sendWithLiteSvm(
-    svm,
-    [await getCreateBankInstruction({ programAddress, owner: lender.signer, mint: currencyMint })],
-    lender.signer,
-  );
-  const [bank] = await findBankPda(programAddress, lender.signer.address, currencyMint);
-  const [vault] = await findVaultPda(programAddress, bank);
+  const defaultBank = await openBank(svm, programAddress, lender, currencyMint);
   const world: LendingWorld = {
     svm,
     programAddress,
@@ -122,12 +130,49 @@ export async function createLendingWorld(input: {
     treasury,
     currencyMint,
     lender,
-    bank,
-    vault,
+    bank: defaultBank.address,
+    vault: defaultBank.vault,
     counters: { poolSeed: 1n, loanNonce: 1n },
+    defaultBank,
+    pools: new Map(),
   };
   if (input.depositBaseUnits > 0n) await deposit(world, input.depositBaseUnits);
   return world;
+}
+
+async function openBank(
+  svm: LiteSVM,
+  programAddress: Address,
+  owner: Wallet,
+  currencyMint: Address,
+): Promise<WorldBank> {
+  await sendWithLiteSvm(
+    svm,
+    [await getCreateBankInstruction({ programAddress, owner: owner.signer, mint: currencyMint })],
+    owner.signer,
+  );
+  const [address] = await findBankPda(programAddress, owner.signer.address, currencyMint);
+  const [vault] = await findVaultPda(programAddress, address);
+  return { owner, currencyMint, address, vault };
+}
+
+/**
+ * Creates another bank: `owner` (default: a new wallet) for `currencyMint`, with `depositBaseUnits` minted to
+ * the owner and deposited.
+ */
+export async function createBank(
+  world: LendingWorld,
+  input: { currencyMint: Address; owner?: Wallet; depositBaseUnits: bigint },
+): Promise<WorldBank> {
+  const owner = input.owner ?? (await createWallet(world.svm, world.admin, []));
+  const ownerCurrency = await tokenAccountOf(world, owner, input.currencyMint);
+  await tokenAccountOf(world, world.treasury, input.currencyMint);
+  if (input.depositBaseUnits > 0n) {
+    await mintTo(world.svm, world.admin, input.currencyMint, ownerCurrency, input.depositBaseUnits);
+  }
+  const bank = await openBank(world.svm, world.programAddress, owner, input.currencyMint);
+  if (input.depositBaseUnits > 0n) await deposit(world, input.depositBaseUnits, bank);
+  return bank;
 }
 
 /** A funded wallet with a token account for each mint. */
@@ -149,37 +194,45 @@ export async function tokenAccountOf(world: LendingWorld, wallet: Wallet, mint: 
   return account;
 }
 
-/** Lender deposits from its currency token account. */
-export async function deposit(world: LendingWorld, amountBaseUnits: bigint): Promise<void> {
+/** The bank owner deposits from its currency token account (default: the world's first bank). */
+export async function deposit(
+  world: LendingWorld,
+  amountBaseUnits: bigint,
+  bank: WorldBank = world.defaultBank,
+): Promise<void> {
   await sendWithLiteSvm(
     world.svm,
     [
       await getDepositInstruction({
         programAddress: world.programAddress,
-        owner: world.lender.signer,
-        mint: world.currencyMint,
-        sourceTokenAccount: world.lender.tokenAccounts.get(world.currencyMint)!,
+        owner: bank.owner.signer,
+        mint: bank.currencyMint,
+        sourceTokenAccount: bank.owner.tokenAccounts.get(bank.currencyMint)!,
         amountBaseUnits,
       }),
     ],
-    world.lender.signer,
+    bank.owner.signer,
   );
 }
 
-/** Lender withdraws to its currency token account. */
-export async function withdraw(world: LendingWorld, amountBaseUnits: bigint): Promise<void> {
+/** The bank owner withdraws to its currency token account (default: the world's first bank). */
+export async function withdraw(
+  world: LendingWorld,
+  amountBaseUnits: bigint,
+  bank: WorldBank = world.defaultBank,
+): Promise<void> {
   await sendWithLiteSvm(
     world.svm,
     [
       await getWithdrawInstruction({
         programAddress: world.programAddress,
-        owner: world.lender.signer,
-        mint: world.currencyMint,
-        destinationTokenAccount: world.lender.tokenAccounts.get(world.currencyMint)!,
+        owner: bank.owner.signer,
+        mint: bank.currencyMint,
+        destinationTokenAccount: bank.owner.tokenAccounts.get(bank.currencyMint)!,
         amountBaseUnits,
       }),
     ],
-    world.lender.signer,
+    bank.owner.signer,
   );
 }
 
@@ -205,7 +258,7 @@ export function createPoolParams(collections: PoolParams["collections"], loanApr
   };
 }
 
-/** The lender publishes a pool (LTV and exposure 100% unless given). */
+/** A bank owner publishes a pool (default: the first bank; LTV and exposure 100% unless given). */
 export async function createPool(
   world: LendingWorld,
   input: {
@@ -214,13 +267,15 @@ export async function createPool(
     loanAprBps: number;
     ltvBps?: number;
     exposureBps?: number;
+    bank?: WorldBank;
   },
 ): Promise<WorldPool> {
+  const bank = input.bank ?? world.defaultBank;
   const seed = world.counters.poolSeed++;
   const ix = await getCreatePoolInstruction({
     programAddress: world.programAddress,
-    owner: world.lender.signer,
-    currencyMint: world.currencyMint,
+    owner: bank.owner.signer,
+    currencyMint: bank.currencyMint,
     poolType: input.poolType,
     seed,
     params: createPoolParams(
@@ -232,13 +287,16 @@ export async function createPool(
       input.loanAprBps,
     ),
   });
-  await sendWithLiteSvm(world.svm, [ix], world.lender.signer);
-  return {
+  await sendWithLiteSvm(world.svm, [ix], bank.owner.signer);
+  const pool: WorldPool = {
     address: ix.accounts![1]!.address,
+    bank,
     poolType: input.poolType,
     collectionIds: input.collectionIds,
     loanAprBps: input.loanAprBps,
   };
+  world.pools.set(pool.address, pool);
+  return pool;
 }
 
 /** Current unix time and slot of the world's clock. */
@@ -273,10 +331,10 @@ export async function takeLoan(world: LendingWorld, input: WorldLoanInput): Prom
     borrower: input.borrower.signer,
     oracle: world.oracle,
     pool: input.pool.address,
-    bank: world.bank,
+    bank: input.pool.bank.address,
     collateralMint: input.collateralMint,
     borrowerCollateralTokenAccount: await tokenAccountOf(world, input.borrower, input.collateralMint),
-    borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, world.currencyMint),
+    borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, input.pool.bank.currencyMint),
     nonce,
     principalBaseUnits: input.principalBaseUnits,
     durationSeconds: input.durationSeconds,
@@ -313,8 +371,8 @@ export async function repay(world: LendingWorld, borrower: Wallet, loanAddress: 
         bank: loan.bank,
         loan: loanAddress,
         borrowerCollateralTokenAccount: await tokenAccountOf(world, borrower, loan.collateralMint),
-        borrowerCurrencyTokenAccount: await tokenAccountOf(world, borrower, world.currencyMint),
-        treasuryCurrencyTokenAccount: world.treasury.tokenAccounts.get(world.currencyMint)!,
+        borrowerCurrencyTokenAccount: await tokenAccountOf(world, borrower, loan.currencyMint),
+        treasuryCurrencyTokenAccount: await tokenAccountOf(world, world.treasury, loan.currencyMint),
       }),
     ],
     borrower.signer,
@@ -339,11 +397,11 @@ export async function extendLoan(
     borrower: input.borrower.signer,
     oracle: world.oracle,
     pool: input.pool.address,
-    bank: world.bank,
+    bank: input.pool.bank.address,
     collateralMint: old.collateralMint,
     oldLoan: input.oldLoan,
-    borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, world.currencyMint),
-    treasuryCurrencyTokenAccount: world.treasury.tokenAccounts.get(world.currencyMint)!,
+    borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, old.currencyMint),
+    treasuryCurrencyTokenAccount: await tokenAccountOf(world, world.treasury, old.currencyMint),
     nonce: world.counters.loanNonce++,
     principalBaseUnits: input.principalBaseUnits,
     durationSeconds: input.durationSeconds,
@@ -358,13 +416,15 @@ export async function extendLoan(
   return ix.loan;
 }
 
-/** Anyone liquidates a loan; the collateral goes to the lender's (pool owner's) token account. */
+/** Anyone liquidates a loan; the collateral goes to the pool owner's token account. */
 export async function liquidate(
   world: LendingWorld,
   liquidator: KeyPairSigner,
   loanAddress: Address,
 ): Promise<void> {
   const loan = readLoan(world, loanAddress);
+  const pool = world.pools.get(loan.pool);
+  if (!pool) throw new Error(`pool ${loan.pool} was not created by this world`);
   await sendWithLiteSvm(
     world.svm,
     [
@@ -374,7 +434,7 @@ export async function liquidate(
         pool: loan.pool,
         bank: loan.bank,
         loan: loanAddress,
-        poolOwnerCollateralTokenAccount: await tokenAccountOf(world, world.lender, loan.collateralMint),
+        poolOwnerCollateralTokenAccount: await tokenAccountOf(world, pool.bank.owner, loan.collateralMint),
       }),
     ],
     liquidator,
@@ -388,9 +448,9 @@ export function readLoan(world: LendingWorld, address: Address): LoanAccount {
   return decodeLoanAccount(data);
 }
 
-/** Decoded Bank account of the world's lender. */
-export function readBank(world: LendingWorld): BankAccount {
-  return decodeBankAccount(getAccountData(world.svm, world.bank)!);
+/** Decoded Bank account (default: the world's first bank). */
+export function readBank(world: LendingWorld, bank: WorldBank = world.defaultBank): BankAccount {
+  return decodeBankAccount(getAccountData(world.svm, bank.address)!);
 }
 
 /** Decoded Pool account. */
