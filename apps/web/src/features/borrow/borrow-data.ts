@@ -1,0 +1,60 @@
+import { useApiQuery } from "../../pages/api.ts";
+import { parsePoolPage } from "../pools/pool-data.ts";
+
+/** An NFT of the wallet with its collection floor. */
+export interface WalletNft {
+  mint: string;
+  name: string;
+  image: string;
+  collection: string | null;
+  collectionName: string | null;
+  /** Floor price, lamports; null when unknown. */
+  floorLamports: bigint | null;
+  floorUsd: number | null;
+}
+
+/** A token balance of the wallet. */
+export interface WalletToken {
+  mint: string;
+  amount: bigint;
+  decimals: number;
+}
+
+/** Parses GET /asset/assets. */
+export function parseWalletNfts(body: unknown): WalletNft[] {
+  const list = ((body ?? {}) as { nfts?: Record<string, unknown>[] }).nfts ?? [];
+  return list.map((n) => ({
+    mint: String(n.mint),
+    name: String(n.name ?? ""),
+    image: String(n.image ?? ""),
+    collection: typeof n.collection === "string" ? n.collection : null,
+    collectionName: typeof n.collectionName === "string" ? n.collectionName : null,
+    floorLamports: typeof n.floorPriceLamports === "string" ? BigInt(n.floorPriceLamports) : null,
+    floorUsd: typeof n.floorPriceUsd === "number" ? n.floorPriceUsd : null,
+  }));
+}
+
+/** Parses GET /asset/tokens. */
+export function parseWalletTokens(body: unknown): WalletToken[] {
+  if (!Array.isArray(body)) return [];
+  return body
+    .map((t: Record<string, unknown>) => ({
+      mint: String(t.mint),
+      amount: BigInt(String(t.amount ?? "0")),
+      decimals: Number(t.decimals ?? 0),
+    }))
+    .filter((t) => t.amount > 0n);
+}
+
+export function useWalletNfts(owner: string) {
+  return useApiQuery("assets", "/asset/assets", { pubkey: owner }, parseWalletNfts);
+}
+
+export function useWalletTokens(owner: string) {
+  return useApiQuery("assets", "/asset/tokens", { pubkey: owner }, parseWalletTokens);
+}
+
+/** Open pools of a type over every currency. */
+export function useOpenPools(type: "nft-pool" | "defi-pool") {
+  return useApiQuery("pool", "/dirty/pools", { type, status: "Open", limit: 100 }, parsePoolPage);
+}

@@ -1,0 +1,57 @@
+import { getCurrencyByMint, type LoanQuote } from "@cistern/protocol";
+import { formatBps, formatDateTime, formatDuration, formatMoney, formatUsd } from "../../pages/format.ts";
+import { getLoanSchedule } from "./borrow-model.ts";
+
+/**
+ * Every term of a loan before signing: what you receive, interest (with Cistern's share), APR,
+ * what you repay and by when, the grace period and what happens after it.
+ */
+export function QuotePanel({
+  quote,
+  currency,
+  nowSeconds,
+  collateralLabel,
+}: {
+  quote: LoanQuote;
+  currency: string;
+  nowSeconds: number;
+  collateralLabel: string;
+}) {
+  const schedule = getLoanSchedule(nowSeconds, quote.duration);
+  const symbol = getCurrencyByMint(currency)?.symbol ?? "";
+  const rows: [string, string, string?][] = [
+    ["You receive", formatMoney(quote.netBorrowAmount, currency, 9), usd(quote.amountInUsd)],
+    ["Interest", formatMoney(quote.interest, currency, 9), usd(quote.interestInUsd)],
+    ["of which Cistern fee", formatMoney(quote.cisternFees, currency, 9), "20% of the interest"],
+    ["APR", formatBps(quote.apr)],
+    ["Duration", formatDuration(quote.duration)],
+    ["Repay by expiry", formatMoney(quote.requiredRepayment, currency, 9)],
+    ["Expires", formatDateTime(schedule.expiresAt)],
+    ["Grace period", formatDuration(schedule.graceSeconds)],
+  ];
+  return (
+    <section className="pg-quote" aria-label="Loan terms" data-testid="quote">
+      <dl>
+        {rows.map(([label, value, hint]) => (
+          <div key={label} data-testid={`quote-${label.toLowerCase().replace(/\s+/g, "-")}`}>
+            <dt>{label}</dt>
+            <dd>
+              {value}
+              {hint ? <small className="muted"> {hint}</small> : null}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted pg-small">
+        Repaying early costs at least 30% of the interest, then interest accrues per hour. After expiry you
+        have {formatDuration(schedule.graceSeconds)} of grace at twice the hourly rate; after{" "}
+        {formatDateTime(schedule.liquidatableAfter)} the lender may claim your {collateralLabel}. The value of
+        your collateral never triggers a liquidation. Amounts in {symbol}.
+      </p>
+    </section>
+  );
+}
+
+function usd(value: number | undefined): string | undefined {
+  return value === undefined ? undefined : `≈ ${formatUsd(value)}`;
+}

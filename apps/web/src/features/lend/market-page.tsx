@@ -1,0 +1,106 @@
+import { listCurrencies, parsePool } from "@cistern/protocol";
+import { useState } from "react";
+import { useApiQuery } from "../../pages/api.ts";
+import { formatBps, formatMoney, formatUsd } from "../../pages/format.ts";
+import { Link, Page, QueryState, Stats } from "../../pages/page-kit.tsx";
+import { PoolCards } from "../pools/pool-cards.tsx";
+
+/** GET /liquidity/summary, parsed. */
+export function parseLiquiditySummary(body: unknown) {
+  const raw = body as Record<string, unknown>;
+  return {
+    currency: String(raw.currency),
+    totalPools: Number(raw.totalPools ?? 0),
+    averageAprBps: Number(raw.averageApr ?? 0),
+    medianAprBps: Number(raw.medianApr ?? 0),
+    availableLiquidity: BigInt(String(raw.availableLiquidity ?? "0")),
+    availableLiquidityUsd: Number(raw.availableLiquidityUsd ?? 0),
+    totalBorrowed: BigInt(String(raw.totalBorrowed ?? "0")),
+    utilizationRatio: Number(raw.utilizationRatio ?? 0),
+    pairsSupported: Number(raw.pairsSupported ?? 0),
+    largestPools: ((raw.largestPools as unknown[]) ?? []).map(parsePool),
+  };
+}
+
+/** The lend page: a market overview per lending currency, then its largest pools. */
+export function MarketPage() {
+  const currencies = listCurrencies();
+  const [mint, setMint] = useState(currencies[0]!.mint);
+  const summary = useApiQuery("pool", "/liquidity/summary", { currency: mint }, parseLiquiditySummary);
+  return (
+    <Page
+      title="Lend"
+      lead="Earn interest by funding a pool. You set the rate, the duration and what you accept as collateral; loans never liquidate on price."
+      actions={
+        <>
+          <Link to="/pools" className="button">
+            Browse pools
+          </Link>
+          <Link to="/my-pools/new" className="button button-primary">
+            Create a pool
+          </Link>
+        </>
+      }
+    >
+      <div className="pg-tabs" role="tablist" aria-label="Currency">
+        {currencies.map((c) => (
+          <button
+            key={c.mint}
+            type="button"
+            role="tab"
+            aria-selected={c.mint === mint}
+            className={c.mint === mint ? "pg-tab is-active" : "pg-tab"}
+            onClick={() => setMint(c.mint)}
+          >
+            {c.symbol}
+          </button>
+        ))}
+      </div>
+      <QueryState query={summary} label="the market">
+        {(s) => (
+          <>
+            <section className="card pg-section" aria-label="Market overview" data-testid="market-summary">
+              <Stats
+                items={[
+                  { label: "Pools", value: s.totalPools },
+                  { label: "Average APR", value: formatBps(s.averageAprBps) },
+                  { label: "Median APR", value: formatBps(s.medianAprBps) },
+                  {
+                    label: "Available liquidity",
+                    value: (
+                      <>
+                        {formatMoney(s.availableLiquidity, mint, 2)}
+                        <small className="muted"> {formatUsd(s.availableLiquidityUsd)}</small>
+                      </>
+                    ),
+                  },
+                  { label: "Borrowed", value: formatMoney(s.totalBorrowed, mint, 2) },
+                  { label: "Utilisation", value: `${(s.utilizationRatio * 100).toFixed(1)}%` },
+                  { label: "Collateral pairs", value: s.pairsSupported },
+                ]}
+              />
+              <UtilisationBar ratio={s.utilizationRatio} />
+            </section>
+            <h2 className="pg-h2">Largest pools</h2>
+            {s.largestPools.length === 0 ? (
+              <div className="pg-state pg-empty" data-testid="state-empty">
+                No open pools lend this currency yet. <Link to="/my-pools/new">Be the first.</Link>
+              </div>
+            ) : (
+              <PoolCards pools={s.largestPools} />
+            )}
+          </>
+        )}
+      </QueryState>
+    </Page>
+  );
+}
+
+function UtilisationBar({ ratio }: { ratio: number }) {
+  const percent = Math.max(0, Math.min(100, ratio * 100));
+  return (
+    <div className="pg-meter" aria-hidden="true">
+      <span style={{ width: `${percent}%` }} />
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import {
+  computeGraceSeconds,
+  computeRepayment,
+  isLiquidatable,
+  isNearExpiry,
+  LOAN_STATUS_ONGOING,
+  type Loan,
+} from "@cistern/protocol";
+
+/** Where a loan stands at `now`. */
+export type LoanPhase =
+  | "active"
+  | "near-expiry"
+  | "grace"
+  | "liquidatable"
+  | "repaid"
+  | "liquidated"
+  | "sold";
+
+/** A loan with what the borrower or lender needs to see now. */
+export interface LoanRowView {
+  loan: Loan;
+  phase: LoanPhase;
+  /** Seconds until expiry (negative after it). */
+  secondsToExpiry: number;
+  /** Seconds until the lender may liquidate (negative once liquidatable). */
+  secondsToLiquidation: number;
+  /** Repayment owed now (principal + interest owed now), base units; ongoing loans only. */
+  owedNow: bigint | undefined;
+}
+
+/** Phase, countdowns and the amount owed now of a loan seen by `wallet` at `now`. */
+export function viewLoan(loan: Loan, wallet: string, now: number): LoanRowView {
+  const expiredAt = loan.createdAt + loan.duration;
+  const grace = computeGraceSeconds(loan.duration);
+  const ongoing = loan.status === LOAN_STATUS_ONGOING;
+  let phase: LoanPhase;
+  if (!ongoing) phase = loan.status.toLowerCase() as LoanPhase;
+  else if (
+    isLiquidatable({ createdAt: loan.createdAt, durationSeconds: loan.duration, now, status: loan.status })
+  )
+    phase = "liquidatable";
+  else if (now > expiredAt) phase = "grace";
+  else if (isNearExpiry({ status: loan.status, borrower: loan.borrower, expiredAt }, wallet, now))
+    phase = "near-expiry";
+  else phase = "active";
+  const apr = loan.aprBps;
+  const owedNow =
+    ongoing && apr !== undefined
+      ? computeRepayment({
+          aprBps: apr,
+          principal: loan.amount,
+          durationSeconds: loan.duration,
+          createdAt: loan.createdAt,
+          now,
+        }).repayment
+      : undefined;
+  return {
+    loan,
+    phase,
+    secondsToExpiry: expiredAt - now,
+    secondsToLiquidation: expiredAt + grace - now,
+    owedNow,
+  };
+}
+
+/** Label shown for a phase. */
+export const PHASE_LABEL: Record<LoanPhase, string> = {
+  active: "Active",
+  "near-expiry": "Expires soon",
+  grace: "In grace period",
+  liquidatable: "Past grace",
+  repaid: "Repaid",
+  liquidated: "Liquidated",
+  sold: "Sold",
+};
+
+/** Totals per currency of several repayments (a multiple repay may mix SOL and USDC loans). */
+export function sumByCurrency(rows: readonly LoanRowView[]): Map<string, bigint> {
+  const totals = new Map<string, bigint>();
+  for (const row of rows) {
+    if (row.owedNow === undefined) continue;
+    totals.set(row.loan.currency, (totals.get(row.loan.currency) ?? 0n) + row.owedNow);
+  }
+  return totals;
+}

@@ -1,0 +1,236 @@
+import { useState } from "react";
+import { formatDuration, formatMoney } from "../../pages/format.ts";
+import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-kit.tsx";
+import { useTransaction } from "../../tx/use-transaction.ts";
+import { useCollateralNamer } from "../pools/collateral-name.tsx";
+import { ExtendPanel } from "./extend-panel.tsx";
+import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
+import { type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
+import { LoanTable } from "./loan-table.tsx";
+
+/** My loans (as borrower) and the loans on my pools (as lender). */
+export function LoansPage() {
+  const [tab, setTab] = useState<"borrowed" | "lent">("borrowed");
+  return (
+    <Page
+      title="Loans"
+      lead="Repay, extend, or — as a lender — claim collateral once a loan is past its grace period."
+    >
+      <div className="pg-tabs" role="tablist" aria-label="Loans">
+        {(["borrowed", "lent"] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={tab === t}
+            className={tab === t ? "pg-tab is-active" : "pg-tab"}
+            onClick={() => setTab(t)}
+          >
+            {t === "borrowed" ? "My loans" : "Loans on my pools"}
+          </button>
+        ))}
+      </div>
+      <RequireWallet what="see your loans">
+        {(owner) => (tab === "borrowed" ? <BorrowerLoans owner={owner} /> : <LenderLoans owner={owner} />)}
+      </RequireWallet>
+    </Page>
+  );
+}
+
+function BorrowerLoans({ owner }: { owner: string }) {
+  const loans = useBorrowerLoans(owner);
+  const now = useChainNow();
+  const name = useCollateralNamer();
+  const tx = useTransaction();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [extending, setExtending] = useState<string | null>(null);
+  return (
+    <QueryState
+      query={loans}
+      label="your loans"
+      isEmpty={(l) => l.loans.length === 0}
+      empty="You have no loans yet. Borrow against an NFT or tokens to see them here."
+    >
+      {(list) => {
+        const rows = list.loans.map((loan) => viewLoan(loan, owner, now));
+        const ongoing = rows.filter((r) => r.loan.status === "Ongoing");
+        const history = rows.filter((r) => r.loan.status !== "Ongoing");
+        const chosen = ongoing.filter((r) => selected.has(r.loan.pubkey));
+        const soon = ongoing.filter((r) => r.phase === "near-expiry" || r.phase === "grace");
+        const repay = async (targets: LoanRowView[]) => {
+          const first = targets[0];
+          if (!first) return;
+          const signature =
+            targets.length === 1
+              ? await tx.run({
+                  action: "Repay Loan",
+                  path: loanRoute(first.loan.isDefi, "repay-loan"),
+                  payload: { borrower: owner, loan: first.loan.pubkey },
+                  isTokenLoan: first.loan.isDefi,
+                })
+              : await tx.run({
+                  action: "Multiple Repay",
+                  path: "/loan/repay-loans",
+                  payload: { borrower: owner, loans: targets.map((t) => t.loan.pubkey) },
+                });
+          if (signature) setSelected(new Set());
+        };
+        return (
+          <>
+            {soon.length > 0 ? (
+              <div className="pg-warning" role="status" data-testid="near-expiry">
+                {soon.length === 1 ? "A loan" : `${soon.length} loans`} expire soon. The nearest is due in{" "}
+                {formatDuration(Math.min(...soon.map((r) => Math.max(0, r.secondsToExpiry))))}; repay or
+                extend to keep your collateral.
+              </div>
+            ) : null}
+            <section className="pg-section">
+              <div className="pg-bar">
+                <h2 className="pg-h2">Ongoing ({ongoing.length})</h2>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={chosen.length < 2 || tx.busy}
+                  onClick={() => repay(chosen)}
+                  data-testid="repay-selected"
+                >
+                  Repay selected ({chosen.length})
+                  {chosen.length > 0
+                    ? ` · ${[...sumByCurrency(chosen)].map(([mint, total]) => formatMoney(total, mint, 4)).join(" + ")}`
+                    : ""}
+                </button>
+              </div>
+              {ongoing.length === 0 ? (
+                <p className="pg-state pg-empty">No ongoing loans.</p>
+              ) : (
+                <LoanTable
+                  rows={ongoing}
+                  name={name}
+                  caption="Ongoing loans"
+                  testId="ongoing-loans"
+                  lead={(row) => (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select loan ${name(row.loan.collection)}`}
+                      checked={selected.has(row.loan.pubkey)}
+                      onChange={(e) => {
+                        const next = new Set(selected);
+                        if (e.target.checked) next.add(row.loan.pubkey);
+                        else next.delete(row.loan.pubkey);
+                        setSelected(next);
+                      }}
+                    />
+                  )}
+                  actions={(row) => (
+                    <span className="pg-buttons">
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        disabled={tx.busy || row.phase === "liquidatable"}
+                        onClick={() => repay([row])}
+                      >
+                        Repay
+                      </button>
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={tx.busy || row.phase === "liquidatable" || row.phase === "grace"}
+                        onClick={() => setExtending(row.loan.pubkey)}
+                      >
+                        Extend
+                      </button>
+                    </span>
+                  )}
+                />
+              )}
+              {ongoing
+                .filter((r) => r.loan.pubkey === extending)
+                .map((row) => (
+                  <ExtendPanel
+                    key={row.loan.pubkey}
+                    row={row}
+                    now={now}
+                    busy={tx.busy}
+                    onCancel={() => setExtending(null)}
+                    onConfirm={async (durationSeconds) => {
+                      const signature = await tx.run({
+                        action: "Extend Loan",
+                        path: loanRoute(row.loan.isDefi, "extend-loan"),
+                        payload: { borrower: owner, loan: row.loan.pubkey, duration: durationSeconds },
+                      });
+                      if (signature) setExtending(null);
+                    }}
+                  />
+                ))}
+            </section>
+            <section className="pg-section">
+              <h2 className="pg-h2">History ({history.length})</h2>
+              {history.length === 0 ? (
+                <p className="pg-state pg-empty">No closed loans yet.</p>
+              ) : (
+                <LoanTable rows={history} name={name} caption="Closed loans" testId="loan-history" />
+              )}
+            </section>
+          </>
+        );
+      }}
+    </QueryState>
+  );
+}
+
+function LenderLoans({ owner }: { owner: string }) {
+  const loans = useLenderLoans(owner);
+  const now = useChainNow();
+  const name = useCollateralNamer();
+  const tx = useTransaction();
+  return (
+    <QueryState
+      query={loans}
+      label="loans on your pools"
+      isEmpty={(l) => l.loans.length === 0}
+      empty="No one has borrowed from your pools yet."
+    >
+      {(list) => {
+        const rows = list.loans.map((loan) => viewLoan(loan, owner, now));
+        const claimable = rows.filter((r) => r.phase === "liquidatable");
+        return (
+          <>
+            {claimable.length > 0 ? (
+              <div className="pg-warning" role="status">
+                {claimable.length} loan{claimable.length === 1 ? " is" : "s are"} past expiry and grace: you
+                can claim the collateral.
+              </div>
+            ) : null}
+            <LoanTable
+              rows={rows}
+              name={name}
+              caption="Loans drawn on your pools"
+              testId="lender-loans"
+              actions={(row) =>
+                row.phase === "liquidatable" ? (
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={tx.busy}
+                    onClick={() =>
+                      tx.run({
+                        action: "Close Pool",
+                        path: loanRoute(row.loan.isDefi, "liquidate-loan"),
+                        payload: { lender: owner, loan: row.loan.pubkey },
+                      })
+                    }
+                  >
+                    Liquidate
+                  </button>
+                ) : null
+              }
+            />
+            <p className="muted pg-small">
+              Owed-now figures include Cistern's share of the interest (20%); your pool keeps the rest.
+            </p>
+          </>
+        );
+      }}
+    </QueryState>
+  );
+}

@@ -1,0 +1,251 @@
+import { getCurrencyByMint, listCurrencies, type ParsedPool, SOL_MINT } from "@cistern/protocol";
+import { useState } from "react";
+import { useWalletBalances } from "../../data/balances.ts";
+import { formatBps, formatMoney } from "../../pages/format.ts";
+import { Link, Page, QueryState, RequireWallet } from "../../pages/page-kit.tsx";
+import { navigate } from "../../shell/location.ts";
+import { showToast } from "../../toasts/toast-store.ts";
+import { useTransaction } from "../../tx/use-transaction.ts";
+import { poolName } from "../pools/pool-cards.tsx";
+import { useOwnerPools, usePool } from "../pools/pool-data.ts";
+import { BankPanel } from "./bank-panel.tsx";
+import { PoolFormView } from "./pool-form.tsx";
+import { buildCreation, buildUpdate, emptyPoolForm, poolToFormState } from "./pool-form-model.ts";
+
+/** Wallet balance of a lending currency, base units (undefined while unknown). */
+export function useCurrencyBalance(mint: string): bigint | undefined {
+  const balances = useWalletBalances();
+  if (!balances.data) return undefined;
+  if (mint === SOL_MINT) return balances.data.lamports;
+  return balances.data.tokens.find((t) => t.mint === mint)?.amount ?? 0n;
+}
+
+const routeKind = (pool: { type: string }) => (pool.type === "nft-pool" ? "nft" : "defi");
+
+/** The lender's pools and banks. */
+export function MyPoolsPage() {
+  return (
+    <Page
+      title="My pools"
+      lead="Your pools and the banks that fund them."
+      actions={
+        <Link to="/my-pools/new" className="button button-primary">
+          Create a pool
+        </Link>
+      }
+    >
+      <RequireWallet what="manage your pools">{(owner) => <MyPools owner={owner} />}</RequireWallet>
+    </Page>
+  );
+}
+
+function MyPools({ owner }: { owner: string }) {
+  const data = useOwnerPools(owner);
+  const balances = {
+    [SOL_MINT]: useCurrencyBalance(SOL_MINT),
+    [listCurrencies()[1]!.mint]: useCurrencyBalance(listCurrencies()[1]!.mint),
+  };
+  const tx = useTransaction();
+  const [closing, setClosing] = useState<string | null>(null);
+  return (
+    <QueryState query={data} label="your pools">
+      {(page) => (
+        <>
+          <h2 className="pg-h2">Banks</h2>
+          {page.banks.length === 0 ? (
+            <p className="pg-state pg-empty">Your first pool creates your bank for its currency.</p>
+          ) : (
+            <div className="pg-grid">
+              {page.banks.map((bank) => (
+                <BankPanel key={bank.pubkey} bank={bank} owner={owner} walletBalance={balances[bank.mint]} />
+              ))}
+            </div>
+          )}
+          <h2 className="pg-h2">Pools</h2>
+          {page.pools.length === 0 ? (
+            <div className="pg-state pg-empty" data-testid="state-empty">
+              You have no pools yet. <Link to="/my-pools/new">Create your first pool</Link>.
+            </div>
+          ) : (
+            <ul className="pg-grid" data-testid="my-pools">
+              {page.pools.map((pool) => (
+                <li key={pool.pubkey} className="card pg-pool-card">
+                  <div className="pg-pool-title">
+                    <strong>{poolName(pool)}</strong>
+                    <span className="pg-badge">{pool.type === "nft-pool" ? "NFT" : "Token"}</span>
+                    <span className={`pg-status pg-status-${pool.status.toLowerCase()}`}>{pool.status}</span>
+                  </div>
+                  <PoolFigures pool={pool} />
+                  {pool.status !== "Closed" ? (
+                    <div className="pg-buttons">
+                      <Link to={`/my-pools/${pool.pubkey}`} className="button">
+                        Edit
+                      </Link>
+                      <Link to={`/pools/${pool.pubkey}`} className="button">
+                        View
+                      </Link>
+                      {closing === pool.pubkey ? (
+                        <>
+                          <button
+                            type="button"
+                            className="button button-danger"
+                            disabled={tx.busy}
+                            onClick={async () => {
+                              await tx.run({
+                                action: "Close Pool",
+                                path: `/${routeKind(pool)}/close-pool`,
+                                payload: { owner, pool: pool.pubkey },
+                              });
+                              setClosing(null);
+                            }}
+                          >
+                            Confirm close
+                          </button>
+                          <button type="button" className="button" onClick={() => setClosing(null)}>
+                            Keep
+                          </button>
+                        </>
+                      ) : (
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={pool.currentLoan > 0}
+                          title={pool.currentLoan > 0 ? "Pools with ongoing loans cannot close." : undefined}
+                          onClick={() => setClosing(pool.pubkey)}
+                        >
+                          Close
+                        </button>
+                      )}
+                    </div>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </QueryState>
+  );
+}
+
+function PoolFigures({ pool }: { pool: ParsedPool }) {
+  return (
+    <dl className="pg-mini">
+      <div>
+        <dt>APR</dt>
+        <dd>{formatBps(pool.loanCurve.apr)}</dd>
+      </div>
+      <div>
+        <dt>Liquidity</dt>
+        <dd>{formatMoney(pool.totalLiquidity, pool.currency, 2)}</dd>
+      </div>
+      <div>
+        <dt>Lent</dt>
+        <dd>{formatMoney(pool.borrowedLiquidity, pool.currency, 2)}</dd>
+      </div>
+      <div>
+        <dt>Ongoing loans</dt>
+        <dd>{pool.currentLoan}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Create a pool (nft or defi): deposit and terms in one transaction. */
+export function CreatePoolPage() {
+  return (
+    <Page title="Create a pool" lead="Set your terms. Borrowers see exactly these before they sign.">
+      <RequireWallet what="create a pool">{(owner) => <CreatePool owner={owner} />}</RequireWallet>
+    </Page>
+  );
+}
+
+function CreatePool({ owner }: { owner: string }) {
+  const [currency, setCurrency] = useState(listCurrencies()[1]!.mint);
+  const balance = useCurrencyBalance(currency);
+  const owned = useOwnerPools(owner);
+  const tx = useTransaction();
+  return (
+    <PoolFormView
+      mode="create"
+      initial={emptyPoolForm("nft-pool", currency)}
+      walletBalance={balance}
+      busy={tx.busy}
+      onSubmit={async (form) => {
+        if (form.currency !== currency) setCurrency(form.currency);
+        const bank = owned.data?.banks.find((b) => b.mint === form.currency)?.pubkey ?? "";
+        const built = buildCreation(form, owner, bank);
+        if (!built.ok) {
+          showToast({ kind: "error", title: "Create Pool", description: built.message });
+          return;
+        }
+        const signature = await tx.run({
+          action: "Create Pool",
+          path: `/${form.type === "nft-pool" ? "nft" : "defi"}/create-pool`,
+          payload: {
+            ...built.payload,
+            metadata: { name: form.name.trim(), thumbnail: form.image.trim() },
+          } as unknown as Record<string, unknown>,
+        });
+        if (signature) navigate("/my-pools");
+      }}
+    />
+  );
+}
+
+/** Edit one of the wallet's pools. */
+export function EditPoolPage({ pubkey }: { pubkey: string }) {
+  const pool = usePool(pubkey);
+  return (
+    <Page title="Edit pool">
+      <RequireWallet what="edit your pool">
+        {(owner) => (
+          <QueryState
+            query={pool}
+            label="the pool"
+            isEmpty={(p) => p === null}
+            empty="No pool at this address."
+          >
+            {(p) =>
+              p!.owner !== owner ? (
+                <p className="pg-state pg-error">Only the pool's owner can edit it.</p>
+              ) : (
+                <EditPool pool={p!} owner={owner} />
+              )
+            }
+          </QueryState>
+        )}
+      </RequireWallet>
+    </Page>
+  );
+}
+
+function EditPool({ pool, owner }: { pool: ParsedPool; owner: string }) {
+  const tx = useTransaction();
+  return (
+    <>
+      <p className="muted">
+        {poolName(pool)} · {getCurrencyByMint(pool.currency)?.symbol} · {pool.type}
+      </p>
+      <PoolFormView
+        mode="update"
+        initial={poolToFormState(pool)}
+        busy={tx.busy}
+        utilisation={{ borrowed: pool.borrowedLiquidity, total: pool.totalLiquidity }}
+        onSubmit={async (form) => {
+          const built = buildUpdate(form, owner, pool.bank, pool.pubkey);
+          if (!built.ok) {
+            showToast({ kind: "error", title: "Update Pool", description: built.message });
+            return;
+          }
+          const signature = await tx.run({
+            action: "Update Pool",
+            path: `/${routeKind(pool)}/update-pool`,
+            payload: built.payload as unknown as Record<string, unknown>,
+          });
+          if (signature) navigate("/my-pools");
+        }}
+      />
+    </>
+  );
+}

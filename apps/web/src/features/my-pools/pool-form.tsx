@@ -1,0 +1,333 @@
+import { computeUtilisationPercent, listCurrencies, type PoolType } from "@cistern/protocol";
+import { type ReactNode, useId, useState } from "react";
+import { useAppContext } from "../../app-context.ts";
+import { toQueryString } from "../../pages/api.ts";
+import { requestJson } from "../../tx/http-client.ts";
+import { useCollections, useTokens } from "../pools/pool-data.ts";
+import { type FormErrors, newRowKey, type PoolFormState, validatePoolForm } from "./pool-form-model.ts";
+
+/** Asks the API whether an image URL serves an image; returns the reason when it does not. */
+export async function checkImageWithApi(apiUrl: string, url: string): Promise<string | null> {
+  const answer = await requestJson<{ accepted: boolean; reason?: string }>(
+    `${apiUrl}/asset/image-check${toQueryString({ url })}`,
+  );
+  return answer.accepted ? null : `The image URL does not serve an image (${answer.reason ?? "rejected"}).`;
+}
+
+function Field({
+  label,
+  error,
+  hint,
+  children,
+  id,
+}: {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  children: ReactNode;
+  id: string;
+}) {
+  return (
+    <div className={error ? "pg-field has-error" : "pg-field"}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint ? <small className="muted">{hint}</small> : null}
+      {error ? (
+        <small className="error-text" id={`${id}-error`} data-testid={`error-${id.split("-").pop()}`}>
+          {error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Create or edit a pool: every field of the pool form, checked before anything is sent. Shows
+ * each problem next to its field; `onSubmit` only ever receives a valid form.
+ */
+export function PoolFormView({
+  mode,
+  initial,
+  walletBalance,
+  busy,
+  utilisation,
+  onSubmit,
+}: {
+  mode: "create" | "update";
+  initial: PoolFormState;
+  walletBalance?: bigint | undefined;
+  busy: boolean;
+  utilisation?: { borrowed: bigint; total: bigint };
+  onSubmit(form: PoolFormState): Promise<unknown>;
+}) {
+  const { config } = useAppContext();
+  const uid = useId();
+  const id = (name: string) => `${uid}-${name}`;
+  const [form, setForm] = useState(initial);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [checking, setChecking] = useState(false);
+  const collections = useCollections();
+  const tokens = useTokens();
+  const set = <K extends keyof PoolFormState>(key: K, value: PoolFormState[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
+  const isNft = form.type === "nft-pool";
+  const options: { id: string; label: string }[] = isNft
+    ? [...(collections.data?.values() ?? [])].map((c) => ({ id: c.id, label: c.name }))
+    : Object.values(tokens.data ?? {})
+        .filter((t) => t.mint !== form.currency)
+        .map((t) => ({ id: t.mint, label: `${t.symbol} — ${t.name}` }));
+  const input = (name: keyof PoolFormState, extra: Record<string, unknown> = {}) => ({
+    id: id(name),
+    name,
+    value: String(form[name]),
+    "aria-invalid": errors[name] !== undefined,
+    "aria-describedby": errors[name] ? `${id(name)}-error` : undefined,
+    onChange: (e: { target: { value: string } }) => set(name, e.target.value as never),
+    ...extra,
+  });
+  const check = (name: keyof PoolFormState, label: string, hint?: string) => (
+    <label className="pg-check">
+      <input
+        type="checkbox"
+        checked={Boolean(form[name])}
+        onChange={(e) => set(name, e.target.checked as never)}
+      />
+      <span>
+        {label}
+        {hint ? <small className="muted"> {hint}</small> : null}
+      </span>
+    </label>
+  );
+  const errorCount = Object.keys(errors).length;
+  return (
+    <form
+      className="pg-form pg-pool-form"
+      noValidate
+      aria-label={mode === "create" ? "Create pool" : "Update pool"}
+      onSubmit={async (event) => {
+        event.preventDefault();
+        if (busy || checking) return;
+        const found = validatePoolForm(form, mode, walletBalance === undefined ? {} : { walletBalance });
+        if (
+          Object.keys(found).length === 0 &&
+          form.image.trim() !== "" &&
+          form.image.trim() !== initial.image
+        ) {
+          setChecking(true);
+          try {
+            const reason = await checkImageWithApi(config.apiUrl, form.image.trim());
+            if (reason) found.image = reason;
+          } catch (error) {
+            found.image = `The image could not be checked: ${error instanceof Error ? error.message : String(error)}`;
+          } finally {
+            setChecking(false);
+          }
+        }
+        setErrors(found);
+        if (Object.keys(found).length > 0) return;
+        await onSubmit(form);
+      }}
+    >
+      {mode === "create" ? (
+        <fieldset className="pg-segment">
+          <legend>Pool type</legend>
+          {(["nft-pool", "defi-pool"] as PoolType[]).map((t) => (
+            <label key={t} className={form.type === t ? "pg-tab is-active" : "pg-tab"}>
+              <input
+                type="radio"
+                name="type"
+                value={t}
+                checked={form.type === t}
+                onChange={() => setForm((f) => ({ ...f, type: t, collateral: [] }))}
+              />
+              {t === "nft-pool" ? "NFT collateral" : "Token collateral"}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <div className="pg-grid-form">
+        <Field
+          id={id("name")}
+          label="Pool name"
+          error={errors.name}
+          hint="Shown to borrowers. Up to 32 characters."
+        >
+          <input {...input("name")} maxLength={64} />
+        </Field>
+        <Field id={id("currency")} label="Currency" error={errors.currency}>
+          <select {...input("currency")} disabled={mode === "update"}>
+            {listCurrencies().map((c) => (
+              <option key={c.mint} value={c.mint}>
+                {c.symbol}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {mode === "create" ? (
+          <Field
+            id={id("amount")}
+            label="Amount to lend"
+            error={errors.amount}
+            hint="Deposited into your bank for this currency; withdraw what is not lent at any time."
+          >
+            <input {...input("amount")} inputMode="decimal" autoComplete="off" />
+          </Field>
+        ) : utilisation ? (
+          <div className="pg-field">
+            <span>Utilisation</span>
+            <strong data-testid="utilisation">
+              {computeUtilisationPercent(utilisation.borrowed, utilisation.total)}%
+            </strong>
+          </div>
+        ) : null}
+        <Field id={id("image")} label="Image URL" error={errors.image} hint="Optional. Must serve an image.">
+          <input {...input("image")} type="url" placeholder="https://" />
+        </Field>
+        <Field id={id("apy")} label="APY (%)" error={errors.apy}>
+          <input {...input("apy")} inputMode="decimal" />
+        </Field>
+        <Field id={id("durationDays")} label="Maximum duration (days)" error={errors.durationDays}>
+          <input {...input("durationDays")} inputMode="numeric" />
+        </Field>
+        <Field
+          id={id("minAmountUsd")}
+          label="Minimum loan (USD)"
+          error={errors.minAmountUsd}
+          hint="10 when empty."
+        >
+          <input {...input("minAmountUsd")} inputMode="decimal" />
+        </Field>
+        <Field id={id("maxAmountUsd")} label="Maximum loan (USD)" error={errors.maxAmountUsd}>
+          <input {...input("maxAmountUsd")} inputMode="decimal" />
+        </Field>
+      </div>
+      <fieldset className="pg-checks">
+        <legend>Options</legend>
+        {isNft
+          ? check("isMortgageEnabled", "Mortgages", "Let borrowers buy NFTs with a loan from this pool.")
+          : null}
+        {check("isAutoSellEnabled", "Auto-sell liquidated collateral")}
+        {check("isCompoundingEnabled", "Compound interest", "Interest earned stays lendable.")}
+        {check("withConditions", "Borrower conditions")}
+        {check("isPrivate", "Private loans", "Only whitelisted wallets may borrow.")}
+      </fieldset>
+      {form.withConditions ? (
+        <div className="pg-grid-form" data-testid="conditions">
+          <Field id={id("minAgeDays")} label="Minimum wallet age (days)" error={errors.minAgeDays}>
+            <input {...input("minAgeDays")} inputMode="numeric" />
+          </Field>
+          <Field id={id("minLoan")} label="Minimum past loans" error={errors.minLoan}>
+            <input {...input("minLoan")} inputMode="numeric" />
+          </Field>
+          <Field id={id("minVolume")} label="Minimum volume (USD)" error={errors.minVolume}>
+            <input {...input("minVolume")} inputMode="decimal" />
+          </Field>
+          <Field
+            id={id("liquidationThreshold")}
+            label="Liquidation threshold (%)"
+            error={errors.liquidationThreshold}
+          >
+            <input {...input("liquidationThreshold")} inputMode="decimal" />
+          </Field>
+        </div>
+      ) : null}
+      {form.isPrivate ? (
+        <div className="pg-grid-form">
+          <Field id={id("whitelist")} label="Whitelist address" error={errors.whitelist}>
+            <input {...input("whitelist")} autoComplete="off" />
+          </Field>
+          <Field
+            id={id("whitelistAddresses")}
+            label="Whitelisted wallets"
+            error={errors.whitelistAddresses}
+            hint="One address per line."
+          >
+            <textarea {...input("whitelistAddresses")} rows={3} />
+          </Field>
+        </div>
+      ) : null}
+      <fieldset className="pg-collateral">
+        <legend>{isNft ? "Collections" : "Tokens"} accepted</legend>
+        {errors.collateral ? (
+          <p className="error-text" data-testid="error-collateral">
+            {errors.collateral}
+          </p>
+        ) : null}
+        {form.collateral.map((row, i) => {
+          const update = (patch: Partial<typeof row>) =>
+            set(
+              "collateral",
+              form.collateral.map((r, j) => (j === i ? { ...r, ...patch } : r)),
+            );
+          return (
+            <div className="pg-collateral-row" key={row.key}>
+              <Field
+                id={id(`c${i}id`)}
+                label={isNft ? "Collection" : "Token"}
+                error={errors[`collateral.${i}.id`]}
+              >
+                <select id={id(`c${i}id`)} value={row.id} onChange={(e) => update({ id: e.target.value })}>
+                  <option value="">Choose…</option>
+                  {options.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field id={id(`c${i}ltv`)} label="LTV (%)" error={errors[`collateral.${i}.ltv`]}>
+                <input
+                  id={id(`c${i}ltv`)}
+                  inputMode="decimal"
+                  value={row.ltv}
+                  onChange={(e) => update({ ltv: e.target.value })}
+                />
+              </Field>
+              <Field id={id(`c${i}exposure`)} label="Exposure (%)" error={errors[`collateral.${i}.exposure`]}>
+                <input
+                  id={id(`c${i}exposure`)}
+                  inputMode="decimal"
+                  value={row.exposure}
+                  onChange={(e) => update({ exposure: e.target.value })}
+                />
+              </Field>
+              <button
+                type="button"
+                className="button"
+                aria-label={`Remove row ${i + 1}`}
+                onClick={() =>
+                  set(
+                    "collateral",
+                    form.collateral.filter((_, j) => j !== i),
+                  )
+                }
+              >
+                Remove
+              </button>
+            </div>
+          );
+        })}
+        <button
+          type="button"
+          className="button"
+          onClick={() =>
+            set("collateral", [...form.collateral, { key: newRowKey(), id: "", ltv: "50", exposure: "100" }])
+          }
+        >
+          Add {isNft ? "collection" : "token"}
+        </button>
+      </fieldset>
+      <p className="error-text" role="alert" data-testid="form-summary">
+        {errorCount > 0 ? `Fix ${errorCount} field${errorCount === 1 ? "" : "s"} above.` : ""}
+      </p>
+      <button
+        type="submit"
+        className="button button-primary pg-submit"
+        disabled={busy || checking}
+        data-testid="pool-submit"
+      >
+        {checking ? "Checking image…" : busy ? "Sending…" : mode === "create" ? "Create pool" : "Update pool"}
+      </button>
+    </form>
+  );
+}

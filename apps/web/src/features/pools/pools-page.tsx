@@ -1,0 +1,78 @@
+import { listCurrencies } from "@cistern/protocol";
+import { useState } from "react";
+import { Page, QueryState } from "../../pages/page-kit.tsx";
+import { PoolCards } from "./pool-cards.tsx";
+import { usePools } from "./pool-data.ts";
+import { DEFAULT_POOL_FILTERS, filterAndSortPools, type PoolFilters, type PoolSort } from "./pool-filters.ts";
+
+/** All open pools of a currency with search, type and sort. */
+export function PoolsPage() {
+  const currencies = listCurrencies();
+  const [currency, setCurrency] = useState(currencies[0]!.mint);
+  const [filters, setFilters] = useState<PoolFilters>(DEFAULT_POOL_FILTERS);
+  const pools = usePools({ currency });
+  const set = (patch: Partial<PoolFilters>) => setFilters((f) => ({ ...f, ...patch }));
+  return (
+    <Page
+      title="Pools"
+      lead="Every open pool, its rate, duration and liquidity. Open a pool for its full terms."
+    >
+      <form className="pg-filters" aria-label="Filter pools" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Currency
+          <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
+            {currencies.map((c) => (
+              <option key={c.mint} value={c.mint}>
+                {c.symbol}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Type
+          <select value={filters.type} onChange={(e) => set({ type: e.target.value as PoolFilters["type"] })}>
+            <option value="">All</option>
+            <option value="nft-pool">NFT collateral</option>
+            <option value="defi-pool">Token collateral</option>
+          </select>
+        </label>
+        <label>
+          Sort
+          <select value={filters.sort} onChange={(e) => set({ sort: e.target.value as PoolSort })}>
+            <option value="liquidity">Most liquidity</option>
+            <option value="apr-high">Highest APR</option>
+            <option value="apr-low">Lowest APR</option>
+            <option value="duration">Longest duration</option>
+            <option value="newest">Newest</option>
+          </select>
+        </label>
+        <label className="pg-grow">
+          Search
+          <input
+            type="search"
+            placeholder="Name, pool or owner address"
+            value={filters.search}
+            onChange={(e) => set({ search: e.target.value })}
+          />
+        </label>
+      </form>
+      <QueryState query={pools} label="pools">
+        {(page) => {
+          const shown = filterAndSortPools(page.pools, filters);
+          return shown.length === 0 ? (
+            <div className="pg-state pg-empty" data-testid="state-empty">
+              No pools match these filters.
+            </div>
+          ) : (
+            <>
+              <p className="muted" data-testid="pool-count">
+                {shown.length} of {page.totalCount} pools
+              </p>
+              <PoolCards pools={shown} />
+            </>
+          );
+        }}
+      </QueryState>
+    </Page>
+  );
+}

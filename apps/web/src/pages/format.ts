@@ -1,0 +1,66 @@
+import { formatUnits, getAprPercent, getCurrencyByMint, shortenAddress } from "@cistern/protocol";
+
+/** Symbol of a mint: the currency table's, else the catalogue's, else a shortened address. */
+export function symbolOf(mint: string, catalogue?: Record<string, { symbol: string }>): string {
+  return getCurrencyByMint(mint)?.symbol ?? catalogue?.[mint]?.symbol ?? shortenAddress(mint);
+}
+
+/** Decimals of a lending currency (9 for unknown mints is never assumed: callers pass known ones). */
+export function decimalsOf(mint: string, fallback?: number): number {
+  const decimals = getCurrencyByMint(mint)?.decimals ?? fallback;
+  if (decimals === undefined) throw new Error(`Unknown currency ${mint}`);
+  return decimals;
+}
+
+/** Base units -> "1,234.5678" with at most `maxFraction` decimals, truncated (never rounded up). */
+export function formatAmount(amount: bigint, decimals: number, maxFraction = 4): string {
+  const exact = formatUnits(amount, decimals);
+  const [whole = "0", fraction = ""] = exact.split(".");
+  const negative = whole.startsWith("-");
+  const digits = negative ? whole.slice(1) : whole;
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const cut = fraction.slice(0, maxFraction).replace(/0+$/, "");
+  return `${negative ? "-" : ""}${grouped}${cut ? `.${cut}` : ""}`;
+}
+
+/** Amount of a lending currency with its symbol: "12.5 SOL". */
+export function formatMoney(amount: bigint, mint: string, maxFraction = 4): string {
+  const currency = getCurrencyByMint(mint);
+  if (!currency) return `${amount.toString()} units`;
+  return `${formatAmount(amount, currency.decimals, maxFraction)} ${currency.symbol}`;
+}
+
+/** USD display: "$1,234.56". */
+export function formatUsd(value: number): string {
+  if (!Number.isFinite(value)) return "—";
+  return value.toLocaleString("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 2 });
+}
+
+/** Basis points -> "12.5%". */
+export function formatBps(bps: number): string {
+  return `${Number(getAprPercent(bps).toFixed(2))}%`;
+}
+
+/** Seconds -> "3d 4h", "5h 12m", "42m" (non-negative). */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const days = Math.floor(s / 86_400);
+  const hours = Math.floor((s % 86_400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (days > 0) return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
+  if (hours > 0) return `${hours}h ${minutes}m`;
+  return `${minutes}m`;
+}
+
+/** Epoch seconds -> "21 Nov 2026, 14:05" (UTC, so every user reads the same instant). */
+export function formatDateTime(epochSeconds: number): string {
+  if (!epochSeconds) return "—";
+  return `${new Date(epochSeconds * 1000).toLocaleString("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+  })} UTC`;
+}

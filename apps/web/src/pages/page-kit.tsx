@@ -1,0 +1,165 @@
+import { useConnection, useWallet } from "@solana/wallet-adapter-react";
+import { useQuery } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useState } from "react";
+import { navigate } from "../shell/location.ts";
+import { openWalletModal } from "../wallet/wallet-modal-store.ts";
+
+/** A page frame: title, optional lead text and actions. */
+export function Page({
+  title,
+  lead,
+  actions,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  useEffect(() => {
+    document.title = `${title} · Cistern`;
+  }, [title]);
+  return (
+    <main className="page pg">
+      <div className="pg-head">
+        <div>
+          <h1>{title}</h1>
+          {lead ? <p className="muted pg-lead">{lead}</p> : null}
+        </div>
+        {actions ? <div className="pg-actions">{actions}</div> : null}
+      </div>
+      {children}
+    </main>
+  );
+}
+
+/** A client-side link. */
+export function Link({
+  to,
+  children,
+  className,
+  ...rest
+}: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  "aria-current"?: "page";
+}) {
+  return (
+    <a
+      {...rest}
+      href={to}
+      className={className}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+/** Loading, error and empty states of a query, then the content. */
+export function QueryState<T>({
+  query,
+  label,
+  isEmpty,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined; refetch(): unknown };
+  label: string;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isError) {
+    return (
+      <div className="pg-state pg-error" role="alert" data-testid="state-error">
+        <p>
+          Could not load {label}: {query.error instanceof Error ? query.error.message : String(query.error)}
+        </p>
+        <button type="button" className="button" onClick={() => query.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (query.isPending || query.data === undefined) {
+    return (
+      <div className="pg-state" aria-busy="true" data-testid="state-loading">
+        <span className="pg-spinner" aria-hidden="true" /> Loading {label}…
+      </div>
+    );
+  }
+  if (isEmpty?.(query.data)) {
+    return (
+      <div className="pg-state pg-empty" data-testid="state-empty">
+        {empty ?? `No ${label} yet.`}
+      </div>
+    );
+  }
+  return <>{children(query.data)}</>;
+}
+
+/** Asks for a wallet before showing wallet-bound content. */
+export function RequireWallet({
+  what,
+  children,
+}: {
+  what: string;
+  children: (address: string) => ReactNode;
+}) {
+  const { publicKey } = useWallet();
+  if (!publicKey) {
+    return (
+      <div className="pg-state pg-empty" data-testid="connect-required">
+        <p>Connect a wallet to {what}.</p>
+        <button type="button" className="button button-primary" onClick={openWalletModal}>
+          Connect Wallet
+        </button>
+      </div>
+    );
+  }
+  return <>{children(publicKey.toBase58())}</>;
+}
+
+/** A row of figures. */
+export function Stats({ items }: { items: { label: string; value: ReactNode; hint?: string }[] }) {
+  return (
+    <dl className="pg-stats">
+      {items.map((item) => (
+        <div key={item.label} title={item.hint}>
+          <dt>{item.label}</dt>
+          <dd>{item.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * "Now" in epoch seconds on the chain's clock (the latest block time, so a localnet whose clock was
+ * advanced is respected), ticking every second. Falls back to the wall clock.
+ */
+export function useChainNow(): number {
+  const { connection } = useConnection();
+  const offset = useQuery({
+    queryKey: ["chain-clock", connection.rpcEndpoint],
+    queryFn: async () => {
+      const slot = await connection.getSlot("confirmed");
+      const time = await connection.getBlockTime(slot);
+      return time === null ? 0 : time - Date.now() / 1000;
+    },
+    refetchInterval: 30_000,
+    retry: false,
+  });
+  const [wall, setWall] = useState(() => Date.now() / 1000);
+  useEffect(() => {
+    const timer = setInterval(() => setWall(Date.now() / 1000), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return Math.floor(wall + (offset.data ?? 0));
+}
