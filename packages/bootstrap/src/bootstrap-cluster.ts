@@ -7,7 +7,12 @@ import { type Cluster, type ClusterInfo, isCluster, writeClusterInfo } from "./c
 import { ensureLendingProgram, type ProgramDeployAction } from "./deploy-lending.ts";
 import { type ConfigAction, ensureProgramConfig } from "./ensure-config.ts";
 import { getKeysDir, loadOrCreateClusterKeys } from "./key-files.ts";
-import { type DemoSeedResult, ensureLocalnetLamports, seedDemoLenders } from "./seed-demo.ts";
+import {
+  assertDemoMints,
+  type DemoSeedResult,
+  ensureLocalnetLamports,
+  seedDemoLenders,
+} from "./seed-demo.ts";
 import { ensureTreasuryTokenAccounts, type TreasuryTokenAccount } from "./treasury-accounts.ts";
 
 /** On localnet the admin is topped up to 100 SOL whenever it holds less than 20 SOL. */
@@ -88,6 +93,7 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
   const programBytes = assertOptions(options);
   const chain: ChainClient = createChainClient({ rpcUrl: options.rpcUrl, wsUrl: options.wsUrl });
   await chain.assertReachable();
+  if (options.demo) await assertDemoMints(chain);
 
   const dataDir = resolve(options.dataDir);
   mkdirSync(getKeysDir(dataDir), { recursive: true, mode: 0o700 });

@@ -95,7 +95,8 @@ async function ensureLocalnetTokens(
   return tokenAccount;
 }
 
-async function assertDemoMints(chain: ChainClient): Promise<void> {
+/** Throws DEMO_WORLD_MISSING unless the localnet demo world's currency mints exist. */
+export async function assertDemoMints(chain: ChainClient): Promise<void> {
   for (const mint of [USDC_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS]) {
     const account = await chain.fetchAccount(address(mint));
     if (!account || account.owner !== TOKEN_PROGRAM_ADDRESS) {
