@@ -1,0 +1,227 @@
+import type { PoolType } from "@cistern/sdk";
+import { Type } from "@sinclair/typebox";
+import { address } from "@solana/kit";
+import type { FastifyInstance } from "fastify";
+import type { TxContext } from "../tx-context.ts";
+import { depositInstructions, withdrawInstructions } from "./bank-builder.ts";
+import { Amount, body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
+import {
+  type ConditionsInput,
+  closePoolInstructions,
+  createPoolInstructions,
+  type LimitsInput,
+  updatePoolInstructions,
+} from "./pool-builder.ts";
+import { builderRoute, type CommonBody } from "./route-kit.ts";
+
+const Bps = Type.Integer({ minimum: 0, maximum: 100_000 });
+const UsdAmount = Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" })]);
+const Limits = Type.Object(
+  {
+    minDuration: Type.Integer({ description: "seconds; always 86400" }),
+    maxDuration: Type.Integer({ minimum: 86_400, maximum: 31_536_000, description: "seconds" }),
+    maxAmountUsd: UsdAmount,
+    minAmountUsd: UsdAmount,
+  },
+  { additionalProperties: false },
+);
+const Collections = Type.Array(
+  Type.Object({ collection: Pubkey, collectionLtv: Bps, exposure: Bps }, { additionalProperties: false }),
+  { minItems: 1, maxItems: 8 },
+);
+const Currencies = Type.Array(
+  Type.Object({ currency: Pubkey, currencyLtv: Bps, exposure: Bps }, { additionalProperties: false }),
+  { minItems: 1, maxItems: 8 },
+);
+const Conditions = Type.Object(
+  {
+    minAge: Type.String({ description: "seconds" }),
+    minLoan: Type.String(),
+    minVolume: Type.String({ description: "USD" }),
+    liquidationThreshold: Type.Integer({ minimum: 0, maximum: 10_000 }),
+    isEnabled: Type.Union([Type.Literal(0), Type.Literal(1)]),
+    isWhitelistEnabled: Type.Union([Type.Literal(0), Type.Literal(1)]),
+    whitelist: Type.String(),
+    whitelistAddresses: Type.Optional(Type.Array(Pubkey)),
+  },
+  { additionalProperties: false },
+);
+const Liquidation = Type.Object(
+  {
+    isAutoSellEnabled: Type.Boolean(),
+    loanLiquidation: Type.Optional(Type.Integer()),
+    mortgageLiquidation: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: false },
+);
+
+const BankBody = body({
+  owner: Pubkey,
+  mint: Pubkey,
+  amount: Amount,
+});
+
+const createBody = (type: PoolType) =>
+  body({
+    bank: Pubkey,
+    owner: Pubkey,
+    amount: Type.String({ description: "base units deposited into the bank with the pool (may be '0')" }),
+    mint: Pubkey,
+    seed: Type.Optional(
+      Type.String({ pattern: "^[0-9]{1,20}$", description: "pool PDA seed (random when absent)" }),
+    ),
+    param: Type.Object(
+      {
+        apr: Type.Integer({ minimum: 1, maximum: 100_000, description: "basis points" }),
+        limits: Limits,
+        ...(type === "nft-pool" ? { collections: Collections } : { currencies: Currencies }),
+      },
+      { additionalProperties: false },
+    ),
+  });
+
+const updateBody = (type: PoolType) =>
+  body({
+    pool: Pubkey,
+    owner: Pubkey,
+    status: Type.Optional(Type.Union([Type.Literal("Open"), Type.Literal("Frozen")])),
+    enableAutoSell: Type.Optional(Type.Boolean()),
+    disableAutoSell: Type.Optional(Type.Boolean()),
+    ...(type === "nft-pool"
+      ? { enableMortgage: Type.Optional(Type.Boolean()), disableMortgage: Type.Optional(Type.Boolean()) }
+      : {}),
+    param: Type.Object(
+      {
+        apr: Type.Integer({ minimum: 1, maximum: 100_000 }),
+        loanApr: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        ...(type === "nft-pool"
+          ? { mortgageApr: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })) }
+          : {}),
+        limits: Limits,
+        conditions: Type.Optional(Conditions),
+        liquidation: Type.Optional(Liquidation),
+        ...(type === "nft-pool" ? { collections: Collections } : { currencies: Currencies }),
+      },
+      { additionalProperties: false },
+    ),
+  });
+
+const CloseBody = body({ pool: Pubkey, owner: Pubkey });
+
+interface BankBodyT extends CommonBody {
+  owner: string;
+  mint: string;
+  amount: string;
+}
+interface CreateBodyT extends CommonBody {
+  bank: string;
+  owner: string;
+  amount: string;
+  mint: string;
+  seed?: string;
+  param: {
+    apr: number;
+    limits: LimitsInput;
+    collections?: { collection: string; collectionLtv: number; exposure: number }[];
+    currencies?: { currency: string; currencyLtv: number; exposure: number }[];
+  };
+}
+interface UpdateBodyT extends CommonBody {
+  pool: string;
+  owner: string;
+  status?: "Open" | "Frozen";
+  enableAutoSell?: boolean;
+  disableAutoSell?: boolean;
+  enableMortgage?: boolean;
+  disableMortgage?: boolean;
+  param: {
+    apr: number;
+    loanApr?: number;
+    mortgageApr?: number;
+    limits: LimitsInput;
+    conditions?: ConditionsInput;
+    liquidation?: { isAutoSellEnabled: boolean };
+    collections?: { collection: string; collectionLtv: number; exposure: number }[];
+    currencies?: { currency: string; currencyLtv: number; exposure: number }[];
+  };
+}
+
+/** Bank and pool builder routes (the user is the fee payer and the only signer). */
+export function registerBankPoolBuilderRoutes(app: FastifyInstance, tx: TxContext): void {
+  builderRoute<BankBodyT>(
+    app,
+    tx,
+    "/bank/deposit",
+    "Deposit into the owner's bank for `mint` (creates the bank first when missing; wraps SOL).",
+    BankBody,
+    async (b) => {
+      const owner = address(b.owner);
+      const r = await depositInstructions(tx, owner, address(b.mint), parseBaseUnits("amount", b.amount));
+      return {
+        feePayer: owner,
+        groups: [r.instructions],
+        metadata: { bank: r.bank, bankCreated: r.created },
+      };
+    },
+  );
+  builderRoute<BankBodyT>(
+    app,
+    tx,
+    "/bank/withdraw",
+    "Withdraw available liquidity from the owner's bank for `mint` (unwraps SOL).",
+    BankBody,
+    async (b) => {
+      const owner = address(b.owner);
+      const r = await withdrawInstructions(tx, owner, address(b.mint), parseBaseUnits("amount", b.amount));
+      return { feePayer: owner, groups: [r.instructions], metadata: { bank: r.bank } };
+    },
+  );
+  for (const [prefix, type] of [
+    ["/nft", "nft-pool"],
+    ["/defi", "defi-pool"],
+  ] as const) {
+    builderRoute<CreateBodyT>(
+      app,
+      tx,
+      `${prefix}/create-pool`,
+      `Create a ${type} (spec pool creation payload): bank created when missing, amount deposited, pool published.`,
+      createBody(type),
+      async (b) => {
+        const { seed, ...rest } = b;
+        const r = await createPoolInstructions(tx, type, {
+          ...rest,
+          amount: parseBaseUnits("amount", b.amount, { allowZero: true }),
+          ...(seed !== undefined ? { seed: BigInt(seed) } : {}),
+        });
+        return {
+          feePayer: address(b.owner),
+          groups: [r.instructions],
+          metadata: { pool: r.pool, bank: r.bank, seed: r.seed.toString() },
+        };
+      },
+    );
+    builderRoute<UpdateBodyT>(
+      app,
+      tx,
+      `${prefix}/update-pool`,
+      `Update a ${type} (spec pool update payload; optional status Open/Frozen). Only its owner may.`,
+      updateBody(type),
+      async (b) => {
+        const r = await updatePoolInstructions(tx, type, b);
+        return { feePayer: address(b.owner), groups: [r.instructions], metadata: { pool: r.pool } };
+      },
+    );
+    builderRoute<CommonBody & { pool: string; owner: string }>(
+      app,
+      tx,
+      `${prefix}/close-pool`,
+      `Close a ${type} without ongoing loans; its rent returns to the owner.`,
+      CloseBody,
+      async (b) => ({
+        feePayer: address(b.owner),
+        groups: [await closePoolInstructions(tx, type, b)],
+        metadata: { pool: b.pool },
+      }),
+    );
+  }
+}

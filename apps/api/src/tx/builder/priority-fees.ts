@@ -1,0 +1,60 @@
+import {
+  computeAveragePrioritizationFee,
+  DEFAULT_PRIORITY_FEE_SETTINGS,
+  getPriorityFeeOptions,
+  PRIORITY_FEE_LEVELS,
+  type PriorityFeeLevel,
+  type PriorityFeeOptions,
+  type RecentPrioritizationFee,
+} from "@cistern/protocol";
+import { badRequest } from "../tx-errors.ts";
+
+/** Options object of every builder request (spec section 9 priority fee settings). */
+export interface BuildOptionsInput {
+  priorityFeeLevel?: PriorityFeeLevel;
+  /** Whole SOL, decimal string (cap in maxCap mode, the fee itself in exactFee mode, the tip in jito). */
+  amount?: string;
+  type?: "maxCap" | "exactFee";
+  broadcastMode?: "priorityFees" | "jito";
+}
+
+/** Multiplier (percent) applied to the averaged recent fee for each level. */
+const LEVEL_PERCENT: Record<PriorityFeeLevel, bigint> = { medium: 100n, fast: 150n, ultra: 300n };
+/** Floor price so a transaction always carries some priority (micro-lamports per CU). */
+const MIN_PRICE_MICRO_LAMPORTS = 1_000n;
+
+/** Parses the request options into lamport amounts; a bad amount is a 400. */
+export function parseBuildOptions(input: BuildOptionsInput | undefined): PriorityFeeOptions {
+  const level = input?.priorityFeeLevel ?? DEFAULT_PRIORITY_FEE_SETTINGS.level;
+  if (!PRIORITY_FEE_LEVELS.includes(level))
+    throw badRequest(`options.priorityFeeLevel '${level}' is unknown`);
+  try {
+    return getPriorityFeeOptions({
+      level,
+      amountSol: input?.amount ?? DEFAULT_PRIORITY_FEE_SETTINGS.amountSol,
+      type: input?.type ?? DEFAULT_PRIORITY_FEE_SETTINGS.type,
+      broadcastMode: input?.broadcastMode ?? DEFAULT_PRIORITY_FEE_SETTINGS.broadcastMode,
+    });
+  } catch (error) {
+    throw badRequest(`options.amount: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Compute unit price (micro-lamports per CU): the node's recent fees averaged (rounded up) x the level,
+ * at least 1000; then capped so price x units never costs more than the cap (maxCap), or set so it costs
+ * exactly the amount (exactFee).
+ */
+export function computeUnitPrice(
+  recent: readonly RecentPrioritizationFee[],
+  options: PriorityFeeOptions,
+  computeUnits: number,
+): bigint {
+  const units = BigInt(Math.max(1, computeUnits));
+  const budgetPrice = (options.maxCapLamports * 1_000_000n) / units;
+  if (options.type === "exactFee") return budgetPrice;
+  const average = computeAveragePrioritizationFee(recent);
+  let price = (average * LEVEL_PERCENT[options.level] + 99n) / 100n;
+  if (price < MIN_PRICE_MICRO_LAMPORTS) price = MIN_PRICE_MICRO_LAMPORTS;
+  return price > budgetPrice ? budgetPrice : price;
+}

@@ -1,0 +1,68 @@
+import type { PriorityFeeOptions } from "@cistern/protocol";
+import { isValidPublicKey } from "@cistern/protocol";
+import type { TSchema } from "@sinclair/typebox";
+import type { Address, Instruction } from "@solana/kit";
+import type { FastifyInstance } from "fastify";
+import { withErrors } from "../../http/schemas.ts";
+import type { TxContext } from "../tx-context.ts";
+import { toRequestError } from "../tx-errors.ts";
+import { BuildResponseSchema } from "./builder-schemas.ts";
+import { type BuildOptionsInput, parseBuildOptions } from "./priority-fees.ts";
+import type { BuildResponse } from "./transaction-factory.ts";
+
+/** What a builder handler returns: who pays, the instruction groups and extra metadata. */
+export interface BuildPlan {
+  feePayer: Address;
+  groups: Instruction[][];
+  needsOracle?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+/** Body fields every builder route accepts. */
+export interface CommonBody {
+  referrer?: string | null;
+  options?: BuildOptionsInput;
+}
+
+/**
+ * Declares a builder POST route: validates the body with `schema`, runs `plan` and turns its instructions
+ * into issued transactions. sdk argument errors become 400s. The referrer, when a valid address, is
+ * echoed in metadata.
+ */
+export function builderRoute<B extends CommonBody>(
+  app: FastifyInstance,
+  tx: TxContext,
+  path: string,
+  description: string,
+  schema: TSchema,
+  plan: (body: B, options: PriorityFeeOptions) => Promise<BuildPlan>,
+): void {
+  app.post(
+    path,
+    {
+      schema: {
+        description,
+        tags: ["transactions"],
+        body: schema,
+        response: withErrors({ 200: BuildResponseSchema }),
+      },
+    },
+    async (request): Promise<BuildResponse> => {
+      const body = request.body as B;
+      try {
+        const options = parseBuildOptions(body.options);
+        const p = await plan(body, options);
+        const referrer = isValidPublicKey(body.referrer) ? body.referrer : undefined;
+        return await tx.factory.build({
+          feePayer: p.feePayer,
+          groups: p.groups,
+          options,
+          needsOracle: p.needsOracle ?? false,
+          metadata: { ...p.metadata, ...(referrer ? { referrer } : {}) },
+        });
+      } catch (error) {
+        throw toRequestError(error);
+      }
+    },
+  );
+}

@@ -1,0 +1,164 @@
+import type { PriorityFeeOptions } from "@cistern/protocol";
+import { TransactionKind } from "@cistern/protocol";
+import {
+  type Address,
+  address,
+  appendTransactionMessageInstructions,
+  type Blockhash,
+  compileTransaction,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getTransactionSize,
+  type Instruction,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from "@solana/kit";
+import type { ChainClock } from "../chain/chain-clock.ts";
+import { requireJsonRpc } from "../chain/json-rpc.ts";
+import type { IssuedMessageStore } from "../sender/issued-messages.ts";
+import { describeChainFailure, unprocessable } from "../tx-errors.ts";
+import { computeUnitPrice } from "./priority-fees.ts";
+import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./wire-instructions.ts";
+
+/** Jito tip account the tip transfer goes to in broadcast mode 'jito'. */
+export const JITO_TIP_ACCOUNT = address("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5");
+/** Largest compute budget of a transaction. */
+const MAX_COMPUTE_UNITS = 1_400_000;
+/** Wire size limit of a transaction, bytes. */
+export const MAX_TRANSACTION_BYTES = 1232;
+
+/** The builder's answer (spec "Transaction build response"). */
+export interface BuildResponse {
+  transactions: string[];
+  kind: TransactionKind;
+  lastValidBlockHeight: number;
+  metadata: Record<string, unknown>;
+}
+
+/** What a builder needs to turn instructions into issued transactions. */
+export interface TransactionFactory {
+  /**
+   * Builds one v0 transaction per instruction group (fee payer = `feePayer`): compute budget with a
+   * simulated CU limit plus headroom, priority fee from the node's recent fees capped by the options, a
+   * jito tip in jito mode. Simulation failures (program errors) are answered as 422 before anything is
+   * issued. Every message is remembered so the sender can recognise it.
+   */
+  build(input: {
+    feePayer: Address;
+    groups: Instruction[][];
+    options: PriorityFeeOptions;
+    needsOracle: boolean;
+    metadata?: Record<string, unknown>;
+  }): Promise<BuildResponse>;
+  /** Whether the instructions fit one transaction (checked with a placeholder blockhash). */
+  fits(feePayer: Address, instructions: Instruction[]): boolean;
+}
+
+const PLACEHOLDER_BLOCKHASH = "11111111111111111111111111111111" as Blockhash;
+
+function compile(feePayer: Address, blockhash: Blockhash, lastValid: number, instructions: Instruction[]) {
+  return compileTransaction(
+    pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(feePayer, m),
+      (m) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash, lastValidBlockHeight: BigInt(lastValid) },
+          m,
+        ),
+      (m) => appendTransactionMessageInstructions(instructions, m),
+    ),
+  );
+}
+
+function budgeted(units: number, price: bigint, tip: Instruction | null, body: Instruction[]) {
+  return [setComputeUnitLimit(units), setComputeUnitPrice(price), ...body, ...(tip ? [tip] : [])];
+}
+
+/** Creates the factory. */
+export function createTransactionFactory(deps: {
+  rpcUrl: string;
+  programId: string;
+  clock: ChainClock;
+  issued: IssuedMessageStore;
+}): TransactionFactory {
+  async function simulateUnits(base64: string): Promise<number> {
+    const r = await requireJsonRpc<{
+      value: { err: unknown; logs: string[] | null; unitsConsumed?: number };
+    }>(deps.rpcUrl, "simulateTransaction", [
+      base64,
+      { encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, commitment: "confirmed" },
+    ]);
+    if (r.value.err !== null && r.value.err !== undefined) {
+      throw unprocessable(
+        `Transaction simulation failed: ${describeChainFailure(r.value.err, r.value.logs ?? [], deps.programId)}`,
+      );
+    }
+    return r.value.unitsConsumed ?? 200_000;
+  }
+
+  return {
+    fits(feePayer, instructions) {
+      try {
+        const tx = compile(feePayer, PLACEHOLDER_BLOCKHASH, 0, budgeted(1, 1n, null, instructions));
+        return getTransactionSize(tx) <= MAX_TRANSACTION_BYTES;
+      } catch {
+        return false;
+      }
+    },
+    async build({ feePayer, groups, options, needsOracle, metadata }) {
+      if (groups.length === 0) throw unprocessable("Nothing to build");
+      const [lifetime, recent] = await Promise.all([deps.clock.lifetime(), deps.clock.recentFees()]);
+      const blockhash = lifetime.blockhash as Blockhash;
+      const tip =
+        options.broadcastMode === "jito" && options.jitoTipLamports > 0n
+          ? systemTransfer(feePayer, JITO_TIP_ACCOUNT, options.jitoTipLamports)
+          : null;
+      const kind =
+        groups.length > 1
+          ? needsOracle
+            ? TransactionKind.BundleCoSigned
+            : TransactionKind.Bundle
+          : needsOracle
+            ? TransactionKind.NormalCoSigned
+            : TransactionKind.Normal;
+      const computeUnits: number[] = [];
+      const transactions = await Promise.all(
+        groups.map(async (body, i) => {
+          const probe = compile(
+            feePayer,
+            blockhash,
+            lifetime.lastValidBlockHeight,
+            budgeted(MAX_COMPUTE_UNITS, 1n, tip, body),
+          );
+          if (getTransactionSize(probe) > MAX_TRANSACTION_BYTES)
+            throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
+          const used = await simulateUnits(getBase64EncodedWireTransaction(probe));
+          // Headroom: 20% + 5,000 CU for the budget instructions and state-dependent branches.
+          const units = Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.2) + 5_000);
+          computeUnits[i] = units;
+          const price = computeUnitPrice(recent, options, units);
+          const tx = compile(
+            feePayer,
+            blockhash,
+            lifetime.lastValidBlockHeight,
+            budgeted(units, price, tip, body),
+          );
+          deps.issued.remember(tx.messageBytes, {
+            kind,
+            needsOracle,
+            lastValidBlockHeight: lifetime.lastValidBlockHeight,
+          });
+          return getBase64EncodedWireTransaction(tx);
+        }),
+      );
+      return {
+        transactions,
+        kind,
+        lastValidBlockHeight: lifetime.lastValidBlockHeight,
+        metadata: { ...metadata, computeUnits },
+      };
+    },
+  };
+}

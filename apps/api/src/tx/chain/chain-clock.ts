@@ -1,0 +1,54 @@
+import type { RecentPrioritizationFee } from "@cistern/protocol";
+import { requireJsonRpc } from "./json-rpc.ts";
+
+/** A recent blockhash and the last block height at which a transaction using it is accepted. */
+export interface Lifetime {
+  blockhash: string;
+  lastValidBlockHeight: number;
+}
+
+/** Short-lived caches of the node's clock-like values, shared by concurrent builds. */
+export interface ChainClock {
+  /** Latest blockhash (at most `maxAgeMs` old). */
+  lifetime(): Promise<Lifetime>;
+  /** Current block height (never cached). */
+  blockHeight(): Promise<number>;
+  /** Current confirmed slot (never cached; the oracle attests at it). */
+  slot(): Promise<number>;
+  /** getRecentPrioritizationFees (at most 2 s old). */
+  recentFees(): Promise<RecentPrioritizationFee[]>;
+}
+
+function cachedFor<T>(ms: number, load: () => Promise<T>): () => Promise<T> {
+  let value: { at: number; v: T } | undefined;
+  let inFlight: Promise<T> | undefined;
+  return () => {
+    if (value !== undefined && Date.now() - value.at < ms) return Promise.resolve(value.v);
+    inFlight ??= load()
+      .then((v) => {
+        value = { at: Date.now(), v };
+        return v;
+      })
+      .finally(() => {
+        inFlight = undefined;
+      });
+    return inFlight;
+  };
+}
+
+/** Creates the clock over the node at `rpcUrl`; the blockhash is reused for `maxAgeMs` (default 1 s). */
+export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
+  return {
+    lifetime: cachedFor(maxAgeMs, async () => {
+      const r = await requireJsonRpc<{ value: Lifetime }>(rpcUrl, "getLatestBlockhash", [
+        { commitment: "confirmed" },
+      ]);
+      return { blockhash: r.value.blockhash, lastValidBlockHeight: Number(r.value.lastValidBlockHeight) };
+    }),
+    blockHeight: () => requireJsonRpc<number>(rpcUrl, "getBlockHeight", [{ commitment: "confirmed" }]),
+    slot: () => requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]),
+    recentFees: cachedFor(2000, () =>
+      requireJsonRpc<RecentPrioritizationFee[]>(rpcUrl, "getRecentPrioritizationFees", [[]]),
+    ),
+  };
+}

@@ -1,0 +1,148 @@
+import {
+  ACCOUNT_SIZE,
+  type BankAccount,
+  type ConfigAccount,
+  decodeBankAccount,
+  decodeConfigAccount,
+  decodeLoanAccount,
+  decodePoolAccount,
+  findConfigPda,
+  type LoanAccount,
+  type PoolAccount,
+} from "@cistern/sdk";
+import type { Address } from "@solana/kit";
+import type { RpcAccount, RpcClient } from "../../solana/rpc-client.ts";
+import { requireJsonRpc } from "./json-rpc.ts";
+
+/** Pools and banks of the lending program at one slot (what quotes are computed from). */
+export interface LendingSnapshot {
+  slot: number;
+  pools: ReadonlyMap<string, PoolAccount>;
+  banks: ReadonlyMap<string, BankAccount>;
+}
+
+/** Reads lending program accounts: a cached pools/banks snapshot for quotes, fresh reads for builders. */
+export interface LendingState {
+  readonly programId: Address;
+  /** Pools and banks, at most `ttlMs` old (one getProgramAccounts per kind; concurrent callers share it). */
+  snapshot(): Promise<LendingSnapshot>;
+  /** Forgets the snapshot (the next call reads the chain). */
+  invalidate(): void;
+  /** Fresh reads (null when missing or not that account type). */
+  getConfig(): Promise<ConfigAccount | null>;
+  getPool(address: string): Promise<PoolAccount | null>;
+  getBank(address: string): Promise<BankAccount | null>;
+  getLoans(addresses: readonly string[]): Promise<(LoanAccount | null)[]>;
+  /** Loans of a borrower (any status), read with a memcmp filter on the borrower field. */
+  getBorrowerLoans(borrower: string): Promise<{ pubkey: string; loan: LoanAccount }[]>;
+  /** Raw accounts (any owner). */
+  getAccounts(addresses: readonly string[]): Promise<(RpcAccount | null)[]>;
+}
+
+type WireAccount = { data: [string, string]; owner: string };
+type Keyed = { pubkey: string; account: WireAccount };
+
+function bytesOf(account: WireAccount): Uint8Array {
+  return new Uint8Array(Buffer.from(account.data[0], "base64"));
+}
+
+function tryDecode<T>(decode: (data: Uint8Array) => T, account: RpcAccount | null, owner: string): T | null {
+  if (account === null || account.owner !== owner) return null;
+  try {
+    return decode(account.data);
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the reader over `rpc` for `programId`. */
+export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: number): LendingState {
+  let cached: { at: number; value: LendingSnapshot } | undefined;
+  let loading: Promise<LendingSnapshot> | undefined;
+  const configPda = findConfigPda(programId);
+
+  const programAccounts = (filters: unknown[]) =>
+    requireJsonRpc<{ context: { slot: number }; value: Keyed[] }>(rpc.url, "getProgramAccounts", [
+      programId,
+      { encoding: "base64", commitment: "confirmed", withContext: true, filters },
+    ]);
+
+  async function load(): Promise<LendingSnapshot> {
+    const [pools, banks] = await Promise.all([
+      programAccounts([{ dataSize: ACCOUNT_SIZE.Pool }]),
+      programAccounts([{ dataSize: ACCOUNT_SIZE.Bank }]),
+    ]);
+    const poolMap = new Map<string, PoolAccount>();
+    for (const { pubkey, account } of pools.value) {
+      try {
+        poolMap.set(pubkey, decodePoolAccount(bytesOf(account)));
+      } catch {
+        // not a pool (closed or foreign data): skipped
+      }
+    }
+    const bankMap = new Map<string, BankAccount>();
+    for (const { pubkey, account } of banks.value) {
+      try {
+        bankMap.set(pubkey, decodeBankAccount(bytesOf(account)));
+      } catch {
+        // skipped
+      }
+    }
+    return { slot: Math.min(pools.context.slot, banks.context.slot), pools: poolMap, banks: bankMap };
+  }
+
+  const getAccounts = async (addresses: readonly string[]) =>
+    addresses.length === 0 ? [] : (await rpc.getMultipleAccounts([...addresses])).accounts;
+
+  return {
+    programId,
+    snapshot() {
+      if (cached !== undefined && Date.now() - cached.at < ttlMs) return Promise.resolve(cached.value);
+      loading ??= load()
+        .then((value) => {
+          cached = { at: Date.now(), value };
+          return value;
+        })
+        .finally(() => {
+          loading = undefined;
+        });
+      return loading;
+    },
+    invalidate() {
+      cached = undefined;
+    },
+    async getConfig() {
+      const [address] = await configPda;
+      const [account] = await getAccounts([address]);
+      return tryDecode(decodeConfigAccount, account ?? null, programId);
+    },
+    async getPool(address) {
+      const [account] = await getAccounts([address]);
+      return tryDecode(decodePoolAccount, account ?? null, programId);
+    },
+    async getBank(address) {
+      const [account] = await getAccounts([address]);
+      return tryDecode(decodeBankAccount, account ?? null, programId);
+    },
+    async getLoans(addresses) {
+      const accounts = await getAccounts(addresses);
+      return accounts.map((a) => tryDecode(decodeLoanAccount, a, programId));
+    },
+    async getBorrowerLoans(borrower) {
+      const result = await programAccounts([
+        { dataSize: ACCOUNT_SIZE.Loan },
+        { memcmp: { offset: 8, bytes: borrower } },
+      ]);
+      const out: { pubkey: string; loan: LoanAccount }[] = [];
+      for (const { pubkey, account } of result.value) {
+        try {
+          out.push({ pubkey, loan: decodeLoanAccount(bytesOf(account)) });
+        } catch {
+          // skipped
+        }
+      }
+      return out;
+    },
+    getAccounts,
+  };
+}

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from "fastify";
+import { registerBankPoolBuilderRoutes } from "./builder/builder-routes.ts";
+import { registerSenderRoutes } from "./sender/sender-routes.ts";
+import { loadTxConfig, type TxConfig } from "./tx-config.ts";
+import { createTxContext, type TxContext } from "./tx-context.ts";
+
+export { loadTxConfig, type TxConfig } from "./tx-config.ts";
+export { createTxContext, type TxContext } from "./tx-context.ts";
+
+/** Dependencies of {@link registerTxRoutes}: a ready TxContext, or the tx settings to build one from. */
+export type TxDeps =
+  | { context: TxContext }
+  | { config: TxConfig }
+  | { env: Record<string, string | undefined> };
+
+/**
+ * Registers the write path on an app built by createApp (call before `ready()`): loan calculator,
+ * transaction builder, sender and user routes. Returns the TxContext it used.
+ */
+export async function registerTxRoutes(app: FastifyInstance, deps: TxDeps): Promise<TxContext> {
+  const tx =
+    "context" in deps
+      ? deps.context
+      : await createTxContext(
+          app.cistern,
+          "config" in deps ? deps.config : loadTxConfig(app.cistern.config, deps.env),
+        );
+  registerBankPoolBuilderRoutes(app, tx);
+  registerSenderRoutes(app, tx);
+  return tx;
+}

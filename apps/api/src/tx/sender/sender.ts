@@ -1,0 +1,153 @@
+import { ERROR_CODES as PROTOCOL_CODES } from "@cistern/protocol";
+import {
+  type Address,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+  type Transaction,
+} from "@solana/kit";
+import { callJsonRpc } from "../chain/json-rpc.ts";
+import type { TxContext } from "../tx-context.ts";
+import { badRequest, describeChainFailure } from "../tx-errors.ts";
+
+/** The sender's answer: a signature, or the error the chain gave (spec "a signature or error"). */
+export interface SendResult {
+  result: string | null;
+  /** Every signature sent (bundles), in order. */
+  signatures?: string[];
+  error?: { code: number; message: string };
+}
+
+/** Decodes a base64 wire transaction; junk is a 400. */
+export function decodeWireTransaction(base64: string, index = 0): Transaction {
+  if (typeof base64 !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64))
+    throw badRequest(`transactions[${index}] is not base64`);
+  try {
+    return getTransactionDecoder().decode(Buffer.from(base64, "base64"));
+  } catch {
+    throw badRequest(`transactions[${index}] is not a valid wire transaction`);
+  }
+}
+
+/** Message of an expired transaction (the web app matches 'block height exceeded'). */
+export const BLOCK_HEIGHT_MESSAGE = "Transaction expired: block height exceeded before it was confirmed";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function failure(code: number, message: string, signatures: string[] = []): SendResult {
+  return { result: null, ...(signatures.length > 0 ? { signatures } : {}), error: { code, message } };
+}
+
+/** The signer addresses of `tx` whose signature is still missing. */
+function missingSigners(tx: Transaction): Address[] {
+  return Object.entries(tx.signatures)
+    .filter(([, sig]) => sig === null)
+    .map(([address]) => address as Address);
+}
+
+/**
+ * Checks a transaction the client wants co-signed: its message must be one the builder issued (byte for
+ * byte: any change gives another hash), still valid, and need the oracle; the oracle's signature is then
+ * added. Every other signer must already have signed. Refusals are 400s; nothing unknown is ever signed.
+ */
+export async function coSign(tx: TxContext, transaction: Transaction, index: number): Promise<Transaction> {
+  const issued = tx.issued.lookup(transaction.messageBytes);
+  if (issued === undefined)
+    throw badRequest(
+      `Refused to co-sign transactions[${index}]: this server did not build this message (unknown or altered)`,
+    );
+  const height = await tx.clock.blockHeight();
+  tx.issued.prune(height);
+  if (height > issued.lastValidBlockHeight)
+    throw badRequest(
+      `Refused to co-sign transactions[${index}]: its blockhash expired (block height exceeded ${issued.lastValidBlockHeight})`,
+    );
+  if (!issued.needsOracle || !(tx.oracle.address in transaction.signatures))
+    throw badRequest(
+      `Refused to co-sign transactions[${index}]: it does not need the oracle; use /send-transaction`,
+    );
+  const others = missingSigners(transaction).filter((a) => a !== tx.oracle.address);
+  if (others.length > 0)
+    throw badRequest(`transactions[${index}] is missing the signature of ${others.join(", ")}`);
+  return partiallySignTransaction([tx.oracle.keyPair], transaction);
+}
+
+/** Checks a transaction sent as is: every signature present. */
+export function requireFullySigned(transaction: Transaction, index: number): Transaction {
+  const missing = missingSigners(transaction);
+  if (missing.length > 0)
+    throw badRequest(`transactions[${index}] is missing the signature of ${missing.join(", ")}`);
+  return transaction;
+}
+
+type StatusValue = { err: unknown; confirmationStatus?: string | null } | null;
+
+/**
+ * Submits a signed transaction (with preflight) and, unless `waitForConfirmation` is false, rebroadcasts
+ * it every `rebroadcastIntervalMs` until it is confirmed or the block height passes `lastValidBlockHeight`.
+ */
+export async function submitAndConfirm(
+  tx: TxContext,
+  transaction: Transaction,
+  lastValidBlockHeight: number,
+  waitForConfirmation = true,
+): Promise<SendResult> {
+  const rpcUrl = tx.app.rpc.url;
+  const wire = getBase64EncodedWireTransaction(transaction);
+  const signature = getSignatureFromTransaction(transaction);
+  const send = (skipPreflight: boolean) =>
+    callJsonRpc<string>(rpcUrl, "sendTransaction", [
+      wire,
+      { encoding: "base64", skipPreflight, preflightCommitment: "confirmed", maxRetries: 0 },
+    ]);
+  const first = await send(false);
+  if (!first.ok) {
+    const data = first.error.data;
+    if (data?.err !== undefined || data?.logs)
+      return failure(
+        PROTOCOL_CODES.TRANSACTION_SEND_FAILED,
+        describeChainFailure(data?.err, data?.logs ?? [], tx.programId),
+      );
+    if (/blockhash not found|block height exceeded/i.test(first.error.message))
+      return failure(PROTOCOL_CODES.BLOCK_HEIGHT_EXCEEDED, BLOCK_HEIGHT_MESSAGE);
+    return failure(PROTOCOL_CODES.TRANSACTION_SEND_FAILED, first.error.message);
+  }
+  if (!waitForConfirmation) return { result: signature };
+  let lastBroadcast = Date.now();
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const statuses = await callJsonRpc<{ value: StatusValue[] }>(rpcUrl, "getSignatureStatuses", [
+      [signature],
+      { searchTransactionHistory: false },
+    ]);
+    const status = statuses.ok ? statuses.result.value[0] : null;
+    if (status && (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized")) {
+      if (status.err !== null && status.err !== undefined) {
+        const logs = await transactionLogs(rpcUrl, signature);
+        return failure(
+          PROTOCOL_CODES.TRANSACTION_SEND_FAILED,
+          describeChainFailure(status.err, logs, tx.programId),
+          [signature],
+        );
+      }
+      return { result: signature };
+    }
+    if ((await tx.clock.blockHeight()) > lastValidBlockHeight)
+      return failure(PROTOCOL_CODES.BLOCK_HEIGHT_EXCEEDED, BLOCK_HEIGHT_MESSAGE, [signature]);
+    if (Date.now() - lastBroadcast >= tx.config.rebroadcastIntervalMs) {
+      lastBroadcast = Date.now();
+      await send(true);
+    }
+    await sleep(150);
+  }
+  return failure(PROTOCOL_CODES.NO_SIGNATURE_CONFIRMATION, "No signature confirmation", [signature]);
+}
+
+async function transactionLogs(rpcUrl: string, signature: string): Promise<string[]> {
+  const r = await callJsonRpc<{ meta?: { logMessages?: string[] } } | null>(rpcUrl, "getTransaction", [
+    signature,
+    { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+  ]);
+  return r.ok ? (r.result?.meta?.logMessages ?? []) : [];
+}

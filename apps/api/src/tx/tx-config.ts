@@ -1,0 +1,58 @@
+import { isAbsolute, join, resolve } from "node:path";
+import type { ApiConfig } from "../config/config.ts";
+import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+
+/** Settings of the write path (loan calculator, oracle, builder, sender). */
+export interface TxConfig {
+  /** Base58 address of the lending program. */
+  lendingProgramId: string;
+  /** Path of the oracle keypair (Solana CLI JSON, 64 numbers). */
+  oracleKeypairPath: string;
+  /** Generate the oracle keypair when the file is missing (localnet only; never committed). */
+  generateOracleKeypair: boolean;
+  /** How long the pool/bank snapshot used by quotes stays fresh, milliseconds. */
+  snapshotTtlMs: number;
+  /** How often the sender rebroadcasts an unconfirmed transaction, milliseconds. */
+  rebroadcastIntervalMs: number;
+}
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+function fail(message: string): never {
+  throw new ApiError(ERROR_CODES.CONFIG_INVALID, `Invalid configuration: ${message}`);
+}
+
+function positiveMs(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) fail(`${name} must be a positive integer (milliseconds)`);
+  return Number(raw);
+}
+
+/**
+ * Reads the write-path settings: LENDING_PROGRAM_ID (required), ORACLE_KEYPAIR_PATH (default
+ * `<DATA_DIR>/keys/oracle.json`, generated when missing on cluster 'localnet' only),
+ * TX_SNAPSHOT_TTL_MS (default 1000) and TX_REBROADCAST_MS (default 2000).
+ * Throws ApiError CONFIG_INVALID naming the bad variable.
+ */
+export function loadTxConfig(
+  api: ApiConfig,
+  env: Record<string, string | undefined> = process.env,
+): TxConfig {
+  const programId = env.LENDING_PROGRAM_ID || api.lendingProgramId;
+  if (programId === undefined || programId === "") fail("LENDING_PROGRAM_ID is required for transactions");
+  if (!BASE58.test(programId)) fail(`LENDING_PROGRAM_ID is not a base58 address: '${programId}'`);
+  const rawPath = env.ORACLE_KEYPAIR_PATH;
+  const oracleKeypairPath =
+    rawPath === undefined || rawPath === ""
+      ? join(api.dataDir, "keys", "oracle.json")
+      : isAbsolute(rawPath)
+        ? rawPath
+        : resolve(process.cwd(), rawPath);
+  return {
+    lendingProgramId: programId,
+    oracleKeypairPath,
+    generateOracleKeypair: api.cluster === "localnet",
+    snapshotTtlMs: positiveMs("TX_SNAPSHOT_TTL_MS", env.TX_SNAPSHOT_TTL_MS, 1000),
+    rebroadcastIntervalMs: positiveMs("TX_REBROADCAST_MS", env.TX_REBROADCAST_MS, 2000),
+  };
+}

@@ -1,0 +1,45 @@
+import { type Address, address, type KeyPairSigner } from "@solana/kit";
+import type { AppContext } from "../app-context.ts";
+import {
+  type BuildResponse,
+  createTransactionFactory,
+  type TransactionFactory,
+} from "./builder/transaction-factory.ts";
+import { type ChainClock, createChainClock } from "./chain/chain-clock.ts";
+import { createLendingState, type LendingState } from "./chain/lending-state.ts";
+import { loadOracleKeypair } from "./oracle/oracle-keypair.ts";
+import { createIssuedMessageStore, type IssuedMessageStore } from "./sender/issued-messages.ts";
+import type { TxConfig } from "./tx-config.ts";
+
+/** Everything the write-path routes use, built once and passed explicitly. */
+export interface TxContext {
+  app: AppContext;
+  config: TxConfig;
+  programId: Address;
+  /** The oracle key: co-signs take-loan / extend transactions the builder issued. */
+  oracle: KeyPairSigner;
+  state: LendingState;
+  clock: ChainClock;
+  issued: IssuedMessageStore;
+  factory: TransactionFactory;
+}
+
+export type { BuildResponse };
+
+/** Builds the write-path services over the read side's context (loads or, on localnet, creates the oracle key). */
+export async function createTxContext(app: AppContext, config: TxConfig): Promise<TxContext> {
+  const programId = address(config.lendingProgramId);
+  const oracle = await loadOracleKeypair(config.oracleKeypairPath, config.generateOracleKeypair);
+  const clock = createChainClock(app.rpc.url);
+  const issued = createIssuedMessageStore();
+  return {
+    app,
+    config,
+    programId,
+    oracle,
+    state: createLendingState(app.rpc, programId, config.snapshotTtlMs),
+    clock,
+    issued,
+    factory: createTransactionFactory({ rpcUrl: app.rpc.url, programId, clock, issued }),
+  };
+}

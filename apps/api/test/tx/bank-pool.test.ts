@@ -1,0 +1,351 @@
+import { DEMO_WORLD } from "@cistern/localnet";
+import { findBankPda, findPoolPda } from "@cistern/sdk";
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  type Blockhash,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  type KeyPairSigner,
+  partiallySignTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setComputeUnitLimit } from "../../src/tx/builder/wire-instructions.ts";
+import {
+  type Built,
+  buildSignSend,
+  fundedWallet,
+  post,
+  SOL_MINT,
+  signAll,
+  startTxWorld,
+  type TxWorld,
+  USDC_MINT,
+} from "./support/tx-world.ts";
+
+const COLLECTION = DEMO_WORLD.collections[0]!.collectionId as Address;
+const COLLATERAL_TOKEN = DEMO_WORLD.tokens.find((t) => t.role === "collateral")!.mint as Address;
+
+const limits = { minDuration: 86_400, maxDuration: 30 * 86_400, maxAmountUsd: 100_000, minAmountUsd: 10 };
+
+describe("bank and pool transactions built, signed, sent and confirmed on localnet", () => {
+  let w: TxWorld;
+  let lender: KeyPairSigner;
+  let bank: Address;
+
+  beforeAll(async () => {
+    w = await startTxWorld();
+    lender = (await fundedWallet(w.net)).signer;
+    [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
+  }, 120_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it("deposits USDC (creating the bank), then withdraws part of it", async () => {
+    const dep = await buildSignSend(
+      w.app,
+      "/bank/deposit",
+      {
+        owner: lender.address,
+        mint: USDC_MINT,
+        amount: "1000000000",
+        referrer: null,
+        options: { priorityFeeLevel: "medium" },
+      },
+      [lender],
+    );
+    expect(dep.built.kind).toBe("Normal");
+    expect(dep.built.metadata.bankCreated).toBe(true);
+    expect(dep.sent.error).toBeUndefined();
+    expect(typeof dep.sent.result).toBe("string");
+    let account = await w.tx.state.getBank(bank);
+    expect(account?.availableLiquidity).toBe(1_000_000_000n);
+    expect(account?.owner).toBe(lender.address);
+
+    const wd = await buildSignSend(
+      w.app,
+      "/bank/withdraw",
+      { owner: lender.address, mint: USDC_MINT, amount: "200000000" },
+      [lender],
+    );
+    expect(wd.sent.error).toBeUndefined();
+    account = await w.tx.state.getBank(bank);
+    expect(account?.availableLiquidity).toBe(800_000_000n);
+    expect(account?.totalLiquidity).toBe(800_000_000n);
+  }, 60_000);
+
+  it("wraps SOL into a SOL bank and unwraps it on withdraw", async () => {
+    const [solBank] = await findBankPda(w.programId, lender.address, SOL_MINT);
+    const dep = await buildSignSend(
+      w.app,
+      "/bank/deposit",
+      { owner: lender.address, mint: SOL_MINT, amount: "2000000000" },
+      [lender],
+    );
+    expect(dep.sent.error).toBeUndefined();
+    expect((await w.tx.state.getBank(solBank))?.availableLiquidity).toBe(2_000_000_000n);
+    const before = BigInt((await w.tx.app.rpc.call<{ value: number }>("getBalance", [lender.address])).value);
+    const wd = await buildSignSend(
+      w.app,
+      "/bank/withdraw",
+      { owner: lender.address, mint: SOL_MINT, amount: "500000000" },
+      [lender],
+    );
+    expect(wd.sent.error).toBeUndefined();
+    expect((await w.tx.state.getBank(solBank))?.availableLiquidity).toBe(1_500_000_000n);
+    const after = BigInt((await w.tx.app.rpc.call<{ value: number }>("getBalance", [lender.address])).value);
+    // 0.5 SOL came back as native SOL (minus fees; the temporary wSOL account's rent is refunded).
+    expect(after - before).toBeGreaterThan(499_000_000n);
+  }, 60_000);
+
+  it("creates, updates and closes an nft-pool and creates a defi-pool", async () => {
+    const created = await buildSignSend(
+      w.app,
+      "/nft/create-pool",
+      {
+        bank,
+        owner: lender.address,
+        amount: "100000000",
+        mint: USDC_MINT,
+        seed: "7",
+        param: {
+          apr: 3650,
+          limits,
+          collections: [{ collection: COLLECTION, collectionLtv: 5000, exposure: 10000 }],
+        },
+        referrer: lender.address,
+      },
+      [lender],
+    );
+    expect(created.sent.error).toBeUndefined();
+    const [pool] = await findPoolPda(w.programId, lender.address, 7n);
+    expect(created.built.metadata.pool).toBe(pool);
+    expect(created.built.metadata.referrer).toBe(lender.address);
+    let account = await w.tx.state.getPool(pool);
+    expect(account).toMatchObject({
+      poolType: "nft-pool",
+      status: "Open",
+      loanAprBps: 3650,
+      bank,
+      owner: lender.address,
+    });
+    expect(account?.maxDurationSeconds).toBe(2_592_000n);
+    expect(account?.minAmountMicroUsd).toBe(10_000_000n);
+    expect(account?.collections).toEqual([
+      { id: COLLECTION, ltvBps: 5000, exposureBps: 10000, borrowedAmount: 0n, ongoingLoans: 0n },
+    ]);
+    expect((await w.tx.state.getBank(bank))?.availableLiquidity).toBe(900_000_000n);
+
+    const updated = await buildSignSend(
+      w.app,
+      "/nft/update-pool",
+      {
+        pool,
+        owner: lender.address,
+        status: "Frozen",
+        enableAutoSell: true,
+        enableMortgage: true,
+        param: {
+          apr: 5000,
+          loanApr: 5000,
+          mortgageApr: 5000,
+          limits: { ...limits, maxAmountUsd: 5000 },
+          conditions: {
+            minAge: "86400",
+            minLoan: "1",
+            minVolume: "100",
+            liquidationThreshold: 8000,
+            isEnabled: 1,
+            isWhitelistEnabled: 0,
+            whitelist: "11111111111111111111111111111111",
+            whitelistAddresses: [],
+          },
+          liquidation: { isAutoSellEnabled: true, loanLiquidation: 1000, mortgageLiquidation: 2000 },
+          collections: [{ collection: COLLECTION, collectionLtv: 4000, exposure: 5000 }],
+        },
+      },
+      [lender],
+    );
+    expect(updated.sent.error).toBeUndefined();
+    account = await w.tx.state.getPool(pool);
+    expect(account).toMatchObject({ status: "Frozen", loanAprBps: 5000, mortgageAprBps: 5000 });
+    expect(account?.flags).toEqual({ autoSell: true, mortgage: true, compounding: false });
+    expect(account?.maxAmountMicroUsd).toBe(5_000_000_000n);
+    expect(account?.conditions).toMatchObject({
+      isEnabled: true,
+      minAgeSeconds: 86_400n,
+      minLoanCount: 1n,
+      minVolumeMicroUsd: 100_000_000n,
+      liquidationThresholdBps: 8000,
+    });
+    expect(account?.collections[0]).toMatchObject({ ltvBps: 4000, exposureBps: 5000 });
+
+    const closed = await buildSignSend(w.app, "/nft/close-pool", { pool, owner: lender.address }, [lender]);
+    expect(closed.sent.error).toBeUndefined();
+    expect(await w.tx.state.getPool(pool)).toBeNull();
+
+    const defi = await buildSignSend(
+      w.app,
+      "/defi/create-pool",
+      {
+        bank,
+        owner: lender.address,
+        amount: "0",
+        mint: USDC_MINT,
+        seed: "8",
+        param: {
+          apr: 2000,
+          limits,
+          currencies: [{ currency: COLLATERAL_TOKEN, currencyLtv: 6000, exposure: 8000 }],
+        },
+      },
+      [lender],
+    );
+    expect(defi.sent.error).toBeUndefined();
+    const [defiPool] = await findPoolPda(w.programId, lender.address, 8n);
+    expect((await w.tx.state.getPool(defiPool))?.poolType).toBe("defi-pool");
+  }, 120_000);
+
+  it("refuses bad payloads with a 400 and a clear message, before anything reaches the chain", async () => {
+    const stranger = await generateKeyPairSigner();
+    const [defiPool] = await findPoolPda(w.programId, lender.address, 8n);
+    const cases: [string, unknown, RegExp][] = [
+      ["/bank/deposit", { owner: lender.address, mint: USDC_MINT }, /amount/],
+      ["/bank/deposit", { owner: 12, mint: USDC_MINT, amount: "1" }, /owner/],
+      ["/bank/deposit", { owner: lender.address, mint: USDC_MINT, amount: "1.5" }, /too many decimals/],
+      ["/bank/deposit", { owner: lender.address, mint: USDC_MINT, amount: "abc" }, /amount/],
+      ["/bank/deposit", { owner: lender.address, mint: USDC_MINT, amount: "0" }, /greater than 0/],
+      ["/bank/withdraw", { owner: stranger.address, mint: USDC_MINT, amount: "5" }, /has no bank/],
+      ["/defi/close-pool", { pool: stranger.address, owner: lender.address }, /unknown pool/],
+      ["/defi/close-pool", { pool: defiPool, owner: stranger.address }, /not the owner/],
+      ["/nft/close-pool", { pool: defiPool, owner: lender.address }, /is a defi-pool/],
+      [
+        "/nft/create-pool",
+        {
+          bank: stranger.address,
+          owner: lender.address,
+          amount: "0",
+          mint: USDC_MINT,
+          param: {
+            apr: 100,
+            limits,
+            collections: [{ collection: COLLECTION, collectionLtv: 5000, exposure: 100 }],
+          },
+        },
+        /is not the bank/,
+      ],
+      [
+        "/nft/create-pool",
+        {
+          bank,
+          owner: lender.address,
+          amount: "0",
+          mint: USDC_MINT,
+          param: {
+            apr: 100,
+            limits: { ...limits, minDuration: 5 },
+            collections: [{ collection: COLLECTION, collectionLtv: 5000, exposure: 100 }],
+          },
+        },
+        /minDuration/,
+      ],
+      [
+        "/nft/create-pool",
+        {
+          bank,
+          owner: lender.address,
+          amount: "0",
+          mint: USDC_MINT,
+          param: {
+            apr: 100,
+            limits,
+            collections: [{ collection: COLLECTION, collectionLtv: 20000, exposure: 100 }],
+          },
+        },
+        /ltvBps/,
+      ],
+      [
+        "/bank/deposit",
+        { owner: lender.address, mint: USDC_MINT, amount: "1", options: { amount: "0.0000000001" } },
+        /options.amount/,
+      ],
+    ];
+    const issuedBefore = w.tx.issued.size;
+    for (const [url, payload, message] of cases) {
+      const r = await post(w.app, url, payload);
+      expect(r.status, `${url} ${JSON.stringify(payload)}`).toBe(400);
+      expect(String(r.body.message)).toMatch(message);
+    }
+    expect(w.tx.issued.size).toBe(issuedBefore);
+  }, 60_000);
+
+  it("sender refuses an altered message, a message it never built and an expired one", async () => {
+    const b = await post(w.app, "/bank/deposit", { owner: lender.address, mint: USDC_MINT, amount: "1000" });
+    const built = b.body as unknown as Built;
+    const [signed] = await signAll(built, [lender]);
+    // Co-signing a message that does not need the oracle is refused.
+    let r = await post(w.app, "/send-cos-transaction", {
+      transaction: signed,
+      blockHeight: built.lastValidBlockHeight,
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/does not need the oracle/);
+    // Altered: one byte of the message changed (then re-signed by the user) -> not issued.
+    const tx = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
+    const bytes = new Uint8Array(tx.messageBytes);
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
+    const altered = await partiallySignTransaction([lender.keyPair], { ...tx, messageBytes: bytes as never });
+    r = await post(w.app, "/send-cos-transaction", { transaction: getBase64EncodedWireTransaction(altered) });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/did not build this message/);
+    // Never built: a fresh wallet's own transaction.
+    const other = await generateKeyPairSigner();
+    const lifetime = await w.tx.clock.lifetime();
+    const foreign = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(other, m),
+        (m) =>
+          setTransactionMessageLifetimeUsingBlockhash(
+            {
+              blockhash: lifetime.blockhash as Blockhash,
+              lastValidBlockHeight: BigInt(lifetime.lastValidBlockHeight),
+            },
+            m,
+          ),
+        (m) => appendTransactionMessageInstructions([setComputeUnitLimit(10_000)], m),
+      ),
+    );
+    r = await post(w.app, "/send-cos-bundle", { transactions: [getBase64EncodedWireTransaction(foreign)] });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/did not build this message/);
+    // Missing/empty lists and junk.
+    r = await post(w.app, "/send-bundle", { transactions: [] });
+    expect(r.body.message).toBe("No transactions provided");
+    r = await post(w.app, "/send-transaction", { transaction: "!!", kind: "Strange" });
+    expect(r.body.message).toBe("Unknown transaction kind");
+    r = await post(w.app, "/send-transaction", { transaction: "AAAA" });
+    expect(r.status).toBe(400);
+    // Expired: wait until the block height passes the message's last valid height.
+    while ((await w.tx.clock.blockHeight()) <= built.lastValidBlockHeight)
+      await new Promise((s) => setTimeout(s, 250));
+    r = await post(w.app, "/send-transaction", {
+      transaction: signed,
+      blockHeight: built.lastValidBlockHeight,
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/block height exceeded/);
+    r = await post(w.app, "/send-cos-transaction", { transaction: signed });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/did not build|expired/);
+    // Nothing was deposited by any of these.
+    expect((await w.tx.state.getBank(bank))?.availableLiquidity).toBe(900_000_000n);
+  }, 90_000);
+});

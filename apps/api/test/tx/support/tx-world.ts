@@ -1,0 +1,168 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { getPriorityFeeOptions } from "@cistern/protocol";
+import { getInitializeConfigInstruction } from "@cistern/sdk";
+import {
+  type Address,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  type KeyPairSigner,
+  partiallySignTransaction,
+} from "@solana/kit";
+import type { FastifyInstance } from "fastify";
+import { createApp } from "../../../src/app.ts";
+import { loadConfig } from "../../../src/config/config.ts";
+import { registerTxRoutes, type TxContext } from "../../../src/tx/index.ts";
+import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.ts";
+
+export const USDC_MINT = DEMO_WORLD.tokens.find((t) => t.symbol === "USDC")!.mint as Address;
+export const SOL_MINT = DEMO_WORLD.tokens.find((t) => t.symbol === "SOL")!.mint as Address;
+
+const SO_PATH = resolve(import.meta.dirname, "../../../../../programs/lending/build/lending.so");
+
+/** A running localnet with the lending program deployed and configured, and the API with the tx routes. */
+export interface TxWorld {
+  net: LocalnetHandle;
+  app: FastifyInstance;
+  tx: TxContext;
+  programId: Address;
+  treasury: Address;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The builder's answer as JSON. */
+export interface Built {
+  transactions: string[];
+  kind: string;
+  lastValidBlockHeight: number;
+  metadata: Record<string, unknown>;
+}
+
+/** Signs every transaction of a build with `signers` (partial: co-signers stay empty). */
+export async function signAll(built: Built, signers: KeyPairSigner[]): Promise<string[]> {
+  return Promise.all(
+    built.transactions.map(async (b64) => {
+      const tx = getTransactionDecoder().decode(Buffer.from(b64, "base64"));
+      const signed = await partiallySignTransaction(
+        signers.map((s) => s.keyPair),
+        tx,
+      );
+      return getBase64EncodedWireTransaction(signed);
+    }),
+  );
+}
+
+/** POSTs JSON and returns status + body. */
+export async function post(app: FastifyInstance, url: string, payload: unknown) {
+  const res = await app.inject({ method: "POST", url, payload: payload as object });
+  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+}
+
+/** Builds with `url`, signs with `signers`, sends through the sender route of the kind; returns the send body. */
+export async function buildSignSend(
+  app: FastifyInstance,
+  url: string,
+  payload: unknown,
+  signers: KeyPairSigner[],
+): Promise<{
+  built: Built;
+  sent: { result: string | null; error?: { message: string }; signatures?: string[] };
+}> {
+  const b = await post(app, url, payload);
+  if (b.status !== 200) throw new Error(`${url} answered ${b.status}: ${JSON.stringify(b.body)}`);
+  const built = b.body as unknown as Built;
+  const signed = await signAll(built, signers);
+  const bundle = built.kind === "Bundle" || built.kind === "BundleCoSigned";
+  const path = {
+    Normal: "/send-transaction",
+    NormalCoSigned: "/send-cos-transaction",
+    Bundle: "/send-bundle",
+    BundleCoSigned: "/send-cos-bundle",
+  }[built.kind]!;
+  if (bundle) {
+    const s = await post(app, path, { transactions: signed, blockHeight: built.lastValidBlockHeight });
+    if (s.status !== 200) throw new Error(`${path} answered ${s.status}: ${JSON.stringify(s.body)}`);
+    return { built, sent: s.body as never };
+  }
+  let last: Record<string, unknown> = {};
+  for (const t of signed) {
+    const s = await post(app, path, { transaction: t, blockHeight: built.lastValidBlockHeight });
+    if (s.status !== 200) throw new Error(`${path} answered ${s.status}: ${JSON.stringify(s.body)}`);
+    last = s.body;
+    if (last.result === null) break;
+  }
+  return { built, sent: last as never };
+}
+
+/** A new wallet with SOL, USDC, demo tokens and demo NFTs from the localnet faucet. */
+export async function fundedWallet(net: LocalnetHandle) {
+  const signer = await generateKeyPairSigner();
+  const given = await net.faucet(signer.address);
+  await net.fundWallet(signer.address, { lamports: 50_000_000_000n });
+  return { signer, given };
+}
+
+/** Starts localnet (lending program deployed), the API with the tx routes, and initialises the config. */
+export async function startTxWorld(): Promise<TxWorld> {
+  const dataDir = mkdtempSync(join(tmpdir(), "cistern-tx-"));
+  const net = await startLocalnet({
+    rpcPort: 0,
+    dataDir: join(dataDir, "chain"),
+    slotMs: 80,
+    programs: [{ soPath: SO_PATH }],
+  });
+  const programId = net.programs[0]!.programId as Address;
+  const t: TestDatabase = await createTestDatabase("pglite");
+  const env = {
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    DATA_DIR: dataDir,
+    SOLANA_RPC_URL: net.rpcUrl,
+    LENDING_PROGRAM_ID: programId,
+    INDEXER: "off",
+    TX_REBROADCAST_MS: "500",
+  };
+  const app = await createApp(loadConfig(env), { db: t.db });
+  const tx = await registerTxRoutes(app, { env });
+  await app.ready();
+  const admin = await generateKeyPairSigner();
+  const treasury = (await generateKeyPairSigner()).address;
+  await net.fundWallet(admin.address, { lamports: 10_000_000_000n });
+  const init = await getInitializeConfigInstruction({
+    programAddress: programId,
+    admin: admin.address,
+    oracle: tx.oracle.address,
+    treasury,
+    protocolFeeBps: 2000,
+  });
+  const built = await tx.factory.build({
+    feePayer: admin.address,
+    groups: [[init]],
+    options: getPriorityFeeOptions(),
+    needsOracle: false,
+  });
+  const [signed] = await signAll(built, [admin]);
+  const sent = await post(app, "/send-transaction", {
+    transaction: signed,
+    blockHeight: built.lastValidBlockHeight,
+  });
+  if (sent.body.result === null || sent.status !== 200)
+    throw new Error(`config initialisation failed: ${JSON.stringify(sent.body)}`);
+  return {
+    net,
+    app,
+    tx,
+    programId,
+    treasury,
+    dataDir,
+    async close() {
+      await app.close();
+      await t.drop();
+      await net.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
