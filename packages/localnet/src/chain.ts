@@ -179,7 +179,7 @@ export class Chain {
 
   /** Block time of a slot (epoch seconds), or null when unknown. */
   blockTime(slot: number): number | null {
-    return this.slotTimes.get(slot) ?? null;
+    return this.slotTimes.get(slot) ?? this.history.blockTimeOfSlot(slot) ?? null;
   }
 
   /** The latest blockhash and its last valid block height. */

@@ -50,6 +50,7 @@ export class TxHistory {
   private bySignature = new Map<string, TxRecord>();
   private byAddress = new Map<string, TxRecord[]>();
   private recent: TxRecord[] = [];
+  private slotTimes = new Map<number, number>();
 
   get size(): number {
     return this.bySignature.size;
@@ -66,8 +67,14 @@ export class TxHistory {
       }
       list.push(r);
     }
+    this.slotTimes.set(r.slot, r.blockTime);
     this.recent.push(r);
     if (this.recent.length > 20_000) this.recent.splice(0, this.recent.length - 10_000);
+  }
+
+  /** Block time of a slot that holds a transaction (survives restarts through the ledger). */
+  blockTimeOfSlot(slot: number): number | undefined {
+    return this.slotTimes.get(slot);
   }
 
   get(signature: string): TxRecord | undefined {

@@ -62,8 +62,11 @@ describe("persistence", () => {
       expect(statuses.value.every((s) => s !== null && s.err === null)).toBe(true);
       const tx = (await rpc(net.rpcUrl, "getTransaction", [sigs[2], { encoding: "json" }])).result as {
         meta: { logMessages: string[] };
+        slot: number;
+        blockTime: number;
       };
       expect(tx.meta.logMessages[0]).toMatch(/invoke \[1\]/);
+      expect((await rpc(net.rpcUrl, "getBlockTime", [tx.slot])).result).toBe(tx.blockTime);
       const history = (await rpc(net.rpcUrl, "getSignaturesForAddress", [to])).result as {
         signature: string;
       }[];
