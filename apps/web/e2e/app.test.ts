@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { mkdir } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
 import { formatUnits, shortenAddress } from "@cistern/protocol";
@@ -126,6 +126,31 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     await shot("05-referral");
   });
 
+  it("shows the connect modal at 28rem x 576px on wide screens and as a full-width bottom sheet on phones", async () => {
+    // Connected: the wallet menu's 'Change wallet' opens the modal, with the wallet under 'Recently used'.
+    await page.getByTestId("wallet-address").click();
+    await page.getByRole("menuitem", { name: "Change wallet" }).click();
+    await page.getByText("Recently used").waitFor();
+    const modal = page.locator(".wallet-modal");
+    await modal.waitFor();
+    const wide = await modal.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { maxWidth: style.maxWidth, maxHeight: style.maxHeight };
+    });
+    expect(wide).toEqual({ maxWidth: "448px", maxHeight: "576px" });
+    await page.setViewportSize({ width: 375, height: 740 });
+    const box = (await modal.boundingBox())!;
+    expect(box.width).toBe(375);
+    expect(Math.round(box.y + box.height)).toBe(740);
+    await shot("06-modal-phone");
+    await page.mouse.move(200, 40);
+    await page.mouse.down();
+    await page.mouse.up();
+    await modal.waitFor({ state: "detached" });
+    await shot("06b-home-phone");
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
   it("disconnects", async () => {
     await page.getByTestId("wallet-address").click();
     await page.getByRole("menuitem", { name: "Disconnect" }).click();
@@ -133,7 +158,29 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     expect(await page.getByTestId("wallet-address").count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem("walletName"))).toBeNull();
     expect(await page.getByTestId("balances").count()).toBe(0);
-    await shot("06-disconnected");
+    await shot("07-disconnected");
     expect(pageErrors).toEqual([]);
+  });
+
+  it("shows the website-update banner when the server runs a newer build", async () => {
+    const newerDir = await makeTempDir("cistern-web-newer-");
+    await cp(buildDir!, newerDir, { recursive: true });
+    await writeFile(join(newerDir, "build-id.json"), JSON.stringify({ buildId: "e2e-build-2" }));
+    const newer = await startWebServer({
+      port: 0,
+      distDir: newerDir,
+      config: parseRuntimeConfig({ cluster: "devnet" }),
+    });
+    try {
+      const other = await browser!.newPage();
+      await other.goto(newer.url);
+      await other.getByText("A new version of the website is available.").waitFor({ timeout: 30_000 });
+      expect(await other.getByRole("button", { name: "Refresh" }).isVisible()).toBe(true);
+      await other.screenshot({ path: join(TEST_OUTPUT_DIR, "08-update-banner.png") });
+      await other.close();
+    } finally {
+      await newer.close();
+      await removeDir(newerDir);
+    }
   });
 });
