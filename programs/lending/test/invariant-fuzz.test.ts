@@ -1,11 +1,12 @@
 /**
  * Invariant fuzz: random sequences of deposits, withdrawals, NFT and token loans, repays, extends,
- * liquidations and clock jumps against the program in LiteSVM. After every step:
- * - the vault's token balance equals the bank's availableLiquidity;
- * - the bank's borrowed liquidity (total - available) equals the outstanding principal of Ongoing loans,
- *   and each pool's borrowedAmount / currentLoans match its Ongoing loans;
- * - no collateral is created or lost: per collateral mint, borrower wallets + escrows + the lender's wallet
- *   hold the same total; no currency is created or lost either (wallets + vault + treasury).
+ * liquidations and clock jumps against the program in LiteSVM, over two banks (two lenders, two
+ * currencies), each with an nft-pool and a defi-pool. After every step:
+ * - every vault's token balance equals its bank's availableLiquidity;
+ * - each bank's borrowed liquidity (total - available) equals the outstanding principal of its Ongoing
+ *   loans, and each pool's (and pool entry's) borrowedAmount / loan counts match its Ongoing loans;
+ * - no collateral is created or lost: per collateral mint, borrower wallets + escrows + pool owners'
+ *   wallets hold the same total; no currency is created or lost either (wallets + vault + treasury).
  * Every action's outcome is predicted from a model (success, or the named program error with nothing moved).
  * Seeded and bounded: deterministic and a few seconds.
  */
@@ -13,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { isLiquidatable } from "@cistern/protocol";
 import { decodeLendingError } from "@cistern/sdk";
 import {
+  createBank,
   createFundedSigner,
   createLendingWorld,
   createMint,
@@ -34,6 +36,7 @@ import {
   takeLoan,
   tokenAccountOf,
   type Wallet,
+  type WorldBank,
   type WorldPool,
   withdraw,
 } from "@cistern/sdk/testing";
@@ -43,6 +46,7 @@ import { describe, expect, it } from "vitest";
 
 const SO_PATH = fileURLToPath(new URL("../build/lending.so", import.meta.url));
 const DAY = 86_400n;
+const BANKS = 2;
 const BORROWERS = 3;
 const NFTS_PER_BORROWER = 2;
 const TOKEN_COLLATERAL_PER_BORROWER = 1_000_000_000_000n;
@@ -51,12 +55,13 @@ const LENDER_CURRENCY = 10n ** 13n;
 const INITIAL_DEPOSIT = 10n ** 11n;
 
 type Action =
-  | { type: "deposit"; amount: bigint }
-  | { type: "withdraw"; permille: number }
-  | { type: "overWithdraw"; extra: bigint }
-  | { type: "takeNft"; borrower: number; pick: number; principalPermille: number; days: number }
+  | { type: "deposit"; bank: number; amount: bigint }
+  | { type: "withdraw"; bank: number; permille: number }
+  | { type: "overWithdraw"; bank: number; extra: bigint }
+  | { type: "takeNft"; bank: number; borrower: number; pick: number; principalPermille: number; days: number }
   | {
       type: "takeToken";
+      bank: number;
       borrower: number;
       mint: number;
       amountPermille: number;
@@ -70,12 +75,22 @@ type Action =
 
 const permille = fc.integer({ min: 1, max: 1000 });
 const days = fc.integer({ min: 1, max: 30 });
+const bankIndex = fc.nat(BANKS - 1);
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  fc.record({ type: fc.constant("deposit" as const), amount: fc.bigInt({ min: 1n, max: 10n ** 10n }) }),
-  fc.record({ type: fc.constant("withdraw" as const), permille }),
-  fc.record({ type: fc.constant("overWithdraw" as const), extra: fc.bigInt({ min: 1n, max: 10n ** 6n }) }),
+  fc.record({
+    type: fc.constant("deposit" as const),
+    bank: bankIndex,
+    amount: fc.bigInt({ min: 1n, max: 10n ** 10n }),
+  }),
+  fc.record({ type: fc.constant("withdraw" as const), bank: bankIndex, permille }),
+  fc.record({
+    type: fc.constant("overWithdraw" as const),
+    bank: bankIndex,
+    extra: fc.bigInt({ min: 1n, max: 10n ** 6n }),
+  }),
   fc.record({
     type: fc.constant("takeNft" as const),
+    bank: bankIndex,
     borrower: fc.nat(BORROWERS - 1),
     pick: fc.nat(),
     principalPermille: permille,
@@ -83,6 +98,7 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   }),
   fc.record({
     type: fc.constant("takeToken" as const),
+    bank: bankIndex,
     borrower: fc.nat(BORROWERS - 1),
     mint: fc.nat(1),
     amountPermille: permille,
@@ -102,10 +118,18 @@ interface ModelLoan {
   collateralMint: Address;
 }
 
-interface Fixture {
-  world: LendingWorld;
+/** One lender's bank with its nft-pool and defi-pool. */
+interface FixtureBank {
+  bank: WorldBank;
   nftPool: WorldPool;
   tokenPool: WorldPool;
+  /** Currency minted into existence for this bank's mint (never changes). */
+  currencyTotal: bigint;
+}
+
+interface Fixture {
+  world: LendingWorld;
+  banks: FixtureBank[];
   collection: Address;
   tokenMints: Address[];
   borrowers: Wallet[];
@@ -114,46 +138,64 @@ interface Fixture {
   loans: ModelLoan[];
   /** Collateral total per mint at the start (never changes). */
   collateralTotals: Map<Address, bigint>;
-  currencyTotal: bigint;
 }
 
 async function createFixture(): Promise<Fixture> {
-  const world = await createLendingWorld({ soPath: SO_PATH, depositBaseUnits: 0n });
-  await mintTo(
-    world.svm,
-    world.admin,
-    world.currencyMint,
-    world.lender.tokenAccounts.get(world.currencyMint)!,
-    LENDER_CURRENCY,
-  );
-  await deposit(world, INITIAL_DEPOSIT);
+  const world = await createLendingWorld({ soPath: SO_PATH, depositBaseUnits: INITIAL_DEPOSIT });
   const collection = (await generateKeyPairSigner()).address;
   const tokenMints = [
     await createMint(world.svm, world.admin, 9),
     await createMint(world.svm, world.admin, 6),
   ];
-  const nftPool = await createPool(world, {
-    poolType: "nft-pool",
-    collectionIds: [collection],
-    loanAprBps: 36_500,
-  });
-  const tokenPool = await createPool(world, {
-    poolType: "defi-pool",
-    collectionIds: tokenMints,
-    loanAprBps: 12_000,
-  });
+  // bank 0: the world's first bank (6-decimal currency); bank 1: another lender, a 9-decimal currency
+  const secondCurrency = await createMint(world.svm, world.admin, 9);
+  const worldBanks = [
+    world.defaultBank,
+    await createBank(world, { currencyMint: secondCurrency, depositBaseUnits: INITIAL_DEPOSIT }),
+  ];
+  const banks: FixtureBank[] = [];
+  for (const [i, bank] of worldBanks.entries()) {
+    await mintTo(
+      world.svm,
+      world.admin,
+      bank.currencyMint,
+      bank.owner.tokenAccounts.get(bank.currencyMint)!,
+      LENDER_CURRENCY,
+    );
+    banks.push({
+      bank,
+      nftPool: await createPool(world, {
+        bank,
+        poolType: "nft-pool",
+        collectionIds: [collection],
+        loanAprBps: 36_500 - i,
+      }),
+      tokenPool: await createPool(world, {
+        bank,
+        poolType: "defi-pool",
+        collectionIds: tokenMints,
+        loanAprBps: 12_000 + i,
+      }),
+      currencyTotal: INITIAL_DEPOSIT + LENDER_CURRENCY + BORROWER_CURRENCY * BigInt(BORROWERS),
+    });
+  }
   const borrowers: Wallet[] = [];
   const nfts = new Map<Address, Wallet>();
   const collateralTotals = new Map<Address, bigint>();
   for (let i = 0; i < BORROWERS; i++) {
-    const borrower = await createWallet(world.svm, world.admin, [world.currencyMint, ...tokenMints]);
-    await mintTo(
-      world.svm,
-      world.admin,
-      world.currencyMint,
-      borrower.tokenAccounts.get(world.currencyMint)!,
-      BORROWER_CURRENCY,
-    );
+    const borrower = await createWallet(world.svm, world.admin, [
+      ...worldBanks.map((b) => b.currencyMint),
+      ...tokenMints,
+    ]);
+    for (const bank of worldBanks) {
+      await mintTo(
+        world.svm,
+        world.admin,
+        bank.currencyMint,
+        borrower.tokenAccounts.get(bank.currencyMint)!,
+        BORROWER_CURRENCY,
+      );
+    }
     for (const mint of tokenMints) {
       await mintTo(
         world.svm,
@@ -171,12 +213,13 @@ async function createFixture(): Promise<Fixture> {
     }
     borrowers.push(borrower);
   }
-  // the lender (pool owner) receives liquidated collateral: its token accounts exist from the start
-  for (const mint of collateralTotals.keys()) await tokenAccountOf(world, world.lender, mint);
+  // pool owners receive liquidated collateral: their token accounts exist from the start
+  for (const { bank } of banks) {
+    for (const mint of collateralTotals.keys()) await tokenAccountOf(world, bank.owner, mint);
+  }
   return {
     world,
-    nftPool,
-    tokenPool,
+    banks,
     collection,
     tokenMints,
     borrowers,
@@ -184,8 +227,12 @@ async function createFixture(): Promise<Fixture> {
     liquidator: await createFundedSigner(world.svm, 10n),
     loans: [],
     collateralTotals,
-    currencyTotal: LENDER_CURRENCY + BORROWER_CURRENCY * BigInt(BORROWERS),
   };
+}
+
+/** Every wallet that holds tokens: borrowers, bank owners, the treasury. */
+function wallets(f: Fixture): Wallet[] {
+  return [...f.borrowers, ...f.banks.map((b) => b.bank.owner), f.world.treasury];
 }
 
 /** Runs `step`, expecting the named program error, and checks that no token balance moved. */
@@ -203,14 +250,14 @@ async function expectProgramError(
   expect(balancesSnapshot(f)).toEqual(before);
 }
 
-function walletTokenAccounts(f: Fixture): Address[] {
-  const wallets = [...f.borrowers, f.world.lender, f.world.treasury];
-  return wallets.flatMap((w) => [...w.tokenAccounts.values()]);
-}
-
 function balancesSnapshot(f: Fixture): bigint[] {
   const escrows = f.loans.map((l) => readLoan(f.world, l.address).escrow);
-  return [...walletTokenAccounts(f), ...escrows, f.world.vault].map((a) => getTokenBalance(f.world.svm, a));
+  const accounts = [
+    ...wallets(f).flatMap((w) => [...w.tokenAccounts.values()]),
+    ...escrows,
+    ...f.banks.map((b) => b.bank.vault),
+  ];
+  return accounts.map((a) => getTokenBalance(f.world.svm, a));
 }
 
 function ongoing(f: Fixture): ModelLoan[] {
@@ -219,44 +266,51 @@ function ongoing(f: Fixture): ModelLoan[] {
 
 function checkInvariants(f: Fixture): void {
   const { world } = f;
-  const bank = readBank(world);
-  expect(getTokenBalance(world.svm, world.vault)).toBe(bank.availableLiquidity);
   const live = ongoing(f).map((l) => ({ model: l, loan: readLoan(world, l.address) }));
-  const outstanding = live.reduce((sum, { loan }) => sum + loan.principal, 0n);
-  expect(bank.totalLiquidity - bank.availableLiquidity - bank.delegatedLiquidity).toBe(outstanding);
-  expect(bank.ongoingLoans).toBe(BigInt(live.length));
-  for (const pool of [f.nftPool, f.tokenPool]) {
-    const mine = live.filter(({ loan }) => loan.pool === pool.address);
-    const account = readPool(world, pool.address);
-    expect(account.borrowedAmount).toBe(mine.reduce((sum, { loan }) => sum + loan.principal, 0n));
-    expect(account.currentLoans).toBe(BigInt(mine.length));
-    for (const entry of account.collections) {
-      const ofEntry = mine.filter(({ loan }) => loan.collection === entry.id);
-      expect(entry.borrowedAmount).toBe(ofEntry.reduce((sum, { loan }) => sum + loan.principal, 0n));
-      expect(entry.ongoingLoans).toBe(BigInt(ofEntry.length));
+  const sumPrincipal = (loans: typeof live) => loans.reduce((sum, { loan }) => sum + loan.principal, 0n);
+  for (const { bank: worldBank, nftPool, tokenPool, currencyTotal } of f.banks) {
+    const bank = readBank(world, worldBank);
+    // every vault holds exactly its bank's available liquidity
+    expect(getTokenBalance(world.svm, worldBank.vault)).toBe(bank.availableLiquidity);
+    const ofBank = live.filter(({ loan }) => loan.bank === worldBank.address);
+    expect(bank.totalLiquidity - bank.availableLiquidity - bank.delegatedLiquidity).toBe(
+      sumPrincipal(ofBank),
+    );
+    expect(bank.ongoingLoans).toBe(BigInt(ofBank.length));
+    for (const pool of [nftPool, tokenPool]) {
+      const mine = live.filter(({ loan }) => loan.pool === pool.address);
+      const account = readPool(world, pool.address);
+      expect(account.borrowedAmount).toBe(sumPrincipal(mine));
+      expect(account.currentLoans).toBe(BigInt(mine.length));
+      for (const entry of account.collections) {
+        const ofEntry = mine.filter(({ loan }) => loan.collection === entry.id);
+        expect(entry.borrowedAmount).toBe(sumPrincipal(ofEntry));
+        expect(entry.ongoingLoans).toBe(BigInt(ofEntry.length));
+      }
     }
+    // no currency created or lost: wallets + vaults + treasury
+    const currencyAccounts = wallets(f)
+      .map((w) => w.tokenAccounts.get(worldBank.currencyMint))
+      .filter((a): a is Address => a !== undefined);
+    // (each bank has its own currency, so only its own vault holds this mint)
+    const currency = [...currencyAccounts, worldBank.vault].reduce(
+      (sum, a) => sum + getTokenBalance(world.svm, a),
+      0n,
+    );
+    expect(currency).toBe(currencyTotal);
   }
-  // collateral: borrower wallets + escrows + the lender's wallet
-  const escrows = f.loans.map((l) => readLoan(world, l.address));
+  // collateral: borrower wallets + escrows + pool owners' wallets
+  const loans = f.loans.map((l) => readLoan(world, l.address));
   for (const [mint, total] of f.collateralTotals) {
-    const holders = [...f.borrowers, world.lender]
+    const holders = [...f.borrowers, ...f.banks.map((b) => b.bank.owner)]
       .map((w) => w.tokenAccounts.get(mint))
       .filter((a): a is Address => a !== undefined);
     const inWallets = holders.reduce((sum, a) => sum + getTokenBalance(world.svm, a), 0n);
-    const inEscrows = escrows
+    const inEscrows = loans
       .filter((loan) => loan.collateralMint === mint)
       .reduce((sum, loan) => sum + getTokenBalance(world.svm, loan.escrow), 0n);
     expect(inWallets + inEscrows).toBe(total);
   }
-  // currency: wallets + vault + treasury
-  const currencyAccounts = [...f.borrowers, world.lender, world.treasury].map(
-    (w) => w.tokenAccounts.get(world.currencyMint)!,
-  );
-  const currency = [...currencyAccounts, world.vault].reduce(
-    (sum, a) => sum + getTokenBalance(world.svm, a),
-    0n,
-  );
-  expect(currency).toBe(f.currencyTotal);
 }
 
 const pickOf = <T>(items: T[], pick: number): T | undefined =>
@@ -268,23 +322,30 @@ const count = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) 
 
 async function runAction(f: Fixture, action: Action): Promise<void> {
   const { world } = f;
-  const available = readBank(world).availableLiquidity;
   switch (action.type) {
     case "deposit": {
-      await deposit(world, action.amount);
+      await deposit(world, action.amount, f.banks[action.bank]!.bank);
       return;
     }
     case "withdraw": {
-      const amount = (available * BigInt(action.permille)) / 1000n;
-      if (amount > 0n) await withdraw(world, amount);
+      const bank = f.banks[action.bank]!.bank;
+      const amount = (readBank(world, bank).availableLiquidity * BigInt(action.permille)) / 1000n;
+      if (amount > 0n) await withdraw(world, amount, bank);
       return;
     }
     case "overWithdraw": {
-      await expectProgramError(f, "InsufficientLiquidity", () => withdraw(world, available + action.extra));
+      const bank = f.banks[action.bank]!.bank;
+      const available = readBank(world, bank).availableLiquidity;
+      await expectProgramError(f, "InsufficientLiquidity", () =>
+        withdraw(world, available + action.extra, bank),
+      );
+      count("insufficientLiquidity");
       return;
     }
     case "takeNft":
     case "takeToken": {
+      const fixtureBank = f.banks[action.bank]!;
+      const available = readBank(world, fixtureBank.bank).availableLiquidity;
       if (available === 0n) return;
       const borrower = f.borrowers[action.borrower]!;
       const principal = 1n + ((available - 1n) * BigInt(action.principalPermille)) / 1000n;
@@ -302,13 +363,13 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
           .map(([mint]) => mint);
         const nft = pickOf(free, action.pick);
         if (!nft) return;
-        [collateralMint, collateralAmount, collection, pool] = [nft, 1n, f.collection, f.nftPool];
+        [collateralMint, collateralAmount, collection, pool] = [nft, 1n, f.collection, fixtureBank.nftPool];
       } else {
         const mint = f.tokenMints[action.mint]!;
         const balance = getTokenBalance(world.svm, borrower.tokenAccounts.get(mint)!);
         const amount = (balance * BigInt(action.amountPermille)) / 1000n;
         if (amount === 0n) return;
-        [collateralMint, collateralAmount, collection, pool] = [mint, amount, mint, f.tokenPool];
+        [collateralMint, collateralAmount, collection, pool] = [mint, amount, mint, fixtureBank.tokenPool];
       }
       const address = await takeLoan(world, {
         pool,
@@ -328,8 +389,10 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
       const loan = pickOf(ongoing(f), action.pick);
       if (!loan) {
         const closed = pickOf(f.loans, action.pick);
-        if (closed)
+        if (closed) {
           await expectProgramError(f, "LoanNotOngoing", () => repay(world, closed.borrower, closed.address));
+          count("loanNotOngoing");
+        }
         return;
       }
       await repay(world, loan.borrower, loan.address);
@@ -340,7 +403,7 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
       const loan = pickOf(ongoing(f), action.pick);
       if (!loan) return;
       const old = readLoan(world, loan.address);
-      const room = old.principal + available;
+      const room = old.principal + readBank(world, loan.pool.bank).availableLiquidity;
       const principal = 1n + ((room - 1n) * BigInt(action.principalPermille)) / 1000n;
       const address = await extendLoan(world, {
         pool: loan.pool,
@@ -363,6 +426,9 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
       if (isLiquidatable({ createdAt: state.createdAt, durationSeconds: state.durationSeconds, now })) {
         await liquidate(world, f.liquidator, loan.address);
         expect(readLoan(world, loan.address).status).toBe("Liquidated");
+        expect(
+          getTokenBalance(world.svm, loan.pool.bank.owner.tokenAccounts.get(loan.collateralMint)!),
+        ).toBeGreaterThan(0n);
         count("liquidate");
       } else {
         await expectProgramError(f, "NotLiquidatable", () => liquidate(world, f.liquidator, loan.address));
@@ -393,7 +459,15 @@ describe("invariants under random action sequences", () => {
       { seed: 424_242, numRuns: 12, endOnFailure: true },
     );
     expect(steps).toBeGreaterThan(12 * 15 - 1);
-    for (const outcome of ["takeNft", "takeToken", "repay", "extend", "liquidate", "notLiquidatable"]) {
+    for (const outcome of [
+      "takeNft",
+      "takeToken",
+      "repay",
+      "extend",
+      "liquidate",
+      "notLiquidatable",
+      "insufficientLiquidity",
+    ]) {
       expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThanOrEqual(2);
     }
   }, 180_000);
