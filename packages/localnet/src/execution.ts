@@ -196,7 +196,11 @@ export function recordExecution(
     seq: at.seq,
     slot: at.slot,
     blockTime: at.blockTime,
-    tx: Buffer.from(input.tx.bytes).toString("base64"),
+    tx:
+      input.tx.base64 ??
+      Buffer.from(input.tx.bytes.buffer, input.tx.bytes.byteOffset, input.tx.bytes.byteLength).toString(
+        "base64",
+      ),
     version: input.tx.version,
     err: failed ? toTransactionErrorJson(result) : null,
     logs: meta.logs(),

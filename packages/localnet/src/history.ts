@@ -59,7 +59,8 @@ export class TxHistory {
   /** Adds a record (in execution order). */
   add(r: TxRecord): void {
     this.bySignature.set(r.signature, r);
-    for (const k of new Set(r.accountKeys)) {
+    // A landed transaction never lists an account twice (sanitize rejects it), so no dedupe is needed.
+    for (const k of r.accountKeys) {
       let list = this.byAddress.get(k);
       if (!list) {
         list = [];

@@ -17,6 +17,8 @@ export interface WireLookup {
 /** A decoded wire transaction (views into the original bytes). */
 export interface WireTransaction {
   bytes: Uint8Array;
+  /** The base64 text the bytes came from, when the client sent base64 (saves re-encoding). */
+  base64?: string;
   signatures: Uint8Array[];
   version: "legacy" | 0;
   messageBytes: Uint8Array;

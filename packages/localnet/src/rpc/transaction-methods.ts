@@ -43,7 +43,9 @@ export function decodeTransactionParam(encoded: string, encodingRaw: unknown): W
     );
   if (bytes.length > MAX_TX_BYTES)
     throw invalidParams(`decoded ${T} too large: ${bytes.length} bytes (max: ${MAX_TX_BYTES} bytes)`);
-  return parseWireTransaction(bytes);
+  const tx = parseWireTransaction(bytes);
+  if (encoding === "base64") tx.base64 = encoded;
+  return tx;
 }
 
 function statusOf(r: TxRecord) {
