@@ -17,6 +17,7 @@ export * from "./instructions/attestation.ts";
 export * from "./instructions/bank-instructions.ts";
 export * from "./instructions/config-instructions.ts";
 export * from "./instructions/loan-instructions.ts";
+export * from "./instructions/parse-instruction.ts";
 export * from "./instructions/pool-instructions.ts";
 export * from "./pda.ts";
 export * from "./sdk-error.ts";

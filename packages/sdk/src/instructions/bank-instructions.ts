@@ -6,7 +6,8 @@ import { findBankPda, findVaultPda } from "../pda.ts";
 import { SDK_ERROR, SdkError } from "../sdk-error.ts";
 import { readonly, type SignerInput, signer, signerAddress, writable } from "./account-metas.ts";
 
-interface CreateBankData {
+/** Decoded CreateBank data. */
+export interface CreateBankData {
   tag: number;
   bankBump: number;
   vaultBump: number;
@@ -45,7 +46,8 @@ export async function getCreateBankInstruction(input: {
   };
 }
 
-interface AmountData {
+/** Decoded Deposit / Withdraw data. */
+export interface AmountData {
   tag: number;
   amountBaseUnits: bigint;
 }

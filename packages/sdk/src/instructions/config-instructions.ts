@@ -6,7 +6,8 @@ import { findConfigPda } from "../pda.ts";
 import { SDK_ERROR, SdkError } from "../sdk-error.ts";
 import { readonly, type SignerInput, signer, writable } from "./account-metas.ts";
 
-interface InitializeConfigData {
+/** Decoded InitializeConfig data. */
+export interface InitializeConfigData {
   tag: number;
   configBump: number;
   protocolFeeBps: number;
@@ -57,7 +58,8 @@ export async function getInitializeConfigInstruction(input: {
   };
 }
 
-interface UpdateConfigData {
+/** Decoded UpdateConfig data (null = field not set by the mask). */
+export interface UpdateConfigData {
   tag: number;
   mask: number;
   paused: boolean;

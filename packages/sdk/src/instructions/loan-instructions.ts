@@ -7,7 +7,8 @@ import { SDK_ERROR, SdkError } from "../sdk-error.ts";
 import { readonly, type SignerInput, signer, signerAddress, writable } from "./account-metas.ts";
 import { type Attestation, getAttestationCodec } from "./attestation.ts";
 
-interface LoanTermsData {
+/** Decoded TakeLoan / Extend data. */
+export interface LoanTermsData {
   tag: number;
   loanBump: number;
   escrowBump: number;

@@ -132,7 +132,8 @@ export function assertValidPoolParams(poolType: PoolType, params: PoolParams): v
   }
 }
 
-interface CreatePoolData {
+/** Decoded CreatePool data. */
+export interface CreatePoolData {
   tag: number;
   poolBump: number;
   poolType: PoolType;
@@ -180,7 +181,8 @@ export async function getCreatePoolInstruction(input: {
   };
 }
 
-interface UpdatePoolData {
+/** Decoded UpdatePool data. */
+export interface UpdatePoolData {
   tag: number;
   status: PoolStatus;
   params: PoolParams;
