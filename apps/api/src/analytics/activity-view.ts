@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { readBigInt, readNumber } from "../db/database.ts";
-import { BaseUnitsString, EpochSeconds, Pubkey } from "../http/schemas.ts";
+import { BaseUnitsString, EpochSeconds, NullableString, Pubkey } from "../http/schemas.ts";
 
 export const ACTIVITY_COLUMNS =
   "loan, kind, signature, at, pool, borrower, lender, currency, collection, amount";
@@ -22,7 +22,7 @@ export interface ActivityRow {
 export const ActivitySchema = Type.Object({
   loan: Pubkey,
   kind: Type.String({ description: "taken | repaid | extended | liquidated | sold" }),
-  signature: Type.Union([Type.String(), Type.Null()], { description: "transaction signature when known" }),
+  signature: NullableString({ description: "transaction signature when known" }),
   at: EpochSeconds,
   pool: Pubkey,
   borrower: Pubkey,

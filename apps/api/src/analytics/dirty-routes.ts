@@ -5,7 +5,7 @@ import type { AppContext } from "../app-context.ts";
 import { getValuation } from "../catalog/token-info.ts";
 import { readBigInt, readNumber } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
-import { Pagination, Pubkey, withErrors } from "../http/schemas.ts";
+import { Pagination, Pubkey, StringEnum, withErrors } from "../http/schemas.ts";
 import { getCollateralUsd, LOAN_COLUMNS, type LoanRow } from "../loans/loan-view.ts";
 import { getUsdValue } from "../prices/usd-value.ts";
 import { ACTIVITY_COLUMNS, type ActivityRow, ActivitySchema, toActivityView } from "./activity-view.ts";
@@ -193,7 +193,7 @@ export function registerDirtyRoutes(app: FastifyInstance, ctx: AppContext): void
         {
           currency: Pubkey,
           days: Days(30),
-          interval: Type.Union([Type.Literal("hour"), Type.Literal("day")], { default: "day" }),
+          interval: StringEnum(["hour", "day"] as const, { default: "day" }),
         },
         { additionalProperties: false },
       ),
@@ -256,7 +256,7 @@ export function registerDirtyRoutes(app: FastifyInstance, ctx: AppContext): void
       tags: ["analytics"],
       querystring: Type.Object(
         {
-          role: Type.Union([Type.Literal("borrower"), Type.Literal("lender")], { default: "borrower" }),
+          role: StringEnum(["borrower", "lender"] as const, { default: "borrower" }),
           limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
         },
         { additionalProperties: false },

@@ -5,7 +5,7 @@ import type { AppContext } from "../app-context.ts";
 import { getValuation, type Valuation } from "../catalog/token-info.ts";
 import { readBigInt, readNumber } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
-import { Pagination, Pubkey, withErrors } from "../http/schemas.ts";
+import { Pagination, Pubkey, StringEnum, withErrors } from "../http/schemas.ts";
 import { getUsdValue } from "../prices/usd-value.ts";
 import { ACTIVITY_COLUMNS, type ActivityRow, ActivitySchema, toActivityView } from "./activity-view.ts";
 
@@ -143,9 +143,7 @@ export function registerLoanStatsRoutes(app: FastifyInstance, ctx: AppContext): 
       tags: ["analytics"],
       querystring: Type.Object(
         {
-          kind: Type.Optional(
-            Type.Union(["taken", "repaid", "extended", "liquidated", "sold"].map((k) => Type.Literal(k))),
-          ),
+          kind: Type.Optional(StringEnum(["taken", "repaid", "extended", "liquidated", "sold"] as const)),
           ...Pagination,
         },
         { additionalProperties: false },

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getValuation, type Valuation } from "../catalog/token-info.ts";
 import { getRoute } from "../http/route-helpers.ts";
-import { Nullable, Pubkey, withErrors } from "../http/schemas.ts";
+import { Nullable, NullableNumber, NullableString, Pubkey, withErrors } from "../http/schemas.ts";
 import { getUsdValue } from "../prices/usd-value.ts";
 import type { AssetNft } from "./asset-source.ts";
 
@@ -15,12 +15,12 @@ const NftSchema = Type.Object({
   name: Type.String(),
   symbol: Type.String(),
   image: Type.String(),
-  collection: Nullable(Pubkey),
-  collectionName: Nullable(Type.String()),
+  collection: NullableString({ description: "verified collection id" }),
+  collectionName: NullableString(),
   nftType: Type.String({ description: "Nft, ProgrammableNft, CompressedNft or CoreNft" }),
-  floorPrice: Nullable(Type.Number({ description: "collection floor in SOL; null when unknown" })),
-  floorPriceLamports: Nullable(Type.String()),
-  floorPriceUsd: Nullable(Type.Number()),
+  floorPrice: NullableNumber({ description: "collection floor in SOL; null when unknown" }),
+  floorPriceLamports: NullableString(),
+  floorPriceUsd: NullableNumber(),
 });
 
 function withFloor(nft: AssetNft, valuation: Valuation) {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { readBigInt } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
-import { Nullable, Pubkey, withErrors } from "../http/schemas.ts";
+import { Nullable, NullableString, Pubkey, withErrors } from "../http/schemas.ts";
 import { BANK_COLUMNS, type BankRow, toBankView } from "./bank-view.ts";
 
 /** Bank routes: one bank, a wallet's banks, authorization and the delegation (marginfi) view. */
@@ -61,7 +61,7 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
         200: Type.Object({
           authority: Pubkey,
           bank: Pubkey,
-          owner: Nullable(Pubkey),
+          owner: NullableString(),
           isAuthorized: Type.Boolean(),
         }),
       }),

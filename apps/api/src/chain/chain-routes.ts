@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getRoute } from "../http/route-helpers.ts";
-import { withErrors } from "../http/schemas.ts";
+import { StringEnum, withErrors } from "../http/schemas.ts";
 
 const PERFORMANCE_SAMPLES = 5;
 
@@ -21,7 +21,7 @@ export function registerChainRoutes(app: FastifyInstance, ctx: AppContext): void
       response: withErrors({
         200: Type.Object({
           tps: Type.Integer(),
-          source: Type.Union([Type.Literal("rpc"), Type.Literal("fallback")]),
+          source: StringEnum(["rpc", "fallback"] as const),
         }),
       }),
     },

@@ -42,3 +42,24 @@ export function withErrors(responses: Record<number, TSchema>): Record<number, T
 export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);
 }
+
+/**
+ * A string limited to `values`, as a plain JSON-schema enum (not an anyOf of literals: fast-json-stringify
+ * would run a validator per value to pick the branch).
+ */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+) {
+  return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+}
+
+/** A string or null, as `type: ["string", "null"]` (cheap to serialise). */
+export function NullableString(options: Record<string, unknown> = {}) {
+  return Type.Unsafe<string | null>({ type: ["string", "null"], ...options });
+}
+
+/** A number or null, as `type: ["number", "null"]`. */
+export function NullableNumber(options: Record<string, unknown> = {}) {
+  return Type.Unsafe<number | null>({ type: ["number", "null"], ...options });
+}

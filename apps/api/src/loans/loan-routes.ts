@@ -3,17 +3,14 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getValuation } from "../catalog/token-info.ts";
 import { getRoute } from "../http/route-helpers.ts";
-import { Pagination, Pubkey, withErrors } from "../http/schemas.ts";
+import { Pagination, Pubkey, StringEnum, withErrors } from "../http/schemas.ts";
 import { type LoanFilterColumn, queryLoanPage } from "./loan-queries.ts";
 import { toLoanView } from "./loan-view.ts";
 
 const StatusFilter = Type.Optional(
-  Type.Union(
-    [Type.Literal("ongoing"), Type.Literal("repaid"), Type.Literal("liquidated"), Type.Literal("sold")],
-    {
-      description: "only loans with this status",
-    },
-  ),
+  StringEnum(["ongoing", "repaid", "liquidated", "sold"] as const, {
+    description: "only loans with this status",
+  }),
 );
 
 function listQuery(keyName: string, description: string) {

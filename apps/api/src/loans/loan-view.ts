@@ -2,7 +2,7 @@ import { SOL_MINT } from "@cistern/protocol";
 import { Type } from "@sinclair/typebox";
 import type { Valuation } from "../catalog/token-info.ts";
 import { readBigInt, readNullableBigInt, readNumber } from "../db/database.ts";
-import { BaseUnitsString, EpochSeconds, Pubkey } from "../http/schemas.ts";
+import { BaseUnitsString, EpochSeconds, Pubkey, StringEnum } from "../http/schemas.ts";
 import { getUsdValue } from "../prices/usd-value.ts";
 
 /** Columns every loan query selects. */
@@ -64,12 +64,7 @@ export const LoanSchema = Type.Object(
     soldAt: EpochSeconds,
     repaidAmount: BaseUnitsString,
     soldAmount: BaseUnitsString,
-    status: Type.Union([
-      Type.Literal("ongoing"),
-      Type.Literal("repaid"),
-      Type.Literal("liquidated"),
-      Type.Literal("sold"),
-    ]),
+    status: StringEnum(["ongoing", "repaid", "liquidated", "sold"] as const),
     loanType: Type.String({ description: "Nft or Token" }),
     kind: Type.Object(
       {},

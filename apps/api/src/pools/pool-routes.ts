@@ -1,10 +1,16 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
-import { BANK_COLUMNS, type BankRow, toBankView } from "../banks/bank-view.ts";
+import {
+  BANK_COLUMNS,
+  BANK_JOIN_COLUMNS,
+  type BankRow,
+  readJoinedBank,
+  toBankView,
+} from "../banks/bank-view.ts";
 import { readNumber } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
-import { Nullable, Pagination, Pubkey, withErrors } from "../http/schemas.ts";
+import { Nullable, Pagination, Pubkey, StringEnum, withErrors } from "../http/schemas.ts";
 import { POOL_COLUMNS, POOL_FROM, type PoolRow, toPoolView } from "./pool-view.ts";
 
 const PoolsWithBanks = Type.Object({
@@ -12,15 +18,6 @@ const PoolsWithBanks = Type.Object({
   banks: Type.Array(Type.Ref("Bank")),
   totalCount: Type.Integer(),
 });
-
-async function banksOf(ctx: AppContext, pubkeys: string[]) {
-  if (pubkeys.length === 0) return [];
-  const rows = await ctx.db.query<BankRow>(
-    `SELECT ${BANK_COLUMNS} FROM banks WHERE pubkey = ANY($1::text[])`,
-    [[...new Set(pubkeys)]],
-  );
-  return rows.map(toBankView);
-}
 
 /** Pool routes: one pool, pools by owner, the pool list, metadata and whitelists. */
 export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -89,16 +86,9 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
       querystring: Type.Object(
         {
           currency: Type.Optional(Pubkey),
-          type: Type.Optional(Type.Union([Type.Literal("nft-pool"), Type.Literal("defi-pool")])),
+          type: Type.Optional(StringEnum(["nft-pool", "defi-pool"] as const)),
           owner: Type.Optional(Pubkey),
-          status: Type.Optional(
-            Type.Union([
-              Type.Literal("Open"),
-              Type.Literal("Frozen"),
-              Type.Literal("Closed"),
-              Type.Literal("all"),
-            ]),
-          ),
+          status: Type.Optional(StringEnum(["Open", "Frozen", "Closed", "all"] as const)),
           ...Pagination,
         },
         { additionalProperties: false },
@@ -121,24 +111,21 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
       else if (query.status !== "all") add("p.status = ?", query.status);
       const where = conditions.length === 0 ? "TRUE" : conditions.join(" AND ");
       const [rows, count] = await Promise.all([
-        // Page the pools first, then join the banks of that page only.
-        ctx.db.query<PoolRow>(
-          `SELECT ${POOL_COLUMNS} FROM (SELECT * FROM pools p WHERE ${where} ORDER BY p.created_at DESC, p.pubkey
-             LIMIT $${params.length + 1} OFFSET $${params.length + 2}) p
+        // Page the pools first, then join the banks of that page only (pool and bank in one round trip).
+        ctx.db.query<PoolRow & Record<string, unknown>>(
+          `SELECT ${POOL_COLUMNS}, ${BANK_JOIN_COLUMNS} FROM (SELECT * FROM pools p WHERE ${where}
+             ORDER BY p.created_at DESC, p.pubkey LIMIT $${params.length + 1} OFFSET $${params.length + 2}) p
            LEFT JOIN banks b ON b.pubkey = p.bank ORDER BY p.created_at DESC, p.pubkey`,
           [...params, query.limit, query.offset],
         ),
         ctx.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM pools p WHERE ${where}`, params),
       ]);
-      const pools = rows.map(toPoolView);
-      return {
-        pools,
-        banks: await banksOf(
-          ctx,
-          pools.map((p) => p.bank),
-        ),
-        totalCount: readNumber(count[0]?.n),
-      };
+      const banks = new Map<string, ReturnType<typeof toBankView>>();
+      for (const row of rows) {
+        const bank = readJoinedBank(row);
+        if (bank !== null && !banks.has(bank.pubkey)) banks.set(bank.pubkey, toBankView(bank));
+      }
+      return { pools: rows.map(toPoolView), banks: [...banks.values()], totalCount: readNumber(count[0]?.n) };
     },
   );
 

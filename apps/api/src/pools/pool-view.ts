@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { readBigInt, readNumber } from "../db/database.ts";
-import { BaseUnitsString, EpochSeconds, Pubkey } from "../http/schemas.ts";
+import { BaseUnitsString, EpochSeconds, Pubkey, StringEnum } from "../http/schemas.ts";
 
 /** Pool columns plus its bank's liquidity (LEFT JOIN banks b). */
 export const POOL_COLUMNS = `p.pubkey, p.owner, p.seed, p.bump, p.bank, p.currency, p.pool_type, p.status, p.name,
@@ -84,7 +84,7 @@ export const PoolSchema = Type.Object(
     owner: Pubkey,
     seed: Type.String({ description: "u64 seed of the pool PDA, decimal string" }),
     bump: Type.Integer(),
-    type: Type.Union([Type.Literal("nft-pool"), Type.Literal("defi-pool")]),
+    type: StringEnum(["nft-pool", "defi-pool"] as const),
     status: Type.String({ description: "Open, Frozen or Closed" }),
     bank: Pubkey,
     currency: Pubkey,

@@ -22,7 +22,7 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
       response: withErrors({
         200: Type.Object({
           prices: Type.Record(Type.String(), Type.Object({ price: Type.Number() })),
-          updatedAt: Type.Union([Type.Integer(), Type.Null()]),
+          updatedAt: Type.Unsafe<number | null>({ type: ["integer", "null"] }),
           source: Type.String(),
         }),
       }),

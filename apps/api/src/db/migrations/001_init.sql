@@ -67,6 +67,8 @@ CREATE INDEX pools_bank_idx ON pools (bank);
 -- /dirty/pools lists pools that are not closed, newest first, optionally by currency.
 CREATE INDEX pools_live_currency_created_idx ON pools (currency, created_at DESC, pubkey) WHERE status <> 'Closed';
 CREATE INDEX pools_live_created_idx ON pools (created_at DESC, pubkey) WHERE status <> 'Closed';
+-- Narrow index so the list's totalCount is an index-only scan.
+CREATE INDEX pools_live_currency_idx ON pools (currency) WHERE status <> 'Closed';
 
 CREATE TABLE loans (
   pubkey TEXT PRIMARY KEY,
