@@ -1,3 +1,4 @@
+import { isCisternError } from "@cistern/protocol";
 import { type QueryKey, useQuery } from "@tanstack/react-query";
 import { useAppContext } from "../app-context.ts";
 import { requestJson } from "../tx/http-client.ts";
@@ -32,6 +33,7 @@ export function useApiQuery<T>(
     enabled: options.enabled ?? true,
     refetchInterval: options.refetchIntervalMs,
     refetchIntervalInBackground: false,
-    retry: 1,
+    // HTTP answers (CisternError) are final; a network failure is tried once more.
+    retry: (failures, error) => failures < 1 && !isCisternError(error),
   });
 }

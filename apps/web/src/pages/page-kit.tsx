@@ -146,20 +146,23 @@ export function Stats({ items }: { items: { label: string; value: ReactNode; hin
  */
 export function useChainNow(): number {
   const { connection } = useConnection();
-  const offset = useQuery({
+  const clock = useQuery({
     queryKey: ["chain-clock", connection.rpcEndpoint],
     queryFn: async () => {
       const slot = await connection.getSlot("confirmed");
-      const time = await connection.getBlockTime(slot);
-      return time === null ? 0 : time - Date.now() / 1000;
+      const blockTime = await connection.getBlockTime(slot);
+      return { blockTime, atMs: Date.now() };
     },
     refetchInterval: 30_000,
     retry: false,
   });
-  const [wall, setWall] = useState(() => Date.now() / 1000);
+  const [, setTick] = useState(0);
   useEffect(() => {
-    const timer = setInterval(() => setWall(Date.now() / 1000), 1000);
+    const timer = setInterval(() => setTick((t) => t + 1), 1000);
     return () => clearInterval(timer);
   }, []);
-  return Math.floor(wall + (offset.data ?? 0));
+  const nowMs = Date.now();
+  const data = clock.data;
+  if (!data || data.blockTime === null) return Math.floor(nowMs / 1000);
+  return data.blockTime + Math.floor((nowMs - data.atMs) / 1000);
 }

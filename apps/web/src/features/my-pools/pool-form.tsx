@@ -111,7 +111,7 @@ export function PoolFormView({
         if (
           Object.keys(found).length === 0 &&
           form.image.trim() !== "" &&
-          form.image.trim() !== initial.image
+          (mode === "create" || form.image.trim() !== initial.image)
         ) {
           setChecking(true);
           try {

@@ -1,0 +1,166 @@
+import { computeLoanQuote, parsePool, SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { Keypair } from "@solana/web3.js";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { convertValue, findOffers } from "../../src/features/borrow/borrow-model.ts";
+import { BorrowPage } from "../../src/features/borrow/borrow-page.tsx";
+import { QuotePanel } from "../../src/features/borrow/quote-panel.tsx";
+import { formatDateTime } from "../../src/pages/format.ts";
+import { address, apiPool } from "./fixtures.ts";
+import { installApi, makeWallet, renderPage } from "./render-page.tsx";
+
+const NOW = 1_800_000_000;
+const collection = address();
+const nftMint = address();
+const prices = { [SOL_MINT]: "150", [USDC_MINT]: "1" };
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("quote display", () => {
+  it("shows every term before signing: receive, interest, fee, APR, repayment, expiry, grace", () => {
+    // 100 USDC for 7 days at 36.5%: 3650 x 100e6 x 168 h / 87.6e6 = 700000 = 0.7 USDC; fee 20% = 0.14.
+    const quote = computeLoanQuote({
+      amount: 100_000_000n,
+      durationSeconds: 7 * 86400,
+      aprBps: 3650,
+      decimals: 6,
+      priceUsd: "1",
+    });
+    renderPage(<QuotePanel quote={quote} currency={USDC_MINT} nowSeconds={NOW} collateralLabel="NFT" />);
+    const text = (id: string) => screen.getByTestId(id).querySelector("dd")!.textContent;
+    expect(text("quote-you-receive")).toBe("100 USDC ≈ $100.00");
+    expect(text("quote-interest")).toBe("0.7 USDC ≈ $0.70");
+    expect(text("quote-of-which-cistern-fee")).toBe("0.14 USDC 20% of the interest");
+    expect(text("quote-apr")).toBe("36.5%");
+    expect(text("quote-repay-by-expiry")).toBe("100.7 USDC");
+    expect(text("quote-expires")).toBe(formatDateTime(NOW + 7 * 86400));
+    expect(text("quote-grace-period")).toBe("7h 0m");
+    expect(screen.getByTestId("quote").textContent).toContain(
+      `after ${formatDateTime(NOW + 7 * 86400 + 7 * 3600)} the lender may claim your NFT`,
+    );
+  });
+});
+
+describe("borrow model", () => {
+  it("values collateral across currencies, rounding down, and ranks offers", () => {
+    expect(convertValue(5_000_000_000n, SOL_MINT, 9, USDC_MINT, prices)).toBe(750_000_000n);
+    expect(convertValue(1n, USDC_MINT, 6, SOL_MINT, prices)).toBe(6n); // 1e-6 USD / 150 = 6.67 lamports -> 6
+    expect(convertValue(1n, address(), 6, USDC_MINT, prices)).toBeNull();
+    const cheap = parsePool(
+      apiPool({ collections: [{ collection, collectionLtv: 5000, exposure: 10000, borrowedAmount: "0" }] }),
+    );
+    const small = parsePool(
+      apiPool({
+        availableLiquidity: "100000000",
+        collections: [{ collection, collectionLtv: 9000, exposure: 10000, borrowedAmount: "0" }],
+      }),
+    );
+    const offers = findOffers({
+      pools: [small, cheap],
+      collateralId: collection,
+      valueMint: SOL_MINT,
+      valueDecimals: 9,
+      value: 5_000_000_000n,
+      prices,
+    });
+    expect(offers.map((o) => [o.pool.pubkey, o.maxBorrow])).toEqual([
+      [cheap.pubkey, 375_000_000n],
+      [small.pubkey, 100_000_000n],
+    ]);
+  });
+});
+
+describe("borrow page", () => {
+  function api() {
+    const pool = apiPool({
+      metadata: { name: "Cats desk", thumbnail: "", banks: [] },
+      collections: [{ collection, collectionLtv: 5000, exposure: 10000, borrowedAmount: "0" }],
+    });
+    const requests = installApi((r) => {
+      if (r.path === "/asset/assets") {
+        return {
+          body: {
+            nfts: [
+              {
+                mint: nftMint,
+                name: "Cat #1",
+                symbol: "CAT",
+                image: "",
+                collection,
+                collectionName: "Cistern Cats",
+                nftType: "Nft",
+                floorPrice: 5,
+                floorPriceLamports: "5000000000",
+                floorPriceUsd: 750,
+              },
+            ],
+          },
+        };
+      }
+      if (r.path === "/dirty/pools") return { body: { pools: [pool], banks: [], totalCount: 1 } };
+      if (r.path === "/prices")
+        return { body: { prices: { [SOL_MINT]: { price: 150 }, [USDC_MINT]: { price: 1 } } } };
+      if (r.path === "/nft/take-loan") return { status: 422, body: { code: 1, message: "Pool paused" } };
+      return undefined;
+    });
+    return { requests, pool };
+  }
+
+  it("asks for a wallet first", () => {
+    installApi(() => undefined);
+    renderPage(<BorrowPage />);
+    expect(screen.getByTestId("connect-required").textContent).toContain("Connect a wallet");
+  });
+
+  it("shows the best offer, refuses bad amounts without sending, and sends a valid loan", async () => {
+    const borrower = Keypair.generate();
+    const { requests, pool } = api();
+    renderPage(<BorrowPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    const list = await screen.findByTestId("nft-list");
+    await waitFor(() =>
+      expect(within(list).getByTestId("best-offer").textContent).toBe("Best offer 375 USDC at 36.5%"),
+    );
+    fireEvent.click(within(list).getByRole("button", { pressed: false }));
+    const amount = await screen.findByLabelText(/Amount \(USDC\)/);
+    const submit = screen.getByTestId("borrow-submit");
+
+    fireEvent.change(amount, { target: { value: "400" } });
+    expect(screen.getByTestId("borrow-error").textContent).toBe(
+      "This pool lends at most 375 USDC against this collateral.",
+    );
+    fireEvent.click(submit);
+    fireEvent.change(amount, { target: { value: "10" } });
+    expect(screen.getByTestId("borrow-error").textContent).toBe("The minimum NFT loan is 20 USDC.");
+    fireEvent.change(amount, { target: { value: "1.0000001" } });
+    expect(screen.getByTestId("borrow-error").textContent).toBe("Enter a number with at most 6 decimals.");
+    fireEvent.click(submit);
+    fireEvent.change(amount, { target: { value: "100" } });
+    fireEvent.change(screen.getByLabelText(/Duration/), { target: { value: "30" } });
+    expect(screen.getByTestId("borrow-error").textContent).toBe("Choose between 1 and 14 days.");
+    expect(screen.queryByTestId("quote")).toBeNull();
+    fireEvent.click(submit);
+    expect(requests.filter((r) => r.method === "POST")).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText(/Duration/), { target: { value: "7" } });
+    expect(screen.getByTestId("borrow-error").textContent).toBe("");
+    expect(screen.getByTestId("quote-repay-by-expiry").textContent).toContain("100.7 USDC");
+    fireEvent.click(screen.getByTestId("borrow-submit"));
+    await waitFor(() => expect(requests.some((r) => r.path === "/nft/take-loan")).toBe(true));
+    expect(requests.find((r) => r.path === "/nft/take-loan")!.body).toMatchObject({
+      borrower: borrower.publicKey.toBase58(),
+      pool: pool.pubkey,
+      nftMint,
+      amount: "100000000",
+      duration: 7 * 86400,
+    });
+  });
+
+  it("shows the empty state when the wallet holds no NFTs", async () => {
+    installApi((r) => (r.path === "/asset/assets" ? { body: { nfts: [] } } : undefined));
+    renderPage(<BorrowPage />, { wallet: makeWallet(Keypair.generate()) });
+    expect((await screen.findByTestId("state-empty")).textContent).toContain("This wallet holds no NFTs");
+  });
+});

@@ -1,0 +1,121 @@
+import { parseLoan, USDC_MINT } from "@cistern/protocol";
+import { Keypair } from "@solana/web3.js";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { viewLoan } from "../../src/features/loans/loan-model.ts";
+import { LoansPage } from "../../src/features/loans/loans-page.tsx";
+import { apiLoan, apiPool } from "./fixtures.ts";
+import { installApi, makeWallet, renderPage } from "./render-page.tsx";
+
+const DAY = 86_400;
+const NOW = 1_800_000_000;
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("loan phases", () => {
+  it("follows expiry, the near-expiry window, grace and liquidation", () => {
+    const borrower = Keypair.generate().publicKey.toBase58();
+    const loan = parseLoan(apiLoan({ borrower, createdAt: NOW, duration: 7 * DAY }));
+    const at = (t: number) => viewLoan(loan, borrower, t);
+    expect(at(NOW + DAY).phase).toBe("active");
+    // 30% minimum interest: 0.7 x 0.3 = 0.21 USDC
+    expect(at(NOW + DAY).owedNow).toBe(100_210_000n);
+    expect(at(NOW + 6 * DAY).phase).toBe("near-expiry");
+    expect(at(NOW + 7 * DAY).phase).toBe("near-expiry");
+    expect(at(NOW + 7 * DAY + 1).phase).toBe("grace");
+    // one overdue hour at twice the rate: ceil(2 x 3650 x 100e6 x 1 / 87.6e6) = 8334
+    expect(at(NOW + 7 * DAY + 1).owedNow).toBe(100_708_334n);
+    expect(at(NOW + 7 * DAY + 7 * 3600).phase).toBe("grace");
+    expect(at(NOW + 7 * DAY + 7 * 3600 + 1).phase).toBe("liquidatable");
+    // someone else's loan is never "near expiry" for this wallet
+    expect(viewLoan(loan, "other", NOW + 6 * DAY).phase).toBe("active");
+    expect(viewLoan(parseLoan(apiLoan({ status: "repaid" })), borrower, NOW).phase).toBe("repaid");
+  });
+});
+
+describe("loans page", () => {
+  it("shows loading, then the error state with a retry", async () => {
+    let fail = true;
+    installApi((r) =>
+      r.path === "/loan/user"
+        ? fail
+          ? { status: 500, body: { code: 11000, message: "boom" } }
+          : { body: { loans: [], totalCount: 0, ongoingCount: 0 } }
+        : undefined,
+    );
+    renderPage(<LoansPage />, { wallet: makeWallet(Keypair.generate()), nowSeconds: NOW });
+    expect(screen.getByTestId("state-loading").textContent).toContain("Loading your loans");
+    const error = await screen.findByTestId("state-error");
+    expect(error.textContent).toContain("Could not load your loans");
+    fail = false;
+    fireEvent.click(within(error).getByRole("button", { name: "Try again" }));
+    expect((await screen.findByTestId("state-empty")).textContent).toContain("You have no loans yet");
+  });
+
+  it("lists ongoing loans with countdowns, warns near expiry and repays two together", async () => {
+    const borrower = Keypair.generate();
+    const me = borrower.publicKey.toBase58();
+    const soon = apiLoan({ borrower: me, createdAt: NOW - 6.5 * DAY, duration: 7 * DAY });
+    const later = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY, amount: "50000000" });
+    const repaid = apiLoan({ borrower: me, status: "repaid", repaidAt: NOW - 10 });
+    const requests = installApi((r) => {
+      if (r.path === "/loan/user")
+        return { body: { loans: [soon, later, repaid], totalCount: 3, ongoingCount: 2 } };
+      if (r.method === "POST") return { status: 422, body: { code: 1, message: "refused" } };
+      return undefined;
+    });
+    vi.spyOn(Date, "now").mockReturnValue(NOW * 1000);
+    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    const table = await screen.findByTestId("ongoing-loans");
+    expect(screen.getByTestId("near-expiry").textContent).toContain("A loan expire");
+    const soonRow = table.querySelector(`[data-loan="${soon.pubkey}"]`)!;
+    expect(soonRow.textContent).toContain("Expires soon");
+    expect(soonRow.textContent).toContain("expires in 12h 0m");
+    expect(screen.getByTestId("loan-history").textContent).toContain("Repaid");
+
+    const repayAll = screen.getByTestId("repay-selected");
+    expect((repayAll as HTMLButtonElement).disabled).toBe(true);
+    for (const box of within(table).getAllByRole("checkbox")) fireEvent.click(box);
+    // owed now: 157 h accrued on the first (0.654167), the 30% minimum on the second (0.105)
+    expect(repayAll.textContent).toBe("Repay selected (2) · 150.7591 USDC");
+    fireEvent.click(repayAll);
+    await waitFor(() => expect(requests.some((r) => r.method === "POST")).toBe(true));
+    const post = requests.find((r) => r.method === "POST")!;
+    expect(post.body).toMatchObject({ borrower: me, loans: [soon.pubkey, later.pubkey] });
+  });
+
+  it("extends with a fresh quote and refuses a duration beyond the pool's maximum", async () => {
+    const borrower = Keypair.generate();
+    const me = borrower.publicKey.toBase58();
+    const pool = apiPool({ currency: USDC_MINT });
+    const loan = apiLoan({ borrower: me, pool: pool.pubkey, createdAt: NOW - DAY, duration: 7 * DAY });
+    const requests = installApi((r) => {
+      if (r.path === "/loan/user") return { body: { loans: [loan], totalCount: 1, ongoingCount: 1 } };
+      if (r.path === "/pool/pool") return { body: pool };
+      if (r.method === "POST") return { status: 422, body: { code: 1, message: "refused" } };
+      return undefined;
+    });
+    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    fireEvent.click(await screen.findByRole("button", { name: "Extend" }));
+    const panel = await screen.findByTestId("extend-panel");
+    const days = await within(panel).findByLabelText(/New duration/);
+    expect(within(panel).getByTestId("extend-pay-now").textContent).toContain("0.21 USDC");
+    fireEvent.change(days, { target: { value: "15" } });
+    expect(within(panel).getByTestId("extend-error").textContent).toBe("Choose between 1 and 14 days.");
+    fireEvent.click(within(panel).getByTestId("extend-submit"));
+    expect(requests.filter((r) => r.method === "POST")).toEqual([]);
+    fireEvent.change(days, { target: { value: "7" } });
+    expect(within(panel).getByTestId("quote-repay-by-expiry").textContent).toContain("100.7 USDC");
+    fireEvent.click(within(panel).getByTestId("extend-submit"));
+    await waitFor(() => expect(requests.some((r) => r.path === "/nft/extend-loan")).toBe(true));
+    expect(requests.find((r) => r.path === "/nft/extend-loan")!.body).toMatchObject({
+      borrower: me,
+      loan: loan.pubkey,
+      duration: 7 * DAY,
+    });
+  });
+});
