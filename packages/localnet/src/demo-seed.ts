@@ -35,7 +35,7 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
     await admin.chain.setAccounts(natives);
     written += natives.length;
   }
-  await admin.batch(async (pending) => {
+  await admin.batch((pending) => {
     const balance = svm.getBalance(decodeAddress(faucet)) ?? 0n;
     if (balance < FAUCET_RESERVE_LAMPORTS / 2n)
       admin.addLamports(faucet, FAUCET_RESERVE_LAMPORTS - balance, pending);
@@ -46,20 +46,12 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
     for (const c of DEMO_COLLECTIONS) {
       if (!svm.getAccount(decodeAddress(c.collectionId))) {
         pending.set(c.collectionId, admin.mintWrite(c.collectionId, 0, 0n));
-        await admin.metadataWrite(
-          c.collectionId,
-          c.name,
-          c.symbol,
-          c.image,
-          null,
-          BigInt(c.nfts.length),
-          pending,
-        );
-        await admin.nftOwnershipWrite(faucet, c.collectionId, pending);
+        admin.metadataWrite(c.collectionId, c.name, c.symbol, c.image, null, BigInt(c.nfts.length), pending);
+        admin.nftOwnershipWrite(faucet, c.collectionId, pending);
       }
       for (const nft of c.nfts) {
         if (svm.getAccount(decodeAddress(nft.mint))) continue;
-        await admin.nftWrites(c, nft.index, faucet, pending);
+        admin.nftWrites(c, nft.index, faucet, pending);
       }
     }
     written += pending.size;
@@ -70,7 +62,7 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
 /** Tops the faucet keypair up to its airdrop reserve (runs on every start, seeded or not). */
 export async function ensureFaucetReserve(admin: WorldAdmin): Promise<void> {
   const faucet = admin.faucetKeypair.address;
-  await admin.batch(async (pending) => {
+  await admin.batch((pending) => {
     const balance = admin.chain.svm.getBalance(decodeAddress(faucet)) ?? 0n;
     if (balance < FAUCET_RESERVE_LAMPORTS / 2n)
       admin.addLamports(faucet, FAUCET_RESERVE_LAMPORTS - balance, pending);

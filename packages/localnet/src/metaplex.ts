@@ -1,5 +1,6 @@
-import { type Address, address, getAddressEncoder, getProgramDerivedAddress } from "@solana/kit";
+import { decodeAddress } from "./base58.ts";
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from "./demo-world.ts";
+import { findProgramAddressSync } from "./pda.ts";
 
 /** Metaplex Token Metadata account size (MAX_METADATA_LEN). */
 export const METADATA_ACCOUNT_SIZE = 679;
@@ -138,11 +139,9 @@ export function decodeMetadata(data: Uint8Array): {
 }
 
 /** The canonical metadata PDA ["metadata", program, mint]. */
-export async function getMetadataAddress(mint: string): Promise<Address> {
-  const program = address(TOKEN_METADATA_PROGRAM_ADDRESS);
-  const [pda] = await getProgramDerivedAddress({
-    programAddress: program,
-    seeds: ["metadata", getAddressEncoder().encode(program), getAddressEncoder().encode(address(mint))],
-  });
-  return pda;
+export function getMetadataAddress(mint: string): string {
+  return findProgramAddressSync(
+    [Buffer.from("metadata"), decodeAddress(TOKEN_METADATA_PROGRAM_ADDRESS), decodeAddress(mint)],
+    TOKEN_METADATA_PROGRAM_ADDRESS,
+  )[0];
 }

@@ -1,4 +1,3 @@
-import { address, getAddressEncoder, getProgramDerivedAddress } from "@solana/kit";
 import { decodeAddress, encodeBase58 } from "./base58.ts";
 import type { AccountWrite, Chain } from "./chain.ts";
 import { getDemoAddress } from "./demo-address.ts";
@@ -14,6 +13,7 @@ import {
 import { invalidParams } from "./errors.ts";
 import type { LocalKeypair } from "./keypair.ts";
 import { encodeMetadata, getMetadataAddress, METADATA_ACCOUNT_SIZE } from "./metaplex.ts";
+import { findProgramAddressSync } from "./pda.ts";
 import {
   ASSOCIATED_TOKEN_PROGRAM,
   decodeMint,
@@ -31,17 +31,11 @@ const U64_MAX = (1n << 64n) - 1n;
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 
 /** The associated token account of (owner, mint) under a token program. */
-export async function getAssociatedTokenAddress(
-  owner: string,
-  mint: string,
-  tokenProgram = TOKEN_PROGRAM,
-): Promise<string> {
-  const enc = getAddressEncoder();
-  const [pda] = await getProgramDerivedAddress({
-    programAddress: address(ASSOCIATED_TOKEN_PROGRAM),
-    seeds: [enc.encode(address(owner)), enc.encode(address(tokenProgram)), enc.encode(address(mint))],
-  });
-  return pda;
+export function getAssociatedTokenAddress(owner: string, mint: string, tokenProgram = TOKEN_PROGRAM): string {
+  return findProgramAddressSync(
+    [decodeAddress(owner), decodeAddress(tokenProgram), decodeAddress(mint)],
+    ASSOCIATED_TOKEN_PROGRAM,
+  )[0];
 }
 
 /** What `localnet_faucet` handed out. */
@@ -126,12 +120,12 @@ export class WorldAdmin {
   }
 
   /** Adds `amount` base units of `mint` to the owner's associated token account (creating it). */
-  private async tokenWrites(
+  private tokenWrites(
     owner: string,
     mint: string,
     amount: bigint,
     pending: Map<string, AccountWrite>,
-  ): Promise<string> {
+  ): string {
     const mintAcct = pending.get(mint) ?? this.readAccount(mint);
     if (!mintAcct || (mintAcct.owner !== TOKEN_PROGRAM && mintAcct.owner !== TOKEN_2022_PROGRAM))
       throw invalidParams(`Invalid params: ${mint} is not a token mint`);
@@ -140,7 +134,7 @@ export class WorldAdmin {
       throw invalidParams(`Invalid params: ${mint} is not a token mint`);
     if (mintAcct.owner === TOKEN_2022_PROGRAM && mintData.length !== 82)
       throw invalidParams("Invalid params: funding Token-2022 mints with extensions is not supported");
-    const ata = await getAssociatedTokenAddress(owner, mint, mintAcct.owner);
+    const ata = getAssociatedTokenAddress(owner, mint, mintAcct.owner);
     const rent = this.chain.svm.minimumBalanceForRentExemption(BigInt(TOKEN_ACCOUNT_SIZE));
     const existing = pending.get(ata) ?? this.readAccount(ata);
     const native = mint === NATIVE_MINT;
@@ -185,20 +179,20 @@ export class WorldAdmin {
     req: { lamports?: bigint; tokens?: { mint: string; amount: bigint }[] },
   ): Promise<void> {
     decodeAddress(owner);
-    return this.serial(async () => {
+    return this.serial(() => {
       const pending = new Map<string, AccountWrite>();
       if (req.lamports && req.lamports > 0n) this.lamportsWrite(owner, req.lamports, pending);
       for (const t of req.tokens ?? []) {
         decodeAddress(t.mint);
         if (t.amount < 0n) throw invalidParams("Invalid params: amount must be non-negative");
-        await this.tokenWrites(owner, t.mint, t.amount, pending);
+        this.tokenWrites(owner, t.mint, t.amount, pending);
       }
-      await this.chain.setAccounts([...pending.values()]);
+      return this.chain.setAccounts([...pending.values()]);
     });
   }
 
   /** Account writes creating NFT `index` of a collection (mint, metadata, owner's token account). */
-  async nftWrites(c: DemoCollection, index: number, owner: string, pending: Map<string, AccountWrite>) {
+  nftWrites(c: DemoCollection, index: number, owner: string, pending: Map<string, AccountWrite>) {
     const listed = c.nfts[index - 1];
     const seed = `nft:${c.symbol}:${index}`;
     const mint = listed?.mint ?? getDemoAddress(seed);
@@ -206,8 +200,8 @@ export class WorldAdmin {
     const image =
       listed?.image ?? getDemoImage(c.image.match(/%23([0-9a-f]{6})/)?.[1] ?? "444444", String(index));
     pending.set(mint, this.mintWrite(mint, 0, 0n));
-    await this.metadataWrite(mint, name, c.symbol, image, c.collectionId, null, pending);
-    const tokenAccount = await this.tokenWrites(owner, mint, 1n, pending);
+    this.metadataWrite(mint, name, c.symbol, image, c.collectionId, null, pending);
+    const tokenAccount = this.tokenWrites(owner, mint, 1n, pending);
     return { mint, name, tokenAccount };
   }
 
@@ -225,7 +219,7 @@ export class WorldAdmin {
   }
 
   /** Writes the Metaplex metadata account of `mint` at its canonical PDA. */
-  async metadataWrite(
+  metadataWrite(
     mint: string,
     name: string,
     symbol: string,
@@ -233,8 +227,8 @@ export class WorldAdmin {
     collectionId: string | null,
     collectionSize: bigint | null,
     pending: Map<string, AccountWrite>,
-  ): Promise<void> {
-    const pda = await getMetadataAddress(mint);
+  ): void {
+    const pda = getMetadataAddress(mint);
     const data = encodeMetadata({
       updateAuthority: this.faucetKeypair.publicKey,
       mint: decodeAddress(mint),
@@ -265,38 +259,40 @@ export class WorldAdmin {
   /** Gives a wallet SOL, USDC, every demo token and fresh demo NFTs (one per collection). */
   faucet(owner: string): Promise<FaucetResult> {
     decodeAddress(owner);
-    return this.serial(async () => {
+    return this.serial(() => {
       const pending = new Map<string, AccountWrite>();
       this.lamportsWrite(owner, FAUCET_LAMPORTS, pending);
       const result: FaucetResult = { lamports: FAUCET_LAMPORTS.toString(), tokens: [], nfts: [] };
       for (const t of DEMO_TOKENS) {
         const amount = BigInt(t.faucetAmountBaseUnits);
         if (amount === 0n) continue;
-        const tokenAccount = await this.tokenWrites(owner, t.mint, amount, pending);
+        const tokenAccount = this.tokenWrites(owner, t.mint, amount, pending);
         result.tokens.push({ mint: t.mint, symbol: t.symbol, amount: amount.toString(), tokenAccount });
       }
       for (const c of DEMO_COLLECTIONS) {
         for (let n = 0; n < FAUCET_NFTS_PER_COLLECTION; n++) {
-          const nft = await this.nftWrites(c, this.nextFreeIndex(c), owner, pending);
+          const nft = this.nftWrites(c, this.nextFreeIndex(c), owner, pending);
           result.nfts.push({ ...nft, collectionId: c.collectionId });
         }
       }
-      await this.chain.setAccounts([...pending.values()]);
-      return result;
+      return this.chain.setAccounts([...pending.values()]).then(() => result);
     });
   }
 
-  /** Runs `fn` with exclusive access and commits the writes it collects (used by the seed). */
-  batch(fn: (pending: Map<string, AccountWrite>) => Promise<void>): Promise<void> {
-    return this.serial(async () => {
+  /**
+   * Runs `fn` (synchronous, so no transaction interleaves between its reads and the writes) and
+   * commits the writes it collects (used by the seed).
+   */
+  batch(fn: (pending: Map<string, AccountWrite>) => void): Promise<void> {
+    return this.serial(() => {
       const pending = new Map<string, AccountWrite>();
-      await fn(pending);
-      await this.chain.setAccounts([...pending.values()]);
+      fn(pending);
+      return this.chain.setAccounts([...pending.values()]);
     });
   }
 
   /** Mints the single unit of an NFT-like mint to `owner` inside a batch. */
-  async nftOwnershipWrite(owner: string, mint: string, pending: Map<string, AccountWrite>): Promise<string> {
+  nftOwnershipWrite(owner: string, mint: string, pending: Map<string, AccountWrite>): string {
     return this.tokenWrites(owner, mint, 1n, pending);
   }
 

@@ -3,9 +3,11 @@ import { getBase58Decoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { decodeBase58, encodeBase58 } from "../src/base58.ts";
 import { generateLocalKeypair } from "../src/keypair.ts";
+import { getMetadataAddress } from "../src/metaplex.ts";
 import { formatUiAmount } from "../src/token-layout.ts";
 import { buildSignedTransaction } from "../src/tx-builder.ts";
 import { parseWireTransaction } from "../src/wire.ts";
+import { getAssociatedTokenAddress } from "../src/world-admin.ts";
 
 describe("codecs", () => {
   it("fast base58 equals @solana/kit's for random inputs, leading zeros included", () => {
@@ -16,6 +18,28 @@ describe("codecs", () => {
       if (i % 3 === 0 && len > 2) b[0] = b[1] = 0;
       expect(encodeBase58(b)).toBe(kit.decode(b));
       expect(Buffer.from(decodeBase58(encodeBase58(b)))).toEqual(b);
+    }
+  });
+
+  it("sync PDA derivation matches spl-token's ATA and kit's program-derived addresses", async () => {
+    const { getAssociatedTokenAddressSync } = await import("@solana/spl-token");
+    const { PublicKey } = await import("@solana/web3.js");
+    const { address, getProgramDerivedAddress, getAddressEncoder } = await import("@solana/kit");
+    for (let i = 0; i < 5; i++) {
+      const owner = generateLocalKeypair().address;
+      const mint = generateLocalKeypair().address;
+      expect(getAssociatedTokenAddress(owner, mint)).toBe(
+        getAssociatedTokenAddressSync(new PublicKey(mint), new PublicKey(owner)).toBase58(),
+      );
+      const [kitPda] = await getProgramDerivedAddress({
+        programAddress: address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s"),
+        seeds: [
+          "metadata",
+          getAddressEncoder().encode(address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s")),
+          getAddressEncoder().encode(address(mint)),
+        ],
+      });
+      expect(getMetadataAddress(mint)).toBe(kitPda);
     }
   });
 

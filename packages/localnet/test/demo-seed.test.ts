@@ -47,7 +47,7 @@ describe("demo world seed, faucet and admin controls", () => {
 
   it("writes Metaplex metadata with a verified collection for every listed NFT", async () => {
     for (const c of DEMO_COLLECTIONS) {
-      const collMeta = await account(net.rpcUrl, await getMetadataAddress(c.collectionId));
+      const collMeta = await account(net.rpcUrl, getMetadataAddress(c.collectionId));
       expect(collMeta?.owner).toBe("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
       expect(decodeMetadata(Buffer.from((collMeta!.data as [string, string])[0], "base64")).name).toBe(
         c.name,
@@ -58,7 +58,7 @@ describe("demo world seed, faucet and admin controls", () => {
           decimals: 0,
           supply: "1",
         });
-        const meta = await account(net.rpcUrl, await getMetadataAddress(nft.mint));
+        const meta = await account(net.rpcUrl, getMetadataAddress(nft.mint));
         const decoded = decodeMetadata(Buffer.from((meta!.data as [string, string])[0], "base64"));
         expect(decoded).toMatchObject({ name: nft.name, symbol: c.symbol, uri: nft.image });
         expect(decoded.collection?.verified).toBe(true);
@@ -113,7 +113,7 @@ describe("demo world seed, faucet and admin controls", () => {
     expect(r.nfts).toHaveLength(DEMO_COLLECTIONS.length);
     for (const n of r.nfts) {
       expect(byMint.get(n.mint)).toBe("1");
-      const meta = await account(net.rpcUrl, await getMetadataAddress(n.mint));
+      const meta = await account(net.rpcUrl, getMetadataAddress(n.mint));
       const decoded = decodeMetadata(Buffer.from((meta!.data as [string, string])[0], "base64"));
       expect(decoded.collection?.verified).toBe(true);
     }
@@ -144,7 +144,7 @@ describe("demo world seed, faucet and admin controls", () => {
     expect(((await rpc(net.rpcUrl, "getBalance", [wallet])).result as { value: number }).value).toBe(
       2_500_000_000,
     );
-    const ata = await getAssociatedTokenAddress(wallet, usdc);
+    const ata = getAssociatedTokenAddress(wallet, usdc);
     expect(
       (
         (await rpc(net.rpcUrl, "getTokenAccountBalance", [ata])).result as {
@@ -152,7 +152,7 @@ describe("demo world seed, faucet and admin controls", () => {
         }
       ).value.uiAmountString,
     ).toBe("1.234567");
-    const wsolAta = await getAssociatedTokenAddress(wallet, wsol);
+    const wsolAta = getAssociatedTokenAddress(wallet, wsol);
     const w = await account(net.rpcUrl, wsolAta, "jsonParsed");
     expect((w!.data as { parsed: { info: Record<string, unknown> } }).parsed.info).toMatchObject({
       isNative: true,
@@ -198,7 +198,7 @@ describe("demo world seed, faucet and admin controls", () => {
 
   it("seeding again is idempotent: nothing is rewritten on restart", async () => {
     const before = ledgerLines(net.dataDir);
-    const usdcAta = await getAssociatedTokenAddress(net.faucetAddress, DEMO_COLLECTIONS[0]!.nfts[0]!.mint);
+    const usdcAta = getAssociatedTokenAddress(net.faucetAddress, DEMO_COLLECTIONS[0]!.nfts[0]!.mint);
     await net.close();
     const again = await startLocalnet({ rpcPort: 0, dataDir: net.dataDir, slotMs: 100 });
     try {
