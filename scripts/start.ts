@@ -1,0 +1,120 @@
+// `npm start`: the whole product on the embedded default, in one process tree:
+// localnet (JSON-RPC + PubSub over LiteSVM) -> bootstrap (deploy the lending program, config, demo lenders)
+// -> API (read side, indexer, price feed, loan calculator, builder, sender) -> web app server.
+// Flags: --reset (fresh chain and database), --data-dir DIR (default ./.data), --no-build (reuse apps/web/dist).
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bootstrapCluster } from "@cistern/bootstrap";
+import { startLocalnet } from "@cistern/localnet";
+import { loadConfig, startApi } from "../apps/api/src/index.ts";
+import { startWebServer } from "../apps/web/server.ts";
+import { parseRuntimeConfig } from "../apps/web/src/config/runtime-config.ts";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+interface StartFlags {
+  reset: boolean;
+  build: boolean;
+  dataDir: string;
+  rpcPort: number;
+  apiPort: number;
+  webPort: number;
+}
+
+function parseFlags(argv: string[]): StartFlags {
+  const flags: StartFlags = {
+    reset: false,
+    build: true,
+    dataDir: resolve(process.env.DATA_DIR ?? ".data"),
+    rpcPort: Number(process.env.RPC_PORT ?? 8899),
+    apiPort: Number(process.env.API_PORT ?? 3001),
+    webPort: Number(process.env.WEB_PORT ?? 3000),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--reset") flags.reset = true;
+    else if (arg === "--no-build") flags.build = false;
+    else if (arg === "--data-dir" && argv[i + 1] !== undefined) flags.dataDir = resolve(argv[++i] as string);
+    else throw new Error(`unknown flag '${arg}' (known: --reset, --no-build, --data-dir DIR)`);
+  }
+  return flags;
+}
+
+function buildWeb(): void {
+  console.log("building the web app (vite build)...");
+  const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
+    cwd: join(repoRoot, "apps/web"),
+    stdio: "inherit",
+  });
+  if (build.status !== 0) throw new Error("web build failed");
+}
+
+async function main(): Promise<void> {
+  const flags = parseFlags(process.argv.slice(2));
+  if (flags.build || !existsSync(join(repoRoot, "apps/web/dist/index.html"))) buildWeb();
+
+  // A fresh chain needs a fresh index: the embedded database lives in <dataDir>/pglite.
+  if (flags.reset) rmSync(join(flags.dataDir, "pglite"), { recursive: true, force: true });
+
+  const localnet = await startLocalnet({
+    rpcPort: flags.rpcPort,
+    dataDir: join(flags.dataDir, "localnet"),
+    reset: flags.reset,
+    seed: true,
+  });
+  const cluster = await bootstrapCluster({
+    rpcUrl: localnet.rpcUrl,
+    wsUrl: localnet.wsUrl,
+    dataDir: flags.dataDir,
+    cluster: "localnet",
+    lendingSoPath: join(repoRoot, "programs/lending/build/lending.so"),
+    demo: true,
+  });
+
+  const apiConfig = loadConfig({
+    ...process.env,
+    API_PORT: String(flags.apiPort),
+    SOLANA_RPC_URL: localnet.rpcUrl,
+    SOLANA_WS_URL: localnet.wsUrl,
+    SOLANA_CLUSTER: "localnet",
+    DATA_DIR: flags.dataDir,
+    LENDING_PROGRAM_ID: cluster.lendingProgramId,
+  });
+  const api = await startApi(apiConfig);
+
+  const web = await startWebServer({
+    port: flags.webPort,
+    distDir: join(repoRoot, "apps/web/dist"),
+    config: parseRuntimeConfig({ apiUrl: api.url, rpcUrl: localnet.rpcUrl, cluster: "localnet" }),
+  });
+
+  console.log(`
+Cistern is running on the embedded default (localnet).
+  web app         ${web.url}
+  API             ${api.url}   (docs: ${api.url}/docs)
+  Solana RPC      ${localnet.rpcUrl}
+  Solana PubSub   ${localnet.wsUrl}
+  lending program ${cluster.lendingProgramId}
+  data directory  ${flags.dataDir}
+Open the web app, choose "Development wallet" in Connect Wallet, and fund it from the faucet. Ctrl+C stops.`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nstopping...");
+    await web.close();
+    await api.close();
+    await localnet.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
