@@ -60,6 +60,9 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     expect(await page.title()).toBe("Effortless Token & NFT Lending on Solana");
     await page.getByTestId("chain-status").waitFor({ timeout: 30_000 });
     expect(await page.getByTestId("cluster").textContent()).toBe("localnet");
+    // No API in this test: chain performance shows the spec's fallback, marked as an estimate.
+    await page.getByText("TPS (estimate)").waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId("tps").textContent()).toBe("2,000");
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe("rgb(11, 21, 48)");

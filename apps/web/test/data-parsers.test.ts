@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseChainPerformance } from "../src/data/chain-status.ts";
 import { parsePrices } from "../src/data/prices.ts";
 import { parseCurrencyNames, parseDemoWorldNames } from "../src/data/token-names.ts";
 
@@ -30,5 +31,17 @@ describe("data parsers", () => {
     };
     expect(parseDemoWorldNames(world)).toEqual({ T1: "BONK", N1: "Otter #1" });
     expect(parseDemoWorldNames(undefined)).toEqual({});
+  });
+});
+
+describe("chain performance", () => {
+  it("reads the API's {tps, source} and falls back to 2000", () => {
+    expect(parseChainPerformance({ tps: 3150, source: "rpc" })).toEqual({ tps: 3150, source: "rpc" });
+    expect(parseChainPerformance({ tps: 2000, source: "fallback" })).toEqual({
+      tps: 2000,
+      source: "fallback",
+    });
+    expect(parseChainPerformance({ tps: "fast" })).toEqual({ tps: 2000, source: "fallback" });
+    expect(parseChainPerformance(null)).toEqual({ tps: 2000, source: "fallback" });
   });
 });

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAppContext } from "../app-context.ts";
 import { useWalletBalances } from "../data/balances.ts";
-import { useChainStatus } from "../data/chain-status.ts";
+import { useChainPerformance, useChainStatus } from "../data/chain-status.ts";
 import { usePrices } from "../data/prices.ts";
 import { refreshScopes } from "../data/refresh.ts";
 import { useTokenNames } from "../data/token-names.ts";
@@ -15,6 +15,7 @@ import { openWalletModal } from "../wallet/wallet-modal-store.ts";
 function ChainCard() {
   const { config, rpcUrl } = useAppContext();
   const status = useChainStatus();
+  const performance = useChainPerformance();
   return (
     <section className="card" aria-labelledby="chain-title">
       <h2 id="chain-title">Chain status</h2>
@@ -39,8 +40,10 @@ function ChainCard() {
             <dd>{status.data.blockHeight.toLocaleString("en-US")}</dd>
           </div>
           <div>
-            <dt>TPS</dt>
-            <dd>{status.data.tps === null ? "—" : Math.round(status.data.tps).toLocaleString("en-US")}</dd>
+            <dt>TPS{performance.data?.source === "fallback" ? " (estimate)" : ""}</dt>
+            <dd data-testid="tps">
+              {performance.data ? Math.round(performance.data.tps).toLocaleString("en-US") : "…"}
+            </dd>
           </div>
         </dl>
       ) : null}
