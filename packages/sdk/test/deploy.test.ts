@@ -4,6 +4,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
+  type DeployTransport,
   decodeConfigAccount,
   decodeLendingError,
   deployProgram,
@@ -149,4 +150,58 @@ describe("deployProgram (BPF Upgradeable Loader) in LiteSVM", () => {
       }),
     ).rejects.toSatisfy((error) => isSdkError(error, SDK_ERROR.DEPLOY_EMPTY_PROGRAM));
   }, 30_000);
+
+  it("closes the buffer and returns its lamports when a write fails midway", async () => {
+    const programBytes = new Uint8Array(readFileSync(LENDING_SO));
+    const svm = createTestSvm();
+    const inner = createLiteSvmDeployTransport(svm);
+    const payer = await createFundedSigner(svm, 1000n);
+    let writes = 0;
+    let bufferAddress: string | undefined;
+    // the chain is real; the link drops the 5th Write transaction
+    const flaky: DeployTransport = {
+      ...inner,
+      async sendInstructions(instructions, feePayer) {
+        const data = instructions[0]?.data;
+        if (instructions[0]?.programAddress === BPF_LOADER_UPGRADEABLE_ADDRESS && data?.[0] === 1) {
+          bufferAddress = instructions[0].accounts![0]!.address;
+          if (++writes === 5) throw new Error("connection reset");
+        }
+        return inner.sendInstructions(instructions, feePayer);
+      },
+    };
+    const before = svm.getBalance(payer.address)!;
+    const failure = await deployProgram({
+      transport: flaky,
+      programBytes,
+      program: await generateKeyPairSigner(),
+      payer,
+      writeConcurrency: 1,
+    }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isSdkError(failure, SDK_ERROR.DEPLOY_FAILED)).toBe(true);
+    expect((failure as Error).message).toMatch(/connection reset.*closed/);
+    expect(writes).toBe(5);
+    expect(svm.getAccount(bufferAddress as never).exists).toBe(false);
+    // only fees were spent: create-buffer (2 signatures) + 4 writes + close = 7 signatures of 5000 lamports
+    expect(before - svm.getBalance(payer.address)!).toBe(7n * 5000n);
+  }, 30_000);
+
+  it("validates maxDataLenBytes before sending anything", async () => {
+    const svm = createTestSvm();
+    const payer = await createFundedSigner(svm);
+    const before = svm.getBalance(payer.address);
+    await expect(
+      deployProgram({
+        transport: createLiteSvmDeployTransport(svm),
+        programBytes: new Uint8Array(100),
+        program: await generateKeyPairSigner(),
+        payer,
+        maxDataLenBytes: 99n,
+      }),
+    ).rejects.toSatisfy((error) => isSdkError(error, SDK_ERROR.INVALID_ARGUMENT));
+    expect(svm.getBalance(payer.address)).toBe(before);
+  });
 });

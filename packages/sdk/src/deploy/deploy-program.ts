@@ -20,6 +20,7 @@ import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
   BUFFER_METADATA_SIZE,
   findProgramDataAddress,
+  getCloseBufferInstruction,
   getDeployWithMaxDataLenInstruction,
   getExtendProgramInstruction,
   getInitializeBufferInstruction,
@@ -73,16 +74,26 @@ export function getMaxWriteChunkBytes(
   return TRANSACTION_SIZE_LIMIT_BYTES - getTransactionMessageSize(probe) - 2;
 }
 
+/**
+ * Runs tasks with at most `concurrency` in flight. On the first failure no new task starts; once the tasks
+ * in flight have settled, the first error is thrown.
+ */
 async function runWithConcurrency<T>(tasks: (() => Promise<T>)[], concurrency: number): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
   let next = 0;
+  let firstError: { error: unknown } | null = null;
   async function worker(): Promise<void> {
-    while (next < tasks.length) {
+    while (next < tasks.length && firstError === null) {
       const index = next++;
-      results[index] = await tasks[index]!();
+      try {
+        results[index] = await tasks[index]!();
+      } catch (error) {
+        firstError ??= { error };
+      }
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, tasks.length)) }, worker));
+  if (firstError !== null) throw (firstError as { error: unknown }).error;
   return results;
 }
 
@@ -152,6 +163,11 @@ export async function deployProgram(input: {
     upgradeFromCapacity = programData.data.length - PROGRAMDATA_METADATA_SIZE;
   }
 
+  const maxDataLenBytes = input.maxDataLenBytes ?? BigInt(programBytes.length * 2);
+  if (maxDataLenBytes < BigInt(programBytes.length)) {
+    throw new SdkError(SDK_ERROR.INVALID_ARGUMENT, "maxDataLenBytes is smaller than the program");
+  }
+
   const signatures: Signature[] = [];
   const send = async (instructions: Instruction[]): Promise<Signature> => {
     const signature = await transport.sendInstructions(instructions, payer);
@@ -174,72 +190,96 @@ export async function deployProgram(input: {
     getInitializeBufferInstruction({ buffer: buffer.address, authority: authority.address }),
   ]);
 
-  // 2. Write the program in chunks (order does not matter: each Write carries its offset).
-  const chunkBytes = getMaxWriteChunkBytes(payer, authority, buffer.address);
-  const tasks: (() => Promise<Signature>)[] = [];
-  let written = 0;
-  for (let offset = 0; offset < programBytes.length; offset += chunkBytes) {
-    const bytes = programBytes.subarray(offset, Math.min(offset + chunkBytes, programBytes.length));
-    tasks.push(async () => {
-      const signature = await send([
-        getWriteInstruction({ buffer: buffer.address, authority, offsetBytes: offset, bytes }),
-      ]);
-      written++;
-      progress({ step: "write", done: written, total: tasks.length });
-      return signature;
-    });
+  // 2-3. Write, then deploy or upgrade; on failure the buffer is closed so its lamports return to the payer.
+  let writeTransactionCount = 0;
+  try {
+    writeTransactionCount = await writeAndFinish();
+  } catch (error) {
+    const closed = await transport
+      .sendInstructions(
+        [getCloseBufferInstruction({ buffer: buffer.address, recipient: payer.address, authority })],
+        payer,
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    throw new SdkError(
+      SDK_ERROR.DEPLOY_FAILED,
+      `deploy failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)}); ` +
+        (closed
+          ? `buffer ${buffer.address} closed`
+          : `buffer ${buffer.address} left open: close it to recover its lamports`),
+      { cause: error },
+    );
   }
-  await runWithConcurrency(tasks, input.writeConcurrency ?? 8);
 
-  // 3. Deploy or upgrade.
-  if (upgradeFromCapacity === null) {
-    const maxDataLenBytes = input.maxDataLenBytes ?? BigInt(programBytes.length * 2);
-    if (maxDataLenBytes < BigInt(programBytes.length)) {
-      throw new SdkError(SDK_ERROR.INVALID_ARGUMENT, "maxDataLenBytes is smaller than the program");
+  async function writeAndFinish(): Promise<number> {
+    // 2. Write the program in chunks (order does not matter: each Write carries its offset).
+    const chunkBytes = getMaxWriteChunkBytes(payer, authority, buffer.address);
+    const tasks: (() => Promise<Signature>)[] = [];
+    let written = 0;
+    for (let offset = 0; offset < programBytes.length; offset += chunkBytes) {
+      const bytes = programBytes.subarray(offset, Math.min(offset + chunkBytes, programBytes.length));
+      tasks.push(async () => {
+        const signature = await send([
+          getWriteInstruction({ buffer: buffer.address, authority, offsetBytes: offset, bytes }),
+        ]);
+        written++;
+        progress({ step: "write", done: written, total: tasks.length });
+        return signature;
+      });
     }
-    progress({ step: "deploy", done: 0, total: 1 });
-    await send([
-      getCreateAccountInstruction({
-        payer,
-        newAccount: program,
-        lamports: await transport.getMinimumBalanceForRentExemption(BigInt(PROGRAM_ACCOUNT_SIZE)),
-        space: PROGRAM_ACCOUNT_SIZE,
-        programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
-      }),
-      getDeployWithMaxDataLenInstruction({
-        payer,
-        programData: programDataAddress,
-        program: program.address,
-        buffer: buffer.address,
-        authority,
-        maxDataLenBytes,
-      }),
-    ]);
-  } else {
-    progress({ step: "upgrade", done: 0, total: 1 });
-    if (programBytes.length > upgradeFromCapacity) {
-      // Extend in its own transaction: the loader refuses an upgrade in the slot of an extend.
+    await runWithConcurrency(tasks, input.writeConcurrency ?? 8);
+
+    // 3. Deploy or upgrade.
+    if (upgradeFromCapacity === null) {
+      progress({ step: "deploy", done: 0, total: 1 });
       await send([
-        getExtendProgramInstruction({
+        getCreateAccountInstruction({
+          payer,
+          newAccount: program,
+          lamports: await transport.getMinimumBalanceForRentExemption(BigInt(PROGRAM_ACCOUNT_SIZE)),
+          space: PROGRAM_ACCOUNT_SIZE,
+          programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+        }),
+        getDeployWithMaxDataLenInstruction({
+          payer,
           programData: programDataAddress,
           program: program.address,
-          payer,
-          additionalBytes: Math.max(programBytes.length - upgradeFromCapacity, MIN_EXTEND_PROGRAM_BYTES),
+          buffer: buffer.address,
+          authority,
+          maxDataLenBytes,
+        }),
+      ]);
+    } else {
+      progress({ step: "upgrade", done: 0, total: 1 });
+      if (programBytes.length > upgradeFromCapacity) {
+        // Extend in its own transaction: the loader refuses an upgrade in the slot of an extend.
+        await send([
+          getExtendProgramInstruction({
+            programData: programDataAddress,
+            program: program.address,
+            payer,
+            additionalBytes: Math.max(programBytes.length - upgradeFromCapacity, MIN_EXTEND_PROGRAM_BYTES),
+          }),
+        ]);
+      }
+      // The loader also refuses an upgrade in the slot the program was deployed in.
+      await transport.waitForNextSlot();
+      await send([
+        getUpgradeInstruction({
+          programData: programDataAddress,
+          program: program.address,
+          buffer: buffer.address,
+          spill: payer.address,
+          authority,
         }),
       ]);
     }
-    // The loader also refuses an upgrade in the slot the program was deployed in.
-    await transport.waitForNextSlot();
-    await send([
-      getUpgradeInstruction({
-        programData: programDataAddress,
-        program: program.address,
-        buffer: buffer.address,
-        spill: payer.address,
-        authority,
-      }),
-    ]);
+    return tasks.length;
   }
+
   // 4. Verify: ProgramData now holds exactly the program bytes.
   const programData = await transport.getAccount(programDataAddress);
   const deployedBytes = programData?.data.subarray(
@@ -261,7 +301,7 @@ export async function deployProgram(input: {
     programAddress: program.address,
     programDataAddress,
     bufferAddress: buffer.address,
-    writeTransactionCount: tasks.length,
+    writeTransactionCount,
     signatures,
   };
 }

@@ -31,6 +31,7 @@ const TAG_INITIALIZE_BUFFER = 0;
 const TAG_WRITE = 1;
 const TAG_DEPLOY_WITH_MAX_DATA_LEN = 2;
 const TAG_UPGRADE = 3;
+const TAG_CLOSE = 5;
 const TAG_EXTEND_PROGRAM = 6;
 
 function readonly(addr: Address): AccountMeta {
@@ -190,4 +191,19 @@ function checkedU32(value: number): number {
     throw new RangeError(`additionalBytes out of range: ${value}`);
   }
   return value;
+}
+
+/**
+ * Close (tag 5) of a Buffer: returns its lamports to `recipient`; the buffer authority signs.
+ */
+export function getCloseBufferInstruction(input: {
+  buffer: Address;
+  recipient: Address;
+  authority: TransactionSigner;
+}): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [writable(input.buffer), writable(input.recipient), signerMeta(input.authority, false)],
+    data: tagOnly(TAG_CLOSE, 0).bytes,
+  };
 }
