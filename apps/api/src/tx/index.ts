@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { registerBankPoolBuilderRoutes } from "./builder/builder-routes.ts";
+import { registerLoanBuilderRoutes } from "./builder/loan-routes.ts";
+import { registerCalculatorRoutes } from "./calculator/calculator-routes.ts";
 import { registerSenderRoutes } from "./sender/sender-routes.ts";
 import { loadTxConfig, type TxConfig } from "./tx-config.ts";
 import { createTxContext, type TxContext } from "./tx-context.ts";
@@ -25,7 +27,9 @@ export async function registerTxRoutes(app: FastifyInstance, deps: TxDeps): Prom
           app.cistern,
           "config" in deps ? deps.config : loadTxConfig(app.cistern.config, deps.env),
         );
+  registerCalculatorRoutes(app, tx);
   registerBankPoolBuilderRoutes(app, tx);
+  registerLoanBuilderRoutes(app, tx);
   registerSenderRoutes(app, tx);
   return tx;
 }

@@ -15,6 +15,8 @@ export interface ChainClock {
   blockHeight(): Promise<number>;
   /** Current confirmed slot (never cached; the oracle attests at it). */
   slot(): Promise<number>;
+  /** The cluster's unix time from the Clock sysvar (the time the program computes interest with). */
+  unixTime(): Promise<number>;
   /** getRecentPrioritizationFees (at most 2 s old). */
   recentFees(): Promise<RecentPrioritizationFee[]>;
 }
@@ -47,6 +49,15 @@ export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
     }),
     blockHeight: () => requireJsonRpc<number>(rpcUrl, "getBlockHeight", [{ commitment: "confirmed" }]),
     slot: () => requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]),
+    async unixTime() {
+      const r = await requireJsonRpc<{ value: { data: [string, string] } | null }>(rpcUrl, "getAccountInfo", [
+        "SysvarC1ock11111111111111111111111111111111",
+        { encoding: "base64", commitment: "confirmed" },
+      ]);
+      if (r.value === null) return Math.floor(Date.now() / 1000);
+      // Clock: slot u64, epoch_start_timestamp i64, epoch u64, leader_schedule_epoch u64, unix_timestamp i64.
+      return Number(Buffer.from(r.value.data[0], "base64").readBigInt64LE(32));
+    },
     recentFees: cachedFor(2000, () =>
       requireJsonRpc<RecentPrioritizationFee[]>(rpcUrl, "getRecentPrioritizationFees", [[]]),
     ),

@@ -1,0 +1,265 @@
+import { randomBytes } from "node:crypto";
+import { computeOwedInterest } from "@cistern/protocol";
+import {
+  getExtendInstruction,
+  getRepayInstruction,
+  getTakeLoanInstruction,
+  type LoanAccount,
+} from "@cistern/sdk";
+import { type Address, address } from "@solana/kit";
+import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
+import { resolveNft } from "../calculator/collateral.ts";
+import { type QuoteJson, quoteLoan } from "../calculator/quote-service.ts";
+import { createAttestation } from "../oracle/attestation.ts";
+import type { TxContext } from "../tx-context.ts";
+import { badRequest, unprocessable } from "../tx-errors.ts";
+import { currencyFlow } from "./currency-flows.ts";
+import type { BuildPlan } from "./route-kit.ts";
+import {
+  createAssociatedTokenIdempotent,
+  findAssociatedTokenAddress,
+  NATIVE_MINT,
+} from "./wire-instructions.ts";
+
+/** Seconds of interest accrual the SOL wrapped for a repayment covers beyond now (the rest is unwrapped). */
+export const REPAY_MARGIN_SECONDS = 2 * 3600;
+
+/** Take-loan request after parsing. */
+export interface TakeLoanInput {
+  borrower: string;
+  /** nft: the NFT mint; defi: the collateral token mint. */
+  collateralMint: string;
+  /** 1 for an NFT. */
+  collateralAmount: bigint;
+  durationSeconds: number;
+  amount?: bigint;
+  pool?: string;
+  currency?: string;
+}
+
+const randomNonce = () => randomBytes(8).readBigUInt64LE(0);
+
+/** Owed interest of `loan` at `now` (shared maths). */
+export function owedAt(loan: LoanAccount, now: number): bigint {
+  return computeOwedInterest({
+    aprBps: loan.aprBps,
+    principal: loan.principal,
+    durationSeconds: loan.durationSeconds,
+    createdAt: loan.createdAt,
+    now,
+  });
+}
+
+/**
+ * TakeLoan: picks the best pool (or the one asked for), has the oracle attest the collateral and the
+ * borrower, and builds the co-signed transaction (borrower currency ATA created; SOL unwrapped after).
+ */
+export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLoanInput): Promise<BuildPlan> {
+  const borrower = address(input.borrower);
+  let collection = input.collateralMint;
+  let collateralAccount: Address;
+  if (isDefi) {
+    collateralAccount = await findAssociatedTokenAddress(borrower, address(input.collateralMint));
+  } else {
+    const nft = await resolveNft(tx, input.collateralMint, input.borrower);
+    collection = nft.collection;
+    collateralAccount = nft.ownerTokenAccount!;
+  }
+  const { offer, valuation, quote } = await quoteLoan(tx, {
+    poolType: isDefi ? "defi-pool" : "nft-pool",
+    collateralId: collection,
+    collateralAmount: input.collateralAmount,
+    durationSeconds: input.durationSeconds,
+    borrower: input.borrower,
+    ...(input.amount !== undefined ? { amount: input.amount } : {}),
+    ...(input.pool !== undefined ? { pool: input.pool } : {}),
+    ...(input.currency !== undefined ? { currency: input.currency } : {}),
+  });
+  const attestation = await createAttestation(tx, { offer, collection, borrower: input.borrower, valuation });
+  const currency = offer.account.currencyMint;
+  const flow = await currencyFlow(borrower, currency);
+  const ix = await getTakeLoanInstruction({
+    programAddress: tx.programId,
+    borrower,
+    oracle: tx.oracle.address,
+    pool: address(offer.pool),
+    bank: address(offer.bankAddress),
+    collateralMint: address(input.collateralMint),
+    borrowerCollateralTokenAccount: collateralAccount,
+    borrowerCurrencyTokenAccount: flow.tokenAccount,
+    whitelist: offer.account.conditions.whitelistEnabled ? offer.account.conditions.whitelist : null,
+    nonce: randomNonce(),
+    principalBaseUnits: offer.amount,
+    durationSeconds: BigInt(input.durationSeconds),
+    collateralAmountBaseUnits: input.collateralAmount,
+    expectedAprBps: offer.account.loanAprBps,
+    attestation,
+  });
+  return {
+    feePayer: borrower,
+    groups: [[...flow.before, ix, ...flow.after]],
+    needsOracle: true,
+    metadata: { loan: ix.loan, pool: offer.pool, quote: quote satisfies QuoteJson },
+  };
+}
+
+/** Repays loans of one borrower; as many per transaction as fit, the rest in more (a bundle). */
+export async function repayPlan(
+  tx: TxContext,
+  isDefi: boolean,
+  input: { borrower: string; loans: string[] },
+): Promise<BuildPlan> {
+  const borrower = address(input.borrower);
+  if (new Set(input.loans).size !== input.loans.length) throw badRequest("loans must not repeat");
+  const [accounts, config, now] = await Promise.all([
+    tx.state.getLoans(input.loans),
+    tx.state.getConfig(),
+    tx.clock.unixTime(),
+  ]);
+  if (config === null) throw unprocessable("The lending program is not initialised");
+  const loans = accounts.map((loan, i) => {
+    const key = input.loans[i]!;
+    if (loan === null) throw badRequest(`unknown loan ${key}`);
+    if (loan.borrower !== borrower)
+      throw badRequest(`loan ${key} belongs to ${loan.borrower}, not ${borrower}`);
+    if (loan.status !== "Ongoing") throw badRequest(`loan ${key} is ${loan.status}, not Ongoing`);
+    if (loan.isDefi !== isDefi)
+      throw badRequest(`loan ${key} is ${loan.isDefi ? "a token" : "an NFT"} loan; use the other route`);
+    return { key: address(key), loan };
+  });
+
+  async function group(items: typeof loans) {
+    const currencies = [...new Set(items.map((l) => l.loan.currencyMint))];
+    const before = [];
+    const after = [];
+    const currencyAccount = new Map<string, Address>();
+    const treasuryAccount = new Map<string, Address>();
+    for (const mint of currencies) {
+      const wrap =
+        mint === NATIVE_MINT
+          ? items
+              .filter((l) => l.loan.currencyMint === mint)
+              .reduce((sum, l) => sum + l.loan.principal + owedAt(l.loan, now + REPAY_MARGIN_SECONDS), 0n)
+          : 0n;
+      const flow = await currencyFlow(borrower, mint, wrap);
+      before.push(...flow.before);
+      after.push(...flow.after);
+      currencyAccount.set(mint, flow.tokenAccount);
+      const treasuryAta = await findAssociatedTokenAddress(config!.treasury, mint);
+      before.push(createAssociatedTokenIdempotent(borrower, treasuryAta, config!.treasury, mint));
+      treasuryAccount.set(mint, treasuryAta);
+    }
+    const body = [];
+    for (const { key, loan } of items) {
+      const collateralAta = await findAssociatedTokenAddress(borrower, loan.collateralMint);
+      body.push(
+        createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint),
+        await getRepayInstruction({
+          programAddress: tx.programId,
+          borrower,
+          pool: loan.pool,
+          bank: loan.bank,
+          loan: key,
+          borrowerCollateralTokenAccount: collateralAta,
+          borrowerCurrencyTokenAccount: currencyAccount.get(loan.currencyMint)!,
+          treasuryCurrencyTokenAccount: treasuryAccount.get(loan.currencyMint)!,
+        }),
+      );
+    }
+    return [...before, ...body, ...after];
+  }
+
+  const groups = [];
+  let current: typeof loans = [];
+  for (const item of loans) {
+    const candidate = [...current, item];
+    if (current.length > 0 && !tx.factory.fits(borrower, await group(candidate))) {
+      groups.push(await group(current));
+      current = [item];
+    } else current = candidate;
+  }
+  if (current.length > 0) groups.push(await group(current));
+  return {
+    feePayer: borrower,
+    groups,
+    metadata: {
+      loans: input.loans,
+      owedInterest: loans.map((l) => owedAt(l.loan, now).toString()),
+      repayment: loans.map((l) => (l.loan.principal + owedAt(l.loan, now)).toString()),
+    },
+  };
+}
+
+/** Extend: repays the loan and opens a new one on the same collateral and pool, co-signed by the oracle. */
+export async function extendPlan(
+  tx: TxContext,
+  isDefi: boolean,
+  input: { borrower: string; loan: string; durationSeconds: number; amount?: bigint },
+): Promise<BuildPlan> {
+  const borrower = address(input.borrower);
+  const loan = await requireOngoingLoan(tx, input.loan, isDefi);
+  if (loan.borrower !== borrower)
+    throw badRequest(`loan ${input.loan} belongs to ${loan.borrower}, not ${borrower}`);
+  const [config, now] = await Promise.all([tx.state.getConfig(), tx.clock.unixTime()]);
+  if (config === null) throw unprocessable("The lending program is not initialised");
+  const { offer, valuation, quote } = await quoteLoan(
+    tx,
+    {
+      poolType: isDefi ? "defi-pool" : "nft-pool",
+      collateralId: loan.collection,
+      collateralAmount: loan.collateralAmount,
+      durationSeconds: input.durationSeconds,
+      amount: input.amount ?? loan.principal,
+      pool: loan.pool,
+      borrower: input.borrower,
+      extending: loan,
+    },
+    now,
+  );
+  const attestation = await createAttestation(tx, {
+    offer,
+    collection: loan.collection,
+    borrower: input.borrower,
+    valuation,
+  });
+  const currency = loan.currencyMint;
+  const owedWithMargin = owedAt(loan, now + REPAY_MARGIN_SECONDS);
+  const decrease = loan.principal > offer.amount ? loan.principal - offer.amount : 0n;
+  const flow = await currencyFlow(
+    borrower,
+    currency,
+    currency === NATIVE_MINT ? owedWithMargin + decrease : 0n,
+  );
+  const treasuryAta = await findAssociatedTokenAddress(config.treasury, currency);
+  const ix = await getExtendInstruction({
+    programAddress: tx.programId,
+    borrower,
+    oracle: tx.oracle.address,
+    pool: loan.pool,
+    bank: loan.bank,
+    oldLoan: address(input.loan),
+    collateralMint: loan.collateralMint,
+    borrowerCurrencyTokenAccount: flow.tokenAccount,
+    treasuryCurrencyTokenAccount: treasuryAta,
+    whitelist: offer.account.conditions.whitelistEnabled ? offer.account.conditions.whitelist : null,
+    nonce: randomNonce(),
+    principalBaseUnits: offer.amount,
+    durationSeconds: BigInt(input.durationSeconds),
+    collateralAmountBaseUnits: loan.collateralAmount,
+    expectedAprBps: offer.account.loanAprBps,
+    attestation,
+  });
+  return {
+    feePayer: borrower,
+    groups: [
+      [
+        ...flow.before,
+        createAssociatedTokenIdempotent(borrower, treasuryAta, config.treasury, currency),
+        ix,
+        ...flow.after,
+      ],
+    ],
+    needsOracle: true,
+    metadata: { loan: ix.loan, oldLoan: input.loan, pool: offer.pool, quote },
+  };
+}

@@ -1,0 +1,117 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import type { TxContext } from "../tx-context.ts";
+import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
+import { extendPlan, repayPlan, takeLoanPlan } from "./loan-builder.ts";
+import { builderRoute, type CommonBody } from "./route-kit.ts";
+
+const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
+const OptionalAmount = Type.Optional(
+  Type.String({ maxLength: 40, description: "principal, base units (the most the pool allows when absent)" }),
+);
+
+const NftTakeBody = body({
+  borrower: Pubkey,
+  nftMint: Pubkey,
+  duration: Duration,
+  amount: OptionalAmount,
+  pool: Type.Optional(Pubkey),
+  currency: Type.Optional(Pubkey),
+});
+const DefiTakeBody = body({
+  borrower: Pubkey,
+  collateralMint: Pubkey,
+  collateralAmount: Type.String({ maxLength: 40, description: "collateral base units" }),
+  duration: Duration,
+  amount: OptionalAmount,
+  pool: Type.Optional(Pubkey),
+  currency: Type.Optional(Pubkey),
+});
+const RepayBody = body({
+  borrower: Pubkey,
+  loans: Type.Array(Pubkey, { minItems: 1, maxItems: 40, description: "loans to repay (one or many)" }),
+});
+const ExtendBody = body({
+  borrower: Pubkey,
+  loan: Pubkey,
+  duration: Duration,
+  amount: OptionalAmount,
+});
+
+interface TakeCommon extends CommonBody {
+  borrower: string;
+  duration: number;
+  amount?: string;
+  pool?: string;
+  currency?: string;
+}
+
+const amountOf = (b: { amount?: string }) =>
+  b.amount === undefined ? {} : { amount: parseBaseUnits("amount", b.amount) };
+const filters = (b: TakeCommon) => ({
+  ...(b.pool !== undefined ? { pool: b.pool } : {}),
+  ...(b.currency !== undefined ? { currency: b.currency } : {}),
+});
+
+/** Loan builder routes: take (oracle co-signed), repay (one or many; bundle when they do not fit), extend. */
+export function registerLoanBuilderRoutes(app: FastifyInstance, tx: TxContext): void {
+  builderRoute<TakeCommon & { nftMint: string }>(
+    app,
+    tx,
+    "/nft/take-loan",
+    "Borrow against an NFT in the best (or given) nft-pool. Kind NormalCoSigned: send to /send-cos-transaction.",
+    NftTakeBody,
+    (b) =>
+      takeLoanPlan(tx, false, {
+        borrower: b.borrower,
+        collateralMint: b.nftMint,
+        collateralAmount: 1n,
+        durationSeconds: b.duration,
+        ...amountOf(b),
+        ...filters(b),
+      }),
+  );
+  builderRoute<TakeCommon & { collateralMint: string; collateralAmount: string }>(
+    app,
+    tx,
+    "/defi/take-loan",
+    "Borrow against collateral tokens in the best (or given) defi-pool. Kind NormalCoSigned.",
+    DefiTakeBody,
+    (b) =>
+      takeLoanPlan(tx, true, {
+        borrower: b.borrower,
+        collateralMint: b.collateralMint,
+        collateralAmount: parseBaseUnits("collateralAmount", b.collateralAmount),
+        durationSeconds: b.duration,
+        ...amountOf(b),
+        ...filters(b),
+      }),
+  );
+  for (const [prefix, isDefi] of [
+    ["/nft", false],
+    ["/defi", true],
+  ] as const) {
+    builderRoute<CommonBody & { borrower: string; loans: string[] }>(
+      app,
+      tx,
+      `${prefix}/repay-loan`,
+      "Repay one or many loans (principal + owed interest; collateral returned). Loans that do not fit one transaction become a Bundle.",
+      RepayBody,
+      (b) => repayPlan(tx, isDefi, b),
+    );
+    builderRoute<CommonBody & { borrower: string; loan: string; duration: number; amount?: string }>(
+      app,
+      tx,
+      `${prefix}/extend-loan`,
+      "Extend a loan: repay it and open a new one in the same pool on the same collateral (new duration, optional new amount). Kind NormalCoSigned.",
+      ExtendBody,
+      (b) =>
+        extendPlan(tx, isDefi, {
+          borrower: b.borrower,
+          loan: b.loan,
+          durationSeconds: b.duration,
+          ...amountOf(b),
+        }),
+    );
+  }
+}

@@ -1,0 +1,370 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import { Pubkey, withErrors } from "../../http/schemas.ts";
+import { parseBaseUnits } from "../builder/builder-schemas.ts";
+import type { TxContext } from "../tx-context.ts";
+import { badRequest, toRequestError } from "../tx-errors.ts";
+import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
+import {
+  DefiQuoteBody,
+  ExtendQuoteBody,
+  MultiQuoteBody,
+  NftQuoteBody,
+  QuoteSchema,
+} from "./quote-schemas.ts";
+import { quoteLoan } from "./quote-service.ts";
+import { loadTxValuation } from "./valuation.ts";
+
+interface NftQuote {
+  collection?: string;
+  nftMint?: string;
+  duration: number;
+  amount?: string;
+  currency?: string;
+  pool?: string;
+  borrower?: string;
+}
+interface DefiQuote {
+  collateralMint: string;
+  collateralAmount: string;
+  duration: number;
+  amount?: string;
+  currency?: string;
+  pool?: string;
+  borrower?: string;
+}
+
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
+
+/** Resolves the collection of an nft quote body (from the NFT's verified metadata when a mint is given). */
+export async function nftCollection(
+  tx: TxContext,
+  body: { collection?: string; nftMint?: string },
+): Promise<string> {
+  if (body.nftMint !== undefined) {
+    const { collection } = await resolveNft(tx, body.nftMint);
+    if (body.collection !== undefined && body.collection !== collection)
+      throw badRequest(`NFT ${body.nftMint} belongs to collection ${collection}, not ${body.collection}`);
+    return collection;
+  }
+  if (body.collection === undefined) throw badRequest("collection or nftMint is required");
+  return body.collection;
+}
+
+/** Reads the loan being extended: it must exist, be Ongoing and be of the route's type. */
+export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean) {
+  const [account] = await tx.state.getLoans([loan]);
+  if (!account) throw badRequest(`unknown loan ${loan}`);
+  if (account.status !== "Ongoing") throw badRequest(`loan ${loan} is ${account.status}, not Ongoing`);
+  if (account.isDefi !== isDefi)
+    throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
+  return account;
+}
+
+/** Loan calculator routes: quotes and the configuration the borrow screens read. */
+export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): void {
+  const quoteSchema = (description: string, body: unknown) => ({
+    description,
+    tags: ["loan calculator"],
+    body,
+    response: withErrors({ 200: QuoteSchema }),
+  });
+  const wrap =
+    <B>(fn: (body: B) => Promise<unknown>) =>
+    async (request: { body: unknown }) => {
+      try {
+        return await fn(request.body as B);
+      } catch (error) {
+        throw toRequestError(error);
+      }
+    };
+
+  app.post(
+    "/nft/quote",
+    {
+      schema: quoteSchema("Best pool and terms for borrowing against one NFT of a collection.", NftQuoteBody),
+    },
+    wrap<NftQuote>(async (b) => {
+      const collection = await nftCollection(tx, b);
+      const r = await quoteLoan(tx, {
+        poolType: "nft-pool",
+        collateralId: collection,
+        collateralAmount: 1n,
+        durationSeconds: b.duration,
+        ...optional("amount", b.amount === undefined ? undefined : parseBaseUnits("amount", b.amount)),
+        ...optional("currency", b.currency),
+        ...optional("pool", b.pool),
+        ...optional("borrower", b.borrower),
+      });
+      return r.quote;
+    }),
+  );
+
+  app.post(
+    "/defi/quote",
+    {
+      schema: quoteSchema(
+        "Best pool and terms for borrowing against an amount of a collateral token.",
+        DefiQuoteBody,
+      ),
+    },
+    wrap<DefiQuote>(async (b) => {
+      const r = await quoteLoan(tx, {
+        poolType: "defi-pool",
+        collateralId: b.collateralMint,
+        collateralAmount: parseBaseUnits("collateralAmount", b.collateralAmount),
+        durationSeconds: b.duration,
+        ...optional("amount", b.amount === undefined ? undefined : parseBaseUnits("amount", b.amount)),
+        ...optional("currency", b.currency),
+        ...optional("pool", b.pool),
+        ...optional("borrower", b.borrower),
+      });
+      return r.quote;
+    }),
+  );
+
+  for (const [prefix, isDefi] of [
+    ["/nft", false],
+    ["/defi", true],
+  ] as const) {
+    app.post(
+      `${prefix}/extend-quote`,
+      {
+        schema: quoteSchema(
+          "Terms of extending an ongoing loan in its pool (new duration, optional new amount; default the old principal).",
+          ExtendQuoteBody,
+        ),
+      },
+      wrap<{ loan: string; duration: number; amount?: string }>(async (b) => {
+        const loan = await requireOngoingLoan(tx, b.loan, isDefi);
+        const now = await tx.clock.unixTime();
+        const r = await quoteLoan(
+          tx,
+          {
+            poolType: isDefi ? "defi-pool" : "nft-pool",
+            collateralId: loan.collection,
+            collateralAmount: loan.collateralAmount,
+            durationSeconds: b.duration,
+            amount: b.amount === undefined ? loan.principal : parseBaseUnits("amount", b.amount),
+            pool: loan.pool,
+            borrower: loan.borrower,
+            extending: loan,
+          },
+          now,
+        );
+        return r.quote;
+      }),
+    );
+  }
+
+  app.post(
+    "/defi/multi-quote",
+    {
+      schema: {
+        description: "Quotes of every defi-pool that can lend against the collateral, best first.",
+        tags: ["loan calculator"],
+        body: MultiQuoteBody,
+        response: withErrors({
+          200: Type.Object({ tag: Type.Optional(Type.String()), quotes: Type.Array(QuoteSchema) }),
+        }),
+      },
+    },
+    wrap<{
+      currencyIn: string;
+      amountIn: string;
+      order?: "apr" | "amount";
+      pool?: string;
+      borrower?: string;
+      minDurationInDays?: number;
+      tag?: string;
+    }>(async (b) => {
+      const durationSeconds = (b.minDurationInDays ?? 1) * 86_400;
+      const collateralAmount = parseBaseUnits("amountIn", b.amountIn);
+      const r = await quoteLoan(tx, {
+        poolType: "defi-pool",
+        collateralId: b.currencyIn,
+        collateralAmount,
+        durationSeconds,
+        ...optional("pool", b.pool),
+        ...optional("borrower", b.borrower),
+      });
+      const quotes = await Promise.all(
+        r.offers.map(
+          async (o) =>
+            (
+              await quoteLoan(tx, {
+                poolType: "defi-pool",
+                collateralId: b.currencyIn,
+                collateralAmount,
+                durationSeconds,
+                pool: o.pool,
+                ...optional("borrower", b.borrower),
+              })
+            ).quote,
+        ),
+      );
+      if (b.order === "amount")
+        quotes.sort((x, y) => Number(BigInt(y.maxBorrowAmount) - BigInt(x.maxBorrowAmount)));
+      return { ...optional("tag", b.tag), quotes };
+    }),
+  );
+
+  app.get(
+    "/defi/liquidity",
+    {
+      schema: {
+        description: "Lendable liquidity of open defi-pools by loan currency.",
+        tags: ["loan calculator"],
+        querystring: Type.Object({ currency: Type.Optional(Pubkey) }, { additionalProperties: false }),
+        response: withErrors({
+          200: Type.Array(
+            Type.Object({
+              currency: Type.String(),
+              totalPools: Type.Integer(),
+              bestApr: Type.Integer(),
+              availableLiquidity: Type.String(),
+              totalLiquidity: Type.String(),
+              borrowedLiquidity: Type.String(),
+              collaterals: Type.Array(Type.String()),
+            }),
+          ),
+        }),
+      },
+    },
+    async (request) => {
+      const { currency } = request.query as { currency?: string };
+      const snapshot = await tx.state.snapshot();
+      const byCurrency = new Map<
+        string,
+        { pools: number; bestApr: number; banks: Set<string>; collaterals: Set<string> }
+      >();
+      for (const pool of snapshot.pools.values()) {
+        if (pool.poolType !== "defi-pool" || pool.status !== "Open") continue;
+        if (currency !== undefined && pool.currencyMint !== currency) continue;
+        const e = byCurrency.get(pool.currencyMint) ?? {
+          pools: 0,
+          bestApr: Number.MAX_SAFE_INTEGER,
+          banks: new Set(),
+          collaterals: new Set(),
+        };
+        e.pools++;
+        e.bestApr = Math.min(e.bestApr, pool.loanAprBps);
+        e.banks.add(pool.bank);
+        for (const c of pool.collections) e.collaterals.add(c.id);
+        byCurrency.set(pool.currencyMint, e);
+      }
+      return [...byCurrency].map(([mint, e]) => {
+        let available = 0n;
+        let total = 0n;
+        for (const b of e.banks) {
+          const bank = snapshot.banks.get(b);
+          if (!bank) continue;
+          available += bank.availableLiquidity;
+          total += bank.totalLiquidity;
+        }
+        return {
+          currency: mint,
+          totalPools: e.pools,
+          bestApr: e.bestApr,
+          availableLiquidity: available.toString(),
+          totalLiquidity: total.toString(),
+          borrowedLiquidity: (total - available).toString(),
+          collaterals: [...e.collaterals],
+        };
+      });
+    },
+  );
+
+  app.get(
+    "/defi/whitelist-addresses",
+    {
+      schema: {
+        description: "Addresses on a pool's whitelist (its Address Lookup Table); empty when it has none.",
+        tags: ["loan calculator"],
+        querystring: Type.Object({ pool: Pubkey }, { additionalProperties: false }),
+        response: withErrors({
+          200: Type.Object({
+            pool: Type.String(),
+            whitelist: Type.Union([Type.String(), Type.Null()]),
+            addresses: Type.Array(Type.String()),
+          }),
+        }),
+      },
+    },
+    async (request) => {
+      const { pool } = request.query as { pool: string };
+      const account = await tx.state.getPool(pool);
+      if (account === null) throw badRequest(`unknown pool ${pool}`);
+      const table = account.conditions.whitelistEnabled ? account.conditions.whitelist : null;
+      if (table === null) return { pool, whitelist: null, addresses: [] };
+      const [alt] = await tx.state.getAccounts([table]);
+      return { pool, whitelist: table, addresses: alt ? decodeLookupTableAddresses(alt.data) : [] };
+    },
+  );
+
+  const configEntry = Type.Object({
+    id: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    pools: Type.Integer(),
+    maxLtv: Type.Integer({ description: "highest LTV of an open pool, basis points" }),
+    bestApr: Type.Integer(),
+    currencies: Type.Array(Type.String()),
+    priceUsd: Type.Union([Type.String(), Type.Null()]),
+    floorPrice: Type.Optional(Type.String({ description: "lamports (collections)" })),
+    decimals: Type.Optional(Type.Integer()),
+  });
+  for (const [path, type] of [
+    ["/defi/currency-config", "defi-pool"],
+    ["/nft/collection-config", "nft-pool"],
+  ] as const) {
+    app.get(
+      path,
+      {
+        schema: {
+          description:
+            type === "defi-pool"
+              ? "Collateral tokens open defi-pools accept: best LTV and APR, loan currencies, price."
+              : "Collections open nft-pools accept: best LTV and APR, loan currencies, floor price.",
+          tags: ["loan calculator"],
+          response: withErrors({ 200: Type.Array(configEntry) }),
+        },
+      },
+      async () => {
+        const [snapshot, valuation] = await Promise.all([tx.state.snapshot(), loadTxValuation(tx.app)]);
+        const byId = new Map<
+          string,
+          { pools: number; maxLtv: number; bestApr: number; currencies: Set<string> }
+        >();
+        for (const pool of snapshot.pools.values()) {
+          if (pool.poolType !== type || pool.status !== "Open") continue;
+          for (const c of pool.collections) {
+            const e = byId.get(c.id) ?? {
+              pools: 0,
+              maxLtv: 0,
+              bestApr: Number.MAX_SAFE_INTEGER,
+              currencies: new Set(),
+            };
+            e.pools++;
+            e.maxLtv = Math.max(e.maxLtv, c.ltvBps);
+            e.bestApr = Math.min(e.bestApr, pool.loanAprBps);
+            e.currencies.add(pool.currencyMint);
+            byId.set(c.id, e);
+          }
+        }
+        return [...byId].map(([id, e]) => ({
+          id,
+          name: valuation.name(id) ?? null,
+          pools: e.pools,
+          maxLtv: e.maxLtv,
+          bestApr: e.bestApr,
+          currencies: [...e.currencies],
+          priceUsd: valuation.priceText(id) ?? null,
+          ...(type === "nft-pool"
+            ? { floorPrice: valuation.floorLamports(id).toString() }
+            : { decimals: valuation.decimals(id) }),
+        }));
+      },
+    );
+  }
+}

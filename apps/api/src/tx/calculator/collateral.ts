@@ -1,0 +1,73 @@
+import { type Address, address } from "@solana/kit";
+import { getMetadataAddress, parseMetaplexMetadata } from "../../assets/metaplex-metadata.ts";
+import { findAssociatedTokenAddress } from "../builder/wire-instructions.ts";
+import type { TxContext } from "../tx-context.ts";
+import { badRequest } from "../tx-errors.ts";
+
+const ALT_PROGRAM = "AddressLookupTab1e1111111111111111111111111";
+/** Address Lookup Table: 56-byte meta header, then 32-byte addresses. */
+const ALT_HEADER_BYTES = 56;
+
+/** An NFT's verified collection (Metaplex metadata) and, when `owner` is given, its token account. */
+export async function resolveNft(
+  tx: TxContext,
+  mint: string,
+  owner?: string,
+): Promise<{ collection: string; ownerTokenAccount?: Address }> {
+  const metadataAddress = await getMetadataAddress(mint);
+  const ownerAta =
+    owner === undefined ? undefined : await findAssociatedTokenAddress(address(owner), address(mint));
+  const [metadata, ata] = await tx.state.getAccounts(
+    ownerAta ? [metadataAddress, ownerAta] : [metadataAddress],
+  );
+  const parsed = metadata ? parseMetaplexMetadata(metadata.data) : null;
+  if (parsed === null) throw badRequest(`${mint} is not an NFT with Metaplex metadata`);
+  if (parsed.collection === null || !parsed.collection.verified)
+    throw badRequest(`NFT ${mint} has no verified collection`);
+  if (ownerAta !== undefined) {
+    // SPL token account: mint 0..32, owner 32..64, amount u64 at 64.
+    const amount = ata && ata.data.length >= 72 ? Buffer.from(ata.data).readBigUInt64LE(64) : 0n;
+    if (amount !== 1n) throw badRequest(`${owner} does not hold NFT ${mint} in its associated token account`);
+  }
+  return { collection: parsed.collection.key, ...(ownerAta ? { ownerTokenAccount: ownerAta } : {}) };
+}
+
+/** Members of the given whitelist lookup tables (tables that do not exist are left out). */
+export async function readWhitelists(
+  tx: TxContext,
+  tables: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (tables.length === 0) return out;
+  const accounts = await tx.state.getAccounts(tables);
+  accounts.forEach((account, i) => {
+    if (!account || account.owner !== ALT_PROGRAM) return;
+    out.set(tables[i]!, new Set(decodeLookupTableAddresses(account.data)));
+  });
+  return out;
+}
+
+/** The addresses stored in an Address Lookup Table account. */
+export function decodeLookupTableAddresses(data: Uint8Array): string[] {
+  const out: string[] = [];
+  for (let off = ALT_HEADER_BYTES; off + 32 <= data.length; off += 32) {
+    out.push(addressFromBytes(data.subarray(off, off + 32)));
+  }
+  return out;
+}
+
+const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+function addressFromBytes(bytes: Uint8Array): string {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  let s = "";
+  while (n > 0n) {
+    s = ALPHABET[Number(n % 58n)]! + s;
+    n /= 58n;
+  }
+  for (const b of bytes) {
+    if (b !== 0) break;
+    s = `1${s}`;
+  }
+  return s;
+}

@@ -1,0 +1,100 @@
+import { Type } from "@sinclair/typebox";
+import { Pubkey } from "../../http/schemas.ts";
+
+const Str = Type.String();
+
+/** Loan quote answer (spec section 3 "Loan quote"): base-unit amounts as decimal strings. */
+export const QuoteSchema = Type.Object({
+  amount: Type.String({ description: "principal, base units of `currency`" }),
+  duration: Type.Integer({ description: "seconds" }),
+  interest: Type.String({ description: "total interest at expiry (rounded up)" }),
+  cisternFees: Type.String({ description: "Cistern's share of the interest (20%, rounded down)" }),
+  apr: Type.Integer({ description: "basis points" }),
+  currency: Pubkey,
+  bank: Pubkey,
+  authorization: Type.String({ description: "oracle key that co-signs the loan transaction" }),
+  pool: Pubkey,
+  poolData: Type.Object({
+    borrowedLiquidity: Str,
+    totalLiquidity: Str,
+    availableLiquidity: Str,
+    currency: Str,
+    conditions: Type.Object({
+      isEnabled: Type.Boolean(),
+      minAge: Str,
+      minLoan: Str,
+      minVolume: Str,
+      whitelistEnabled: Type.Boolean(),
+    }),
+  }),
+  requiredRepayment: Type.String({ description: "amount + interest at expiry" }),
+  netBorrowAmount: Type.String({
+    description: "what the borrower receives (extend: the principal increase)",
+  }),
+  maxBorrowAmount: Type.String({ description: "most this pool lends against this collateral now" }),
+  collateralValue: Type.String({ description: "collateral value in base units of `currency` (attested)" }),
+  accruedInterestDue: Type.Optional(
+    Type.String({ description: "extend: interest owed on the old loan now" }),
+  ),
+  repaymentDue: Type.Optional(Type.String({ description: "extend: owed interest + any principal decrease" })),
+  amountInUsd: Type.Optional(Type.Number()),
+  interestInUsd: Type.Optional(Type.Number()),
+  cisternFeesInUsd: Type.Optional(Type.Number()),
+});
+
+const Duration = Type.Integer({
+  minimum: 1,
+  maximum: 31_536_000,
+  description: "loan duration, seconds (>= 86400)",
+});
+const OptionalAmount = Type.Optional(
+  Type.String({ maxLength: 40, description: "principal, base units (max when absent)" }),
+);
+
+export const NftQuoteBody = Type.Object(
+  {
+    collection: Type.Optional(Pubkey),
+    nftMint: Type.Optional(Pubkey),
+    duration: Duration,
+    amount: OptionalAmount,
+    currency: Type.Optional(Pubkey),
+    pool: Type.Optional(Pubkey),
+    borrower: Type.Optional(Pubkey),
+  },
+  { additionalProperties: false, description: "collection or nftMint is required" },
+);
+
+export const DefiQuoteBody = Type.Object(
+  {
+    collateralMint: Pubkey,
+    collateralAmount: Type.String({ maxLength: 40, description: "base units of the collateral" }),
+    duration: Duration,
+    amount: OptionalAmount,
+    currency: Type.Optional(Pubkey),
+    pool: Type.Optional(Pubkey),
+    borrower: Type.Optional(Pubkey),
+  },
+  { additionalProperties: false },
+);
+
+export const ExtendQuoteBody = Type.Object(
+  { loan: Pubkey, duration: Duration, amount: OptionalAmount },
+  { additionalProperties: false },
+);
+
+export const MultiQuoteBody = Type.Object(
+  {
+    currencyIn: Pubkey,
+    amountIn: Type.String({ maxLength: 40, description: "collateral base units" }),
+    order: Type.Optional(Type.Union([Type.Literal("apr"), Type.Literal("amount")])),
+    pool: Type.Optional(Pubkey),
+    borrower: Type.Optional(Pubkey),
+    minDurationInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+    tag: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "One quote per defi-pool able to lend against `amountIn` of `currencyIn` (max amount each), for minDurationInDays (default 1).",
+  },
+);

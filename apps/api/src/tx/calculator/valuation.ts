@@ -1,0 +1,81 @@
+import { floorDiv } from "@cistern/protocol";
+import type { AppContext } from "../../app-context.ts";
+import { getValuation } from "../../catalog/token-info.ts";
+import { parseUsdNanos } from "../../prices/price-source.ts";
+
+/** Wrapped SOL: collection floor prices are in lamports of it. */
+const SOL_MINT = "So11111111111111111111111111111111111111112";
+
+/** Prices and decimals at one moment, with the conversions quotes and attestations need. */
+export interface TxValuation {
+  decimals(mint: string): number;
+  /** USD price of one whole token as the price service gives it (decimal string), if known. */
+  priceText(mint: string): string | undefined;
+  /** Micro-USD per whole token (what the oracle attests), if known. */
+  priceMicroUsd(mint: string): bigint | undefined;
+  /** Floor price of a collection in lamports (0 when unknown). */
+  floorLamports(collection: string): bigint;
+  /** Name of a collection or token in the catalogue. */
+  name(id: string): string | undefined;
+  /**
+   * `amount` base units of `fromMint` in base units of `toMint` at current prices, rounded down
+   * (collateral is never over-valued); null when a price is missing.
+   */
+  convert(amount: bigint, fromMint: string, toMint: string): bigint | null;
+  /** Value of one NFT of `collection` (its floor) in base units of `currency`; null when unknown. */
+  nftValue(collection: string, currency: string): bigint | null;
+  /** USD value (micro-USD, rounded down) of `amount` base units of `mint` at the attested price. */
+  usdMicro(amount: bigint, mint: string): bigint | null;
+}
+
+/** Builds a valuation from the read side's catalogue and price service. */
+export async function loadTxValuation(ctx: AppContext): Promise<TxValuation> {
+  const v = await getValuation(ctx);
+  const names = new Map<string, string>();
+  for (const t of v.catalog.tokens) names.set(t.mint, t.symbol);
+  for (const c of v.catalog.collections) names.set(c.collectionId, c.name);
+  const nanosCache = new Map<string, bigint | undefined>();
+  const nanos = (mint: string): bigint | undefined => {
+    if (nanosCache.has(mint)) return nanosCache.get(mint);
+    const text = v.price(mint);
+    let value: bigint | undefined;
+    try {
+      value = text === undefined ? undefined : parseUsdNanos(text);
+    } catch {
+      value = undefined;
+    }
+    nanosCache.set(mint, value);
+    return value;
+  };
+  const self: TxValuation = {
+    decimals: (mint) => v.decimals(mint),
+    priceText: (mint) => v.price(mint),
+    priceMicroUsd(mint) {
+      const n = nanos(mint);
+      return n === undefined ? undefined : n / 1000n;
+    },
+    floorLamports: (collection) => v.floorLamports(collection),
+    name: (id) => names.get(id),
+    convert(amount, fromMint, toMint) {
+      if (fromMint === toMint) return amount;
+      const from = nanos(fromMint);
+      const to = nanos(toMint);
+      if (from === undefined || to === undefined || to === 0n) return null;
+      return floorDiv(
+        amount * from * 10n ** BigInt(v.decimals(toMint)),
+        10n ** BigInt(v.decimals(fromMint)) * to,
+      );
+    },
+    nftValue(collection, currency) {
+      const floor = v.floorLamports(collection);
+      if (floor <= 0n) return null;
+      return self.convert(floor, SOL_MINT, currency);
+    },
+    usdMicro(amount, mint) {
+      const price = self.priceMicroUsd(mint);
+      if (price === undefined) return null;
+      return floorDiv(amount * price, 10n ** BigInt(v.decimals(mint)));
+    },
+  };
+  return self;
+}

@@ -1,0 +1,352 @@
+import { DEMO_WORLD } from "@cistern/localnet";
+import { computeProtocolFee, computeTotalInterest } from "@cistern/protocol";
+import { findBankPda, findPoolPda } from "@cistern/sdk";
+import {
+  type Address,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  type KeyPairSigner,
+  partiallySignTransaction,
+} from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
+import {
+  type Built,
+  buildSignSend,
+  fundedWallet,
+  post,
+  signAll,
+  startTxWorld,
+  type TxWorld,
+  USDC_MINT,
+} from "./support/tx-world.ts";
+
+const JTO = DEMO_WORLD.tokens.find((t) => t.symbol === "JTO")!.mint as Address;
+const DAY = 86_400;
+const limits = { minDuration: DAY, maxDuration: 30 * DAY, maxAmountUsd: 100_000, minAmountUsd: 1 };
+
+async function tokenBalance(w: TxWorld, owner: Address, mint: Address): Promise<bigint> {
+  const ata = await findAssociatedTokenAddress(owner, mint);
+  const [account] = await w.tx.state.getAccounts([ata]);
+  return account ? Buffer.from(account.data).readBigUInt64LE(64) : 0n;
+}
+
+describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on localnet", () => {
+  let w: TxWorld;
+  let lender: KeyPairSigner;
+  let borrower: KeyPairSigner;
+  let nfts: { mint: string; collectionId: string }[];
+  let collection: Address;
+  let cheapPool: Address;
+  let dearPool: Address;
+  let defiPool: Address;
+
+  beforeAll(async () => {
+    w = await startTxWorld();
+    lender = (await fundedWallet(w.net)).signer;
+    const b = await fundedWallet(w.net);
+    borrower = b.signer;
+    nfts = b.given.nfts;
+    collection = nfts[0]!.collectionId as Address;
+    const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
+    const create = async (seed: number, apr: number, kind: "nft" | "defi", amount: string) => {
+      const param =
+        kind === "nft"
+          ? {
+              apr,
+              limits,
+              collections: [...new Set(nfts.map((n) => n.collectionId))].map((id) => ({
+                collection: id,
+                collectionLtv: 5000,
+                exposure: 10000,
+              })),
+            }
+          : { apr, limits, currencies: [{ currency: JTO, currencyLtv: 6000, exposure: 10000 }] };
+      const r = await buildSignSend(
+        w.app,
+        `/${kind}/create-pool`,
+        { bank, owner: lender.address, amount, mint: USDC_MINT, seed: String(seed), param },
+        [lender],
+      );
+      if (r.sent.result === null) throw new Error(JSON.stringify(r.sent));
+      return (await findPoolPda(w.programId, lender.address, BigInt(seed)))[0];
+    };
+    dearPool = await create(1, 3000, "nft", "3000000000");
+    cheapPool = await create(2, 1500, "nft", "0");
+    defiPool = await create(3, 2000, "defi", "0");
+    w.tx.state.invalidate();
+  }, 180_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it("quotes the cheapest pool that can lend, with the spec's quote fields", async () => {
+    const r = await post(w.app, "/nft/quote", {
+      collection,
+      duration: 7 * DAY,
+      amount: "100000000",
+      borrower: borrower.address,
+    });
+    expect(r.status).toBe(200);
+    const interest = computeTotalInterest({
+      aprBps: 1500,
+      principal: 100_000_000n,
+      durationSeconds: 7 * DAY,
+    });
+    expect(r.body).toMatchObject({
+      pool: cheapPool,
+      amount: "100000000",
+      duration: 7 * DAY,
+      apr: 1500,
+      interest: interest.toString(),
+      cisternFees: computeProtocolFee(interest).toString(),
+      requiredRepayment: (100_000_000n + interest).toString(),
+      netBorrowAmount: "100000000",
+      currency: USDC_MINT,
+      authorization: w.tx.oracle.address,
+      poolData: { totalLiquidity: "3000000000", currency: USDC_MINT },
+    });
+    // Prices drift a little around the seeded ones (local price source).
+    expect(r.body.amountInUsd).toBeGreaterThan(95);
+    expect(r.body.amountInUsd).toBeLessThan(105);
+    // Floor 12.5 SOL at ~150 USD, LTV 50% -> about 937 USDC.
+    expect(Number(r.body.maxBorrowAmount)).toBeGreaterThan(900_000_000);
+    expect(Number(r.body.maxBorrowAmount)).toBeLessThan(975_000_000);
+    const byMint = await post(w.app, "/nft/quote", { nftMint: nfts[0]!.mint, duration: DAY, pool: dearPool });
+    expect(byMint.body).toMatchObject({ pool: dearPool, apr: 3000, amount: byMint.body.maxBorrowAmount });
+    const defi = await post(w.app, "/defi/quote", {
+      collateralMint: JTO,
+      collateralAmount: "20000000000",
+      duration: DAY,
+    });
+    expect(defi.body).toMatchObject({ pool: defiPool, apr: 2000 });
+    // 20 JTO at ~2.5 USD = ~50 USDC of collateral, 60% LTV -> ~30 USDC.
+    expect(Number(defi.body.maxBorrowAmount)).toBeGreaterThan(28_000_000);
+    expect(Number(defi.body.maxBorrowAmount)).toBeLessThan(32_000_000);
+    const multi = await post(w.app, "/defi/multi-quote", {
+      currencyIn: JTO,
+      amountIn: "20000000000",
+      tag: "x",
+    });
+    expect((multi.body.quotes as unknown[]).length).toBe(1);
+    const tooMuch = await post(w.app, "/nft/quote", { collection, duration: DAY, amount: "5000000000" });
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body.message).toMatch(/No pool can lend/);
+    const tooLong = await post(w.app, "/nft/quote", { collection, duration: 60 * DAY });
+    expect(tooLong.status).toBe(422);
+    const decimals = await post(w.app, "/nft/quote", { collection, duration: DAY, amount: "1.5" });
+    expect(decimals.status).toBe(400);
+    expect(decimals.body.message).toMatch(/too many decimals/);
+  }, 60_000);
+
+  it("serves the calculator's configuration routes", async () => {
+    const cols = (await w.app.inject({ method: "GET", url: "/nft/collection-config" })).json() as {
+      id: string;
+      pools: number;
+      maxLtv: number;
+      bestApr: number;
+    }[];
+    expect(cols.find((c) => c.id === collection)).toMatchObject({ pools: 2, maxLtv: 5000, bestApr: 1500 });
+    const tokens = (await w.app.inject({ method: "GET", url: "/defi/currency-config" })).json() as {
+      id: string;
+      pools: number;
+    }[];
+    expect(tokens.find((c) => c.id === JTO)).toMatchObject({ pools: 1 });
+    const liq = (
+      await w.app.inject({ method: "GET", url: `/defi/liquidity?currency=${USDC_MINT}` })
+    ).json() as { availableLiquidity: string }[];
+    expect(liq[0]).toMatchObject({ availableLiquidity: "3000000000", totalPools: 1 });
+    const wl = (
+      await w.app.inject({ method: "GET", url: `/defi/whitelist-addresses?pool=${defiPool}` })
+    ).json();
+    expect(wl).toEqual({ pool: defiPool, whitelist: null, addresses: [] });
+  });
+
+  let nftLoan: Address;
+  it("takes an NFT loan (oracle co-signed) in the cheapest pool", async () => {
+    const before = await tokenBalance(w, borrower.address, USDC_MINT);
+    const { built, sent } = await buildSignSend(
+      w.app,
+      "/nft/take-loan",
+      {
+        borrower: borrower.address,
+        nftMint: nfts[0]!.mint,
+        duration: 7 * DAY,
+        amount: "200000000",
+        options: { priorityFeeLevel: "fast", amount: "0.001" },
+      },
+      [borrower],
+    );
+    expect(built.kind).toBe("NormalCoSigned");
+    expect(sent.error).toBeUndefined();
+    nftLoan = built.metadata.loan as Address;
+    const [loan] = await w.tx.state.getLoans([nftLoan]);
+    expect(loan).toMatchObject({
+      status: "Ongoing",
+      principal: 200_000_000n,
+      pool: cheapPool,
+      aprBps: 1500,
+      collection,
+      borrower: borrower.address,
+    });
+    expect(await tokenBalance(w, borrower.address, USDC_MINT)).toBe(before + 200_000_000n);
+    expect(await tokenBalance(w, borrower.address, nfts[0]!.mint as Address)).toBe(0n);
+  }, 60_000);
+
+  it("refuses to co-sign an altered take-loan message; nothing lands", async () => {
+    const b = await post(w.app, "/nft/take-loan", {
+      borrower: borrower.address,
+      nftMint: nfts[1]!.mint,
+      duration: DAY,
+      amount: "10000000",
+    });
+    const built = b.body as unknown as Built;
+    const tx = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
+    const bytes = new Uint8Array(tx.messageBytes);
+    // Raise the principal inside the instruction data (the last bytes are the attestation; change earlier).
+    bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0x40;
+    const altered = await partiallySignTransaction([borrower.keyPair], {
+      ...tx,
+      messageBytes: bytes as never,
+    });
+    const r = await post(w.app, "/send-cos-transaction", {
+      transaction: getBase64EncodedWireTransaction(altered),
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/did not build this message/);
+    const [loan] = await w.tx.state.getLoans([built.metadata.loan as string]);
+    expect(loan).toBeNull();
+    // The untouched message is accepted.
+    const [signed] = await signAll(built, [borrower]);
+    const ok = await post(w.app, "/send-cos-transaction", { transaction: signed });
+    expect(ok.body.error).toBeUndefined();
+    const ids = [built.metadata.loan as string];
+    const rep = await buildSignSend(w.app, "/nft/repay-loan", { borrower: borrower.address, loans: ids }, [
+      borrower,
+    ]);
+    expect(rep.sent.error).toBeUndefined();
+  }, 60_000);
+
+  let extended: Address;
+  it("quotes and extends the NFT loan with a larger amount", async () => {
+    const q = await post(w.app, "/nft/extend-quote", {
+      loan: nftLoan,
+      duration: 14 * DAY,
+      amount: "250000000",
+    });
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+    expect(q.body).toMatchObject({ pool: cheapPool, amount: "250000000", netBorrowAmount: "50000000" });
+    expect(BigInt(q.body.accruedInterestDue as string)).toBeGreaterThan(0n);
+    const { built, sent } = await buildSignSend(
+      w.app,
+      "/nft/extend-loan",
+      { borrower: borrower.address, loan: nftLoan, duration: 14 * DAY, amount: "250000000" },
+      [borrower],
+    );
+    expect(built.kind).toBe("NormalCoSigned");
+    expect(sent.error).toBeUndefined();
+    extended = built.metadata.loan as Address;
+    const [oldLoan, newLoan] = await w.tx.state.getLoans([nftLoan, extended]);
+    expect(oldLoan).toMatchObject({ status: "Repaid", extendedTo: extended });
+    expect(newLoan).toMatchObject({
+      status: "Ongoing",
+      principal: 250_000_000n,
+      durationSeconds: BigInt(14 * DAY),
+    });
+  }, 60_000);
+
+  it("repays one NFT loan: the NFT comes back, the treasury gets the fee", async () => {
+    const { built, sent } = await buildSignSend(
+      w.app,
+      "/nft/repay-loan",
+      { borrower: borrower.address, loans: [extended] },
+      [borrower],
+    );
+    expect(built.kind).toBe("Normal");
+    expect(sent.error).toBeUndefined();
+    const [loan] = await w.tx.state.getLoans([extended]);
+    expect(loan?.status).toBe("Repaid");
+    expect(await tokenBalance(w, borrower.address, nfts[0]!.mint as Address)).toBe(1n);
+    expect(await tokenBalance(w, w.treasury, USDC_MINT)).toBeGreaterThan(0n);
+  }, 60_000);
+
+  it("takes many defi loans and repays them all: what does not fit one transaction becomes a bundle", async () => {
+    const loans: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { built, sent } = await buildSignSend(
+        w.app,
+        "/defi/take-loan",
+        {
+          borrower: borrower.address,
+          collateralMint: JTO,
+          collateralAmount: "20000000000",
+          duration: 3 * DAY,
+          amount: "10000000",
+        },
+        [borrower],
+      );
+      expect(sent.error).toBeUndefined();
+      loans.push(built.metadata.loan as string);
+    }
+    const ongoing = await w.tx.state.getLoans(loans);
+    expect(ongoing.every((l) => l?.status === "Ongoing" && l.isDefi && l.pool === defiPool)).toBe(true);
+    const jtoBefore = await tokenBalance(w, borrower.address, JTO);
+    const { built, sent } = await buildSignSend(
+      w.app,
+      "/defi/repay-loan",
+      { borrower: borrower.address, loans },
+      [borrower],
+    );
+    expect(built.kind).toBe("Bundle");
+    expect(built.transactions.length).toBeGreaterThan(1);
+    expect(sent.error).toBeUndefined();
+    expect(sent.signatures?.length).toBe(built.transactions.length);
+    const repaid = await w.tx.state.getLoans(loans);
+    expect(repaid.every((l) => l?.status === "Repaid")).toBe(true);
+    expect(await tokenBalance(w, borrower.address, JTO)).toBe(jtoBefore + 8n * 20_000_000_000n);
+  }, 180_000);
+
+  it("refuses bad loan payloads with 400 before anything is built", async () => {
+    const stranger = await generateKeyPairSigner();
+    const cases: [string, unknown, RegExp][] = [
+      [
+        "/nft/take-loan",
+        { borrower: stranger.address, nftMint: nfts[2]!.mint, duration: DAY },
+        /does not hold NFT/,
+      ],
+      ["/nft/take-loan", { borrower: borrower.address, nftMint: JTO, duration: DAY }, /not an NFT/],
+      ["/nft/take-loan", { borrower: borrower.address, duration: DAY }, /nftMint/],
+      [
+        "/nft/take-loan",
+        { borrower: borrower.address, nftMint: nfts[2]!.mint, duration: "soon" },
+        /duration/,
+      ],
+      [
+        "/nft/take-loan",
+        { borrower: borrower.address, nftMint: nfts[2]!.mint, duration: DAY, pool: stranger.address },
+        /unknown nft-pool/,
+      ],
+      [
+        "/defi/take-loan",
+        { borrower: borrower.address, collateralMint: JTO, collateralAmount: "2.5", duration: DAY },
+        /too many decimals/,
+      ],
+      ["/nft/repay-loan", { borrower: stranger.address, loans: [extended] }, /belongs to/],
+      ["/nft/repay-loan", { borrower: borrower.address, loans: [extended] }, /Repaid, not Ongoing/],
+      ["/nft/repay-loan", { borrower: borrower.address, loans: [] }, /loans/],
+      [
+        "/defi/extend-loan",
+        { borrower: borrower.address, loan: stranger.address, duration: DAY },
+        /unknown loan/,
+      ],
+    ];
+    const issued = w.tx.issued.size;
+    for (const [url, payload, message] of cases) {
+      const r = await post(w.app, url, payload);
+      expect(r.status, `${url} ${JSON.stringify(payload)} -> ${JSON.stringify(r.body)}`).toBe(400);
+      expect(String(r.body.message)).toMatch(message);
+    }
+    expect(w.tx.issued.size).toBe(issued);
+  }, 60_000);
+});
