@@ -51,6 +51,31 @@ export function apiPool(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** A bank as GET /bank/user answers it. */
+export function apiBank(pubkey: string, owner: string, mint = USDC_MINT) {
+  return {
+    pubkey,
+    owner,
+    mint,
+    vault: address(),
+    authority: pubkey,
+    bankType: "Standard",
+    totalLiquidity: "0",
+    availableLiquidity: "0",
+    delegatedLiquidity: "0",
+    cooldownLiquidity: "0",
+    borrowedLiquidity: "0",
+    cooldownPeriod: 0,
+    delegators: [],
+    createdAt: 1,
+    depositedAt: 0,
+    withdrawnAt: 0,
+    borrowedAt: 0,
+    repaidAt: 0,
+    frozenUntil: 0,
+  };
+}
+
 /** A loan as GET /loan/user answers it. */
 export function apiLoan(overrides: Record<string, unknown> = {}) {
   const createdAt = Number(overrides.createdAt ?? 1_800_000_000);

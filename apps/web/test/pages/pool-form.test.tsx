@@ -5,10 +5,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { CreatePoolPage } from "../../src/features/my-pools/my-pools-page.tsx";
 import { PoolFormView } from "../../src/features/my-pools/pool-form.tsx";
 import { emptyPoolForm, validatePoolForm } from "../../src/features/my-pools/pool-form-model.ts";
-import { address } from "./fixtures.ts";
+import { address, apiBank } from "./fixtures.ts";
 import { type Exchange, installApi, makeWallet, renderPage } from "./render-page.tsx";
 
 const collection = address();
+
+const bankOf: Record<string, unknown[]> = {};
 
 function catalogue(extra: (r: Exchange) => { status?: number; body: unknown } | undefined = () => undefined) {
   return installApi((r) => {
@@ -26,7 +28,9 @@ function catalogue(extra: (r: Exchange) => { status?: number; body: unknown } | 
       };
     }
     if (r.path === "/currency/currencies") return { body: {} };
-    if (r.path === "/pool/get-by-owner") return { body: { pools: [], banks: [], totalCount: 0 } };
+    if (r.path === "/pool/get-by-owner") {
+      return { body: { pools: [], banks: bankOf[r.query.get("owner") ?? ""] ?? [], totalCount: 0 } };
+    }
     return extra(r);
   });
 }
@@ -51,17 +55,14 @@ describe("pool form", () => {
       />,
     );
     fireEvent.change(field(/APY/), { target: { value: "abc" } });
-    fireEvent.change(field(/Image URL/), { target: { value: "https://pbs.twimg.com/a.png" } });
     fireEvent.click(screen.getByTestId("pool-submit"));
     expect(await screen.findByText("Enter how much to put in the pool.")).toBeTruthy();
     expect(screen.getByText("APY must be a number.")).toBeTruthy();
     expect(screen.getByText("Maximum loan (USD) is required.")).toBeTruthy();
-    expect(screen.getByText("Images hosted on twimg are not supported; use another URL.")).toBeTruthy();
     expect(screen.getByText("Add at least one collection.")).toBeTruthy();
-    expect(screen.getByTestId("form-summary").textContent).toBe("Fix 5 fields above.");
+    expect(screen.getByTestId("form-summary").textContent).toBe("Fix 4 fields above.");
     expect(onSubmit).not.toHaveBeenCalled();
     expect(requests.filter((r) => r.method === "POST")).toEqual([]);
-    expect(requests.some((r) => r.path === "/asset/image-check")).toBe(false);
   });
 
   it("checks amounts against the currency minimum, the wallet and the USD range", () => {
@@ -91,39 +92,70 @@ describe("pool form", () => {
     expect(errors.amount).toBeUndefined();
   });
 
-  it("rejects an image the API says is not an image, without sending the pool", async () => {
-    const requests = catalogue((r) =>
-      r.path === "/asset/image-check"
-        ? { body: { accepted: false, url: "x", reason: "text/html" } }
-        : undefined,
-    );
+  it("checks conditions and the whitelist when editing a pool", async () => {
+    const requests = catalogue();
     const onSubmit = vi.fn(async () => undefined);
     renderPage(
       <PoolFormView
-        mode="create"
+        mode="update"
         initial={{
           ...emptyPoolForm("nft-pool", USDC_MINT),
-          amount: "100",
           apy: "30",
           maxAmountUsd: "1000",
-          image: "https://example.com/page",
           collateral: [{ key: "k", id: collection, ltv: "50", exposure: "100" }],
         }}
         busy={false}
         onSubmit={onSubmit}
       />,
     );
+    fireEvent.click(screen.getByLabelText("Borrower conditions"));
+    fireEvent.change(field(/Minimum wallet age/), { target: { value: "2.5" } });
+    fireEvent.change(field(/Liquidation threshold/), { target: { value: "150" } });
+    fireEvent.click(screen.getByLabelText(/Private loans/));
     fireEvent.click(screen.getByTestId("pool-submit"));
-    await waitFor(() => expect(requests.map((r) => r.path)).toContain("/asset/image-check"));
-    expect(await screen.findByText("The image URL does not serve an image (text/html).")).toBeTruthy();
+    expect(await screen.findByText("Minimum wallet age must be a whole number.")).toBeTruthy();
+    expect(screen.getByText("Liquidation threshold must be at most 100.")).toBeTruthy();
+    expect(screen.getByText("Enter the whitelist (lookup table) address.")).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
-    expect(requests.find((r) => r.path === "/asset/image-check")?.query.get("url")).toBe(
-      "https://example.com/page",
-    );
+    fireEvent.change(field(/Minimum wallet age/), { target: { value: "3" } });
+    fireEvent.change(field(/Liquidation threshold/), { target: { value: "80" } });
+    fireEvent.click(screen.getByLabelText(/Private loans/));
+    fireEvent.click(screen.getByTestId("pool-submit"));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(requests.filter((r) => r.method === "POST")).toEqual([]);
   });
 
-  it("creates a pool: the builder receives the protocol's creation payload", async () => {
+  it("opens the bank with the deposit first when the lender has none", async () => {
     const owner = Keypair.generate();
+    const requests = catalogue((r) =>
+      r.path === "/bank/deposit" ? { status: 422, body: { code: 1, message: "Builder refused" } } : undefined,
+    );
+    renderPage(<CreatePoolPage />, {
+      wallet: makeWallet(owner),
+      tokens: [{ mint: USDC_MINT, amount: 1_000_000_000n, decimals: 6 }],
+    });
+    expect((await screen.findByTestId("first-bank-note")).textContent).toContain("two signatures");
+    fireEvent.change(field(/Amount to lend/), { target: { value: "100" } });
+    fireEvent.change(field(/APY/), { target: { value: "20" } });
+    fireEvent.change(field(/Maximum loan/), { target: { value: "500" } });
+    fireEvent.click(screen.getByText("Add collection"));
+    await screen.findByText("Cistern Cats");
+    fireEvent.change(screen.getByLabelText("Collection"), { target: { value: collection } });
+    fireEvent.click(screen.getByTestId("pool-submit"));
+    await waitFor(() => expect(requests.some((r) => r.path === "/bank/deposit")).toBe(true));
+    expect(requests.find((r) => r.path === "/bank/deposit")!.body).toMatchObject({
+      owner: owner.publicKey.toBase58(),
+      mint: USDC_MINT,
+      amount: "100000000",
+    });
+    await waitFor(() => expect(screen.getByTestId("pool-submit").hasAttribute("disabled")).toBe(false));
+    expect(requests.some((r) => r.path === "/nft/create-pool")).toBe(false);
+  });
+
+  it("creates a pool on the lender's bank: the builder receives the protocol's creation payload", async () => {
+    const owner = Keypair.generate();
+    const bank = address();
+    bankOf[owner.publicKey.toBase58()] = [apiBank(bank, owner.publicKey.toBase58())];
     const requests = catalogue((r) =>
       r.path === "/nft/create-pool"
         ? { status: 422, body: { code: 1, message: "Builder refused" } }
@@ -133,7 +165,7 @@ describe("pool form", () => {
       wallet: makeWallet(owner),
       tokens: [{ mint: USDC_MINT, amount: 1_000_000_000n, decimals: 6 }],
     });
-    fireEvent.change(field(/Pool name/), { target: { value: "Cats desk" } });
+    await waitFor(() => expect(requests.some((r) => r.path === "/pool/get-by-owner")).toBe(true));
     fireEvent.change(field(/Amount to lend/), { target: { value: "250.5" } });
     fireEvent.change(field(/APY/), { target: { value: "36.5" } });
     fireEvent.change(field(/Maximum duration/), { target: { value: "14" } });
@@ -155,7 +187,7 @@ describe("pool form", () => {
         limits: { minDuration: 86400, maxDuration: 14 * 86400, maxAmountUsd: 2000, minAmountUsd: 10 },
         collections: [{ collection, collectionLtv: 6000, exposure: 4000 }],
       },
-      metadata: { name: "Cats desk", thumbnail: "" },
+      bank,
     });
   });
 });

@@ -14,7 +14,7 @@ export function LoansPage() {
   return (
     <Page
       title="Loans"
-      lead="Repay, extend, or — as a lender — claim collateral once a loan is past its grace period."
+      lead="Repay or extend your loans — one at a time or several together. As a lender, follow every loan drawn on your pools."
     >
       <div className="pg-tabs" role="tablist" aria-label="Loans">
         {(["borrowed", "lent"] as const).map((t) => (
@@ -59,22 +59,16 @@ function BorrowerLoans({ owner }: { owner: string }) {
         const soon = ongoing.filter((r) => r.phase === "near-expiry" || r.phase === "grace");
         const repay = async (targets: LoanRowView[]) => {
           const first = targets[0];
-          if (!first) return;
-          const signature =
-            targets.length === 1
-              ? await tx.run({
-                  action: "Repay Loan",
-                  path: loanRoute(first.loan.isDefi, "repay-loan"),
-                  payload: { borrower: owner, loan: first.loan.pubkey },
-                  isTokenLoan: first.loan.isDefi,
-                })
-              : await tx.run({
-                  action: "Multiple Repay",
-                  path: "/loan/repay-loans",
-                  payload: { borrower: owner, loans: targets.map((t) => t.loan.pubkey) },
-                });
+          if (!first || targets.some((t) => t.loan.isDefi !== first.loan.isDefi)) return;
+          const signature = await tx.run({
+            action: targets.length === 1 ? "Repay Loan" : "Multiple Repay",
+            path: loanRoute(first.loan.isDefi, "repay-loan"),
+            payload: { borrower: owner, loans: targets.map((t) => t.loan.pubkey) },
+            isTokenLoan: first.loan.isDefi,
+          });
           if (signature) setSelected(new Set());
         };
+        const mixedKinds = chosen.some((r) => r.loan.isDefi !== chosen[0]?.loan.isDefi);
         return (
           <>
             {soon.length > 0 ? (
@@ -90,7 +84,8 @@ function BorrowerLoans({ owner }: { owner: string }) {
                 <button
                   type="button"
                   className="button button-primary"
-                  disabled={chosen.length < 2 || tx.busy}
+                  disabled={chosen.length < 2 || mixedKinds || tx.busy}
+                  title={mixedKinds ? "Repay NFT loans and token loans separately." : undefined}
                   onClick={() => repay(chosen)}
                   data-testid="repay-selected"
                 >
@@ -126,7 +121,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                       <button
                         type="button"
                         className="button button-primary"
-                        disabled={tx.busy || row.phase === "liquidatable"}
+                        disabled={tx.busy}
                         onClick={() => repay([row])}
                       >
                         Repay
@@ -182,7 +177,6 @@ function LenderLoans({ owner }: { owner: string }) {
   const loans = useLenderLoans(owner);
   const now = useChainNow();
   const name = useCollateralNamer();
-  const tx = useTransaction();
   return (
     <QueryState
       query={loans}
@@ -197,34 +191,11 @@ function LenderLoans({ owner }: { owner: string }) {
           <>
             {claimable.length > 0 ? (
               <div className="pg-warning" role="status">
-                {claimable.length} loan{claimable.length === 1 ? " is" : "s are"} past expiry and grace: you
-                can claim the collateral.
+                {claimable.length} loan{claimable.length === 1 ? " is" : "s are"} past expiry and grace
+                without repayment.
               </div>
             ) : null}
-            <LoanTable
-              rows={rows}
-              name={name}
-              caption="Loans drawn on your pools"
-              testId="lender-loans"
-              actions={(row) =>
-                row.phase === "liquidatable" ? (
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    disabled={tx.busy}
-                    onClick={() =>
-                      tx.run({
-                        action: "Close Pool",
-                        path: loanRoute(row.loan.isDefi, "liquidate-loan"),
-                        payload: { lender: owner, loan: row.loan.pubkey },
-                      })
-                    }
-                  >
-                    Liquidate
-                  </button>
-                ) : null
-              }
-            />
+            <LoanTable rows={rows} name={name} caption="Loans drawn on your pools" testId="lender-loans" />
             <p className="muted pg-small">
               Owed-now figures include Cistern's share of the interest (20%); your pool keeps the rest.
             </p>

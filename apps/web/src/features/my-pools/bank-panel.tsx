@@ -69,7 +69,7 @@ export function BankPanel({
             tx.run({
               action: "Add Liquidity",
               path: "/bank/deposit",
-              payload: { owner, bank: bank.pubkey, mint: bank.mint, amount: amount.toString() },
+              payload: { owner, mint: bank.mint, amount: amount.toString() },
             })
           }
         />
@@ -83,7 +83,7 @@ export function BankPanel({
             tx.run({
               action: "Withdraw",
               path: "/bank/withdraw",
-              payload: { owner, bank: bank.pubkey, mint: bank.mint, amount: amount.toString() },
+              payload: { owner, mint: bank.mint, amount: amount.toString() },
             })
           }
         />

@@ -160,36 +160,85 @@ export function CreatePoolPage() {
   );
 }
 
+/** Waits (up to `timeoutMs`) until the indexer reports the owner's bank for `mint`. */
+async function waitForBank(
+  refetch: () => Promise<{ data?: { banks: { mint: string; pubkey: string }[] } | undefined }>,
+  mint: string,
+  timeoutMs = 20_000,
+): Promise<string | null> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const result = await refetch();
+    const bank = result.data?.banks.find((b) => b.mint === mint);
+    if (bank) return bank.pubkey;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+  return null;
+}
+
 function CreatePool({ owner }: { owner: string }) {
   const [currency, setCurrency] = useState(listCurrencies()[1]!.mint);
   const balance = useCurrencyBalance(currency);
   const owned = useOwnerPools(owner);
   const tx = useTransaction();
+  const [step, setStep] = useState("");
+  const hasBank = (mint: string) => owned.data?.banks.some((b) => b.mint === mint) ?? false;
   return (
-    <PoolFormView
-      mode="create"
-      initial={emptyPoolForm("nft-pool", currency)}
-      walletBalance={balance}
-      busy={tx.busy}
-      onSubmit={async (form) => {
-        if (form.currency !== currency) setCurrency(form.currency);
-        const bank = owned.data?.banks.find((b) => b.mint === form.currency)?.pubkey ?? "";
-        const built = buildCreation(form, owner, bank);
-        if (!built.ok) {
-          showToast({ kind: "error", title: "Create Pool", description: built.message });
-          return;
-        }
-        const signature = await tx.run({
-          action: "Create Pool",
-          path: `/${form.type === "nft-pool" ? "nft" : "defi"}/create-pool`,
-          payload: {
-            ...built.payload,
-            metadata: { name: form.name.trim(), thumbnail: form.image.trim() },
-          } as unknown as Record<string, unknown>,
-        });
-        if (signature) navigate("/my-pools");
-      }}
-    />
+    <>
+      {owned.data && !hasBank(currency) ? (
+        <p className="pg-warning" data-testid="first-bank-note">
+          Your first {getCurrencyByMint(currency)?.symbol} pool takes two signatures: the deposit opens your{" "}
+          {getCurrencyByMint(currency)?.symbol} bank, then the pool is published on it.
+        </p>
+      ) : null}
+      {step ? (
+        <p className="muted" role="status">
+          {step}
+        </p>
+      ) : null}
+      <PoolFormView
+        mode="create"
+        initial={emptyPoolForm("nft-pool", currency)}
+        walletBalance={balance}
+        busy={tx.busy || step !== ""}
+        onCurrencyChange={setCurrency}
+        onSubmit={async (form) => {
+          const fail = (message: string) =>
+            showToast({ kind: "error", title: "Create Pool", description: message });
+          // Check the whole payload before anything is signed.
+          const draft = buildCreation(form, owner, owner);
+          if (!draft.ok) return fail(draft.message);
+          let bank = owned.data?.banks.find((b) => b.mint === form.currency)?.pubkey;
+          let amount = draft.payload.amount;
+          if (bank === undefined) {
+            setStep("Step 1 of 2: opening your bank with the deposit…");
+            try {
+              const deposited = await tx.run({
+                action: "Add Liquidity",
+                path: "/bank/deposit",
+                payload: { owner, mint: form.currency, amount },
+              });
+              if (!deposited) return;
+              const found = await waitForBank(owned.refetch, form.currency);
+              if (found === null)
+                return fail("Your deposit is confirmed but the bank is not indexed yet; try again.");
+              bank = found;
+              amount = "0";
+            } finally {
+              setStep("");
+            }
+          }
+          const built = buildCreation(form, owner, bank);
+          if (!built.ok) return fail(built.message);
+          const signature = await tx.run({
+            action: "Create Pool",
+            path: `/${form.type === "nft-pool" ? "nft" : "defi"}/create-pool`,
+            payload: { ...built.payload, amount } as unknown as Record<string, unknown>,
+          });
+          if (signature) navigate("/my-pools");
+        }}
+      />
+    </>
   );
 }
 

@@ -206,7 +206,7 @@ export function validatePoolForm(
   });
   if (maxUsd !== null && (minUsd ?? 10) > maxUsd && !errors.minAmountUsd && !errors.maxAmountUsd)
     errors.maxAmountUsd = "Maximum loan must be at least the minimum loan.";
-  if (form.withConditions) {
+  if (mode === "update" && form.withConditions) {
     numberField(errors, "minAgeDays", form.minAgeDays, "Minimum wallet age", { min: 0, integer: true });
     numberField(errors, "minLoan", form.minLoan, "Minimum past loans", { min: 0, integer: true });
     numberField(errors, "minVolume", form.minVolume, "Minimum volume", { min: 0 });
@@ -215,7 +215,7 @@ export function validatePoolForm(
       max: 100,
     });
   }
-  if (form.isPrivate) {
+  if (mode === "update" && form.isPrivate) {
     if (!isValidPublicKey(form.whitelist.trim()))
       errors.whitelist = "Enter the whitelist (lookup table) address.";
     const bad = whitelistAddresses(form).find((a) => !isValidPublicKey(a));

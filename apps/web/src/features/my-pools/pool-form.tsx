@@ -6,14 +6,6 @@ import { requestJson } from "../../tx/http-client.ts";
 import { useCollections, useTokens } from "../pools/pool-data.ts";
 import { type FormErrors, newRowKey, type PoolFormState, validatePoolForm } from "./pool-form-model.ts";
 
-/** Asks the API whether an image URL serves an image; returns the reason when it does not. */
-export async function checkImageWithApi(apiUrl: string, url: string): Promise<string | null> {
-  const answer = await requestJson<{ accepted: boolean; reason?: string }>(
-    `${apiUrl}/asset/image-check${toQueryString({ url })}`,
-  );
-  return answer.accepted ? null : `The image URL does not serve an image (${answer.reason ?? "rejected"}).`;
-}
-
 function Field({
   label,
   error,
@@ -52,6 +44,7 @@ export function PoolFormView({
   busy,
   utilisation,
   onSubmit,
+  onCurrencyChange,
 }: {
   mode: "create" | "update";
   initial: PoolFormState;
@@ -59,13 +52,13 @@ export function PoolFormView({
   busy: boolean;
   utilisation?: { borrowed: bigint; total: bigint };
   onSubmit(form: PoolFormState): Promise<unknown>;
+  onCurrencyChange?(mint: string): void;
 }) {
   const { config } = useAppContext();
   const uid = useId();
   const id = (name: string) => `${uid}-${name}`;
   const [form, setForm] = useState(initial);
   const [errors, setErrors] = useState<FormErrors>({});
-  const [checking, setChecking] = useState(false);
   const collections = useCollections();
   const tokens = useTokens();
   const set = <K extends keyof PoolFormState>(key: K, value: PoolFormState[K]) =>
@@ -106,23 +99,8 @@ export function PoolFormView({
       aria-label={mode === "create" ? "Create pool" : "Update pool"}
       onSubmit={async (event) => {
         event.preventDefault();
-        if (busy || checking) return;
+        if (busy) return;
         const found = validatePoolForm(form, mode, walletBalance === undefined ? {} : { walletBalance });
-        if (
-          Object.keys(found).length === 0 &&
-          form.image.trim() !== "" &&
-          (mode === "create" || form.image.trim() !== initial.image)
-        ) {
-          setChecking(true);
-          try {
-            const reason = await checkImageWithApi(config.apiUrl, form.image.trim());
-            if (reason) found.image = reason;
-          } catch (error) {
-            found.image = `The image could not be checked: ${error instanceof Error ? error.message : String(error)}`;
-          } finally {
-            setChecking(false);
-          }
-        }
         setErrors(found);
         if (Object.keys(found).length > 0) return;
         await onSubmit(form);
@@ -146,16 +124,16 @@ export function PoolFormView({
         </fieldset>
       ) : null}
       <div className="pg-grid-form">
-        <Field
-          id={id("name")}
-          label="Pool name"
-          error={errors.name}
-          hint="Shown to borrowers. Up to 32 characters."
-        >
-          <input {...input("name")} maxLength={64} />
-        </Field>
         <Field id={id("currency")} label="Currency" error={errors.currency}>
-          <select {...input("currency")} disabled={mode === "update"}>
+          <select
+            {...input("currency", {
+              onChange: (e: { target: { value: string } }) => {
+                set("currency", e.target.value);
+                onCurrencyChange?.(e.target.value);
+              },
+            })}
+            disabled={mode === "update"}
+          >
             {listCurrencies().map((c) => (
               <option key={c.mint} value={c.mint}>
                 {c.symbol}
@@ -180,9 +158,6 @@ export function PoolFormView({
             </strong>
           </div>
         ) : null}
-        <Field id={id("image")} label="Image URL" error={errors.image} hint="Optional. Must serve an image.">
-          <input {...input("image")} type="url" placeholder="https://" />
-        </Field>
         <Field id={id("apy")} label="APY (%)" error={errors.apy}>
           <input {...input("apy")} inputMode="decimal" />
         </Field>
@@ -201,17 +176,26 @@ export function PoolFormView({
           <input {...input("maxAmountUsd")} inputMode="decimal" />
         </Field>
       </div>
-      <fieldset className="pg-checks">
-        <legend>Options</legend>
-        {isNft
-          ? check("isMortgageEnabled", "Mortgages", "Let borrowers buy NFTs with a loan from this pool.")
-          : null}
-        {check("isAutoSellEnabled", "Auto-sell liquidated collateral")}
-        {check("isCompoundingEnabled", "Compound interest", "Interest earned stays lendable.")}
-        {check("withConditions", "Borrower conditions")}
-        {check("isPrivate", "Private loans", "Only whitelisted wallets may borrow.")}
-      </fieldset>
-      {form.withConditions ? (
+      {mode === "create" ? (
+        <p className="muted pg-small" data-testid="create-note">
+          Auto-sell, mortgages, borrower conditions and private loans are set on the pool once it exists
+          (Edit).
+        </p>
+      ) : (
+        <fieldset className="pg-checks">
+          <legend>Options</legend>
+          {isNft
+            ? check("isMortgageEnabled", "Mortgages", "Let borrowers buy NFTs with a loan from this pool.")
+            : null}
+          {check("isAutoSellEnabled", "Auto-sell liquidated collateral")}
+          {check("withConditions", "Borrower conditions")}
+          {check("isPrivate", "Private loans", "Only whitelisted wallets may borrow.")}
+          <p className="muted pg-small">
+            Compounding: {form.isCompoundingEnabled ? "on" : "off"} (set by the program).
+          </p>
+        </fieldset>
+      )}
+      {mode === "update" && form.withConditions ? (
         <div className="pg-grid-form" data-testid="conditions">
           <Field id={id("minAgeDays")} label="Minimum wallet age (days)" error={errors.minAgeDays}>
             <input {...input("minAgeDays")} inputMode="numeric" />
@@ -231,7 +215,7 @@ export function PoolFormView({
           </Field>
         </div>
       ) : null}
-      {form.isPrivate ? (
+      {mode === "update" && form.isPrivate ? (
         <div className="pg-grid-form">
           <Field id={id("whitelist")} label="Whitelist address" error={errors.whitelist}>
             <input {...input("whitelist")} autoComplete="off" />
@@ -323,10 +307,10 @@ export function PoolFormView({
       <button
         type="submit"
         className="button button-primary pg-submit"
-        disabled={busy || checking}
+        disabled={busy}
         data-testid="pool-submit"
       >
-        {checking ? "Checking image…" : busy ? "Sending…" : mode === "create" ? "Create pool" : "Update pool"}
+        {busy ? "Sending…" : mode === "create" ? "Create pool" : "Update pool"}
       </button>
     </form>
   );
