@@ -6,40 +6,51 @@ import { handleRpcBody, serialize } from "./rpc/dispatch.ts";
 /** Largest accepted request body. */
 export const MAX_REQUEST_BODY_BYTES = 5 * 1024 * 1024;
 
-function setCors(res: ServerResponse): void {
-  res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Access-Control-Allow-Headers", "*");
-  res.setHeader("Access-Control-Allow-Methods", "POST, GET, OPTIONS");
-  res.setHeader("Access-Control-Max-Age", "86400");
-}
+const CORS_HEADERS = [
+  "Access-Control-Allow-Origin",
+  "*",
+  "Access-Control-Allow-Headers",
+  "*",
+  "Access-Control-Allow-Methods",
+  "POST, GET, OPTIONS",
+  "Access-Control-Max-Age",
+  "86400",
+];
 
-function reply(res: ServerResponse, status: number, body: string | null): void {
+/** Writes status, CORS and content headers in one call (raw header array: the cheapest form). */
+function reply(
+  res: ServerResponse,
+  status: number,
+  body: string | null,
+  contentType = "application/json",
+): void {
   if (body === null) {
-    res.writeHead(204).end();
+    res.writeHead(status === 200 ? 204 : status, CORS_HEADERS).end();
     return;
   }
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+  res.writeHead(status, [
+    ...CORS_HEADERS,
+    "Content-Type",
+    contentType,
+    "Content-Length",
+    String(Buffer.byteLength(body)),
+  ]);
   res.end(body);
 }
 
 /** Creates the JSON-RPC HTTP server (CORS enabled, keep-alive, body limit). */
 export function createRpcHttpServer(ctx: RpcContext): Server {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    setCors(res);
     if (req.method === "OPTIONS") {
-      res.writeHead(204).end();
+      res.writeHead(204, CORS_HEADERS).end();
       return;
     }
-    if (req.method === "GET") {
-      if (req.url === "/health") {
-        res.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
-        return;
-      }
-      res.writeHead(405, { Allow: "POST, GET, OPTIONS" }).end();
+    if (req.method === "GET" && req.url === "/health") {
+      reply(res, 200, "ok", "text/plain");
       return;
     }
     if (req.method !== "POST") {
-      res.writeHead(405, { Allow: "POST, GET, OPTIONS" }).end();
+      res.writeHead(405, [...CORS_HEADERS, "Allow", "POST, GET, OPTIONS"]).end();
       return;
     }
     const chunks: Buffer[] = [];
