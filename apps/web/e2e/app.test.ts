@@ -66,6 +66,32 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe("rgb(11, 21, 48)");
+    // Icons, manifest and social image are linked and served.
+    const links = await page.evaluate(() =>
+      [
+        ...document.querySelectorAll(
+          "link[rel~=icon], link[rel=manifest], link[rel=apple-touch-icon], meta[property='og:image']",
+        ),
+      ].map((el) => el.getAttribute("href") ?? el.getAttribute("content")),
+    );
+    expect(links).toEqual([
+      "/favicon.svg",
+      "/favicon-32.png",
+      "/apple-touch-icon.png",
+      "/site.webmanifest",
+      "/social-image.png",
+    ]);
+    for (const [path, type] of [
+      ["/favicon.svg", "image/svg+xml"],
+      ["/favicon-32.png", "image/png"],
+      ["/apple-touch-icon.png", "image/png"],
+      ["/site.webmanifest", "application/manifest+json; charset=utf-8"],
+      ["/social-image.png", "image/png"],
+      ["/icon-512.png", "image/png"],
+    ] as const) {
+      const response = await fetch(`${server!.url}${path}`);
+      expect(response.headers.get("content-type"), path).toBe(type);
+    }
     await shot("01-home-dark");
   });
 
