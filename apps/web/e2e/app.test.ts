@@ -180,6 +180,16 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
+  it("opens the settings side panel and stores the preferred explorer", async () => {
+    await page.getByTestId("open-settings").click();
+    const panel = page.getByRole("complementary", { name: "Settings panel" });
+    await panel.getByTestId("explorer-select").selectOption("solscan");
+    expect(await page.evaluate(() => localStorage.getItem("preferred-explorer"))).toBe("solscan");
+    await shot("06c-settings");
+    await page.keyboard.press("Escape");
+    await panel.waitFor({ state: "detached" });
+  });
+
   it("disconnects", async () => {
     await page.getByTestId("wallet-address").click();
     await page.getByRole("menuitem", { name: "Disconnect" }).click();
@@ -188,6 +198,13 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     expect(await page.evaluate(() => localStorage.getItem("walletName"))).toBeNull();
     expect(await page.getByTestId("balances").count()).toBe(0);
     await shot("07-disconnected");
+    // Onboarding from the modal.
+    await page.getByRole("button", { name: "Connect Wallet" }).first().click();
+    await page.getByRole("button", { name: "I don't have a wallet" }).click();
+    await page.getByRole("button", { name: "Get Started" }).click();
+    await page.getByText("Popular wallets to get started").waitFor();
+    await shot("07b-onboarding");
+    await page.keyboard.press("Escape");
     expect(pageErrors).toEqual([]);
   });
 
