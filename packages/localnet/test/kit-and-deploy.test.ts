@@ -134,7 +134,39 @@ describe("program deployment at start", () => {
       expect(net.programs).toEqual([{ programId, soPath: lendingSo, action: "unchanged" }]);
     } finally {
       await net.close();
-      (await import("node:fs")).rmSync(dataDir, { recursive: true, force: true });
+    }
+    // Changed bytes (same ELF plus trailing data the loader ignores) go through Upgrade.
+    const fs = await import("node:fs");
+    const changed = join(dataDir, "lending.so");
+    fs.writeFileSync(changed, Buffer.concat([fs.readFileSync(lendingSo), Buffer.alloc(64, 0xab)]));
+    net = await startLocalnet({
+      rpcPort: 0,
+      dataDir,
+      seed: false,
+      slotMs: 100,
+      programs: [{ soPath: changed }],
+    });
+    try {
+      expect(net.programs).toEqual([{ programId, soPath: changed, action: "upgraded" }]);
+      const acct = (await rpc(net.rpcUrl, "getAccountInfo", [programId, { encoding: "base64" }])).result as {
+        value: { data: [string, string] };
+      };
+      // UpgradeableLoaderState::Program { programdata_address }: tag 2 then the ProgramData address.
+      const programData = Buffer.from(acct.value.data[0], "base64").subarray(4, 36);
+      const { getBase58Decoder } = await import("@solana/kit");
+      const pd = (
+        await rpc(net.rpcUrl, "getAccountInfo", [
+          getBase58Decoder().decode(programData),
+          { encoding: "base64" },
+        ])
+      ).result as { value: { data: [string, string] } };
+      const code = Buffer.from(pd.value.data[0], "base64").subarray(45);
+      expect(
+        code.subarray(code.indexOf(Buffer.alloc(64, 0xab)), code.indexOf(Buffer.alloc(64, 0xab)) + 64),
+      ).toEqual(Buffer.alloc(64, 0xab));
+    } finally {
+      await net.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
