@@ -1,6 +1,7 @@
 import { CisternError, ERROR_CODES } from "@cistern/protocol";
 import { WalletConnectionError, WalletNotReadyError, WalletReadyState } from "@solana/wallet-adapter-base";
 import { Keypair, SystemProgram, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
+import { SolanaMobileWalletAdapterWalletName } from "@solana-mobile/wallet-adapter-mobile";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEEP_LINK_WALLETS, DeepLinkWalletAdapter, isIosSafari } from "../src/wallet/deep-link-wallets.ts";
 import {
@@ -149,6 +150,17 @@ describe("wallet bookkeeping", () => {
         supportedTransactionVersions: ["legacy", "0"],
       },
     });
+  });
+});
+
+describe("mobile wallet adapter", () => {
+  const android =
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
+
+  it("is added on Android with the 'Mobile Wallet Adapter' name (labelled 'Mobile' in the modal)", () => {
+    const adapters = getAppWalletAdapters("mainnet", android);
+    expect(adapters.map((a) => a.name)).toEqual([SolanaMobileWalletAdapterWalletName]);
+    expect(getAppWalletAdapters("devnet", "Mozilla/5.0 (X11; Linux x86_64) Chrome/156")).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef } from "reac
 import type { Cluster } from "../config/runtime-config.ts";
 import { getDeepLinkAdapters } from "./deep-link-wallets.ts";
 import { DevWalletAdapter } from "./dev-wallet-adapter.ts";
+import { createMobileWalletAdapter, isAndroid } from "./mobile-wallet.ts";
 import type { WalletModalTheme } from "./modal/wallet-modal.tsx";
 import { rememberConnectedWallet } from "./previously-connected.ts";
 import { handleWalletError } from "./wallet-errors.ts";
@@ -14,14 +15,17 @@ const ConnectWalletModal = lazy(() => import("./connect-wallet-modal.tsx"));
 
 /**
  * Wallets we add ourselves: the development wallet (localnet only) and, on iOS Safari, deep-link
- * wallets. Installed wallets come from wallet-standard discovery; the mobile wallet adapter from
- * wallet-adapter-react on mobile.
+ * wallets, and on Android the mobile wallet adapter (our app identity and cluster). Installed wallets
+ * come from wallet-standard discovery.
  */
 export function getAppWalletAdapters(
   cluster: Cluster,
   userAgent: string = globalThis.navigator?.userAgent ?? "",
 ): Adapter[] {
-  return [...(cluster === "localnet" ? [new DevWalletAdapter()] : []), ...getDeepLinkAdapters(userAgent)];
+  const adapters: Adapter[] = cluster === "localnet" ? [new DevWalletAdapter()] : [];
+  if (isAndroid(userAgent))
+    adapters.push(createMobileWalletAdapter(cluster, globalThis.location?.origin ?? ""));
+  return [...adapters, ...getDeepLinkAdapters(userAgent)];
 }
 
 /** Fires notifications for connecting / connect / disconnect and remembers connected wallets. */
