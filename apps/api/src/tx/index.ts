@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { registerUserUpdateRoutes } from "./auth/user-routes.ts";
 import { registerBankPoolBuilderRoutes } from "./builder/builder-routes.ts";
 import { registerLoanBuilderRoutes } from "./builder/loan-routes.ts";
 import { registerCalculatorRoutes } from "./calculator/calculator-routes.ts";
@@ -31,5 +32,6 @@ export async function registerTxRoutes(app: FastifyInstance, deps: TxDeps): Prom
   registerBankPoolBuilderRoutes(app, tx);
   registerLoanBuilderRoutes(app, tx);
   registerSenderRoutes(app, tx);
+  registerUserUpdateRoutes(app, tx);
   return tx;
 }

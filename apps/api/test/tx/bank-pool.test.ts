@@ -6,6 +6,7 @@ import {
   type Blockhash,
   createTransactionMessage,
   generateKeyPairSigner,
+  getBase58Decoder,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
   type KeyPairSigner,
@@ -13,9 +14,12 @@ import {
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
+  signBytes,
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIndexer } from "../../src/indexer/indexer.ts";
+import { LINK_WALLET_MESSAGE } from "../../src/tx/auth/wallet-message.ts";
 import { setComputeUnitLimit } from "../../src/tx/builder/wire-instructions.ts";
 import {
   type Built,
@@ -212,6 +216,100 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
     const [defiPool] = await findPoolPda(w.programId, lender.address, 8n);
     expect((await w.tx.state.getPool(defiPool))?.poolType).toBe("defi-pool");
   }, 120_000);
+
+  it("updates pool metadata and the user profile with a wallet-signed link message", async () => {
+    const [defiPool] = await findPoolPda(w.programId, lender.address, 8n);
+    const indexer = createIndexer({
+      db: w.tx.app.db,
+      rpc: w.tx.app.rpc,
+      wsUrl: w.net.wsUrl,
+      programId: w.programId,
+      reconcileIntervalMs: 60_000,
+      log: w.app.log,
+    });
+    await indexer.reconcile();
+    const message = new TextEncoder().encode(LINK_WALLET_MESSAGE);
+    const signature = getBase58Decoder().decode(await signBytes(lender.keyPair.privateKey, message));
+    const thumbnail = "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'/>";
+    const ok = await post(w.app, "/pool/update", {
+      pool: defiPool,
+      owner: lender.address,
+      signature,
+      name: "Lender's JTO pool",
+      thumbnail,
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const meta = (
+      await w.app.inject({ method: "GET", url: `/dirty/pools-metadata?pubkeys=${defiPool}` })
+    ).json() as {
+      pubkey: string;
+      metadata: { name: string; thumbnail: string };
+    }[];
+    expect(meta).toEqual([{ pubkey: defiPool, metadata: { name: "Lender's JTO pool", thumbnail } }]);
+
+    const stranger = await generateKeyPairSigner();
+    const strangerSig = getBase58Decoder().decode(await signBytes(stranger.keyPair.privateKey, message));
+    let r = await post(w.app, "/pool/update", {
+      pool: defiPool,
+      owner: stranger.address,
+      signature: strangerSig,
+      name: "mine",
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/not the owner/);
+    r = await post(w.app, "/pool/update", {
+      pool: defiPool,
+      owner: lender.address,
+      signature: strangerSig,
+      name: "mine",
+    });
+    expect(r.body.message).toMatch(/not .*signature of the link message/);
+    const otherMessage = getBase58Decoder().decode(
+      await signBytes(lender.keyPair.privateKey, new TextEncoder().encode("hello")),
+    );
+    r = await post(w.app, "/pool/update", {
+      pool: defiPool,
+      owner: lender.address,
+      signature: otherMessage,
+      name: "x",
+    });
+    expect(r.status).toBe(400);
+    r = await post(w.app, "/pool/update", {
+      pool: defiPool,
+      owner: lender.address,
+      signature,
+      message: "hello",
+      name: "x",
+    });
+    expect(r.body.message).toMatch(/must be exactly/);
+    r = await post(w.app, "/pool/update", {
+      pool: defiPool,
+      owner: lender.address,
+      signature,
+      thumbnail: "https://pbs.twimg.com/a.png",
+    });
+    expect(r.status).toBe(400);
+    const [row] = await w.tx.app.db.query<{ name: string }>("SELECT name FROM pools WHERE pubkey = $1", [
+      defiPool,
+    ]);
+    expect(row?.name).toBe("Lender's JTO pool");
+
+    const user = await post(w.app, "/user/update", {
+      pubkey: lender.address,
+      signature,
+      username: "lender",
+      image: thumbnail,
+    });
+    expect(user.body).toEqual({ pubkey: lender.address, username: "lender", image: thumbnail });
+    const again = await post(w.app, "/user/update", {
+      pubkey: lender.address,
+      signature,
+      username: "lender2",
+    });
+    expect(again.body).toEqual({ pubkey: lender.address, username: "lender2", image: thumbnail });
+    r = await post(w.app, "/user/update", { pubkey: stranger.address, signature, username: "thief" });
+    expect(r.status).toBe(400);
+  }, 60_000);
 
   it("refuses bad payloads with a 400 and a clear message, before anything reaches the chain", async () => {
     const stranger = await generateKeyPairSigner();
