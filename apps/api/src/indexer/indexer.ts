@@ -38,6 +38,8 @@ export interface Indexer {
   applyAccount(pubkey: string, data: Uint8Array, slot: number): Promise<void>;
   /** Resolves once every queued subscription update has been written. */
   idle(): Promise<void>;
+  /** Deletes every chain-derived row (banks, pools, loans, events, cursor) and rebuilds them from the chain. */
+  reindex(): Promise<ReconcileResult>;
 }
 
 type Decoded = ReturnType<typeof decodeAccount>;
@@ -208,6 +210,15 @@ export function createIndexer(options: IndexerOptions): Indexer {
     },
     isLeader: () => leader,
     reconcile,
+    async reindex() {
+      await queue;
+      await db.transaction(async (tx) => {
+        for (const table of ["loan_activity", "loans", "pools", "banks"])
+          await tx.query(`DELETE FROM ${table}`);
+        await tx.query("DELETE FROM indexer_cursor WHERE program_id = $1", [programId]);
+      });
+      return reconcile();
+    },
     applyAccount,
     async idle() {
       let current: Promise<unknown>;

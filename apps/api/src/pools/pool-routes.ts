@@ -9,6 +9,7 @@ import {
   toBankView,
 } from "../banks/bank-view.ts";
 import { readNumber } from "../db/database.ts";
+import { createResponseCache } from "../http/response-cache.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Nullable, Pagination, Pubkey, StringEnum, withErrors } from "../http/schemas.ts";
 import { POOL_COLUMNS, POOL_FROM, type PoolRow, toPoolView } from "./pool-view.ts";
@@ -21,6 +22,8 @@ const PoolsWithBanks = Type.Object({
 
 /** Pool routes: one pool, pools by owner, the pool list, metadata and whitelists. */
 export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const poolListCache = createResponseCache<unknown>(ctx.config.listCacheMs);
+
   getRoute<{ pubkey: string }, unknown>(
     app,
     "/pool/pool",
@@ -81,7 +84,8 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
     {
       description:
         "Pools with their banks, newest first. Filters: currency (mint), type, owner, status " +
-        "(default: open and frozen, i.e. not closed; 'all' for every pool).",
+        "(default: open and frozen, i.e. not closed; 'all' for every pool). The same for every client, so an " +
+        "answer is reused for up to LIST_CACHE_MS (default 1 s).",
       tags: ["pools"],
       querystring: Type.Object(
         {
@@ -95,39 +99,48 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
       ),
       response: withErrors({ 200: PoolsWithBanks }),
     },
-    async (query) => {
-      // Only the filters present go into the SQL (fixed column names, values bound), so the planner can
-      // use the partial indexes on live pools ordered by creation.
-      const conditions: string[] = [];
-      const params: string[] = [];
-      const add = (sql: string, value: string) => {
-        params.push(value);
-        conditions.push(sql.replace("?", `$${params.length}`));
-      };
-      if (query.currency !== undefined) add("p.currency = ?", query.currency);
-      if (query.type !== undefined) add("p.pool_type = ?", query.type);
-      if (query.owner !== undefined) add("p.owner = ?", query.owner);
-      if (query.status === undefined) conditions.push("p.status <> 'Closed'");
-      else if (query.status !== "all") add("p.status = ?", query.status);
-      const where = conditions.length === 0 ? "TRUE" : conditions.join(" AND ");
-      const [rows, count] = await Promise.all([
-        // Page the pools first, then join the banks of that page only (pool and bank in one round trip).
-        ctx.db.query<PoolRow & Record<string, unknown>>(
-          `SELECT ${POOL_COLUMNS}, ${BANK_JOIN_COLUMNS} FROM (SELECT * FROM pools p WHERE ${where}
+    async (query) => poolListCache.get(JSON.stringify(query), () => listPools(query)),
+  );
+
+  async function listPools(query: {
+    currency?: string;
+    type?: string;
+    owner?: string;
+    status?: string;
+    limit: number;
+    offset: number;
+  }) {
+    // Only the filters present go into the SQL (fixed column names, values bound), so the planner can
+    // use the partial indexes on live pools ordered by creation.
+    const conditions: string[] = [];
+    const params: string[] = [];
+    const add = (sql: string, value: string) => {
+      params.push(value);
+      conditions.push(sql.replace("?", `$${params.length}`));
+    };
+    if (query.currency !== undefined) add("p.currency = ?", query.currency);
+    if (query.type !== undefined) add("p.pool_type = ?", query.type);
+    if (query.owner !== undefined) add("p.owner = ?", query.owner);
+    if (query.status === undefined) conditions.push("p.status <> 'Closed'");
+    else if (query.status !== "all") add("p.status = ?", query.status);
+    const where = conditions.length === 0 ? "TRUE" : conditions.join(" AND ");
+    const [rows, count] = await Promise.all([
+      // Page the pools first, then join the banks of that page only (pool and bank in one round trip).
+      ctx.db.query<PoolRow & Record<string, unknown>>(
+        `SELECT ${POOL_COLUMNS}, ${BANK_JOIN_COLUMNS} FROM (SELECT * FROM pools p WHERE ${where}
              ORDER BY p.created_at DESC, p.pubkey LIMIT $${params.length + 1} OFFSET $${params.length + 2}) p
            LEFT JOIN banks b ON b.pubkey = p.bank ORDER BY p.created_at DESC, p.pubkey`,
-          [...params, query.limit, query.offset],
-        ),
-        ctx.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM pools p WHERE ${where}`, params),
-      ]);
-      const banks = new Map<string, ReturnType<typeof toBankView>>();
-      for (const row of rows) {
-        const bank = readJoinedBank(row);
-        if (bank !== null && !banks.has(bank.pubkey)) banks.set(bank.pubkey, toBankView(bank));
-      }
-      return { pools: rows.map(toPoolView), banks: [...banks.values()], totalCount: readNumber(count[0]?.n) };
-    },
-  );
+        [...params, query.limit, query.offset],
+      ),
+      ctx.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM pools p WHERE ${where}`, params),
+    ]);
+    const banks = new Map<string, ReturnType<typeof toBankView>>();
+    for (const row of rows) {
+      const bank = readJoinedBank(row);
+      if (bank !== null && !banks.has(bank.pubkey)) banks.set(bank.pubkey, toBankView(bank));
+    }
+    return { pools: rows.map(toPoolView), banks: [...banks.values()], totalCount: readNumber(count[0]?.n) };
+  }
 
   getRoute<{ pubkeys?: string; limit: number; offset: number }, unknown>(
     app,

@@ -198,3 +198,41 @@ describe("loan events", () => {
     ]);
   });
 });
+
+describe("reindex", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase("pglite");
+  }, 60_000);
+  afterAll(async () => t?.drop());
+
+  it("rebuilds every chain-derived row from the chain, dropping rows the chain no longer backs", async () => {
+    const chain = createFakeRpc(PROGRAM);
+    const bankKey = randomAddress();
+    const bank = makeBank();
+    const poolKey = randomAddress();
+    const pool = makePool(bankKey, bank);
+    const loanKey = randomAddress();
+    chain.accounts.set(bankKey, bytesOf.bank(bank));
+    chain.accounts.set(poolKey, bytesOf.pool(pool));
+    chain.accounts.set(loanKey, bytesOf.loan(makeLoan(poolKey, pool)));
+    const indexer = createIndexer({
+      db: t.db,
+      rpc: chain.rpc,
+      wsUrl: "ws://127.0.0.1:9",
+      programId: PROGRAM,
+      reconcileIntervalMs: 60_000,
+      log,
+    });
+    await indexer.reconcile();
+    await t.db.query("DELETE FROM loan_activity");
+    await t.db.query("UPDATE banks SET total_liquidity = 1");
+    await indexer.applyAccount(randomAddress(), bytesOf.loan(makeLoan(poolKey, pool, { nonce: 9n })), 50);
+    expect(await indexer.reindex()).toMatchObject({ banks: 1, pools: 1, loans: 1 });
+    const { loans, activity } = await snapshot(t);
+    expect(loans.map((l) => l.pubkey)).toEqual([loanKey]);
+    expect(activity).toEqual([{ loan: loanKey, kind: "taken" }]);
+    const [row] = await t.db.query<{ total: string }>("SELECT total_liquidity::text AS total FROM banks");
+    expect(row?.total).toBe(bank.totalLiquidity.toString());
+  });
+});
