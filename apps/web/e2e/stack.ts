@@ -1,0 +1,136 @@
+import { join, resolve } from "node:path";
+import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { getPriorityFeeOptions } from "@cistern/protocol";
+import { getInitializeConfigInstruction } from "@cistern/sdk";
+import {
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+} from "@solana/kit";
+import type { FastifyInstance } from "fastify";
+import { createApp, createIndexer, loadConfig } from "../../api/src/index.ts";
+import { registerTxRoutes } from "../../api/src/tx/index.ts";
+import { startWebServer, type WebServer } from "../server.ts";
+import { parseRuntimeConfig } from "../src/config/runtime-config.ts";
+import { buildWebApp, makeTempDir, removeDir, WEB_ROOT } from "./harness.ts";
+
+const LENDING_SO = resolve(WEB_ROOT, "../../programs/lending/build/lending.so");
+
+/** Localnet with the lending program, the API (read + write path, indexer on) and the web app. */
+export interface Stack {
+  localnet: LocalnetHandle;
+  api: FastifyInstance;
+  apiUrl: string;
+  webUrl: string;
+  programId: string;
+  close(): Promise<void>;
+}
+
+/** JSON-RPC call to localnet (admin methods included). */
+export async function rpc<T>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+/**
+ * Builds the web app, starts localnet with the lending program, the API with its write path and
+ * indexer, initialises the program config (oracle = the API's oracle key) and serves the web app.
+ */
+export async function startStack(): Promise<Stack> {
+  const root = await makeTempDir("cistern-web-stack-");
+  const buildDir = join(root, "dist");
+  await buildWebApp(buildDir, "journeys-build");
+  const localnet = await startLocalnet({
+    rpcPort: 0,
+    dataDir: join(root, "chain"),
+    slotMs: 100,
+    programs: [{ soPath: LENDING_SO }],
+  });
+  const programId = localnet.programs[0]!.programId;
+  const env = {
+    LOG_LEVEL: "silent",
+    DATA_DIR: join(root, "api"),
+    SOLANA_RPC_URL: localnet.rpcUrl,
+    LENDING_PROGRAM_ID: programId,
+    INDEXER_RECONCILE_MS: "1000",
+    PRICE_REFRESH_MS: "60000",
+    TX_REBROADCAST_MS: "500",
+  };
+  const config = loadConfig(env);
+  const api = await createApp(config);
+  const tx = await registerTxRoutes(api, { env });
+  const ctx = api.cistern;
+  ctx.prices.start(config.priceRefreshMs);
+  const indexer = createIndexer({
+    db: ctx.db,
+    rpc: ctx.rpc,
+    wsUrl: config.solanaWsUrl,
+    programId,
+    reconcileIntervalMs: config.reconcileIntervalMs,
+    log: api.log,
+    now: ctx.now,
+  });
+  api.addHook("onClose", async () => indexer.stop());
+  await indexer.start();
+  const apiUrl = await api.listen({ host: "127.0.0.1", port: 0 });
+
+  // Program config: admin pays, the API's oracle co-signs loans, fees go to a fresh treasury.
+  const admin = await generateKeyPairSigner();
+  await localnet.fundWallet(admin.address, { lamports: 10_000_000_000n });
+  const init = await getInitializeConfigInstruction({
+    programAddress: programId as never,
+    admin: admin.address,
+    oracle: tx.oracle.address,
+    treasury: (await generateKeyPairSigner()).address,
+    protocolFeeBps: 2000,
+  });
+  const built = await tx.factory.build({
+    feePayer: admin.address,
+    groups: [[init]],
+    options: getPriorityFeeOptions(),
+    needsOracle: false,
+  });
+  const decoded = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
+  const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([admin.keyPair], decoded));
+  const sent = await fetch(`${apiUrl}/send-transaction`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ transaction: signed, blockHeight: built.lastValidBlockHeight }),
+  });
+  const sentBody = (await sent.json()) as { result?: string | null };
+  if (!sent.ok || !sentBody.result)
+    throw new Error(`config initialisation failed: ${JSON.stringify(sentBody)}`);
+
+  let web: WebServer | undefined;
+  try {
+    web = await startWebServer({
+      port: 0,
+      distDir: buildDir,
+      config: parseRuntimeConfig({ apiUrl, rpcUrl: localnet.rpcUrl, cluster: "localnet" }),
+    });
+  } catch (error) {
+    await api.close();
+    await localnet.close();
+    throw error;
+  }
+  return {
+    localnet,
+    api,
+    apiUrl,
+    webUrl: web.url,
+    programId,
+    async close() {
+      await web?.close();
+      await api.close();
+      await localnet.close();
+      await removeDir(root);
+    },
+  };
+}
