@@ -74,6 +74,7 @@ export class Chain {
   private slotTimer: NodeJS.Timeout | null = null;
   private snapshotTimer: NodeJS.Timeout | null = null;
   private slotTimes = new Map<number, number>();
+  private pendingSignatures = new Set<string>();
   private closed = false;
   readonly dataDir: string;
   readonly slotMs: number;
@@ -231,7 +232,7 @@ export class Chain {
   submit(tx: WireTransaction, skipPreflight: boolean): Promise<string> | string {
     if (this.closed) throw new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, "localnet is shutting down");
     const signature = encodeBase58(tx.signatures[0]!);
-    if (this.history.has(signature)) {
+    if (this.isKnownSignature(signature)) {
       if (skipPreflight) return signature;
       throw preflightError("AlreadyProcessed", [], 0);
     }
@@ -259,10 +260,20 @@ export class Chain {
     });
     if (!record) return signature;
     this.seq++;
-    this.history.add(record);
+    // Executed but not yet durable: deduplicated at once, visible in history only after the fsync.
+    this.pendingSignatures.add(signature);
     return this.appendDurable({ s: record.seq, k: "tx", r: record }, { kind: "tx", record }).then(
       () => signature,
+      (e) => {
+        this.pendingSignatures.delete(signature);
+        throw e;
+      },
     );
+  }
+
+  /** Whether a signature already executed (durable or still being written). */
+  isKnownSignature(signature: string): boolean {
+    return this.history.has(signature) || this.pendingSignatures.has(signature);
   }
 
   /** Writes accounts directly (admin path), logged for replay; resolves when durable. */
@@ -299,6 +310,10 @@ export class Chain {
     return new Promise((resolve, reject) => {
       this.ledger.append(line, (err) => {
         if (err) return reject(new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, `ledger write failed: ${err}`));
+        if (event?.kind === "tx") {
+          this.history.add(event.record);
+          this.pendingSignatures.delete(event.record.signature);
+        }
         if (event) this.queueEvent(event);
         resolve();
       });

@@ -232,7 +232,7 @@ export function airdrop(ctx: RpcContext, to: string, lamports: bigint): Promise<
   const blockhash = decodeBase58(chain.latestBlockhash().blockhash);
   let bytes = buildSignedTransaction(ctx.faucet, [transfer], blockhash);
   let tx = parseWireTransaction(bytes);
-  if (chain.history.has(encodeBase58(tx.signatures[0]!))) {
+  if (chain.isKnownSignature(encodeBase58(tx.signatures[0]!))) {
     // Same amount to the same wallet within one slot: add a memo so the signature differs.
     const memo = {
       programId: decodeAddress("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr"),
