@@ -226,3 +226,18 @@ describe("getPreferredLanguage", () => {
     expect(getPreferredLanguage([])).toBe("en");
   });
 });
+
+describe("keyboard", () => {
+  it("moves focus into the dialog and keeps Tab inside it", () => {
+    renderModal({ adapters: [new FakeAdapter("My Wallet", Installed)] });
+    const dialog = screen.getByRole("dialog");
+    expect(document.activeElement).toBe(dialog);
+    const buttons = [...dialog.querySelectorAll("button")];
+    const last = buttons[buttons.length - 1]!;
+    last.focus();
+    fireEvent.keyDown(document, { key: "Tab" });
+    expect(document.activeElement).toBe(buttons[0]);
+    fireEvent.keyDown(document, { key: "Tab", shiftKey: true });
+    expect(document.activeElement).toBe(last);
+  });
+});

@@ -7,6 +7,7 @@ import {
 import { type Adapter, WalletReadyState } from "@solana/wallet-adapter-base";
 import { SolanaMobileWalletAdapterWalletName } from "@solana-mobile/wallet-adapter-mobile";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { trapFocus } from "../../lib/focus-trap.ts";
 import { MORE_WALLETS_URL, ONBOARDING_WALLETS } from "./onboarding-wallets.ts";
 import { type Language, translate } from "./translations.ts";
 
@@ -144,6 +145,7 @@ export function WalletModal(props: WalletModalProps) {
     };
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === "Escape") close();
+      else if (contentRef.current) trapFocus(contentRef.current, event);
     };
     document.addEventListener("mouseup", onMouseUp);
     document.addEventListener("keydown", onKeyDown);
