@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, openSync, readFileSync, truncateSync, write } from "node:fs";
+import { closeSync, fdatasync, openSync, readSync, truncateSync, write } from "node:fs";
 
 /**
  * Append-only JSON-lines log with group commit: every line appended during one event-loop turn
@@ -77,29 +77,49 @@ export class AppendLog {
 }
 
 /**
- * Reads every complete JSON line of a log; a torn final line (crash mid-write) is cut off
- * so that later appends start on a clean line.
+ * Reads every complete JSON line of a log, streaming in chunks (no size limit); a torn final line
+ * (crash mid-write) is cut off so that later appends start on a clean line.
  */
 export function readLogLines<T>(path: string): T[] {
-  let text: string;
+  let fd: number;
   try {
-    text = readFileSync(path, "utf8");
+    fd = openSync(path, "r");
   } catch {
     return [];
   }
   const out: T[] = [];
-  let offset = 0;
-  while (offset < text.length) {
-    const nl = text.indexOf("\n", offset);
-    if (nl === -1) break;
-    const line = text.slice(offset, nl);
-    try {
-      if (line.length > 0) out.push(JSON.parse(line) as T);
-    } catch {
-      break;
+  const chunk = Buffer.alloc(1 << 20);
+  let carry: Buffer = Buffer.alloc(0);
+  let goodBytes = 0;
+  let torn = false;
+  try {
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      let buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      let start = 0;
+      for (;;) {
+        const nl = buf.indexOf(10, start);
+        if (nl === -1) break;
+        const line = buf.toString("utf8", start, nl);
+        if (line.length > 0) {
+          try {
+            out.push(JSON.parse(line) as T);
+          } catch {
+            torn = true;
+            break;
+          }
+        }
+        goodBytes += nl + 1 - start;
+        start = nl + 1;
+      }
+      if (torn) break;
+      buf = buf.subarray(start);
+      carry = Buffer.from(buf);
     }
-    offset = nl + 1;
+  } finally {
+    closeSync(fd);
   }
-  if (offset < text.length) truncateSync(path, Buffer.byteLength(text.slice(0, offset)));
+  if (torn || carry.length > 0) truncateSync(path, goodBytes);
   return out;
 }
