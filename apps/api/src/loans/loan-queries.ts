@@ -33,17 +33,25 @@ export async function queryLoanPage(
   offset: number,
 ): Promise<LoanPage> {
   const statusValue = status === undefined ? null : STATUS_VALUE[status];
-  const [rows, counts] = await Promise.all([
-    q.query<LoanRow>(
-      `SELECT ${LOAN_COLUMNS} FROM loans WHERE ${column} = $1 AND ($2::text IS NULL OR status = $2)
-       ORDER BY created_at DESC, pubkey LIMIT $3 OFFSET $4`,
-      [value, statusValue, limit, offset],
-    ),
-    q.query<{ total: unknown; ongoing: unknown }>(
-      `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'Ongoing') AS ongoing
-       FROM loans WHERE ${column} = $1 AND ($2::text IS NULL OR status = $2)`,
-      [value, statusValue],
-    ),
-  ]);
+  const where = `${column} = $1 AND ($2::text IS NULL OR status = $2)`;
+  // One round trip: the window counts cover the whole filter, computed before LIMIT/OFFSET.
+  const rows = await q.query<LoanRow & { total_count: unknown; ongoing_count: unknown }>(
+    `SELECT ${LOAN_COLUMNS}, count(*) OVER () AS total_count,
+       count(*) FILTER (WHERE status = 'Ongoing') OVER () AS ongoing_count
+     FROM loans WHERE ${where} ORDER BY created_at DESC, pubkey LIMIT $3 OFFSET $4`,
+    [value, statusValue, limit, offset],
+  );
+  if (rows.length > 0) {
+    return {
+      rows,
+      totalCount: readNumber(rows[0]!.total_count),
+      ongoingCount: readNumber(rows[0]!.ongoing_count),
+    };
+  }
+  // An empty page (offset past the end, or no loans) still reports the counts.
+  const counts = await q.query<{ total: unknown; ongoing: unknown }>(
+    `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'Ongoing') AS ongoing FROM loans WHERE ${where}`,
+    [value, statusValue],
+  );
   return { rows, totalCount: readNumber(counts[0]?.total), ongoingCount: readNumber(counts[0]?.ongoing) };
 }

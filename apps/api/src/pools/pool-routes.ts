@@ -22,7 +22,8 @@ const PoolsWithBanks = Type.Object({
 
 /** Pool routes: one pool, pools by owner, the pool list, metadata and whitelists. */
 export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const poolListCache = createResponseCache<unknown>(ctx.config.listCacheMs);
+  // Cached as serialised JSON: a hit is a plain write, no query and no serialisation.
+  const poolListCache = createResponseCache<string>(ctx.config.listCacheMs);
 
   getRoute<{ pubkey: string }, unknown>(
     app,
@@ -99,7 +100,12 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
       ),
       response: withErrors({ 200: PoolsWithBanks }),
     },
-    async (query) => poolListCache.get(JSON.stringify(query), () => listPools(query)),
+    async (query, _request, reply) => {
+      const body = await poolListCache.get(JSON.stringify(query), async () =>
+        JSON.stringify(await listPools(query)),
+      );
+      return reply.type("application/json; charset=utf-8").send(body);
+    },
   );
 
   async function listPools(query: {

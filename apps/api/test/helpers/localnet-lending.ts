@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { getAssociatedTokenAddress, type LocalnetHandle } from "@cistern/localnet";
+import { getAssociatedTokenAddress, type LocalnetHandle, loadOrCreateKeypair } from "@cistern/localnet";
 import {
   type Attestation,
   findBankPda,
@@ -14,6 +14,7 @@ import {
 import {
   type Address,
   appendTransactionMessageInstructions,
+  createKeyPairSignerFromBytes,
   createSolanaRpc,
   createTransactionMessage,
   generateKeyPairSigner,
@@ -59,7 +60,8 @@ export async function createLendingDriver(net: LocalnetHandle) {
     throw new Error("transaction not confirmed");
   }
 
-  const admin = await generateKeyPairSigner();
+  // The program accepts only its upgrade authority as config admin; on localnet that is the faucet keypair.
+  const admin = await createKeyPairSignerFromBytes(loadOrCreateKeypair(net.faucetKeypairPath).secretKey);
   const oracle = await generateKeyPairSigner();
   const treasury = await generateKeyPairSigner();
   await net.faucet(admin.address);
