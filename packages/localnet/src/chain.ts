@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Account, Clock, FailedTransactionMetadata, LiteSvm } from "litesvm/dist/internal";
 import { AppendLog, readLogLines } from "./append-log.ts";
@@ -89,9 +89,21 @@ export class Chain {
       rmSync(snapPath, { force: true });
       rmSync(ledgerPath, { force: true });
     }
-    const snap = existsSync(snapPath) ? readSnapshot(snapPath) : null;
-    if (snap) {
-      this.svm = LiteSvm.fromBytes(snap.svmBytes);
+    let snap: ReturnType<typeof readSnapshot> | null = null;
+    let restored: LiteSvm | null = null;
+    if (existsSync(snapPath)) {
+      try {
+        snap = readSnapshot(snapPath);
+        restored = LiteSvm.fromBytes(snap.svmBytes);
+      } catch (e) {
+        // The ledger holds every change since genesis, so an unreadable snapshot costs a full replay only.
+        console.error(`localnet: snapshot unreadable (${e}); replaying the whole ledger`);
+        renameSync(snapPath, `${snapPath}.corrupt`);
+        snap = null;
+      }
+    }
+    if (snap && restored) {
+      this.svm = restored;
       this.seq = this.snapshotSeq = snap.meta.seq;
       this.slot = snap.meta.slot;
       this.blockHeight = snap.meta.blockHeight;

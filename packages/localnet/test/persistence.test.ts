@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
@@ -88,6 +88,30 @@ describe("persistence", () => {
       expect(
         ((await rpc(net.rpcUrl, "getSignatureStatuses", [sigs])).result as { value: unknown[] }).value,
       ).toEqual(sigs.map(() => null));
+    } finally {
+      await net.close();
+    }
+  });
+
+  it("an unreadable snapshot falls back to replaying the whole ledger", async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const payer = Keypair.generate();
+    const to = Keypair.generate().publicKey.toBase58();
+    let net = await startLocalnet({ rpcPort: 0, dataDir, slotMs: 50 });
+    await net.airdrop(payer.publicKey.toBase58(), BigInt(LAMPORTS_PER_SOL));
+    const sig = await sendTransfer(net.rpcUrl, payer, to, 3_000_000);
+    await net.faucet(to);
+    const expected = await balance(net.rpcUrl, to);
+    await net.close();
+    writeFileSync(join(dataDir, "snapshot.bin"), "garbage");
+    net = await startLocalnet({ rpcPort: 0, dataDir, slotMs: 50 });
+    try {
+      expect(await balance(net.rpcUrl, to)).toBe(expected);
+      expect(
+        ((await rpc(net.rpcUrl, "getSignatureStatuses", [[sig]])).result as { value: unknown[] }).value[0],
+      ).not.toBeNull();
+      expect(existsSync(join(dataDir, "snapshot.bin.corrupt"))).toBe(true);
     } finally {
       await net.close();
     }
