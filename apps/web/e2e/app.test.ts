@@ -208,14 +208,29 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     expect(pageErrors).toEqual([]);
   });
 
-  it("shows the website-update banner when the server runs a newer build", async () => {
+  it("shows the website-update banner for a newer build; loads configured third-party scripts with their timings", async () => {
     const newerDir = await makeTempDir("cistern-web-newer-");
     await cp(buildDir!, newerDir, { recursive: true });
     await writeFile(join(newerDir, "build-id.json"), JSON.stringify({ buildId: "e2e-build-2" }));
+    // Stand-ins for the configured swap plugin and session recorder: they record when they ran.
+    await writeFile(
+      join(newerDir, "swap-plugin.js"),
+      "window.swapPluginRanBeforeApp = !document.querySelector('.app-header .header-actions');",
+    );
+    await writeFile(join(newerDir, "recorder.js"), "window.recorderRanAt = performance.now();");
     const newer = await startWebServer({
       port: 0,
       distDir: newerDir,
       config: parseRuntimeConfig({ cluster: "devnet" }),
+    });
+    const withScripts = await startWebServer({
+      port: 0,
+      distDir: newerDir,
+      config: parseRuntimeConfig({
+        cluster: "devnet",
+        swapPluginScriptUrl: `${newer.url}/swap-plugin.js`,
+        sessionRecordingScriptUrl: `${newer.url}/recorder.js`,
+      }),
     });
     try {
       const other = await browser!.newPage();
@@ -223,8 +238,28 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
       await other.getByText("A new version of the website is available.").waitFor({ timeout: 30_000 });
       expect(await other.getByRole("button", { name: "Refresh" }).isVisible()).toBe(true);
       await other.screenshot({ path: join(TEST_OUTPUT_DIR, "08-update-banner.png") });
+      // Not configured: neither script is in the page.
+      expect(await other.locator("script[data-swap-plugin], script[data-session-recording]").count()).toBe(0);
+
+      await other.goto(withScripts.url);
+      expect(
+        await other.evaluate(() => (window as { swapPluginRanBeforeApp?: boolean }).swapPluginRanBeforeApp),
+      ).toBe(true);
+      const loadEnd = await other.evaluate(
+        () => performance.getEntriesByType("navigation")[0]!.toJSON().loadEventEnd,
+      );
+      await other.waitForFunction(
+        () => (window as { recorderRanAt?: number }).recorderRanAt !== undefined,
+        null,
+        {
+          timeout: 30_000,
+        },
+      );
+      const ranAt = await other.evaluate(() => (window as { recorderRanAt?: number }).recorderRanAt!);
+      expect(ranAt - loadEnd).toBeGreaterThanOrEqual(5000);
       await other.close();
     } finally {
+      await withScripts.close();
       await newer.close();
       await removeDir(newerDir);
     }
