@@ -47,7 +47,21 @@ export interface ChainOptions {
   dataDir: string;
   reset?: boolean;
   slotMs?: number;
+  /** Period of getRecentPerformanceSamples samples in seconds (agave: 60). */
+  samplePeriodSeconds?: number;
 }
+
+/** One getRecentPerformanceSamples entry. */
+export interface PerformanceSample {
+  slot: number;
+  numTransactions: number;
+  numNonVoteTransactions: number;
+  numSlots: number;
+  samplePeriodSecs: number;
+}
+
+/** Samples kept (agave keeps 720: 12 hours of 60 s samples). */
+export const MAX_PERFORMANCE_SAMPLES = 720;
 
 const SNAPSHOT_FILE = "snapshot.bin";
 const LEDGER_FILE = "ledger.log";
@@ -78,10 +92,15 @@ export class Chain {
   private closed = false;
   readonly dataDir: string;
   readonly slotMs: number;
+  private readonly samplePeriodMs: number;
+  private sampleStart = { at: Date.now(), slot: 0, txCount: 0 };
+  /** Newest first. */
+  readonly performanceSamples: PerformanceSample[] = [];
 
   constructor(opts: ChainOptions) {
     this.dataDir = opts.dataDir;
     this.slotMs = opts.slotMs ?? 400;
+    this.samplePeriodMs = (opts.samplePeriodSeconds ?? 60) * 1000;
     mkdirSync(this.dataDir, { recursive: true });
     const snapPath = join(this.dataDir, SNAPSHOT_FILE);
     const ledgerPath = join(this.dataDir, LEDGER_FILE);
@@ -119,6 +138,7 @@ export class Chain {
     this.replay(readLogLines<LedgerEntry>(ledgerPath));
     this.ledger = new AppendLog(ledgerPath);
     this.advanceSlot();
+    this.sampleStart = { at: Date.now(), slot: this.slot, txCount: this.history.size };
   }
 
   /** Starts the slot timer and periodic snapshots. */
@@ -181,6 +201,7 @@ export class Chain {
       const first = this.slotTimes.keys().next().value as number;
       this.slotTimes.delete(first);
     }
+    this.samplePerformance();
     for (const l of this.listeners) {
       try {
         l.onSlot(this.slot);
@@ -188,6 +209,22 @@ export class Chain {
         console.error(`localnet: slot notification failed: ${e}`);
       }
     }
+  }
+
+  private samplePerformance(): void {
+    const now = Date.now();
+    if (now - this.sampleStart.at < this.samplePeriodMs) return;
+    const txCount = this.history.size;
+    const n = txCount - this.sampleStart.txCount;
+    this.performanceSamples.unshift({
+      slot: this.slot,
+      numTransactions: n,
+      numNonVoteTransactions: n,
+      numSlots: this.slot - this.sampleStart.slot,
+      samplePeriodSecs: Math.round((now - this.sampleStart.at) / 1000),
+    });
+    if (this.performanceSamples.length > MAX_PERFORMANCE_SAMPLES) this.performanceSamples.pop();
+    this.sampleStart = { at: now, slot: this.slot, txCount };
   }
 
   /** Block time of a slot (epoch seconds), or null when unknown. */

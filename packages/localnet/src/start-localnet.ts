@@ -38,6 +38,8 @@ export interface StartLocalnetOptions {
   admin?: boolean;
   /** Bind address (default 127.0.0.1). */
   host?: string;
+  /** getRecentPerformanceSamples period in seconds (default 60, as agave; shorter in tests). */
+  samplePeriodSeconds?: number;
 }
 
 /** A running localnet. */
@@ -93,7 +95,12 @@ function listen(server: Server, host: string, port: number): Promise<number> {
  */
 export async function startLocalnet(opts: StartLocalnetOptions): Promise<LocalnetHandle> {
   const host = opts.host ?? "127.0.0.1";
-  const chain = new Chain({ dataDir: opts.dataDir, reset: opts.reset, slotMs: opts.slotMs });
+  const chain = new Chain({
+    dataDir: opts.dataDir,
+    reset: opts.reset,
+    slotMs: opts.slotMs,
+    samplePeriodSeconds: opts.samplePeriodSeconds,
+  });
   const faucetKeypairPath = join(opts.dataDir, "faucet-keypair.json");
   const faucet = loadOrCreateKeypair(faucetKeypairPath);
   const admin = new WorldAdmin(chain, faucet);

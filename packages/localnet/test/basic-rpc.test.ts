@@ -4,7 +4,7 @@ import { rpc, startTestLocalnet } from "./helpers.ts";
 describe("startLocalnet basics", () => {
   let net: Awaited<ReturnType<typeof startTestLocalnet>>;
   beforeAll(async () => {
-    net = await startTestLocalnet({ seed: false });
+    net = await startTestLocalnet({ seed: false, samplePeriodSeconds: 1 });
   });
   afterAll(async () => {
     await net.cleanup();
@@ -29,5 +29,21 @@ describe("startLocalnet basics", () => {
       err: null,
       confirmationStatus: "finalized",
     });
+  });
+
+  it("getRecentPerformanceSamples reports transactions and slots per sample period", async () => {
+    await net.airdrop("4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T", 1_000_000_000n);
+    let samples: { numTransactions: number; numSlots: number; samplePeriodSecs: number; slot: number }[] = [];
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      samples = (await rpc(net.rpcUrl, "getRecentPerformanceSamples", [5])).result as typeof samples;
+      if (samples.reduce((n, x) => n + x.numTransactions, 0) > 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(samples.length).toBeGreaterThan(0);
+    expect(samples.reduce((n, x) => n + x.numTransactions, 0)).toBeGreaterThanOrEqual(1);
+    expect(samples[0]!.numSlots).toBeGreaterThan(0);
+    expect(samples[0]!.samplePeriodSecs).toBeGreaterThanOrEqual(1);
+    expect((await rpc(net.rpcUrl, "getRecentPerformanceSamples", [721])).error?.code).toBe(-32602);
   });
 });

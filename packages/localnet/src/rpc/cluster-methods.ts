@@ -1,5 +1,5 @@
 import { decodeBase58 } from "../base58.ts";
-import { SLOTS_PER_EPOCH } from "../chain.ts";
+import { MAX_PERFORMANCE_SAMPLES, SLOTS_PER_EPOCH } from "../chain.ts";
 import { invalidParams, LocalnetRpcError, RPC_ERROR } from "../errors.ts";
 import { computeFee } from "../execution.ts";
 import { parseWireMessage } from "../wire.ts";
@@ -52,6 +52,12 @@ export const clusterMethods: Record<string, RpcHandler> = {
     if (t === null)
       throw new LocalnetRpcError(RPC_ERROR.BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
     return t;
+  },
+  getRecentPerformanceSamples: (params, ctx) => {
+    const p = asParams(params);
+    const limit = p[0] === undefined || p[0] === null ? MAX_PERFORMANCE_SAMPLES : uint(p, 0, "limit");
+    if (limit > MAX_PERFORMANCE_SAMPLES) throw invalidParams(`Invalid limit; max ${MAX_PERFORMANCE_SAMPLES}`);
+    return ctx.chain.performanceSamples.slice(0, limit);
   },
   getLatestBlockhash: (p, ctx) => {
     checkMinContextSlot(config(asParams(p), 0), ctx.chain.slot);
