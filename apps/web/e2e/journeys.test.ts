@@ -3,6 +3,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { DEMO_WORLD } from "@cistern/localnet";
 import { SOL_MINT, USDC_MINT } from "@cistern/protocol";
 import { Keypair } from "@solana/web3.js";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -18,6 +19,9 @@ let borrower: Page;
 const lenderKey = Keypair.generate();
 const borrowerKey = Keypair.generate();
 const pageErrors: string[] = [];
+const JUP_TOKEN = DEMO_WORLD.tokens.find((t) => t.symbol === "JUP")!;
+const JUP = JUP_TOKEN.mint;
+const JUP_DECIMALS = JUP_TOKEN.decimals;
 let faucetNfts: { mint: string; collectionId: string; name: string }[] = [];
 
 async function openAs(keypair: Keypair): Promise<Page> {
@@ -85,7 +89,7 @@ afterAll(async () => {
 
 describe("journeys (headless Chromium, localnet, API write path)", { timeout: 180_000 }, () => {
   it("a lender creates a USDC nft-pool (bank opened by the deposit) and the bank matches the chain", async () => {
-    const collection = faucetNfts[0]!.collectionId;
+    const collections = [...new Set(faucetNfts.map((n) => n.collectionId))].slice(0, 4);
     await lender.goto(`${stack!.webUrl}/my-pools/new`);
     const form = lender.getByRole("form", { name: "Create pool" });
     await form.waitFor({ timeout: 30_000 });
@@ -102,9 +106,11 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await form.getByLabel("APY (%)").fill("36.5");
     await form.getByLabel("Maximum duration (days)").fill("7");
     await form.getByLabel("Maximum loan (USD)").fill("1000");
-    await form.getByRole("button", { name: "Add collection" }).click();
-    await form.getByLabel("Collection").selectOption(collection);
-    await form.getByLabel("LTV (%)").fill("60");
+    for (const [i, collection] of collections.entries()) {
+      await form.getByRole("button", { name: "Add collection" }).click();
+      await form.getByLabel("Collection").nth(i).selectOption(collection);
+      await form.getByLabel("LTV (%)").nth(i).fill("60");
+    }
     await shot(lender, "01-create-nft-pool");
     await confirmed(lender, () => form.getByRole("button", { name: "Create pool" }).click(), 2);
     await lender.waitForURL(/\/my-pools$/);
@@ -121,6 +127,151 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await bank.getByText("500 USDC").first().waitFor();
     await shot(lender, "02-my-pools");
   });
+
+  it("a lender creates a SOL defi-pool accepting JUP", async () => {
+    await lender.goto(`${stack!.webUrl}/my-pools/new`);
+    const form = lender.getByRole("form", { name: "Create pool" });
+    await form.waitFor({ timeout: 30_000 });
+    await form.getByText("Token collateral").click();
+    await form.getByLabel("Currency").selectOption(SOL_MINT);
+    await lender.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
+    await form.getByLabel("Amount to lend").fill("20");
+    await form.getByLabel("APY (%)").fill("20");
+    await form.getByLabel("Maximum duration (days)").fill("7");
+    await form.getByLabel("Maximum loan (USD)").fill("100000");
+    await form.getByRole("button", { name: "Add token" }).click();
+    await form.getByLabel("Token", { exact: true }).selectOption(JUP);
+    await form.getByLabel("LTV (%)").fill("50");
+    await confirmed(lender, () => form.getByRole("button", { name: "Create pool" }).click(), 2);
+    await lender.waitForURL(/\/my-pools$/);
+    await lender.getByTestId("my-pools").getByText("Token").waitFor({ timeout: 30_000 });
+    const vault = await rpc<{ value: { amount: string } }>(stack!.localnet.rpcUrl, "getTokenAccountBalance", [
+      await bankVault(lenderKey.publicKey.toBase58(), SOL_MINT),
+    ]);
+    expect(vault.value.amount).toBe("20000000000");
+    await shot(lender, "03-my-pools-two");
+  });
+
+  it("a borrower borrows USDC against an NFT: the quote shows before signing, the chain pays exactly it", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    const before = await tokenBalance(me, USDC_MINT);
+    await borrowNft(faucetNfts[0]!.name, "50", "7");
+    expect(await tokenBalance(me, USDC_MINT)).toBe(before + 50_000_000n);
+  });
+
+  it("a borrower borrows SOL against JUP tokens", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    const jupBefore = await tokenBalance(me, JUP);
+    await borrower.goto(`${stack!.webUrl}/borrow?tab=token`);
+    await borrower.getByLabel("Collateral token").waitFor({ timeout: 30_000 });
+    await borrower.getByLabel("Collateral token").selectOption(JUP);
+    await borrower.getByLabel("Collateral amount").fill("1000");
+    const amount = borrower.getByLabel(/Amount \(SOL\)/);
+    await amount.waitFor({ timeout: 30_000 });
+    // Bad input: the message shows and nothing is sent.
+    await amount.fill("0.001");
+    await borrower.getByText("The minimum token loan is 0.01 SOL.").waitFor();
+    await borrower.getByTestId("borrow-submit").click();
+    expect(await borrower.locator(".toast-title", { hasText: /Transaction|Preparing/ }).count()).toBe(0);
+    await amount.fill("0.1");
+    await borrower.getByTestId("quote").waitFor();
+    await shot(borrower, "05-borrow-token-quote");
+    await confirmed(borrower, () => borrower.getByTestId("borrow-submit").click());
+    const jupAfter = await tokenBalance(me, JUP);
+    expect(jupBefore - jupAfter).toBe(1000n * 10n ** BigInt(JUP_DECIMALS));
+  });
+
+  it("repays one loan, then two at once; the USDC paid is the amount shown", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    await borrowNft(faucetNfts[1]!.name, "30", "7");
+    await borrowNft(faucetNfts[2]!.name, "25", "7");
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const ongoing = borrower.getByTestId("ongoing-loans");
+    await ongoing.locator("tbody tr").nth(3).waitFor({ timeout: 30_000 });
+    await shot(borrower, "06-loans");
+    const row = ongoing.locator("tbody tr", { hasText: "50 USDC" }).first();
+    const owed = parseUsdc((await row.getByTestId("owed-now").textContent()) ?? "");
+    const before = await tokenBalance(me, USDC_MINT);
+    await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
+    expect(before - (await tokenBalance(me, USDC_MINT))).toBe(owed);
+    await borrower.getByTestId("loan-history").locator("tbody tr").first().waitFor({ timeout: 30_000 });
+
+    const two = ["30 USDC", "25 USDC"].map((text) => ongoing.locator("tbody tr", { hasText: text }).first());
+    let total = 0n;
+    for (const r of two) {
+      total += parseUsdc((await r.getByTestId("owed-now").textContent()) ?? "");
+      await r.getByRole("checkbox").check();
+    }
+    const repayAll = borrower.getByTestId("repay-selected");
+    expect(await repayAll.textContent()).toContain("Repay selected (2)");
+    const before2 = await tokenBalance(me, USDC_MINT);
+    await confirmed(borrower, () => repayAll.click());
+    expect(before2 - (await tokenBalance(me, USDC_MINT))).toBe(total);
+    await borrower.getByTestId("loan-history").locator("tbody tr").nth(2).waitFor({ timeout: 30_000 });
+  });
+
+  it("extends a loan with a fresh quote, warns near expiry, and shows the lender a loan past grace", async () => {
+    await borrowNft(faucetNfts[3]!.name, "40", "7");
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const ongoing = borrower.getByTestId("ongoing-loans");
+    const row = ongoing.locator("tbody tr", { hasText: "40 USDC" }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.getByRole("button", { name: "Extend" }).click();
+    const panel = borrower.getByTestId("extend-panel");
+    await panel.getByLabel(/New duration/).fill("3");
+    await panel.getByTestId("quote").waitFor();
+    await shot(borrower, "07-extend-quote");
+    await confirmed(borrower, () => panel.getByTestId("extend-submit").click());
+    await ongoing.locator("tbody tr", { hasText: "40 USDC" }).filter({ hasText: "Active" }).first().waitFor({
+      timeout: 30_000,
+    });
+
+    // 2.5 days later the extended loan (3 days) is near expiry.
+    await rpc(stack!.localnet.rpcUrl, "localnet_advanceClock", [Math.round(2.5 * 86_400)]);
+    await borrower.reload();
+    await borrower.getByTestId("near-expiry").waitFor({ timeout: 30_000 });
+    await shot(borrower, "08-near-expiry");
+
+    // Past expiry and its 3 h grace: the lender sees it as past grace.
+    await rpc(stack!.localnet.rpcUrl, "localnet_advanceClock", [86_400]);
+    await lender.goto(`${stack!.webUrl}/loans`);
+    await lender.getByRole("tab", { name: "Loans on my pools" }).click();
+    const lent = lender.getByTestId("lender-loans");
+    await lent.locator("tbody tr", { hasText: "Past grace" }).first().waitFor({ timeout: 30_000 });
+    await shot(lender, "09-lender-loans");
+  });
+
+  it("shows the market, pools, a pool, the dashboard, and fits a 360 px screen", async () => {
+    for (const [path, name, ready] of [
+      ["/lend", "10-lend", "market-summary"],
+      ["/pools", "11-pools", "pool-cards"],
+      ["/dashboard", "12-dashboard", "top-users"],
+    ] as const) {
+      await borrower.goto(`${stack!.webUrl}${path}`);
+      await borrower.getByTestId(ready).waitFor({ timeout: 30_000 });
+      await shot(borrower, name);
+    }
+    await borrower.goto(`${stack!.webUrl}/pools`);
+    await borrower.getByTestId("pool-cards").locator("a").first().click();
+    await borrower.getByTestId("pool-terms").waitFor({ timeout: 30_000 });
+    await borrower.getByTestId("pool-loans").waitFor({ timeout: 30_000 });
+    await shot(borrower, "13-pool");
+    await borrower.setViewportSize({ width: 360, height: 780 });
+    for (const [path, name] of [
+      ["/borrow", "14-borrow-360"],
+      ["/loans", "15-loans-360"],
+    ] as const) {
+      await borrower.goto(`${stack!.webUrl}${path}`);
+      await borrower.locator("main h1").waitFor();
+      await borrower.waitForTimeout(1500);
+      const overflow = await borrower.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+      await shot(borrower, name);
+    }
+    expect(pageErrors).toEqual([]);
+  });
 });
 
 async function bankVault(owner: string, mint: string): Promise<string> {
@@ -133,4 +284,26 @@ async function bankVault(owner: string, mint: string): Promise<string> {
   return bank.vault;
 }
 
-export { SOL_MINT };
+/** Borrows `amount` USDC for `days` against the borrower's NFT called `name` through the borrow page. */
+async function borrowNft(name: string, amount: string, days: string) {
+  await borrower.goto(`${stack!.webUrl}/borrow`);
+  const list = borrower.getByTestId("nft-list");
+  await list.waitFor({ timeout: 30_000 });
+  const nft = list.getByRole("button", { name: new RegExp(name.replace(/[#]/g, "\\$&")) });
+  await nft.getByText("Best offer").waitFor({ timeout: 30_000 });
+  await nft.click();
+  const input = borrower.getByLabel(/Amount \(USDC\)/);
+  await input.fill("5");
+  await borrower.getByText("The minimum NFT loan is 20 USDC.").waitFor();
+  await input.fill(amount);
+  await borrower.getByLabel(/Duration/).fill(days);
+  await borrower.getByTestId("quote").waitFor();
+  if (name === faucetNfts[0]!.name) await shot(borrower, "04-borrow-nft-quote");
+  await confirmed(borrower, () => borrower.getByTestId("borrow-submit").click());
+}
+
+/** "100.21 USDC" -> base units. */
+function parseUsdc(text: string): bigint {
+  const [whole = "0", fraction = ""] = text.replace(/[^0-9.]/g, "").split(".");
+  return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6));
+}

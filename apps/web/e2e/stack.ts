@@ -1,8 +1,10 @@
+import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
 import { getPriorityFeeOptions } from "@cistern/protocol";
 import { getInitializeConfigInstruction } from "@cistern/sdk";
 import {
+  createKeyPairSignerFromBytes,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
@@ -81,9 +83,11 @@ export async function startStack(): Promise<Stack> {
   await indexer.start();
   const apiUrl = await api.listen({ host: "127.0.0.1", port: 0 });
 
-  // Program config: admin pays, the API's oracle co-signs loans, fees go to a fresh treasury.
-  const admin = await generateKeyPairSigner();
-  await localnet.fundWallet(admin.address, { lamports: 10_000_000_000n });
+  // Program config: the faucet (the program's upgrade authority) is the admin, the API's oracle
+  // co-signs loans, fees go to a fresh treasury.
+  const admin = await createKeyPairSignerFromBytes(
+    Uint8Array.from(JSON.parse(await readFile(localnet.faucetKeypairPath, "utf8")) as number[]),
+  );
   const init = await getInitializeConfigInstruction({
     programAddress: programId as never,
     admin: admin.address,

@@ -8,7 +8,7 @@ export function countdown(row: LoanRowView): string {
   if (row.phase === "active" || row.phase === "near-expiry")
     return `expires in ${formatDuration(row.secondsToExpiry)}`;
   if (row.phase === "grace") return `grace ends in ${formatDuration(row.secondsToLiquidation)}`;
-  if (row.phase === "liquidatable") return "can be liquidated";
+  if (row.phase === "liquidatable") return "past grace";
   return "";
 }
 
