@@ -1,8 +1,5 @@
 import { computeUtilisationPercent, listCurrencies, type PoolType } from "@cistern/protocol";
 import { type ReactNode, useId, useState } from "react";
-import { useAppContext } from "../../app-context.ts";
-import { toQueryString } from "../../pages/api.ts";
-import { requestJson } from "../../tx/http-client.ts";
 import { useCollections, useTokens } from "../pools/pool-data.ts";
 import { type FormErrors, newRowKey, type PoolFormState, validatePoolForm } from "./pool-form-model.ts";
 
@@ -54,7 +51,6 @@ export function PoolFormView({
   onSubmit(form: PoolFormState): Promise<unknown>;
   onCurrencyChange?(mint: string): void;
 }) {
-  const { config } = useAppContext();
   const uid = useId();
   const id = (name: string) => `${uid}-${name}`;
   const [form, setForm] = useState(initial);
