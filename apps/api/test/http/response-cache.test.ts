@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createResponseCache } from "../../src/http/response-cache.ts";
 
+const flush = () => new Promise((r) => setImmediate(r));
+
 describe("response cache", () => {
-  it("reuses an answer within the TTL, reloads after it, and never keeps a failure", async () => {
+  it("reuses an answer within the TTL, then serves it stale while one reload runs", async () => {
     let clock = 0;
     let loads = 0;
     const cache = createResponseCache<number>(1000, 10, () => clock);
@@ -11,9 +13,25 @@ describe("response cache", () => {
     clock = 999;
     expect(await cache.get("a", load)).toBe(1);
     clock = 1000;
+    const stale = cache.get("a", load);
+    const alsoStale = cache.get("a", load);
+    expect([await stale, await alsoStale]).toEqual([1, 1]);
+    await flush();
+    expect(loads).toBe(2);
     expect(await cache.get("a", load)).toBe(2);
+  });
+
+  it("never keeps a failure and keeps the stale answer when a reload fails", async () => {
+    let clock = 0;
+    const cache = createResponseCache<string>(1000, 10, () => clock);
     await expect(cache.get("b", () => Promise.reject(new Error("db down")))).rejects.toThrow("db down");
-    expect(await cache.get("b", load)).toBe(3);
+    expect(await cache.get("b", async () => "ok")).toBe("ok");
+    clock = 5000;
+    expect(await cache.get("b", () => Promise.reject(new Error("db down")))).toBe("ok");
+    await flush();
+    expect(await cache.get("b", async () => "again")).toBe("ok");
+    await flush();
+    expect(await cache.get("b", async () => "later")).toBe("again");
   });
 
   it("is off with a TTL of 0 and bounded in size", async () => {
