@@ -91,7 +91,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       send(res, 200, "application/json", JSON.stringify(config), "no-store");
       return;
     }
-    const filePath = normalize(join(distDir, decodeURIComponent(url.pathname)));
+    let decodedPath: string;
+    try {
+      decodedPath = decodeURIComponent(url.pathname);
+    } catch {
+      send(res, 400, "text/plain; charset=utf-8", "Bad request path", "no-store");
+      return;
+    }
+    const filePath = normalize(join(distDir, decodedPath));
     if (filePath.startsWith(distDir + sep) && url.pathname !== "/index.html") {
       const info = await stat(filePath).catch(() => null);
       if (info?.isFile()) {

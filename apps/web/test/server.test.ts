@@ -75,6 +75,7 @@ describe("web server", () => {
     const traversal = await fetch(`${server.url}/..%2f..%2fetc%2fpasswd`);
     expect(await traversal.text()).not.toContain("root:");
     expect((await fetch(`${server.url}/`, { method: "POST" })).status).toBe(405);
+    expect((await fetch(`${server.url}/%E0%A4%A`)).status).toBe(400);
   });
 
   it("leaves the swap plugin out when it is not configured", async () => {
