@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { generateKeyPairSigner } from "@solana/kit";
+import { generateKeyPairSigner, getAddressDecoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
@@ -11,6 +11,7 @@ import {
   findConfigPda,
   getInitializeConfigInstruction,
   getMaxWriteChunkBytes,
+  getSetUpgradeAuthorityInstruction,
   isSdkError,
   MIN_EXTEND_PROGRAM_BYTES,
   PROGRAMDATA_METADATA_SIZE,
@@ -130,6 +131,42 @@ describe("deployProgram (BPF Upgradeable Loader) in LiteSVM", () => {
     const stranger = await createFundedSigner(svm, 100n);
     await expect(deployProgram({ transport, programBytes, program, payer: stranger })).rejects.toSatisfy(
       (error) => isSdkError(error, SDK_ERROR.DEPLOY_AUTHORITY_MISMATCH),
+    );
+
+    // SetAuthority: hand the upgrade authority to the stranger, then remove it (immutable)
+    const programDataAddress = deployed.programDataAddress;
+    await sendWithLiteSvm(
+      svm,
+      [
+        getSetUpgradeAuthorityInstruction({
+          programData: programDataAddress,
+          authority: payer,
+          newAuthority: stranger.address,
+        }),
+      ],
+      payer,
+    );
+    let header = getAccountData(svm, programDataAddress)!;
+    expect(header[12]).toBe(1);
+    expect(getAddressDecoder().decode(header.subarray(13, 45))).toBe(stranger.address);
+    await expect(deployProgram({ transport, programBytes, program, payer })).rejects.toSatisfy((error) =>
+      isSdkError(error, SDK_ERROR.DEPLOY_AUTHORITY_MISMATCH),
+    );
+    await sendWithLiteSvm(
+      svm,
+      [
+        getSetUpgradeAuthorityInstruction({
+          programData: programDataAddress,
+          authority: stranger,
+          newAuthority: null,
+        }),
+      ],
+      stranger,
+    );
+    header = getAccountData(svm, programDataAddress)!;
+    expect(header[12]).toBe(0);
+    await expect(deployProgram({ transport, programBytes, program, payer: stranger })).rejects.toThrow(
+      /immutable/,
     );
   }, 60_000);
 

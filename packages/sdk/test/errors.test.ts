@@ -19,10 +19,12 @@ const ltvLogs = [
 ];
 
 describe("LENDING_ERRORS", () => {
-  it("mirrors the 40 codes of LAYOUT.md with unique names", () => {
+  it("mirrors the 44 codes of LAYOUT.md with unique names", () => {
     const codes = Object.keys(LENDING_ERRORS).map(Number);
-    expect(codes).toEqual(Array.from({ length: 40 }, (_, i) => 6000 + i));
-    expect(new Set(Object.values(LENDING_ERRORS).map((e) => e.name)).size).toBe(40);
+    expect(codes).toEqual(Array.from({ length: 44 }, (_, i) => 6000 + i));
+    expect(new Set(Object.values(LENDING_ERRORS).map((e) => e.name)).size).toBe(44);
+    expect(LENDING_ERROR_CODE.NotUpgradeAuthority).toBe(6042);
+    expect(LENDING_ERRORS[6043].name).toBe("ProgramImmutable");
     expect(LENDING_ERROR_CODE.LtvExceeded).toBe(6027);
     expect(LENDING_ERRORS[6034].name).toBe("NotLiquidatable");
   });

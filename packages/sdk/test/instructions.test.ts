@@ -10,6 +10,7 @@ import {
   findEscrowPda,
   findLoanPda,
   findPoolPda,
+  findProgramDataAddress,
   findVaultPda,
   getClosePoolInstruction,
   getCreateBankInstruction,
@@ -81,7 +82,7 @@ describe("attestation", () => {
 });
 
 describe("config instructions", () => {
-  it("InitializeConfig: 68 bytes, admin/config/system accounts", async () => {
+  it("InitializeConfig: 68 bytes, admin/config/system/program/programData accounts", async () => {
     const admin = testAddress(1);
     const ix = await getInitializeConfigInstruction({
       programAddress,
@@ -99,6 +100,8 @@ describe("config instructions", () => {
       [admin, WRITABLE_SIGNER],
       [config, WRITABLE],
       [SYSTEM_PROGRAM_ADDRESS, READONLY],
+      [programAddress, READONLY],
+      [await findProgramDataAddress(programAddress), READONLY],
     ]);
     await expect(
       getInitializeConfigInstruction({

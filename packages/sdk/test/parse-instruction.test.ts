@@ -3,6 +3,7 @@ import {
   type Attestation,
   findBankPda,
   findLoanPda,
+  findProgramDataAddress,
   getClosePoolInstruction,
   getCreateBankInstruction,
   getCreatePoolInstruction,
@@ -69,7 +70,11 @@ describe("parseLendingInstruction", () => {
       type: "InitializeConfig",
       data: { protocolFeeBps: 2000, oracle: mint, treasury: bank },
     });
-    expect(init.accounts).toMatchObject({ admin: owner });
+    expect(init.accounts).toMatchObject({
+      admin: owner,
+      program: programAddress,
+      programData: await findProgramDataAddress(programAddress),
+    });
     expect(
       parseLendingInstruction(
         await getUpdateConfigInstruction({ programAddress, admin: owner, paused: true }),

@@ -3,15 +3,35 @@
 
 static const u8 CONFIG_SEED[] = "config";
 
-/* accounts: 0 admin (s, w), 1 config PDA (w), 2 system program.
+/* Only the program's upgrade authority may initialize the config: `program` must be this program's
+ * BPF Upgradeable Loader Program account (state Program { programdata_address }) and `program_data` that
+ * ProgramData account (state ProgramData { slot, upgrade_authority: Some(admin) }). */
+static u64 check_upgrade_authority(const SolAccountInfo *program, const SolAccountInfo *program_data,
+                                   const SolPubkey *program_id, const SolPubkey *admin) {
+  if (!pubkey_eq(program->key, program_id) || !pubkey_eq(program->owner, &BPF_LOADER_UPGRADEABLE_ID) ||
+      program->data_len < LOADER_PROGRAM_SIZE || rd32(program->data) != LOADER_STATE_PROGRAM)
+    return E_INVALID_PROGRAM_ACCOUNT;
+  if (!pubkey_eq(program_data->key, (const SolPubkey *)(program->data + 4)) ||
+      !pubkey_eq(program_data->owner, &BPF_LOADER_UPGRADEABLE_ID) ||
+      program_data->data_len < LOADER_PROGRAM_DATA_HEADER || rd32(program_data->data) != LOADER_STATE_PROGRAM_DATA)
+    return E_INVALID_PROGRAM_DATA;
+  u8 has_authority = program_data->data[12];
+  if (has_authority == 0) return E_PROGRAM_IMMUTABLE;
+  if (has_authority != 1) return E_INVALID_PROGRAM_DATA;
+  return pubkey_eq((const SolPubkey *)(program_data->data + 13), admin) ? SUCCESS : E_NOT_UPGRADE_AUTHORITY;
+}
+
+/* accounts: 0 admin (s, w; the program's upgrade authority), 1 config PDA (w), 2 system program,
+ * 3 program account (this program id), 4 its ProgramData account.
  * data: tag, bump u8, fee_bps u16, oracle, treasury */
 u64 ix_initialize_config(const SolParameters *p) {
   if (p->data_len != 68) return E_INVALID_INSTRUCTION;
-  if (p->ka_num < 3) return E_NOT_ENOUGH_ACCOUNTS;
+  if (p->ka_num < 5) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *admin = &p->ka[0], *config = &p->ka[1], *sys = &p->ka[2];
   u64 r = check_signer(admin, true);
   if (r) return r;
   if ((r = check_system_program(sys))) return r;
+  if ((r = check_upgrade_authority(&p->ka[3], &p->ka[4], p->program_id, admin->key))) return r;
   u8 bump = p->data[1];
   u16 fee_bps = rd16(p->data + 2);
   if (fee_bps > MAX_FEE_BPS) return E_INVALID_FEE;

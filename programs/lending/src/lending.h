@@ -44,6 +44,10 @@
 #define E_INVALID_TREASURY 6037ULL
 #define E_INVALID_FEE 6038ULL
 #define E_COLLECTION_IN_USE 6039ULL
+#define E_INVALID_PROGRAM_ACCOUNT 6040ULL
+#define E_INVALID_PROGRAM_DATA 6041ULL
+#define E_NOT_UPGRADE_AUTHORITY 6042ULL
+#define E_PROGRAM_IMMUTABLE 6043ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1
@@ -76,6 +80,11 @@
 #define TOKEN_ACCOUNT_SIZE 165ULL
 #define MINT_SIZE 82ULL
 #define ALT_HEADER_SIZE 56ULL
+/* BPF Upgradeable Loader account states (bincode: u32 enum tag first) */
+#define LOADER_STATE_PROGRAM 2
+#define LOADER_STATE_PROGRAM_DATA 3
+#define LOADER_PROGRAM_SIZE 36ULL          /* tag + programdata address */
+#define LOADER_PROGRAM_DATA_HEADER 45ULL   /* tag + slot u64 + Option<Pubkey> (1 + 32) */
 
 /* ---- account layouts (sizes and offsets asserted below) ---- */
 typedef struct {
@@ -160,6 +169,10 @@ static const SolPubkey TOKEN_PROGRAM_ID = {{
 static const SolPubkey ALT_PROGRAM_ID = {{
   0x02, 0x77, 0xa6, 0xaf, 0x97, 0x33, 0x9b, 0x7a, 0xc8, 0x8d, 0x18, 0x92, 0xc9, 0x04, 0x46, 0xf5,
   0x00, 0x02, 0x30, 0x92, 0x66, 0xf6, 0x2e, 0x53, 0xc1, 0x18, 0x24, 0x49, 0x82, 0x00, 0x00, 0x00}};
+
+static const SolPubkey BPF_LOADER_UPGRADEABLE_ID = {{
+  0x02, 0xa8, 0xf6, 0x91, 0x4e, 0x88, 0xa1, 0xb0, 0xe2, 0x10, 0x15, 0x3e, 0xf7, 0x63, 0xae, 0x2b,
+  0x00, 0xc2, 0xb9, 0x3d, 0x16, 0xc1, 0x24, 0xd2, 0xc0, 0x53, 0x7a, 0x10, 0x04, 0x80, 0x00, 0x00}};
 
 /* ---- unaligned little-endian reads of instruction data (SBPF v0 allows unaligned loads) ---- */
 static inline u64 rd64(const u8 *p) { return *(const u64 *)p; }

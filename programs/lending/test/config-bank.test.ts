@@ -20,9 +20,10 @@ import { bankOf, buildWorld, DEPOSIT, nftLoanIx, ONE } from "./support/world.ts"
 const E = LENDING_ERROR_CODE;
 
 describe("config", () => {
-  it("initializes the config PDA with admin, oracle, treasury and fee", async () => {
+  it("initializes the config PDA with admin (the upgrade authority), oracle, treasury and fee", async () => {
     const h = await Harness.create();
-    const [admin, oracle, treasury] = [await h.wallet(), await h.wallet(), await h.wallet()];
+    const admin = h.upgradeAuthority;
+    const [oracle, treasury] = [await h.wallet(), await h.wallet()];
     await h.send([
       await getInitializeConfigInstruction({
         programAddress: h.programId,
@@ -40,13 +41,13 @@ describe("config", () => {
     expect(c.protocolFeeBps).toBe(2000);
     expect(c.paused).toBe(false);
     expect(c.createdAt).toBe(h.now);
-    // a second initialize cannot take over the config
+    // a second initialize cannot overwrite the config, not even by the upgrade authority
     const other = await h.wallet();
     await h.expectCode(
       [
         await getInitializeConfigInstruction({
           programAddress: h.programId,
-          admin: other,
+          admin,
           oracle: other.address,
           treasury: other.address,
           protocolFeeBps: 0,
@@ -54,11 +55,12 @@ describe("config", () => {
       ],
       E.AlreadyInitialized,
     );
+    expect(decodeConfigAccount(h.data(config))).toEqual(c);
   });
 
   it("rejects a fee above 5000 bps and a config address that is not the PDA", async () => {
     const h = await Harness.create();
-    const admin = await h.wallet();
+    const admin = h.upgradeAuthority;
     const ix = await getInitializeConfigInstruction({
       programAddress: h.programId,
       admin,

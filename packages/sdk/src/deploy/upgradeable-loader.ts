@@ -31,6 +31,7 @@ const TAG_INITIALIZE_BUFFER = 0;
 const TAG_WRITE = 1;
 const TAG_DEPLOY_WITH_MAX_DATA_LEN = 2;
 const TAG_UPGRADE = 3;
+const TAG_SET_AUTHORITY = 4;
 const TAG_CLOSE = 5;
 const TAG_EXTEND_PROGRAM = 6;
 
@@ -191,6 +192,27 @@ function checkedU32(value: number): number {
     throw new RangeError(`additionalBytes out of range: ${value}`);
   }
   return value;
+}
+
+/**
+ * SetAuthority (tag 4) of a ProgramData (or Buffer) account: hands the upgrade authority to `newAuthority`,
+ * or, with `newAuthority: null`, removes it for good (the program becomes immutable).
+ * @param input.programData - the ProgramData (or Buffer) account
+ * @param input.authority - the current authority (signs)
+ * @param input.newAuthority - the next authority, or null to make the program immutable
+ */
+export function getSetUpgradeAuthorityInstruction(input: {
+  programData: Address;
+  authority: TransactionSigner;
+  newAuthority: Address | null;
+}): Instruction {
+  const accounts: AccountMeta[] = [writable(input.programData), signerMeta(input.authority, false)];
+  if (input.newAuthority !== null) accounts.push(readonly(input.newAuthority));
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts,
+    data: tagOnly(TAG_SET_AUTHORITY, 0).bytes,
+  };
 }
 
 /**

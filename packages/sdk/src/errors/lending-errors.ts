@@ -1,5 +1,5 @@
 /**
- * The lending program's custom error codes, mirrored from programs/lending/LAYOUT.md (6000-6039).
+ * The lending program's custom error codes, mirrored from programs/lending/LAYOUT.md (6000-6043).
  * Codes are stable: never reuse or renumber.
  */
 export const LENDING_ERRORS = {
@@ -58,6 +58,19 @@ export const LENDING_ERRORS = {
   6037: { name: "InvalidTreasury", message: "treasury token account owner is not config.treasury" },
   6038: { name: "InvalidFee", message: "protocol fee bps out of range" },
   6039: { name: "CollectionInUse", message: "update removes a collection that has ongoing loans" },
+  6040: {
+    name: "InvalidProgramAccount",
+    message: "program account is not this program's BPF Upgradeable Loader Program account",
+  },
+  6041: {
+    name: "InvalidProgramData",
+    message: "ProgramData account is not the one the program account names, or not a ProgramData account",
+  },
+  6042: { name: "NotUpgradeAuthority", message: "admin signer is not the program's upgrade authority" },
+  6043: {
+    name: "ProgramImmutable",
+    message: "program has no upgrade authority, so nobody can initialize the config",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** A lending program error code. */

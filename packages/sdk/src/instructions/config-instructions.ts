@@ -1,7 +1,7 @@
 import { type Address, type FixedSizeCodec, getStructCodec, type Instruction } from "@solana/kit";
 import { bool8, optionalPubkey, pubkey, u8, u16, withReserved } from "../codecs/primitives.ts";
 import { INSTRUCTION_TAG, MAX_PROTOCOL_FEE_BPS } from "../constants.ts";
-import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
+import { findProgramDataAddress, SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
 import { findConfigPda } from "../pda.ts";
 import { SDK_ERROR, SdkError } from "../sdk-error.ts";
 import { readonly, type SignerInput, signer, writable } from "./account-metas.ts";
@@ -27,7 +27,11 @@ export function getInitializeConfigDataCodec(): FixedSizeCodec<InitializeConfigD
 }
 
 /**
- * InitializeConfig (tag 0): creates the Config PDA; the admin pays rent and becomes config.admin.
+ * InitializeConfig (tag 0): creates the Config PDA; the admin pays rent and becomes config.admin. The program
+ * accepts only its upgrade authority as admin, so the instruction also carries the program account and its
+ * ProgramData account (derived here from `programAddress`: PDA of [programAddress] under the BPF Upgradeable
+ * Loader).
+ * @param input.admin - the program's upgrade authority (signs, pays rent)
  * @param input.protocolFeeBps - protocol fee on interest, basis points (<= 5000; Cistern uses 2000)
  */
 export async function getInitializeConfigInstruction(input: {
@@ -44,10 +48,19 @@ export async function getInitializeConfigInstruction(input: {
   ) {
     throw new SdkError(SDK_ERROR.INVALID_ARGUMENT, `protocolFeeBps must be 0..${MAX_PROTOCOL_FEE_BPS}`);
   }
-  const [config, configBump] = await findConfigPda(input.programAddress);
+  const [[config, configBump], programData] = await Promise.all([
+    findConfigPda(input.programAddress),
+    findProgramDataAddress(input.programAddress),
+  ]);
   return {
     programAddress: input.programAddress,
-    accounts: [signer(input.admin, true), writable(config), readonly(SYSTEM_PROGRAM_ADDRESS)],
+    accounts: [
+      signer(input.admin, true),
+      writable(config),
+      readonly(SYSTEM_PROGRAM_ADDRESS),
+      readonly(input.programAddress),
+      readonly(programData),
+    ],
     data: getInitializeConfigDataCodec().encode({
       tag: INSTRUCTION_TAG.InitializeConfig,
       configBump,

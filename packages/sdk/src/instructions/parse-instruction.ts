@@ -22,7 +22,7 @@ import {
 
 /** Account names of each instruction, in LAYOUT.md order (a trailing `?` marks an optional account). */
 const ACCOUNT_NAMES = {
-  InitializeConfig: ["admin", "config", "systemProgram"],
+  InitializeConfig: ["admin", "config", "systemProgram", "program", "programData"],
   UpdateConfig: ["admin", "config"],
   CreateBank: ["owner", "bank", "vault", "currencyMint", "tokenProgram", "systemProgram"],
   Deposit: ["owner", "bank", "vault", "ownerTokenAccount", "tokenProgram"],

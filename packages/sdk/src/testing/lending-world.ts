@@ -1,6 +1,6 @@
 /**
  * A small Cistern world on LiteSVM built only with the sdk's instruction builders: the lending program
- * loaded under a fresh id, a config (oracle, treasury), a currency, a lender's bank and pools, borrowers
+ * deployed through the upgradeable loader under a fresh id (the admin is its upgrade authority), a config (oracle, treasury), a currency, a lender's bank and pools, borrowers
  * with collateral. Used by the sdk's tests and the program's differential / invariant tests.
  */
 import { readFileSync } from "node:fs";
@@ -28,6 +28,7 @@ import {
   createMint,
   createTestSvm,
   createTokenAccount,
+  deployUpgradeableProgram,
   getAccountData,
   mintTo,
   sendWithLiteSvm,
@@ -86,7 +87,7 @@ export interface LendingWorld {
 }
 
 /**
- * Loads the program from `soPath`, initialises the config and creates the lender's bank for a 6-decimal
+ * Deploys the program from `soPath` (upgrade authority = the admin), initialises the config and creates the lender's bank for a 6-decimal
  * currency with `depositBaseUnits` deposited.
  */
 export async function createLendingWorld(input: {
@@ -94,10 +95,13 @@ export async function createLendingWorld(input: {
   depositBaseUnits: bigint;
 }): Promise<LendingWorld> {
   const svm = createTestSvm();
-  setClock(svm, { slot: WORLD_START_SLOT, unixTimestamp: WORLD_START_UNIX });
-  const programAddress = (await generateKeyPairSigner()).address;
-  svm.addProgram(programAddress, readFileSync(input.soPath));
+  // the admin deploys through the upgradeable loader and so holds the upgrade authority InitializeConfig asks for
   const admin = await createFundedSigner(svm, 10_000n);
+  const programAddress = await deployUpgradeableProgram(svm, {
+    programBytes: new Uint8Array(readFileSync(input.soPath)),
+    authority: admin,
+  });
+  setClock(svm, { slot: WORLD_START_SLOT, unixTimestamp: WORLD_START_UNIX });
   const oracle = await generateKeyPairSigner();
   const treasurySigner = await createFundedSigner(svm, 1n);
   await sendWithLiteSvm(

@@ -31,6 +31,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import { Clock, FailedTransactionMetadata, LiteSVM } from "litesvm";
+import { deployProgram } from "../deploy/deploy-program.ts";
 import type { DeployTransport } from "../deploy/deploy-transport.ts";
 
 /** A failed LiteSVM transaction, with its logs (readable by `decodeLendingError`). */
@@ -115,6 +116,27 @@ export function createLiteSvmDeployTransport(svm: LiteSVM): DeployTransport {
       return (await sendWithLiteSvm(svm, instructions, feePayer)).signature;
     },
   };
+}
+
+/**
+ * Deploys `programBytes` through the BPF Upgradeable Loader (the sdk's real deploy instructions) under a new
+ * program id, with `authority` paying and holding the upgrade authority (the only key that may initialize
+ * the lending config). Warps one slot so the program is callable. Returns the program address.
+ */
+export async function deployUpgradeableProgram(
+  svm: LiteSVM,
+  input: { programBytes: Uint8Array; authority: TransactionSigner; program?: TransactionSigner },
+): Promise<Address> {
+  const program = input.program ?? (await generateKeyPairSigner());
+  await deployProgram({
+    transport: createLiteSvmDeployTransport(svm),
+    programBytes: input.programBytes,
+    program,
+    payer: input.authority,
+    maxDataLenBytes: BigInt(input.programBytes.length),
+  });
+  svm.warpToSlot(svm.getClock().slot + 1n);
+  return program.address;
 }
 
 /** A new keypair signer funded with `sol` SOL. */

@@ -5,10 +5,12 @@
 import {
   getDepositInstruction,
   getExtendInstruction,
+  getInitializeConfigInstruction,
   getUpdateConfigInstruction,
   getUpdatePoolInstruction,
   getWithdrawInstruction,
 } from "@cistern/sdk";
+import { Harness } from "./harness.ts";
 import { createTokenAccount } from "./tokens.ts";
 import {
   buildWorld,
@@ -42,10 +44,26 @@ export interface CuRow {
 
 /** Runs each instruction once and returns its compute units. */
 export async function measureCuTable(): Promise<CuRow[]> {
-  const w = await buildWorld();
   const rows: CuRow[] = [];
   const record = (instruction: string, computeUnits: bigint) =>
     rows.push({ instruction, computeUnits, budget: CU_BUDGETS[instruction] ?? null });
+  // on a program of its own: the world's config is already initialized
+  const fresh = await Harness.create();
+  record(
+    "InitializeConfig",
+    (
+      await fresh.send([
+        await getInitializeConfigInstruction({
+          programAddress: fresh.programId,
+          admin: fresh.upgradeAuthority,
+          oracle: fresh.payer.address,
+          treasury: fresh.payer.address,
+          protocolFeeBps: 2000,
+        }),
+      ])
+    ).computeUnits,
+  );
+  const w = await buildWorld();
   const p = w.program;
 
   record(

@@ -1,9 +1,11 @@
 /**
- * In-process LiteSVM harness for the lending program tests: loads build/lending.so under a fresh
- * program id, sends transactions and reports compute units or the program's custom error code.
+ * In-process LiteSVM harness for the lending program tests: deploys build/lending.so through the BPF
+ * Upgradeable Loader under a fresh program id (a funded wallet holds the upgrade authority), sends
+ * transactions and reports compute units or the program's custom error code.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { deployUpgradeableProgram } from "@cistern/sdk/testing";
 import {
   type Address,
   appendTransactionMessageInstructions,
@@ -39,26 +41,42 @@ export function customCodeFromLogs(logs: string[]): number | null {
   return null;
 }
 
-/** A LiteSVM with the lending program loaded and a funded fee payer. */
+/** The program's bytes, read once per test file. */
+let programBytes: Uint8Array | null = null;
+
+/** A LiteSVM with the lending program deployed and a funded fee payer. */
 export class Harness {
   readonly svm: LiteSVM;
   readonly programId: Address;
   readonly payer: KeyPairSigner;
+  /** Deployed the program and holds its upgrade authority: the only key InitializeConfig accepts as admin. */
+  readonly upgradeAuthority: KeyPairSigner;
 
-  private constructor(svm: LiteSVM, programId: Address, payer: KeyPairSigner) {
+  private constructor(
+    svm: LiteSVM,
+    programId: Address,
+    payer: KeyPairSigner,
+    upgradeAuthority: KeyPairSigner,
+  ) {
     this.svm = svm;
     this.programId = programId;
     this.payer = payer;
+    this.upgradeAuthority = upgradeAuthority;
   }
 
-  /** Fresh SVM with the program under a generated id; clock at `unixTime`, slot 1000. */
+  /**
+   * Fresh SVM with the program deployed through the upgradeable loader under a generated id; clock at
+   * `unixTime`, slot 1000.
+   */
   static async create(unixTime = 1_750_000_000n): Promise<Harness> {
     const svm = new LiteSVM();
-    const programId = (await generateKeyPairSigner()).address;
-    svm.addProgram(programId, readFileSync(SO_PATH));
+    const upgradeAuthority = await generateKeyPairSigner();
+    svm.airdrop(upgradeAuthority.address, lamports(10_000_000_000n));
+    programBytes ??= new Uint8Array(readFileSync(SO_PATH));
+    const programId = await deployUpgradeableProgram(svm, { programBytes, authority: upgradeAuthority });
     const payer = await generateKeyPairSigner();
     svm.airdrop(payer.address, lamports(100_000_000_000n));
-    const h = new Harness(svm, programId, payer);
+    const h = new Harness(svm, programId, payer, upgradeAuthority);
     h.setClock(1000n, unixTime);
     return h;
   }

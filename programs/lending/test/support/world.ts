@@ -82,8 +82,8 @@ export interface World {
 export async function buildWorld(deposit = DEPOSIT): Promise<World> {
   const h = await Harness.create();
   const program = h.programId;
-  const [admin, oracle, treasury, lender, borrower] = await Promise.all([
-    h.wallet(),
+  const admin = h.upgradeAuthority;
+  const [oracle, treasury, lender, borrower] = await Promise.all([
     h.wallet(),
     h.wallet(),
     h.wallet(),
