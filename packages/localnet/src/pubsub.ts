@@ -51,14 +51,18 @@ export class PubSub implements ChainListener {
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
       const wss = new WebSocketServer({ host, port });
-      wss.once("error", reject);
+      wss.once("error", (e) => {
+        wss.close();
+        reject(e);
+      });
       wss.once("listening", () => {
-        wss.off("error", reject);
+        wss.removeAllListeners("error");
+        wss.on("error", (e) => console.error(`localnet: websocket server error: ${e}`));
+        this.servers.push(wss);
         const addr = wss.address();
         resolve(typeof addr === "object" && addr ? addr.port : port);
       });
       wss.on("connection", (ws) => this.onConnection(ws));
-      this.servers.push(wss);
     });
   }
 

@@ -114,17 +114,27 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
   const server = createRpcHttpServer(ctx);
   const pubsub = new PubSub(chain);
   pubsub.attach(server);
-  let rpcPort: number;
-  let wsPort: number;
+  let rpcPort = 0;
+  let wsPort = 0;
   try {
-    rpcPort = await listen(server, host, opts.rpcPort ?? 8899);
-    if (opts.wsPort !== undefined) wsPort = await pubsub.listen(host, opts.wsPort);
-    else {
-      try {
-        wsPort = await pubsub.listen(host, rpcPort + 1);
-      } catch (e) {
-        if ((opts.rpcPort ?? 8899) !== 0) throw e;
-        wsPort = await pubsub.listen(host, 0);
+    const wantRpc = opts.rpcPort ?? 8899;
+    if (opts.wsPort !== undefined) {
+      rpcPort = await listen(server, host, wantRpc);
+      wsPort = await pubsub.listen(host, opts.wsPort);
+    } else if (wantRpc !== 0) {
+      rpcPort = await listen(server, host, wantRpc);
+      wsPort = await pubsub.listen(host, rpcPort + 1);
+    } else {
+      // Random ports: find a pair (N, N+1) so that clients deriving "RPC port + 1" (web3.js) reach us.
+      for (let attempt = 1; ; attempt++) {
+        rpcPort = await listen(server, host, 0);
+        try {
+          wsPort = await pubsub.listen(host, rpcPort + 1);
+          break;
+        } catch (e) {
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+          if (attempt >= 50) throw e;
+        }
       }
     }
   } catch (e) {
@@ -133,6 +143,7 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
     await chain.close();
     throw e;
   }
+  server.on("error", (e) => console.error(`localnet: http server error: ${e}`));
   chain.start();
   const rpcUrl = `http://${host}:${rpcPort}`;
   const wsUrl = `ws://${host}:${wsPort}`;

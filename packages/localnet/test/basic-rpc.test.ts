@@ -10,6 +10,11 @@ describe("startLocalnet basics", () => {
     await net.cleanup();
   });
 
+  it("puts PubSub on RPC port + 1 (the port web3.js derives) even with random ports", () => {
+    expect(net.wsPort).toBe(net.rpcPort + 1);
+    expect(net.wsUrl).toBe(`ws://127.0.0.1:${net.rpcPort + 1}`);
+  });
+
   it("serves health, version and a moving slot", async () => {
     expect((await rpc(net.rpcUrl, "getHealth")).result).toBe("ok");
     expect((await rpc(net.rpcUrl, "getVersion")).result).toMatchObject({ "solana-core": expect.any(String) });
