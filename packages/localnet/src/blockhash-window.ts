@@ -2,11 +2,24 @@ import { decodeBase58, encodeBase58 } from "./base58.ts";
 
 /** Slots a blockhash stays valid (agave MAX_PROCESSING_AGE). */
 export const MAX_BLOCKHASH_AGE = 150;
+/** Minimum validity in wall time: web3.js v1 reuses a fetched blockhash for up to 30 s. */
+export const MIN_BLOCKHASH_VALIDITY_MS = 60_000;
+
+/**
+ * Blocks a blockhash stays valid at a given slot duration: 150 (as mainnet, 60 s at 400 ms), more
+ * with faster slots so that it never lasts less than 60 s.
+ */
+export function getMaxBlockhashAge(slotMs: number): number {
+  return Math.max(MAX_BLOCKHASH_AGE, Math.ceil(MIN_BLOCKHASH_VALIDITY_MS / slotMs));
+}
 
 /** The ring of recent blockhashes a transaction may reference. */
 export class BlockhashWindow {
   private byHex = new Map<string, { hash: string; height: number }>();
   private order: string[] = [];
+
+  /** @param maxAge - blocks a blockhash stays valid */
+  constructor(readonly maxAge: number = MAX_BLOCKHASH_AGE) {}
 
   /** Adds the blockhash produced at `height`. */
   push(hash: string, height: number): void {
@@ -14,13 +27,13 @@ export class BlockhashWindow {
     if (this.byHex.has(hex)) return;
     this.byHex.set(hex, { hash, height });
     this.order.push(hex);
-    while (this.order.length > MAX_BLOCKHASH_AGE + 1) this.byHex.delete(this.order.shift()!);
+    while (this.order.length > this.maxAge + 1) this.byHex.delete(this.order.shift()!);
   }
 
   /** Whether the 32-byte blockhash is still valid at `currentHeight`. */
   isValidBytes(bytes: Uint8Array, currentHeight: number): boolean {
     const e = this.byHex.get(Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString("hex"));
-    return e !== undefined && currentHeight <= e.height + MAX_BLOCKHASH_AGE;
+    return e !== undefined && currentHeight <= e.height + this.maxAge;
   }
 
   /** Whether the base58 blockhash is still valid at `currentHeight`. */

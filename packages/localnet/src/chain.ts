@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Account, Clock, FailedTransactionMetadata, LiteSvm } from "litesvm/dist/internal";
 import { AppendLog, readLogLines } from "./append-log.ts";
 import { decodeBase58, encodeBase58 } from "./base58.ts";
-import { BlockhashWindow, MAX_BLOCKHASH_AGE } from "./blockhash-window.ts";
+import { BlockhashWindow, getMaxBlockhashAge } from "./blockhash-window.ts";
 import { LocalnetRpcError, RPC_ERROR } from "./errors.ts";
 import { computeTxEffects, type ExecutionInput, recordExecution } from "./execution.ts";
 import { TxHistory, type TxRecord } from "./history.ts";
@@ -77,7 +77,7 @@ export class Chain {
   blockHeight = 1;
   clockOffsetSeconds = 0;
   genesisHash: string;
-  readonly window = new BlockhashWindow();
+  readonly window: BlockhashWindow;
   readonly history = new TxHistory();
   private ledger: AppendLog;
   private seq = 0;
@@ -100,6 +100,7 @@ export class Chain {
   constructor(opts: ChainOptions) {
     this.dataDir = opts.dataDir;
     this.slotMs = opts.slotMs ?? 400;
+    this.window = new BlockhashWindow(getMaxBlockhashAge(this.slotMs));
     this.samplePeriodMs = (opts.samplePeriodSeconds ?? 60) * 1000;
     mkdirSync(this.dataDir, { recursive: true });
     const snapPath = join(this.dataDir, SNAPSHOT_FILE);
@@ -235,7 +236,7 @@ export class Chain {
   /** The latest blockhash and its last valid block height. */
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
     const l = this.window.latest();
-    return { blockhash: l.hash, lastValidBlockHeight: l.height + MAX_BLOCKHASH_AGE };
+    return { blockhash: l.hash, lastValidBlockHeight: l.height + this.window.maxAge };
   }
 
   /** Whether a transaction's lifetime is valid: recent blockhash or a matching durable nonce. */
