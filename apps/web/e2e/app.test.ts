@@ -128,6 +128,10 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     expect(result.value).toBeGreaterThan(0);
     const solRow = balances.locator("tr", { hasText: "SOL" }).first();
     expect((await solRow.locator("td").textContent())?.trim()).toBe(formatUnits(BigInt(result.value), 9));
+    // Demo NFTs show their on-chain Metaplex names, tokens their symbols: no bare mint addresses.
+    await balances.locator("th", { hasText: "#" }).first().waitFor({ timeout: 30_000 });
+    const labels = await balances.locator("th").allTextContents();
+    expect(labels.filter((label) => label.includes("..."))).toEqual([]);
     await shot("03-connected-funded");
   });
 

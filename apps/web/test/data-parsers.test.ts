@@ -1,5 +1,7 @@
+import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { parseChainPerformance } from "../src/data/chain-status.ts";
+import { decodeMetadataName, getMetadataAddress } from "../src/data/nft-names.ts";
 import { parsePrices } from "../src/data/prices.ts";
 import { parseCurrencyNames, parseDemoWorldNames } from "../src/data/token-names.ts";
 
@@ -43,5 +45,30 @@ describe("chain performance", () => {
     });
     expect(parseChainPerformance({ tps: "fast" })).toEqual({ tps: 2000, source: "fallback" });
     expect(parseChainPerformance(null)).toEqual({ tps: 2000, source: "fallback" });
+  });
+});
+
+describe("NFT metadata names", () => {
+  function metadata(name: string): Uint8Array {
+    const data = new Uint8Array(679);
+    data[0] = 4;
+    new DataView(data.buffer).setUint32(65, 32, true);
+    data.set(new TextEncoder().encode(name), 69);
+    return data;
+  }
+
+  it("reads the NUL-padded Borsh name of a Metadata V1 account", () => {
+    expect(decodeMetadataName(metadata("Otter #3"))).toBe("Otter #3");
+    expect(decodeMetadataName(metadata(""))).toBeNull();
+    const wrongKey = metadata("X");
+    wrongKey[0] = 7;
+    expect(decodeMetadataName(wrongKey)).toBeNull();
+    expect(decodeMetadataName(new Uint8Array(10))).toBeNull();
+  });
+
+  it("derives the canonical metadata PDA", () => {
+    // Wrapped SOL's metadata account on mainnet.
+    const mint = new PublicKey("So11111111111111111111111111111111111111112");
+    expect(getMetadataAddress(mint).toBase58()).toBe("6dM4TqWyWJsbx7obrdLcviBkTafD5E8av61zfU6jq57X");
   });
 });

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useAppContext } from "../app-context.ts";
 import { useWalletBalances } from "../data/balances.ts";
 import { useChainPerformance, useChainStatus } from "../data/chain-status.ts";
+import { useNftNames } from "../data/nft-names.ts";
 import { usePrices } from "../data/prices.ts";
 import { refreshScopes } from "../data/refresh.ts";
 import { useTokenNames } from "../data/token-names.ts";
@@ -91,7 +92,10 @@ function WalletCard() {
   const { config } = useAppContext();
   const { publicKey, wallet } = useWallet();
   const balances = useWalletBalances();
-  const names = useTokenNames().data ?? {};
+  const tokenNames = useTokenNames().data;
+  const nftMints = (balances.data?.tokens ?? []).filter((t) => t.decimals === 0).map((t) => t.mint);
+  const nftNames = useNftNames(nftMints).data;
+  const names = { ...nftNames, ...tokenNames };
   if (!publicKey) {
     return (
       <section className="card" aria-labelledby="wallet-title">
@@ -120,9 +124,12 @@ function WalletCard() {
               <td>{formatUnits(balances.data.lamports, 9)}</td>
             </tr>
             {[...balances.data.tokens]
+              // Tokens before NFTs, each by name; unnamed mints last.
               .sort(
                 (a, b) =>
-                  Number(!(a.mint in names)) - Number(!(b.mint in names)) || a.mint.localeCompare(b.mint),
+                  Number(a.decimals === 0) - Number(b.decimals === 0) ||
+                  Number(!(a.mint in names)) - Number(!(b.mint in names)) ||
+                  (names[a.mint] ?? a.mint).localeCompare(names[b.mint] ?? b.mint),
               )
               .map((token) => (
                 <tr key={token.mint}>
