@@ -128,7 +128,7 @@ describe("persistence", () => {
     children.push(child);
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
-      const t = setTimeout(() => reject(new Error(`localnet did not start: ${out}`)), 20_000);
+      const t = setTimeout(() => reject(new Error(`localnet did not start: ${out}`)), 45_000);
       child.stdout!.on("data", (d: Buffer) => {
         out += d.toString();
         const m = out.match(/RPC URL:\s+(http:\/\/\S+)/);

@@ -31,7 +31,7 @@ class WsClient {
     });
     return new WsClient(ws);
   }
-  next(pred: (m: Msg) => boolean, timeoutMs = 3000): Promise<Msg> {
+  next(pred: (m: Msg) => boolean, timeoutMs = 20_000): Promise<Msg> {
     const i = this.queue.findIndex(pred);
     if (i >= 0) return Promise.resolve(this.queue.splice(i, 1)[0]!);
     return new Promise((resolve, reject) => {
