@@ -43,6 +43,7 @@ export interface ChainListener {
   onSlot(slot: number): void;
 }
 
+/** Options of {@link Chain}. */
 export interface ChainOptions {
   dataDir: string;
   reset?: boolean;

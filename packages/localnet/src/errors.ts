@@ -17,6 +17,7 @@ export const RPC_ERROR = {
   MIN_CONTEXT_SLOT_NOT_REACHED: -32016,
 } as const;
 
+/** One of the {@link RPC_ERROR} codes. */
 export type RpcErrorCode = (typeof RPC_ERROR)[keyof typeof RPC_ERROR];
 
 /** A JSON-RPC error answered to the client as `{ code, message, data? }`. */

@@ -1,10 +1,16 @@
 import { encodeBase58 } from "./base58.ts";
 
+/** SPL Token program. */
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+/** SPL Token-2022 program. */
 export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
+/** Associated Token Account program. */
 export const ASSOCIATED_TOKEN_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL";
+/** Wrapped SOL mint. */
 export const NATIVE_MINT = "So11111111111111111111111111111111111111112";
+/** Bytes of a mint without extensions. */
 export const MINT_SIZE = 82;
+/** Bytes of a token account without extensions. */
 export const TOKEN_ACCOUNT_SIZE = 165;
 
 /** Decoded SPL mint. */
