@@ -69,6 +69,8 @@ export function useTransaction(): UseTransactionResult {
       const settings = settingsStore.get();
       const explorerTarget = { cluster: config.cluster, customRpcUrl: rpcUrl };
       let toastId: string | null = null;
+      /** Stack (or text) of the failure, for the failed-transaction toast's "Copy full error". */
+      let fullError: string | null = null;
 
       const dispatch = (action: TransactionAction) => {
         const next = transactionReducer(stateRef.current, action);
@@ -96,7 +98,7 @@ export function useTransaction(): UseTransactionResult {
             link: { href: config.discordUrl, label: DISCORD_LABEL },
           };
           delete input.description;
-          input.copyText = toast.detail ?? "";
+          input.copyText = fullError ?? toast.detail ?? "";
         }
         if (toastId === null) toastId = showToast(input);
         else updateToast(toastId, input);
@@ -139,6 +141,7 @@ export function useTransaction(): UseTransactionResult {
         );
         return signature;
       } catch (error) {
+        fullError = error instanceof Error && error.stack ? error.stack : getErrorText(error);
         dispatch({ type: "fail", message: getErrorText(error) });
         const actionToast = getActionErrorToast(request.action, error);
         showToast({ kind: "error", title: actionToast.title, detail: actionToast.detail });
