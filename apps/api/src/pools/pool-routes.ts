@@ -22,8 +22,8 @@ const PoolsWithBanks = Type.Object({
 
 /** Pool routes: one pool, pools by owner, the pool list, metadata and whitelists. */
 export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void {
-  // Cached as serialised JSON: a hit is a plain write, no query and no serialisation.
-  const poolListCache = createResponseCache<string>(ctx.config.listCacheMs);
+  // Cached as encoded JSON bytes: a hit is a plain write, no query, no serialisation, no encoding.
+  const poolListCache = createResponseCache<Buffer>(ctx.config.listCacheMs);
 
   getRoute<{ pubkey: string }, unknown>(
     app,
@@ -102,7 +102,7 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
     async (query, _request, reply) => {
       const body = await poolListCache.get(JSON.stringify(query), async () =>
-        JSON.stringify(await listPools(query)),
+        Buffer.from(JSON.stringify(await listPools(query))),
       );
       return reply.type("application/json; charset=utf-8").send(body);
     },
