@@ -43,6 +43,8 @@ export class PubSub implements ChainListener {
   /** Serves PubSub on an existing HTTP server (upgrade requests). */
   attach(server: Server): void {
     const wss = new WebSocketServer({ server });
+    // ws re-emits the HTTP server's errors (e.g. EADDRINUSE); the HTTP side reports them.
+    wss.on("error", () => undefined);
     wss.on("connection", (ws) => this.onConnection(ws));
     this.servers.push(wss);
   }

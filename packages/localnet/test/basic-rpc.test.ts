@@ -15,6 +15,24 @@ describe("startLocalnet basics", () => {
     expect(net.wsUrl).toBe(`ws://127.0.0.1:${net.rpcPort + 1}`);
   });
 
+  it("a taken port is a clean start-up error, and the running server is unaffected", async () => {
+    const { tempDataDir } = await import("./helpers.ts");
+    const { startLocalnet } = await import("../src/index.ts");
+    const { rmSync } = await import("node:fs");
+    const dir = tempDataDir();
+    try {
+      await expect(startLocalnet({ rpcPort: net.rpcPort, dataDir: dir, seed: false })).rejects.toThrow(
+        /EADDRINUSE/,
+      );
+      await expect(
+        startLocalnet({ rpcPort: 0, wsPort: net.wsPort, dataDir: dir, seed: false }),
+      ).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await rpc(net.rpcUrl, "getHealth")).result).toBe("ok");
+  });
+
   it("serves health, version and a moving slot", async () => {
     expect((await rpc(net.rpcUrl, "getHealth")).result).toBe("ok");
     expect((await rpc(net.rpcUrl, "getVersion")).result).toMatchObject({ "solana-core": expect.any(String) });
