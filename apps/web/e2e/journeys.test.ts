@@ -2,18 +2,17 @@
  * @vitest-environment node
  */
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { DEMO_WORLD } from "@cistern/localnet";
 import { SOL_MINT, USDC_MINT } from "@cistern/protocol";
 import { Keypair } from "@solana/web3.js";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
+import { confirmed, createUsdcNftPool, openAs, shot } from "./journey-helpers.ts";
 import { rpc, type Stack, startStack } from "./stack.ts";
 
 let stack: Stack | undefined;
 let browser: Browser | undefined;
-const contexts: BrowserContext[] = [];
 let lender: Page;
 let borrower: Page;
 const lenderKey = Keypair.generate();
@@ -23,43 +22,6 @@ const JUP_TOKEN = DEMO_WORLD.tokens.find((t) => t.symbol === "JUP")!;
 const JUP = JUP_TOKEN.mint;
 const JUP_DECIMALS = JUP_TOKEN.decimals;
 let faucetNfts: { mint: string; collectionId: string; name: string }[] = [];
-
-async function openAs(keypair: Keypair): Promise<Page> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  await context.addInitScript(
-    (secret: string) => {
-      localStorage.setItem("cistern-dev-wallet-secret", secret);
-      localStorage.setItem("walletName", JSON.stringify("Development Wallet (localnet)"));
-    },
-    JSON.stringify(Array.from(keypair.secretKey)),
-  );
-  const page = await context.newPage();
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  return page;
-}
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: join(TEST_OUTPUT_DIR, `journey-${name}.png`), fullPage: true });
-}
-
-/** Runs `act` and waits for one more "Transaction Success" toast; a failure toast throws its text. */
-async function confirmed(page: Page, act: () => Promise<void>, count = 1) {
-  const success = page.locator(".toast-title", { hasText: "Transaction Success" });
-  const before = await success.count();
-  await act();
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const failed = page.locator(".toast-error .toast-title");
-    if ((await failed.count()) > 0) {
-      const texts = await page.locator(".toast-error").allTextContents();
-      throw new Error(`transaction failed: ${texts.join(" | ")}`);
-    }
-    if ((await success.count()) >= before + count) return;
-    await page.waitForTimeout(150);
-  }
-  throw new Error("no confirmation within 60 s");
-}
 
 async function tokenBalance(owner: string, mint: string): Promise<bigint> {
   const result = await rpc<{
@@ -77,12 +39,11 @@ beforeAll(async () => {
     if (key === borrowerKey) faucetNfts = given.nfts;
   }
   browser = await launchChromium();
-  lender = await openAs(lenderKey);
-  borrower = await openAs(borrowerKey);
+  lender = await openAs(browser, lenderKey, pageErrors);
+  borrower = await openAs(browser, borrowerKey, pageErrors);
 }, 300_000);
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await browser?.close();
   await stack?.close();
 });
@@ -101,19 +62,8 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       0,
     );
 
-    await form.getByLabel("Currency").selectOption(USDC_MINT);
-    await form.getByLabel("Amount to lend").fill("500");
-    await form.getByLabel("APY (%)").fill("36.5");
-    await form.getByLabel("Maximum duration (days)").fill("7");
-    await form.getByLabel("Maximum loan (USD)").fill("1000");
-    for (const [i, collection] of collections.entries()) {
-      await form.getByRole("button", { name: "Add collection" }).click();
-      await form.getByLabel("Collection").nth(i).selectOption(collection);
-      await form.getByLabel("LTV (%)").nth(i).fill("60");
-    }
-    await shot(lender, "01-create-nft-pool");
-    await confirmed(lender, () => form.getByRole("button", { name: "Create pool" }).click(), 2);
-    await lender.waitForURL(/\/my-pools$/);
+    await shot(lender, "01-create-nft-pool-error");
+    await createUsdcNftPool(lender, stack!.webUrl, { amount: "500", collections, usdcMint: USDC_MINT });
     const pools = lender.getByTestId("my-pools");
     await pools.waitFor({ timeout: 30_000 });
     const bank = lender.getByTestId("bank").first();
@@ -267,6 +217,12 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       const overflow = await borrower.evaluate(
         () => document.documentElement.scrollWidth - window.innerWidth,
       );
+      if (overflow > 0) {
+        const wide = await borrower.evaluate(
+          "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 12).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))",
+        );
+        console.log(path, wide);
+      }
       expect(overflow, path).toBeLessThanOrEqual(0);
       await shot(borrower, name);
     }

@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import type { Keypair } from "@solana/web3.js";
+import type { Browser, Page } from "playwright-core";
+import { TEST_OUTPUT_DIR } from "./harness.ts";
+
+/** A page whose development wallet is `keypair` (auto-connected on load); page errors are collected. */
+export async function openAs(browser: Browser, keypair: Keypair, errors: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(
+    (secret: string) => {
+      localStorage.setItem("cistern-dev-wallet-secret", secret);
+      localStorage.setItem("walletName", JSON.stringify("Development Wallet (localnet)"));
+    },
+    JSON.stringify(Array.from(keypair.secretKey)),
+  );
+  const page = await context.newPage();
+  page.on("pageerror", (error) => errors.push(error.message));
+  return page;
+}
+
+/** Full-page screenshot into test-output/journey-<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(TEST_OUTPUT_DIR, `journey-${name}.png`), fullPage: true });
+}
+
+/** Runs `act` and waits for `count` more "Transaction Success" toasts; a failure toast throws its text. */
+export async function confirmed(page: Page, act: () => Promise<void>, count = 1): Promise<void> {
+  const success = page.locator(".toast-title", { hasText: "Transaction Success" });
+  const before = await success.count();
+  await act();
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if ((await page.locator(".toast-error .toast-title").count()) > 0) {
+      const texts = await page.locator(".toast-error").allTextContents();
+      throw new Error(`transaction failed: ${texts.join(" | ")}`);
+    }
+    if ((await success.count()) >= before + count) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error("no confirmation within 60 s");
+}
+
+/**
+ * Creates a USDC nft-pool through the create page (the first pool of a currency also opens the
+ * bank: two signatures) accepting `collections` at 60% LTV.
+ */
+export async function createUsdcNftPool(
+  page: Page,
+  webUrl: string,
+  input: { amount: string; collections: string[]; usdcMint: string },
+): Promise<void> {
+  await page.goto(`${webUrl}/my-pools/new`);
+  const form = page.getByRole("form", { name: "Create pool" });
+  await form.waitFor({ timeout: 30_000 });
+  await page.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
+  await form.getByLabel("Currency").selectOption(input.usdcMint);
+  await form.getByLabel("Amount to lend").fill(input.amount);
+  await form.getByLabel("APY (%)").fill("36.5");
+  await form.getByLabel("Maximum duration (days)").fill("7");
+  await form.getByLabel("Maximum loan (USD)").fill("1000");
+  for (const [i, collection] of input.collections.entries()) {
+    await form.getByRole("button", { name: "Add collection" }).click();
+    await form.getByLabel("Collection").nth(i).selectOption(collection);
+    await form.getByLabel("LTV (%)").nth(i).fill("60");
+  }
+  await confirmed(page, () => form.getByRole("button", { name: "Create pool" }).click(), 2);
+  await page.waitForURL(/\/my-pools$/);
+}
