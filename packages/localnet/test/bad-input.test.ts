@@ -222,4 +222,86 @@ describe("bad input gets the JSON-RPC error a real node gives", () => {
     );
     expect((await rpc(net.rpcUrl, "localnet_faucet", [])).error?.code).toBe(-32602);
   });
+
+  it("no method answers malformed params with an internal error, and the server stays up", async () => {
+    const scratch = await startTestLocalnet({ seed: false });
+    try {
+      const methods = [
+        "getLatestBlockhash",
+        "isBlockhashValid",
+        "sendTransaction",
+        "simulateTransaction",
+        "getSignatureStatuses",
+        "getTransaction",
+        "getSignaturesForAddress",
+        "getBalance",
+        "getAccountInfo",
+        "getMultipleAccounts",
+        "getProgramAccounts",
+        "getTokenAccountsByOwner",
+        "getTokenAccountsByDelegate",
+        "getTokenAccountBalance",
+        "getTokenSupply",
+        "getTokenLargestAccounts",
+        "requestAirdrop",
+        "getMinimumBalanceForRentExemption",
+        "getFeeForMessage",
+        "getRecentPrioritizationFees",
+        "getSlot",
+        "getBlockHeight",
+        "getEpochInfo",
+        "getBlockTime",
+        "getRecentPerformanceSamples",
+        "localnet_advanceClock",
+        "localnet_setAccount",
+        "localnet_fundWallet",
+        "localnet_faucet",
+      ];
+      const A = "11111111111111111111111111111111";
+      const paramsList: unknown[] = [
+        undefined,
+        [],
+        [null],
+        [{}],
+        ["x"],
+        [1],
+        [-1],
+        [1.5],
+        [[1, 2]],
+        "str",
+        {},
+        [A, null],
+        [A, "x"],
+        [A, { encoding: 5 }],
+        [A, { filters: "x" }],
+        [A, { filters: [{ memcmp: null }] }],
+        [A, { mint: 5 }],
+        [[A], { encoding: "jsonParsed" }],
+        [A, { dataSlice: { offset: -1, length: 2 } }],
+        [A, { lamports: -5 }],
+        [A, { tokens: [null] }],
+        [A, { accounts: { addresses: "x" } }],
+        [[null]],
+        [1e300],
+        [A, { limit: 0 }],
+      ];
+      for (const method of methods) {
+        const batch = paramsList.map((params, id) =>
+          params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params },
+        );
+        const r = (await rawPost(scratch.rpcUrl, JSON.stringify(batch))).json as {
+          id: number;
+          error?: { code: number; message: string };
+        }[];
+        expect(r).toHaveLength(paramsList.length);
+        const internal = r
+          .filter((x) => x.error?.code === -32603)
+          .map((x) => `${method} ${JSON.stringify(paramsList[x.id])}: ${x.error?.message}`);
+        expect(internal).toEqual([]);
+      }
+      expect((await rpc(scratch.rpcUrl, "getHealth")).result).toBe("ok");
+    } finally {
+      await scratch.cleanup();
+    }
+  });
 });
