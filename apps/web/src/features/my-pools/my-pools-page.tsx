@@ -11,6 +11,7 @@ import { useOwnerPools, usePool } from "../pools/pool-data.ts";
 import { BankPanel } from "./bank-panel.tsx";
 import { PoolFormView } from "./pool-form.tsx";
 import { buildCreation, buildUpdate, emptyPoolForm, poolToFormState } from "./pool-form-model.ts";
+import { PoolMetadataForm } from "./pool-metadata-form.tsx";
 
 /** Wallet balance of a lending currency, base units (undefined while unknown). */
 export function useCurrencyBalance(mint: string): bigint | undefined {
@@ -276,6 +277,8 @@ function EditPool({ pool, owner }: { pool: ParsedPool; owner: string }) {
       <p className="muted">
         {poolName(pool)} · {getCurrencyByMint(pool.currency)?.symbol} · {pool.type}
       </p>
+      <PoolMetadataForm pool={pool} />
+      <h2 className="pg-h2">Terms</h2>
       <PoolFormView
         mode="update"
         initial={poolToFormState(pool)}

@@ -1,0 +1,133 @@
+import {
+  CisternError,
+  checkImageUrl,
+  ERROR_CODES,
+  getErrorText,
+  type ParsedPool,
+  SIGNED_LINK_MESSAGE,
+} from "@cistern/protocol";
+import { useWallet } from "@solana/wallet-adapter-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { useAppContext } from "../../app-context.ts";
+import { refreshScopes } from "../../data/refresh.ts";
+import { toQueryString } from "../../pages/api.ts";
+import { showToast } from "../../toasts/toast-store.ts";
+import { requestJson } from "../../tx/http-client.ts";
+
+/** Checks a name and image URL; returns field messages (empty when valid). */
+export function checkPoolMetadata(name: string, image: string): { name?: string; image?: string } {
+  const errors: { name?: string; image?: string } = {};
+  if (name.trim().length > 32) errors.name = "Name must be at most 32 characters.";
+  const rule = checkImageUrl(image);
+  if (!rule.ok) errors.image = "Images hosted on twimg are not supported; use another URL.";
+  else if (rule.needsContentTypeCheck) {
+    try {
+      const url = new URL(rule.url);
+      if (url.protocol !== "https:" && url.protocol !== "http:")
+        errors.image = "Image URL must start with https://.";
+    } catch {
+      errors.image = "Image URL is not a valid URL.";
+    }
+  }
+  return errors;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
+/**
+ * A pool's name and image. Saving asks the API whether the image URL serves an image, then has the
+ * wallet sign the link message (proof of ownership) and sends both to POST /pool/update.
+ */
+export function PoolMetadataForm({ pool }: { pool: ParsedPool }) {
+  const { config } = useAppContext();
+  const { publicKey, signMessage } = useWallet();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [name, setName] = useState(pool.metadata.name);
+  const [image, setImage] = useState(pool.metadata.thumbnail);
+  const [errors, setErrors] = useState<{ name?: string; image?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="card pg-section pg-form"
+      aria-label="Pool name and image"
+      noValidate
+      onSubmit={async (event) => {
+        event.preventDefault();
+        if (busy || !publicKey) return;
+        const found: { name?: string; image?: string; form?: string } = checkPoolMetadata(name, image);
+        setErrors(found);
+        if (Object.keys(found).length > 0) return;
+        setBusy(true);
+        try {
+          if (image.trim() !== "" && image.trim() !== pool.metadata.thumbnail) {
+            const check = await requestJson<{ accepted: boolean; reason?: string }>(
+              `${config.apiUrl}/asset/image-check${toQueryString({ url: image.trim() })}`,
+            );
+            if (!check.accepted) {
+              setErrors({ image: `The image URL does not serve an image (${check.reason ?? "rejected"}).` });
+              return;
+            }
+          }
+          if (!signMessage) throw new CisternError(ERROR_CODES.WALLET_SIGN_MESSAGE_UNSUPPORTED);
+          const signature = await signMessage(new TextEncoder().encode(SIGNED_LINK_MESSAGE));
+          await requestJson(`${config.apiUrl}/pool/update`, {
+            body: {
+              pool: pool.pubkey,
+              owner: publicKey.toBase58(),
+              signature: toBase64(signature),
+              message: SIGNED_LINK_MESSAGE,
+              name: name.trim(),
+              thumbnail: image.trim(),
+            },
+          });
+          showToast({ kind: "success", title: "Pool updated", description: "Name and image saved." });
+          await refreshScopes(queryClient, ["mypool", "pool"]);
+        } catch (error) {
+          setErrors({ form: getErrorText(error) });
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <h2>Name and image</h2>
+      <p className="muted pg-small">
+        Your wallet signs a message to prove you own the pool; nothing is sent on chain.
+      </p>
+      <div className="pg-grid-form">
+        <div className={errors.name ? "pg-field has-error" : "pg-field"}>
+          <label htmlFor={`${id}-name`}>Pool name</label>
+          <input id={`${id}-name`} value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
+          {errors.name ? <small className="error-text">{errors.name}</small> : null}
+        </div>
+        <div className={errors.image ? "pg-field has-error" : "pg-field"}>
+          <label htmlFor={`${id}-image`}>Image URL</label>
+          <input
+            id={`${id}-image`}
+            type="url"
+            placeholder="https://"
+            value={image}
+            aria-invalid={errors.image !== undefined}
+            onChange={(e) => setImage(e.target.value)}
+          />
+          {errors.image ? (
+            <small className="error-text" data-testid="error-image">
+              {errors.image}
+            </small>
+          ) : null}
+        </div>
+      </div>
+      <p className="error-text" role="alert" data-testid="metadata-error">
+        {errors.form ?? ""}
+      </p>
+      <button type="submit" className="button pg-submit" disabled={busy} data-testid="metadata-submit">
+        {busy ? "Saving…" : "Save name and image"}
+      </button>
+    </form>
+  );
+}
