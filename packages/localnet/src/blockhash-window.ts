@@ -1,4 +1,4 @@
-import { decodeBase58, encodeBase58 } from "./base58.ts";
+import { decodeBase58 } from "./base58.ts";
 
 /** Slots a blockhash stays valid (agave MAX_PROCESSING_AGE). */
 export const MAX_BLOCKHASH_AGE = 150;
@@ -57,10 +57,5 @@ export class BlockhashWindow {
       const e = this.byHex.get(h)!;
       return [e.hash, e.height];
     });
-  }
-
-  /** The base58 of raw bytes (for callers that only hold bytes). */
-  static toBase58(bytes: Uint8Array): string {
-    return encodeBase58(bytes);
   }
 }

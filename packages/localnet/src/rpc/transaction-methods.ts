@@ -324,8 +324,3 @@ export const transactionMethods: Record<string, RpcHandler> = {
     }));
   },
 };
-
-/** Writable keys of a transaction record (for account notifications). */
-export function writableKeysOf(r: TxRecord): string[] {
-  return r.accountKeys.filter((_, i) => r.writable[i]);
-}
