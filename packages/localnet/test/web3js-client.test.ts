@@ -76,6 +76,24 @@ describe("@solana/web3.js v1 against localnet", () => {
     expect(parsed?.transaction.message.accountKeys[0]?.signer).toBe(true);
     const sigs = await conn.getSignaturesForAddress(alice.publicKey);
     expect(sigs.map((s) => s.signature)).toEqual([sig]);
+    expect(sigs[0]?.memo).toBeNull();
+    const memoSig = await sendAndConfirmTransaction(
+      conn,
+      new Transaction()
+        .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: alice.publicKey, lamports: 1 }))
+        .add({
+          programId: new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr"),
+          keys: [],
+          data: Buffer.from("loan #7"),
+        }),
+      [payer],
+    );
+    const withMemo = await conn.getSignaturesForAddress(alice.publicKey, { limit: 1 });
+    expect(withMemo).toEqual([
+      expect.objectContaining({ signature: memoSig, memo: "[7] loan #7", err: null }),
+    ]);
+    const older = await conn.getSignaturesForAddress(alice.publicKey, { before: memoSig });
+    expect(older.map((s) => s.signature)).toEqual([sig]);
   });
 
   it("v0 transactions work and need maxSupportedTransactionVersion for getTransaction", async () => {

@@ -48,6 +48,22 @@ export function decodeTransactionParam(encoded: string, encodingRaw: unknown): W
   return tx;
 }
 
+const MEMO_PROGRAMS = new Set([
+  "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
+  "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
+]);
+
+/** agave's `memo` of getSignaturesForAddress: "[len] text" per Memo instruction, joined by "; ". */
+function memoOf(r: TxRecord): string | null {
+  const tx = parseWireTransaction(Buffer.from(r.tx, "base64"));
+  const memos: string[] = [];
+  for (const ix of tx.instructions) {
+    if (!MEMO_PROGRAMS.has(r.accountKeys[ix.programIdIndex] ?? "")) continue;
+    memos.push(`[${ix.data.length}] ${Buffer.from(ix.data).toString("utf8")}`);
+  }
+  return memos.length > 0 ? memos.join("; ") : null;
+}
+
 function statusOf(r: TxRecord) {
   return {
     slot: r.slot,
@@ -318,7 +334,7 @@ export const transactionMethods: Record<string, RpcHandler> = {
       blockTime: r.blockTime,
       confirmationStatus: "finalized",
       err: r.err,
-      memo: null,
+      memo: memoOf(r),
       signature: r.signature,
       slot: r.slot,
     }));
