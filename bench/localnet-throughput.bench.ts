@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     console.log(`ratio in-process / HTTP (skipPreflight=true): ${(inTps / skipTps).toFixed(2)}x`);
     console.log(`ratio in-process / HTTP (preflight):          ${(inTps / preTps).toFixed(2)}x`);
     console.log(
-      `every HTTP transaction durable (ledger fsync per event-loop batch) and landed: ${
+      `every HTTP transaction durable (fdatasync group commit before each answer) and landed: ${
         BigInt(landed.result.value) === expectedLamports
           ? "yes"
           : `NO (recipient has ${landed.result.value}, expected ${expectedLamports})`

@@ -1,8 +1,12 @@
 import { closeSync, fdatasync, openSync, readSync, truncateSync, write } from "node:fs";
 
+/** Lines that start a write + fsync without waiting for the end of the event-loop turn. */
+const EARLY_FLUSH_LINES = 16;
+
 /**
- * Append-only JSON-lines log with group commit: every line appended during one event-loop turn
- * is written and fdatasync'ed together; callbacks run only once the batch is durable.
+ * Append-only JSON-lines log with group commit: lines appended while a write is in flight (or
+ * during one event-loop turn) are written and fdatasync'ed together; callbacks run only once their
+ * batch is durable. One write + fsync is in flight at a time, so lines reach the disk in order.
  */
 export class AppendLog {
   private fd: number;
@@ -20,7 +24,10 @@ export class AppendLog {
   append(line: string, done: (err: Error | null) => void): void {
     this.pending.push(line);
     this.pendingCallbacks.push(done);
-    this.schedule();
+    // A full group starts its write + fsync at once, so the disk works while later requests of the
+    // same event-loop turn are still being executed.
+    if (!this.flushing && this.pending.length >= EARLY_FLUSH_LINES) this.flush();
+    else this.schedule();
   }
 
   /** Resolves once every queued line is durable. */
@@ -37,6 +44,7 @@ export class AppendLog {
 
   private flush(): void {
     this.scheduled = false;
+    if (this.flushing) return;
     if (this.pending.length === 0) {
       this.settleIdle();
       return;
