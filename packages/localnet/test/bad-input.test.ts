@@ -304,4 +304,53 @@ describe("bad input gets the JSON-RPC error a real node gives", () => {
       await scratch.cleanup();
     }
   });
+
+  it("random and bit-flipped transaction bytes get proper errors and never charge the payer", async () => {
+    const { randomBytes } = await import("node:crypto");
+    const valid = await signedTransfer();
+    const payerBefore = (
+      (await rpc(net.rpcUrl, "getBalance", [payer.publicKey.toBase58()])).result as { value: number }
+    ).value;
+    const inputs: Buffer[] = [];
+    for (let i = 0; i < 150; i++) inputs.push(randomBytes(1 + ((i * 37) % 1200)));
+    for (let i = 0; i < 150; i++) {
+      const b = Buffer.from(valid);
+      const at = (i * 13) % b.length;
+      b[at] = b[at]! ^ (1 << (i % 8));
+      inputs.push(b);
+    }
+    const batch = inputs.flatMap((b, i) => [
+      {
+        jsonrpc: "2.0",
+        id: 3 * i,
+        method: "sendTransaction",
+        params: [b.toString("base64"), { encoding: "base64" }],
+      },
+      {
+        jsonrpc: "2.0",
+        id: 3 * i + 1,
+        method: "sendTransaction",
+        params: [b.toString("base64"), { encoding: "base64", skipPreflight: true }],
+      },
+      {
+        jsonrpc: "2.0",
+        id: 3 * i + 2,
+        method: "simulateTransaction",
+        params: [b.toString("base64"), { encoding: "base64" }],
+      },
+    ]);
+    for (let i = 0; i < batch.length; i += 300) {
+      const r = (await rawPost(net.rpcUrl, JSON.stringify(batch.slice(i, i + 300)))).json as {
+        error?: { code: number; message: string };
+      }[];
+      const internal = r.filter((x) => x.error && ![-32602, -32002, -32003].includes(x.error.code));
+      expect(internal).toEqual([]);
+    }
+    expect((await rpc(net.rpcUrl, "getHealth")).result).toBe("ok");
+    // Every flipped copy fails signature verification, so none of them may charge the payer.
+    const payerAfter = (
+      (await rpc(net.rpcUrl, "getBalance", [payer.publicKey.toBase58()])).result as { value: number }
+    ).value;
+    expect(payerAfter).toBe(payerBefore);
+  });
 });
