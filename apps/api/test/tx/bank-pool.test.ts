@@ -445,5 +445,5 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
     expect(r.body.message).toMatch(/did not build|expired/);
     // Nothing was deposited by any of these.
     expect((await w.tx.state.getBank(bank))?.availableLiquidity).toBe(900_000_000n);
-  }, 90_000);
+  }, 240_000);
 });

@@ -307,6 +307,24 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
     expect(await tokenBalance(w, borrower.address, JTO)).toBe(jtoBefore + 8n * 20_000_000_000n);
   }, 180_000);
 
+  it("a loan the chain would refuse: 422 when simulated first, else the sender answers the decoded error", async () => {
+    const body = {
+      borrower: borrower.address,
+      collateralMint: JTO,
+      collateralAmount: "999000000000000",
+      duration: DAY,
+      amount: "10000000",
+    };
+    const simulated = await post(w.app, "/defi/take-loan", { ...body, options: { simulate: true } });
+    expect(simulated.status).toBe(422);
+    expect(simulated.body.message).toMatch(/simulation failed/i);
+    const { built, sent } = await buildSignSend(w.app, "/defi/take-loan", body, [borrower]);
+    expect(sent.result).toBeNull();
+    expect(sent.error?.message).toMatch(/insufficient funds|failed/i);
+    const [loan] = await w.tx.state.getLoans([built.metadata.loan as string]);
+    expect(loan).toBeNull();
+  }, 60_000);
+
   it("refuses bad loan payloads with 400 before anything is built", async () => {
     const stranger = await generateKeyPairSigner();
     const cases: [string, unknown, RegExp][] = [

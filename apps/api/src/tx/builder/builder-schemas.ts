@@ -19,6 +19,11 @@ export const BuildOptions = Type.Object(
     ),
     type: Type.Optional(Type.Union([Type.Literal("maxCap"), Type.Literal("exactFee")])),
     broadcastMode: Type.Optional(Type.Union([Type.Literal("priorityFees"), Type.Literal("jito")])),
+    simulate: Type.Optional(
+      Type.Boolean({
+        description: "simulate first: CU limit from the simulation, and a failing transaction answers 422",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

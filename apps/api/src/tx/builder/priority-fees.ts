@@ -16,6 +16,8 @@ export interface BuildOptionsInput {
   amount?: string;
   type?: "maxCap" | "exactFee";
   broadcastMode?: "priorityFees" | "jito";
+  /** Simulate before answering: exact CU limit, and a failing transaction is a 422 (default false). */
+  simulate?: boolean;
 }
 
 /** Multiplier (percent) applied to the averaged recent fee for each level. */

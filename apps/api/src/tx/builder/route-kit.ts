@@ -58,6 +58,7 @@ export function builderRoute<B extends CommonBody>(
           groups: p.groups,
           options,
           needsOracle: p.needsOracle ?? false,
+          simulate: body.options?.simulate === true,
           metadata: { ...p.metadata, ...(referrer ? { referrer } : {}) },
         });
       } catch (error) {

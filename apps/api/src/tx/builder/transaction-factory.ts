@@ -18,6 +18,7 @@ import type { ChainClock } from "../chain/chain-clock.ts";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { IssuedMessageStore } from "../sender/issued-messages.ts";
 import { describeChainFailure, unprocessable } from "../tx-errors.ts";
+import { estimateComputeUnits } from "./compute-units.ts";
 import { computeUnitPrice } from "./priority-fees.ts";
 import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./wire-instructions.ts";
 
@@ -39,10 +40,11 @@ export interface BuildResponse {
 /** What a builder needs to turn instructions into issued transactions. */
 export interface TransactionFactory {
   /**
-   * Builds one v0 transaction per instruction group (fee payer = `feePayer`): compute budget with a
-   * simulated CU limit plus headroom, priority fee from the node's recent fees capped by the options, a
-   * jito tip in jito mode. Simulation failures (program errors) are answered as 422 before anything is
-   * issued. Every message is remembered so the sender can recognise it.
+   * Builds one v0 transaction per instruction group (fee payer = `feePayer`): compute budget with a CU
+   * limit from per-instruction estimates plus headroom (or, with `simulate`, from a simulation plus 20%:
+   * then a failing transaction is answered 422 with the decoded program error before anything is issued),
+   * priority fee from the node's recent fees capped by the options, a jito tip in jito mode. Every message
+   * is remembered so the sender can recognise it.
    */
   build(input: {
     feePayer: Address;
@@ -50,6 +52,7 @@ export interface TransactionFactory {
     options: PriorityFeeOptions;
     needsOracle: boolean;
     metadata?: Record<string, unknown>;
+    simulate?: boolean;
   }): Promise<BuildResponse>;
   /** Whether the instructions fit one transaction (checked with a placeholder blockhash). */
   fits(feePayer: Address, instructions: Instruction[]): boolean;
@@ -107,7 +110,7 @@ export function createTransactionFactory(deps: {
         return false;
       }
     },
-    async build({ feePayer, groups, options, needsOracle, metadata }) {
+    async build({ feePayer, groups, options, needsOracle, metadata, simulate = false }) {
       if (groups.length === 0) throw unprocessable("Nothing to build");
       const [lifetime, recent] = await Promise.all([deps.clock.lifetime(), deps.clock.recentFees()]);
       const blockhash = lifetime.blockhash as Blockhash;
@@ -126,17 +129,20 @@ export function createTransactionFactory(deps: {
       const computeUnits: number[] = [];
       const transactions = await Promise.all(
         groups.map(async (body, i) => {
-          const probe = compile(
-            feePayer,
-            blockhash,
-            lifetime.lastValidBlockHeight,
-            budgeted(MAX_COMPUTE_UNITS, 1n, tip, body),
-          );
-          if (getTransactionSize(probe) > MAX_TRANSACTION_BYTES)
-            throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
-          const used = await simulateUnits(getBase64EncodedWireTransaction(probe));
-          // Headroom: 20% + 5,000 CU for the budget instructions and state-dependent branches.
-          const units = Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.2) + 5_000);
+          let units = estimateComputeUnits(budgeted(1, 1n, tip, body), deps.programId);
+          if (simulate) {
+            const probe = compile(
+              feePayer,
+              blockhash,
+              lifetime.lastValidBlockHeight,
+              budgeted(MAX_COMPUTE_UNITS, 1n, tip, body),
+            );
+            if (getTransactionSize(probe) > MAX_TRANSACTION_BYTES)
+              throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
+            const used = await simulateUnits(getBase64EncodedWireTransaction(probe));
+            // Headroom: 20% + 5,000 CU for the budget instructions and state-dependent branches.
+            units = Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.2) + 5_000);
+          }
           computeUnits[i] = units;
           const price = computeUnitPrice(recent, options, units);
           const tx = compile(
@@ -150,6 +156,8 @@ export function createTransactionFactory(deps: {
             needsOracle,
             lastValidBlockHeight: lifetime.lastValidBlockHeight,
           });
+          if (getTransactionSize(tx) > MAX_TRANSACTION_BYTES)
+            throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
           return getBase64EncodedWireTransaction(tx);
         }),
       );

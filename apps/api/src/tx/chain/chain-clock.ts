@@ -13,8 +13,10 @@ export interface ChainClock {
   lifetime(): Promise<Lifetime>;
   /** Current block height (never cached). */
   blockHeight(): Promise<number>;
-  /** Current confirmed slot (never cached; the oracle attests at it). */
+  /** Current confirmed slot (never cached). */
   slot(): Promise<number>;
+  /** A confirmed slot at most 400 ms old (the oracle attests at it; the program accepts 150 slots of age). */
+  recentSlot(): Promise<number>;
   /** The cluster's unix time from the Clock sysvar (the time the program computes interest with). */
   unixTime(): Promise<number>;
   /** getRecentPrioritizationFees (at most 2 s old). */
@@ -49,6 +51,7 @@ export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
     }),
     blockHeight: () => requireJsonRpc<number>(rpcUrl, "getBlockHeight", [{ commitment: "confirmed" }]),
     slot: () => requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]),
+    recentSlot: cachedFor(400, () => requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }])),
     async unixTime() {
       const r = await requireJsonRpc<{ value: { data: [string, string] } | null }>(rpcUrl, "getAccountInfo", [
         "SysvarC1ock11111111111111111111111111111111",

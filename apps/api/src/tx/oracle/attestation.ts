@@ -22,7 +22,7 @@ export async function createAttestation(
     throw unprocessable(`No USD price for the loan currency ${currency}`);
   const [facts, slot] = await Promise.all([
     getBorrowerFacts(tx, input.borrower, input.valuation),
-    tx.clock.slot(),
+    tx.clock.recentSlot(),
   ]);
   return {
     collateralValueBaseUnits: input.offer.collateralValue,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
 import { getPriorityFeeOptions } from "@cistern/protocol";
-import { getInitializeConfigInstruction } from "@cistern/sdk";
+import { getInitializeConfigInstruction, readKeypairFile } from "@cistern/sdk";
 import {
   type Address,
   generateKeyPairSigner,
@@ -128,7 +128,8 @@ export async function startTxWorld(): Promise<TxWorld> {
   const app = await createApp(loadConfig(env), { db: t.db });
   const tx = await registerTxRoutes(app, { env });
   await app.ready();
-  const admin = await generateKeyPairSigner();
+  // The program accepts only its upgrade authority as config admin: on localnet that is the faucet keypair.
+  const admin = await readKeypairFile(net.faucetKeypairPath);
   const treasury = (await generateKeyPairSigner()).address;
   await net.fundWallet(admin.address, { lamports: 10_000_000_000n });
   const init = await getInitializeConfigInstruction({

@@ -1,0 +1,57 @@
+import { INSTRUCTION_TAG } from "@cistern/sdk";
+import type { Instruction } from "@solana/kit";
+import {
+  ASSOCIATED_TOKEN_PROGRAM,
+  COMPUTE_BUDGET_PROGRAM,
+  SYSTEM_PROGRAM,
+  TOKEN_PROGRAM,
+} from "./wire-instructions.ts";
+
+/**
+ * Compute-unit estimates per lending instruction: the measured figures (programs/lending/README.md, LiteSVM)
+ * roughly doubled, because the classic SPL Token program on a real cluster costs a few thousand CU more per
+ * transfer and the PDA bump searches vary.
+ */
+const LENDING_CU: Record<number, number> = {
+  [INSTRUCTION_TAG.InitializeConfig]: 12_000,
+  [INSTRUCTION_TAG.UpdateConfig]: 4_000,
+  [INSTRUCTION_TAG.CreateBank]: 30_000,
+  [INSTRUCTION_TAG.Deposit]: 10_000,
+  [INSTRUCTION_TAG.Withdraw]: 10_000,
+  [INSTRUCTION_TAG.CreatePool]: 15_000,
+  [INSTRUCTION_TAG.UpdatePool]: 6_000,
+  [INSTRUCTION_TAG.ClosePool]: 4_000,
+  [INSTRUCTION_TAG.TakeLoan]: 35_000,
+  [INSTRUCTION_TAG.Repay]: 25_000,
+  [INSTRUCTION_TAG.Extend]: 40_000,
+  [INSTRUCTION_TAG.Liquidate]: 15_000,
+};
+
+/** Other programs: compute budget, system transfer, ATA create (creating one: the worst case), token calls. */
+function otherCu(ix: Instruction): number {
+  switch (ix.programAddress) {
+    case COMPUTE_BUDGET_PROGRAM:
+      return 150;
+    case SYSTEM_PROGRAM:
+      return 300;
+    case ASSOCIATED_TOKEN_PROGRAM:
+      return 30_000;
+    case TOKEN_PROGRAM:
+      return 6_000;
+    default:
+      return 50_000;
+  }
+}
+
+/**
+ * Compute-unit limit for a transaction of `instructions` (compute budget instructions included):
+ * per-instruction estimates plus 10% and 5,000 CU of headroom, at most 1,400,000.
+ */
+export function estimateComputeUnits(instructions: readonly Instruction[], lendingProgram: string): number {
+  let total = 0;
+  for (const ix of instructions) {
+    if (ix.programAddress === lendingProgram) total += LENDING_CU[ix.data?.[0] ?? -1] ?? 50_000;
+    else total += otherCu(ix);
+  }
+  return Math.min(1_400_000, Math.ceil(total * 1.1) + 5_000);
+}

@@ -1,0 +1,339 @@
+// Write-path benchmark: POST /nft/quote and /defi/quote at 1,000 req/s and /defi/take-loan building at
+// 200 req/s (open loop, keep-alive, loopback). The localnet (lending program deployed, config initialised,
+// 6 nft-pools + 3 defi-pools) runs in its own child process, the load generator in another, the API here.
+// Targets: quote p99 <= 10 ms at 1,000 req/s; build p99 <= 25 ms at 200 req/s.
+import { fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEMO_WORLD, startLocalnet } from "@cistern/localnet";
+import { getPriorityFeeOptions } from "@cistern/protocol";
+import { findBankPda, getInitializeConfigInstruction, readKeypairFile } from "@cistern/sdk";
+import {
+  type Address,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  type KeyPairSigner,
+  partiallySignTransaction,
+} from "@solana/kit";
+import type { FastifyInstance } from "fastify";
+import { createApp } from "../apps/api/src/app.ts";
+import { loadConfig } from "../apps/api/src/config/config.ts";
+import { runMigrations } from "../apps/api/src/db/migrate.ts";
+import { openPgliteDatabase } from "../apps/api/src/db/pglite-database.ts";
+import { registerTxRoutes } from "../apps/api/src/tx/index.ts";
+
+const SELF = fileURLToPath(import.meta.url);
+const SO_PATH = resolve(SELF, "../../programs/lending/build/lending.so");
+const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+const JTO = DEMO_WORLD.tokens.find((t) => t.symbol === "JTO")!.mint;
+const DAY = 86_400;
+
+interface Job {
+  name: string;
+  url: string;
+  body: string;
+  rate: number;
+  seconds: number;
+}
+interface JobResult {
+  name: string;
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  firstError?: string;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** Child: open-loop load (requests start on schedule whatever the latency). */
+async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const results: JobResult[] = [];
+  for (const job of jobs) {
+    const latencies: number[] = [];
+    let errors = 0;
+    let firstError: string | undefined;
+    const hit = () =>
+      new Promise<void>((done) => {
+        const started = performance.now();
+        const req = request(
+          job.url,
+          { agent, method: "POST", headers: { "content-type": "application/json" } },
+          (res) => {
+            let text = "";
+            res.on("data", (c) => {
+              text += c;
+            });
+            res.on("end", () => {
+              latencies.push(performance.now() - started);
+              if (res.statusCode !== 200) {
+                errors++;
+                firstError ??= `${res.statusCode} ${text.slice(0, 200)}`;
+              }
+              done();
+            });
+          },
+        );
+        req.on("error", (e) => {
+          errors++;
+          firstError ??= String(e);
+          done();
+        });
+        req.end(job.body);
+      });
+    // Warm-up: two seconds at the full rate, not measured (JIT, caches, first catalogue and price load).
+    for (let i = 0; i < job.rate * 2; i++) {
+      void hit();
+      await new Promise((r) => setTimeout(r, 1000 / job.rate));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    latencies.length = 0;
+    errors = 0;
+    const total = job.rate * job.seconds;
+    const interval = 1000 / job.rate;
+    const start = performance.now();
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = start + i * interval;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      pending.push(hit());
+    }
+    await Promise.all(pending);
+    const elapsed = (performance.now() - start) / 1000;
+    latencies.sort((a, b) => a - b);
+    results.push({
+      name: job.name,
+      requests: total,
+      errors,
+      rps: Math.round(total / elapsed),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: latencies[latencies.length - 1] ?? Number.NaN,
+      ...(firstError ? { firstError } : {}),
+    });
+  }
+  agent.destroy();
+  return results;
+}
+
+/** Child: the localnet. */
+async function localnetChild(dataDir: string): Promise<void> {
+  const net = await startLocalnet({ rpcPort: 0, dataDir, slotMs: 400, programs: [{ soPath: SO_PATH }] });
+  process.on("message", async (m: { faucet?: string; fund?: string; close?: boolean; id: number }) => {
+    if (m.faucet) process.send!({ id: m.id, value: await net.faucet(m.faucet) });
+    if (m.fund) {
+      await net.fundWallet(m.fund, { lamports: 100_000_000_000n });
+      process.send!({ id: m.id, value: null });
+    }
+    if (m.close) {
+      await net.close();
+      process.send!({ id: m.id, value: null });
+      process.exit(0);
+    }
+  });
+  process.on("disconnect", () => {
+    void net.close().finally(() => process.exit(0));
+  });
+  process.send!({
+    id: 0,
+    value: {
+      rpcUrl: net.rpcUrl,
+      programId: net.programs[0]!.programId,
+      faucetKeypairPath: net.faucetKeypairPath,
+    },
+  });
+}
+
+async function post(app: FastifyInstance, url: string, payload: object): Promise<Record<string, unknown>> {
+  const r = await app.inject({ method: "POST", url, payload });
+  if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
+  return r.json();
+}
+
+async function send(
+  app: FastifyInstance,
+  built: Record<string, unknown>,
+  signer: KeyPairSigner,
+): Promise<void> {
+  for (const b64 of built.transactions as string[]) {
+    const tx = getTransactionDecoder().decode(Buffer.from(b64, "base64"));
+    const signed = await partiallySignTransaction([signer.keyPair], tx);
+    const route = built.kind === "NormalCoSigned" ? "/send-cos-transaction" : "/send-transaction";
+    const r = await post(app, route, { transaction: getBase64EncodedWireTransaction(signed) });
+    if (r.result === null) throw new Error(JSON.stringify(r));
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "cistern-bench-tx-"));
+  const chain = fork(SELF, ["--localnet", join(dataDir, "chain")], { stdio: "inherit" });
+  let nextId = 1;
+  const waiters = new Map<number, (v: unknown) => void>();
+  chain.on("message", (m: { id: number; value: unknown }) => waiters.get(m.id)?.(m.value));
+  const ask = <T>(msg: object, id = nextId++) =>
+    new Promise<T>((r) => {
+      waiters.set(id, r as (v: unknown) => void);
+      if (id !== 0) chain.send({ ...msg, id });
+    });
+  const { rpcUrl, programId, faucetKeypairPath } = await ask<{
+    rpcUrl: string;
+    programId: string;
+    faucetKeypairPath: string;
+  }>({}, 0);
+  console.log(`api-tx: localnet at ${rpcUrl}`);
+
+  const db = await openPgliteDatabase(undefined);
+  await runMigrations(db);
+  const env = {
+    LOG_LEVEL: "silent",
+    DATA_DIR: dataDir,
+    SOLANA_RPC_URL: rpcUrl,
+    LENDING_PROGRAM_ID: programId,
+    INDEXER: "off",
+  };
+  const app = await createApp(loadConfig(env), { db });
+  const tx = await registerTxRoutes(app, { env });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const port = (app.server.address() as { port: number }).port;
+
+  // Only the program's upgrade authority (the localnet faucet) may initialise the config.
+  const admin = await readKeypairFile(faucetKeypairPath);
+  const lender = await generateKeyPairSigner();
+  const borrower = await generateKeyPairSigner();
+  await ask({ fund: admin.address });
+  await ask({ faucet: lender.address });
+  await ask({ fund: lender.address });
+  const given = await ask<{ nfts: { mint: string; collectionId: string }[] }>({ faucet: borrower.address });
+  await ask({ fund: borrower.address });
+  const init = await getInitializeConfigInstruction({
+    programAddress: programId as Address,
+    admin: admin.address,
+    oracle: tx.oracle.address,
+    treasury: admin.address,
+    protocolFeeBps: 2000,
+  });
+  const built = await tx.factory.build({
+    feePayer: admin.address,
+    groups: [[init]],
+    options: getPriorityFeeOptions(),
+    needsOracle: false,
+  });
+  await send(app, built as unknown as Record<string, unknown>, admin);
+  const [bank] = await findBankPda(programId as Address, lender.address, USDC as Address);
+  const collections = [...new Set(given.nfts.map((n) => n.collectionId))];
+  const limits = { minDuration: DAY, maxDuration: 30 * DAY, maxAmountUsd: 100_000, minAmountUsd: 1 };
+  for (let i = 0; i < 6; i++) {
+    const b = await post(app, "/nft/create-pool", {
+      bank,
+      owner: lender.address,
+      amount: i === 0 ? "5000000000" : "0",
+      mint: USDC,
+      seed: String(100 + i),
+      param: {
+        apr: 1000 + 250 * i,
+        limits,
+        collections: collections.map((c) => ({
+          collection: c,
+          collectionLtv: 4000 + 500 * i,
+          exposure: 5000,
+        })),
+      },
+    });
+    await send(app, b, lender);
+  }
+  for (let i = 0; i < 3; i++) {
+    const b = await post(app, "/defi/create-pool", {
+      bank,
+      owner: lender.address,
+      amount: "0",
+      mint: USDC,
+      seed: String(200 + i),
+      param: {
+        apr: 1200 + 300 * i,
+        limits,
+        currencies: [{ currency: JTO, currencyLtv: 5000 + 500 * i, exposure: 5000 }],
+      },
+    });
+    await send(app, b, lender);
+  }
+
+  console.log("api-tx: world ready, starting load");
+  const base = `http://127.0.0.1:${port}`;
+  const jobs: Job[] = [
+    {
+      name: "POST /nft/quote",
+      url: `${base}/nft/quote`,
+      body: JSON.stringify({ collection: collections[0], duration: 7 * DAY, amount: "100000000" }),
+      rate: 1000,
+      seconds: 6,
+    },
+    {
+      name: "POST /defi/quote",
+      url: `${base}/defi/quote`,
+      body: JSON.stringify({ collateralMint: JTO, collateralAmount: "20000000000", duration: 7 * DAY }),
+      rate: 1000,
+      seconds: 6,
+    },
+    {
+      name: "POST /defi/take-loan (build)",
+      url: `${base}/defi/take-loan`,
+      body: JSON.stringify({
+        borrower: borrower.address,
+        collateralMint: JTO,
+        collateralAmount: "20000000000",
+        duration: 7 * DAY,
+        amount: "10000000",
+      }),
+      rate: 200,
+      seconds: 6,
+    },
+  ];
+  const generator = fork(SELF, ["--load"], { stdio: "inherit" });
+  const results = await new Promise<JobResult[]>((done) => {
+    generator.on("message", (m) => done(m as JobResult[]));
+    generator.send(jobs);
+  });
+  generator.kill();
+  const targets: Record<string, number> = {
+    "POST /nft/quote": 10,
+    "POST /defi/quote": 10,
+    "POST /defi/take-loan (build)": 25,
+  };
+  console.log("api-tx: open-loop load on loopback (pools: 6 nft, 3 defi; issued messages kept in memory)");
+  for (const r of results) {
+    const target = targets[r.name]!;
+    console.log(
+      `${r.name.padEnd(30)} ${String(r.rps).padStart(5)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}/${r.requests}  target p99 <= ${target} ms: ${r.p99 <= target && r.errors === 0 ? "met" : "MISSED"}`,
+    );
+    if (r.firstError) console.log(`  first error: ${r.firstError}`);
+  }
+  await app.close();
+  await db.close();
+  await ask({ close: true });
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (process.argv[2] === "--load") {
+  process.on("message", async (jobs: Job[]) => {
+    process.send!(await loadGenerator(jobs));
+  });
+} else if (process.argv[2] === "--localnet") {
+  void localnetChild(process.argv[3]!);
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+  // The localnet child exits when this process does (its IPC channel closes).
+}
