@@ -1,6 +1,7 @@
 import { decodeAccount } from "@cistern/sdk";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database, Queryable } from "../db/database.ts";
+import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import type { RpcClient } from "../solana/rpc-client.ts";
 import { connectProgramPubSub, type PubSubConnection } from "./pubsub-client.ts";
 import { backfillSignatures } from "./signature-backfill.ts";
@@ -91,7 +92,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
             if (parent !== null && parentDecoded !== null)
               await applyDecoded(q, parent.pubkey, parentDecoded, parents.slot);
           }
-          lender = (await lenderOf(q, decoded.account.pool, decoded.account.bank)) ?? decoded.account.pool;
+          lender = await lenderOf(q, decoded.account.pool, decoded.account.bank);
+          // Without its pool or bank the lender is unknown: skip; the next reconcile writes the loan.
+          if (lender === null) {
+            throw new ApiError(
+              ERROR_CODES.UPSTREAM_FAILED,
+              `pool ${decoded.account.pool} of a loan is not readable`,
+            );
+          }
         }
         return upsertLoan(q, pubkey, decoded.account, lender, slot);
       }

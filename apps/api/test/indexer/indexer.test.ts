@@ -161,6 +161,40 @@ describe.each(ENGINES)("indexer on %s", (engine) => {
   });
 });
 
+describe("a loan whose pool cannot be read yet", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase("pglite");
+  });
+  afterAll(async () => t?.drop());
+
+  it("is not written with a guessed lender; the next reconcile writes it once the pool is readable", async () => {
+    const chain = createFakeRpc(PROGRAM);
+    const indexer = createIndexer({
+      db: t.db,
+      rpc: chain.rpc,
+      wsUrl: "ws://127.0.0.1:9",
+      programId: PROGRAM,
+      reconcileIntervalMs: 60_000,
+      log,
+    });
+    const bankKey = randomAddress();
+    const bank = makeBank();
+    const poolKey = randomAddress();
+    const pool = makePool(bankKey, bank);
+    const loanKey = randomAddress();
+    const loan = bytesOf.loan(makeLoan(poolKey, pool));
+    await expect(indexer.applyAccount(loanKey, loan, 5)).rejects.toThrow(/not readable/);
+    expect(await t.db.query("SELECT pubkey FROM loans")).toEqual([]);
+    chain.accounts.set(bankKey, bytesOf.bank(bank));
+    chain.accounts.set(poolKey, bytesOf.pool(pool));
+    chain.accounts.set(loanKey, loan);
+    await indexer.reconcile();
+    const rows = await t.db.query<{ lender: string }>("SELECT lender FROM loans");
+    expect(rows).toEqual([{ lender: bank.owner }]);
+  });
+});
+
 describe("leader election on PostgreSQL", () => {
   let t: TestDatabase;
   beforeAll(async () => {
