@@ -51,7 +51,9 @@ export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
     }),
     blockHeight: () => requireJsonRpc<number>(rpcUrl, "getBlockHeight", [{ commitment: "confirmed" }]),
     slot: () => requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]),
-    recentSlot: cachedFor(400, () => requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }])),
+    recentSlot: cachedFor(400, () =>
+      requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]),
+    ),
     async unixTime() {
       const r = await requireJsonRpc<{ value: { data: [string, string] } | null }>(rpcUrl, "getAccountInfo", [
         "SysvarC1ock11111111111111111111111111111111",
