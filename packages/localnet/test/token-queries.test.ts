@@ -10,6 +10,7 @@ import {
   Connection,
   Keypair,
   LAMPORTS_PER_SOL,
+  SystemProgram,
   sendAndConfirmTransaction,
   Transaction,
 } from "@solana/web3.js";
@@ -98,6 +99,59 @@ describe("token queries, Token-2022, inner instructions and token balances", () 
     });
     expect(mtx!.meta!.preTokenBalances![0]!.uiTokenAmount.amount).toBe("0");
     expect(mtx!.meta!.postTokenBalances![0]!.uiTokenAmount.amount).toBe("7000000");
+
+    // jsonParsed: known programs are parsed like agave does, others stay partially decoded.
+    const pm = await conn.getParsedTransaction(minted, {
+      maxSupportedTransactionVersion: 0,
+      commitment: "confirmed",
+    });
+    expect(pm!.transaction.message.instructions[0]).toMatchObject({
+      program: "spl-token",
+      parsed: {
+        type: "mintTo",
+        info: {
+          account: ata.toBase58(),
+          amount: "7000000",
+          mint: mint.toBase58(),
+          mintAuthority: payer.publicKey.toBase58(),
+        },
+      },
+    });
+    const pc = await conn.getParsedTransaction(sig, {
+      maxSupportedTransactionVersion: 0,
+      commitment: "confirmed",
+    });
+    expect(pc!.transaction.message.instructions[0]).toMatchObject({
+      program: "spl-associated-token-account",
+      parsed: {
+        type: "create",
+        info: { account: ata.toBase58(), wallet: owner.publicKey.toBase58(), mint: mint.toBase58() },
+      },
+    });
+    const inner = pc!.meta!.innerInstructions!.flatMap((g) => g.instructions) as {
+      program?: string;
+      parsed?: { type: string };
+    }[];
+    expect(inner.some((ix) => ix.program === "system" && ix.parsed?.type === "createAccount")).toBe(true);
+    const to = Keypair.generate().publicKey;
+    const solSig = await sendAndConfirmTransaction(
+      conn,
+      new Transaction().add(
+        SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 3_000_000 }),
+      ),
+      [payer],
+    );
+    const ps = await conn.getParsedTransaction(solSig, {
+      maxSupportedTransactionVersion: 0,
+      commitment: "confirmed",
+    });
+    expect(ps!.transaction.message.instructions[0]).toMatchObject({
+      program: "system",
+      parsed: {
+        type: "transfer",
+        info: { source: payer.publicKey.toBase58(), destination: to.toBase58(), lamports: 3_000_000 },
+      },
+    });
   });
 
   it("getMultipleAccounts honours encodings and dataSlice; missing accounts are null", async () => {

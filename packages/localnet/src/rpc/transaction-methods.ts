@@ -3,6 +3,7 @@ import { encodeAccount, parseAccountConfig } from "../account-encoding.ts";
 import { decodeAddress, decodeBase58, encodeBase58 } from "../base58.ts";
 import { invalidParams, LocalnetRpcError, RPC_ERROR } from "../errors.ts";
 import type { TxRecord } from "../history.ts";
+import { parseInstruction } from "../instruction-parse.ts";
 import { buildSignedTransaction } from "../tx-builder.ts";
 import { fieldlessCode, TX_ERROR_CODE, toTransactionErrorJson } from "../tx-error.ts";
 import { parseWireTransaction, type WireTransaction } from "../wire.ts";
@@ -95,12 +96,18 @@ function transactionJson(r: TxRecord, encoding: string) {
       writable: r.writable[i],
       source: i < staticKeys.length ? "transaction" : "lookupTable",
     }));
-    message.instructions = tx.instructions.map((ix) => ({
-      programId: r.accountKeys[ix.programIdIndex],
-      accounts: ix.accounts.map((a) => r.accountKeys[a]),
-      data: encodeBase58(ix.data),
-      stackHeight: null,
-    }));
+    message.instructions = tx.instructions.map((ix) => {
+      const programId = r.accountKeys[ix.programIdIndex]!;
+      const accounts = ix.accounts.map((a) => r.accountKeys[a]!);
+      return (
+        parseInstruction(programId, ix.data, accounts) ?? {
+          programId,
+          accounts,
+          data: encodeBase58(ix.data),
+          stackHeight: null,
+        }
+      );
+    });
   } else {
     message.accountKeys = staticKeys;
     message.instructions = tx.instructions.map((ix) => ({
@@ -124,12 +131,14 @@ function metaJson(r: TxRecord, encoding: string) {
     encoding === "jsonParsed"
       ? r.innerInstructions.map((g) => ({
           index: g.index,
-          instructions: g.instructions.map((ix) => ({
-            programId: r.accountKeys[ix.programIdIndex],
-            accounts: ix.accounts.map((a) => r.accountKeys[a]),
-            data: ix.data,
-            stackHeight: ix.stackHeight,
-          })),
+          instructions: g.instructions.map((ix) => {
+            const programId = r.accountKeys[ix.programIdIndex]!;
+            const accounts = ix.accounts.map((a) => r.accountKeys[a]!);
+            const parsed = parseInstruction(programId, decodeBase58(ix.data), accounts);
+            return parsed
+              ? { ...parsed, stackHeight: ix.stackHeight }
+              : { programId, accounts, data: ix.data, stackHeight: ix.stackHeight };
+          }),
         }))
       : r.innerInstructions;
   return {
