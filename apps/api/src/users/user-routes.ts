@@ -35,20 +35,22 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     async ({ pubkey }) => toUser(pubkey),
   );
 
-  getRoute<{ pubkeys: string }, unknown>(
+  const PubkeyList = Type.String({ pattern: "^[1-9A-HJ-NP-Za-km-z,]{32,4500}$" });
+  getRoute<{ pubkeys: string | string[] }, unknown>(
     app,
     "/user/multiple-users",
     {
       description:
-        "Users for a comma-separated list of wallet addresses (at most 100; invalid entries dropped).",
+        "Users for a list of wallet addresses: `pubkeys` comma separated or repeated (at most 100; invalid " +
+        "entries dropped).",
       tags: ["users"],
       querystring: Type.Object(
-        { pubkeys: Type.String({ pattern: "^[1-9A-HJ-NP-Za-km-z,]{32,4500}$" }) },
+        { pubkeys: Type.Union([PubkeyList, Type.Array(PubkeyList, { minItems: 1, maxItems: 100 })]) },
         { additionalProperties: false },
       ),
       response: withErrors({ 200: Type.Array(UserSchema) }),
     },
-    async ({ pubkeys }) => parsePubkeyList(pubkeys).map(toUser),
+    async ({ pubkeys }) => parsePubkeyList(Array.isArray(pubkeys) ? pubkeys.join(",") : pubkeys).map(toUser),
   );
 
   getRoute<{ pubkey: string }, unknown>(

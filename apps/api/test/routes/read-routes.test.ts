@@ -272,6 +272,25 @@ describe.each(ENGINES)("read routes over indexed accounts (%s)", (engine) => {
     expect(missing).toEqual({ status: 404, body: { code: 4404, message: "Route GET /nope not found" } });
   });
 
+  it("answers users for a comma-separated or repeated pubkeys list, with empty profile and chat shapes", async () => {
+    const a = randomAddress();
+    const b = randomAddress();
+    for (const url of [
+      `/user/multiple-users?pubkeys=${a},${b}`,
+      `/user/multiple-users?pubkeys=${a}&pubkeys=${b}`,
+    ]) {
+      expect((await get(url)).body).toEqual([
+        { pubkey: a, userId: a, profile: null },
+        { pubkey: b, userId: b, profile: null },
+      ]);
+    }
+    expect((await get("/user/top-users-chat")).body).toEqual([]);
+    expect((await get(`/user/user-addresses?pubkey=${a}`)).body).toEqual({ pubkey: a, addresses: [a] });
+    const droplets = (await get(`/user/user-droplets?pubkey=${borrower}`)).body;
+    expect(droplets.droplets).toBe(Math.floor(droplets.borrowedUsd) + Math.floor(droplets.lentUsd));
+    expect(droplets.borrowedUsd).toBeGreaterThan(390);
+  });
+
   it("falls back to 2000 for chain performance when the RPC is unreachable", async () => {
     expect((await get("/dirty/chain-performance")).body).toEqual({ tps: 2000, source: "fallback" });
   });
