@@ -1,5 +1,5 @@
 import { encodeBase58 } from "./base58.ts";
-import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from "./token-layout.ts";
+import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM, uiTokenAmount } from "./token-layout.ts";
 
 const SYSTEM = "11111111111111111111111111111111";
 const ATA = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL";
@@ -64,25 +64,19 @@ function token(data: Uint8Array, a: string[]): unknown {
       return a.length >= 3
         ? { type: "closeAccount", info: { account: a[0], destination: a[1], owner: a[2] } }
         : null;
-    case 12: {
-      if (data.length < 10 || a.length < 4) return null;
-      const decimals = data[9]!;
-      const raw = u64(data, 1);
-      const s = raw.toString().padStart(decimals + 1, "0");
-      const whole = s.slice(0, s.length - decimals);
-      const frac = s.slice(s.length - decimals).replace(/0+$/, "");
-      const uiAmountString = decimals === 0 ? raw.toString() : frac ? `${whole}.${frac}` : whole;
-      return {
-        type: "transferChecked",
-        info: {
-          authority: a[3],
-          destination: a[2],
-          mint: a[1],
-          source: a[0],
-          tokenAmount: { amount: raw.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString },
-        },
-      };
-    }
+    case 12:
+      return data.length >= 10 && a.length >= 4
+        ? {
+            type: "transferChecked",
+            info: {
+              authority: a[3],
+              destination: a[2],
+              mint: a[1],
+              source: a[0],
+              tokenAmount: uiTokenAmount(u64(data, 1), data[9]!),
+            },
+          }
+        : null;
     default:
       return null;
   }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { getBase58Decoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { decodeBase58, encodeBase58 } from "../src/base58.ts";
+import { parseInstruction } from "../src/instruction-parse.ts";
 import { generateLocalKeypair } from "../src/keypair.ts";
 import { getMetadataAddress } from "../src/metaplex.ts";
 import { formatUiAmount } from "../src/token-layout.ts";
@@ -41,6 +42,35 @@ describe("codecs", () => {
       });
       expect(getMetadataAddress(mint)).toBe(kitPda);
     }
+  });
+
+  it("parses transferChecked and leaves unknown instructions to the partially decoded form", () => {
+    const d = new Uint8Array(10);
+    d[0] = 12;
+    new DataView(d.buffer).setBigUint64(1, 1_250_000n, true);
+    d[9] = 6;
+    expect(parseInstruction("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", d, ["s", "m", "d", "a"])).toEqual({
+      program: "spl-token",
+      programId: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+      parsed: {
+        type: "transferChecked",
+        info: {
+          authority: "a",
+          destination: "d",
+          mint: "m",
+          source: "s",
+          tokenAmount: { amount: "1250000", decimals: 6, uiAmount: 1.25, uiAmountString: "1.25" },
+        },
+      },
+      stackHeight: null,
+    });
+    expect(
+      parseInstruction("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", Uint8Array.of(12, 1), ["s"]),
+    ).toBeNull();
+    expect(
+      parseInstruction("11111111111111111111111111111111", Uint8Array.of(99, 0, 0, 0), ["a"]),
+    ).toBeNull();
+    expect(parseInstruction("Vote111111111111111111111111111111111111111", Uint8Array.of(1), [])).toBeNull();
   });
 
   it("formats token amounts exactly (uiAmountString)", () => {
