@@ -148,6 +148,53 @@ describe("indexer and routes against the lending program on a localnet", () => {
     );
   }, 60_000);
 
+  it("records an extension: the old loan closes as 'extended', the new loan is taken on the same NFT", async () => {
+    const nft = nfts[2]!;
+    const first = await driver.takeLoan({
+      borrower,
+      pool,
+      bank,
+      nft: nft.mint,
+      collection: nft.collectionId,
+      nonce: 3n,
+      principal: 80_000_000n,
+      durationSeconds: 2n * 86_400n,
+    });
+    const second = await driver.extend({
+      borrower,
+      pool,
+      bank,
+      oldLoan: first.loan,
+      nft: nft.mint,
+      collection: nft.collectionId,
+      nonce: 4n,
+      principal: 60_000_000n,
+      durationSeconds: 3n * 86_400n,
+    });
+    await waitFor(
+      async () => ((await loanStatus(second.loan)) === "Ongoing" ? true : undefined),
+      "extension",
+    );
+    await waitFor(
+      async () => ((await loanStatus(first.loan)) === "Repaid" ? true : undefined),
+      "old loan closed",
+    );
+    await indexer.reconcile();
+    const events = await t.db.query<{ loan: string; kind: string; signature: string | null }>(
+      "SELECT loan, kind, signature FROM loan_activity WHERE loan = ANY($1::text[]) ORDER BY loan, kind",
+      [[first.loan, second.loan]],
+    );
+    expect(
+      events.map((e) => `${e.loan === first.loan ? "old" : "new"}:${e.kind}:${e.signature}`).sort(),
+    ).toEqual(
+      [
+        `old:extended:${second.signature}`,
+        `old:taken:${first.signature}`,
+        `new:taken:${second.signature}`,
+      ].sort(),
+    );
+  }, 60_000);
+
   it("catches up after a restart: a loan taken and liquidated while the indexer was down appears once", async () => {
     await indexer.stop();
     const nft = nfts[1]!;
@@ -176,11 +223,11 @@ describe("indexer and routes against the lending program on a localnet", () => {
       "SELECT loan, kind FROM loan_activity ORDER BY loan, kind",
     );
     expect(events.filter((e) => e.loan === taken.loan).map((e) => e.kind)).toEqual(["liquidated", "taken"]);
-    expect(events).toHaveLength(4);
+    expect(events).toHaveLength(7);
     const list = parseLoanList(await get(`/loan/pool?pubkey=${pool}`));
-    expect(list).toMatchObject({ totalCount: 2, ongoingCount: 0 });
+    expect(list).toMatchObject({ totalCount: 4, ongoingCount: 1 });
     const profit = (await get(`/dirty/lender-profit?pubkey=${lender.address}`)).byCurrency[0];
-    expect(profit).toMatchObject({ loansRepaid: 1, loansLiquidated: 1, principalLiquidated: "50000000" });
+    expect(profit).toMatchObject({ loansRepaid: 2, loansLiquidated: 1, principalLiquidated: "50000000" });
     const parsed = parsePool(await get(`/pool/pool?pubkey=${pool}`));
     expect(parsed.totalLiquidations).toBe(1);
   }, 60_000);

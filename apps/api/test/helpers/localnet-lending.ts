@@ -6,6 +6,7 @@ import {
   getCreateBankInstruction,
   getCreatePoolInstruction,
   getDepositInstruction,
+  getExtendInstruction,
   getInitializeConfigInstruction,
   getLiquidateInstruction,
   getRepayInstruction,
@@ -168,6 +169,52 @@ export async function createLendingDriver(net: LocalnetHandle) {
         collateralAmountBaseUnits: 1n,
         expectedAprBps: 5000,
         attestation,
+      });
+      const signature = await send(input.borrower, [instruction]);
+      return { loan: instruction.loan, signature };
+    },
+    async extend(input: {
+      borrower: KeyPairSigner;
+      pool: Address;
+      bank: Address;
+      oldLoan: Address;
+      nft: Address;
+      collection: Address;
+      nonce: bigint;
+      principal: bigint;
+      durationSeconds: bigint;
+    }) {
+      const slot = await rpc.getSlot({ commitment: "confirmed" }).send();
+      const instruction = await getExtendInstruction({
+        programAddress,
+        borrower: input.borrower,
+        oracle,
+        pool: input.pool,
+        bank: input.bank,
+        oldLoan: input.oldLoan,
+        collateralMint: input.nft,
+        borrowerCurrencyTokenAccount: (await getAssociatedTokenAddress(
+          input.borrower.address,
+          USDC_MINT,
+        )) as Address,
+        treasuryCurrencyTokenAccount: (await getAssociatedTokenAddress(
+          treasury.address,
+          USDC_MINT,
+        )) as Address,
+        nonce: input.nonce,
+        principalBaseUnits: input.principal,
+        durationSeconds: input.durationSeconds,
+        collateralAmountBaseUnits: 1n,
+        expectedAprBps: 5000,
+        attestation: {
+          collateralValueBaseUnits: 1_000_000_000n,
+          collection: input.collection,
+          currencyPriceMicroUsd: 1_000_000n,
+          walletAgeSeconds: 0n,
+          pastLoans: 0n,
+          volumeMicroUsd: 0n,
+          slot,
+        },
       });
       const signature = await send(input.borrower, [instruction]);
       return { loan: instruction.loan, signature };
