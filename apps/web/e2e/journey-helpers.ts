@@ -23,18 +23,20 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(TEST_OUTPUT_DIR, `journey-${name}.png`), fullPage: true });
 }
 
-/** Runs `act` and waits for `count` more "Transaction Success" toasts; a failure toast throws its text. */
+/**
+ * Runs `act` and waits for `count` new "Transaction Success" toasts (toasts already on screen are
+ * marked first, so ones that expire meanwhile do not matter); a new failure toast throws its text.
+ */
 export async function confirmed(page: Page, act: () => Promise<void>, count = 1): Promise<void> {
-  const success = page.locator(".toast-title", { hasText: "Transaction Success" });
-  const before = await success.count();
+  await page.evaluate("document.querySelectorAll('.toast').forEach((t) => t.setAttribute('data-seen', ''))");
+  const fresh = page.locator(".toast:not([data-seen])");
   await act();
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if ((await page.locator(".toast-error .toast-title").count()) > 0) {
-      const texts = await page.locator(".toast-error").allTextContents();
-      throw new Error(`transaction failed: ${texts.join(" | ")}`);
-    }
-    if ((await success.count()) >= before + count) return;
+    const failed = page.locator(".toast-error:not([data-seen])");
+    if ((await failed.count()) > 0)
+      throw new Error(`transaction failed: ${(await failed.allTextContents()).join(" | ")}`);
+    if ((await fresh.locator(".toast-title", { hasText: "Transaction Success" }).count()) >= count) return;
     await page.waitForTimeout(100);
   }
   throw new Error("no confirmation within 60 s");

@@ -191,6 +191,73 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await shot(lender, "09-lender-loans");
   });
 
+  it("a lender renames and updates a pool, deposits, withdraws, and closes an unused pool", async () => {
+    const owner = lenderKey.publicKey.toBase58();
+    const mine = (await (await fetch(`${stack!.apiUrl}/pool/get-by-owner?owner=${owner}`)).json()) as {
+      pools: { pubkey: string; type: string; currency: string }[];
+    };
+    const usdcPool = mine.pools.find((p) => p.type === "nft-pool" && p.currency === USDC_MINT)!;
+    await lender.goto(`${stack!.webUrl}/my-pools/${usdcPool.pubkey}`);
+    const meta = lender.getByRole("form", { name: "Pool name and image" });
+    await meta.waitFor({ timeout: 30_000 });
+    await meta.getByLabel("Pool name").fill("Otter desk");
+    await meta.getByTestId("metadata-submit").click();
+    await lender.getByText("Name and image saved.").waitFor({ timeout: 30_000 });
+    const terms = lender.getByRole("form", { name: "Update pool" });
+    await terms.getByLabel("APY (%)").fill("abc");
+    await terms.getByRole("button", { name: "Update pool" }).click();
+    await terms.getByText("APY must be a number.").waitFor();
+    await terms.getByLabel("APY (%)").fill("30");
+    await shot(lender, "10-edit-pool");
+    await confirmed(lender, () => terms.getByRole("button", { name: "Update pool" }).click());
+    await lender.waitForURL(/\/my-pools$/);
+    await lender.goto(`${stack!.webUrl}/pools/${usdcPool.pubkey}`);
+    await lender.getByRole("heading", { name: "Otter desk" }).waitFor({ timeout: 30_000 });
+    await lender.getByTestId("pool-terms").getByText("30%").waitFor({ timeout: 30_000 });
+
+    // Bank: deposit 5 USDC, withdraw 10 USDC; the wallet's USDC moves by exactly that.
+    await lender.goto(`${stack!.webUrl}/my-pools`);
+    const bank = lender.getByTestId("bank").filter({ hasText: "USDC bank" });
+    await bank.waitFor({ timeout: 30_000 });
+    const start = await tokenBalance(owner, USDC_MINT);
+    await bank.getByLabel("Withdraw (USDC)").fill("100000");
+    await bank.getByTestId("bank-withdraw").click();
+    await bank.getByText(/can be withdrawn/).waitFor();
+    await bank.getByLabel("Deposit (USDC)").fill("5");
+    await confirmed(lender, () => bank.getByTestId("bank-deposit").click());
+    expect(await tokenBalance(owner, USDC_MINT)).toBe(start - 5_000_000n);
+    await bank.getByLabel("Withdraw (USDC)").fill("10");
+    await confirmed(lender, () => bank.getByTestId("bank-withdraw").click());
+    expect(await tokenBalance(owner, USDC_MINT)).toBe(start + 5_000_000n);
+
+    // A pool without loans closes.
+    await lender.goto(`${stack!.webUrl}/my-pools/new`);
+    const form = lender.getByRole("form", { name: "Create pool" });
+    await form.waitFor({ timeout: 30_000 });
+    await form.getByLabel("Currency").selectOption(USDC_MINT);
+    await form.getByLabel("Amount to lend").fill("20");
+    await form.getByLabel("APY (%)").fill("10");
+    await form.getByLabel("Maximum loan (USD)").fill("100");
+    await form.getByRole("button", { name: "Add collection" }).click();
+    await form.getByLabel("Collection").selectOption(faucetNfts[0]!.collectionId);
+    await confirmed(lender, () => form.getByRole("button", { name: "Create pool" }).click());
+    await lender.waitForURL(/\/my-pools$/);
+    const fresh = lender
+      .getByTestId("my-pools")
+      .locator("li", { hasText: "Ongoing loans0" })
+      .filter({ hasText: "Open" });
+    await fresh.first().waitFor({ timeout: 30_000 });
+    const count = await fresh.count();
+    await fresh.first().getByRole("button", { name: "Close" }).click();
+    await confirmed(lender, () => fresh.first().getByRole("button", { name: "Confirm close" }).click());
+    await lender
+      .getByTestId("my-pools")
+      .locator("li", { hasText: "Closed" })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect(await fresh.count()).toBe(count - 1);
+  });
+
   it("shows the market, pools, a pool, the dashboard, and fits a 360 px screen", async () => {
     for (const [path, name, ready] of [
       ["/lend", "10-lend", "market-summary"],

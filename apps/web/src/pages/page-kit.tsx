@@ -1,6 +1,6 @@
 import { useConnection, useWallet } from "@solana/wallet-adapter-react";
-import { useQuery } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { navigate } from "../shell/location.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";
 
@@ -165,4 +165,22 @@ export function useChainNow(): number {
   const data = clock.data;
   if (!data || data.blockTime === null) return Math.floor(nowMs / 1000);
   return data.blockTime + Math.floor((nowMs - data.atMs) / 1000);
+}
+
+/**
+ * After a confirmed transaction the shell refreshes the action's scopes at once; the API's indexer
+ * may take a moment to see the change, so the page reloads the same scopes again shortly after.
+ */
+export function useRefreshAfterIndexing(): (scopes: readonly string[]) => void {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (scopes) => {
+      for (const delayMs of [1000, 3000]) {
+        setTimeout(() => {
+          for (const scope of scopes) void queryClient.invalidateQueries({ queryKey: [scope] });
+        }, delayMs);
+      }
+    },
+    [queryClient],
+  );
 }

@@ -3,8 +3,8 @@ import { useState } from "react";
 import { usePrices } from "../../data/prices.ts";
 import { formatAmount, formatBps, formatMoney, formatUsd, symbolOf } from "../../pages/format.ts";
 import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-kit.tsx";
+import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useLocationHref } from "../../shell/location.ts";
-import { useTransaction } from "../../tx/use-transaction.ts";
 import { useTokens } from "../pools/pool-data.ts";
 import {
   useOpenPools,
@@ -92,7 +92,7 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
   const pools = useOpenPools("nft-pool");
   const prices = usePrices();
   const now = useChainNow();
-  const tx = useTransaction();
+  const tx = usePageTransaction();
   const [selected, setSelected] = useState<string | null>(null);
   const priceMap: Prices = prices.data ?? {};
   const offersOf = (nft: WalletNft) =>
@@ -194,7 +194,7 @@ function TokenBorrow({ owner, preferredPool }: { owner: string; preferredPool: s
   const pools = useOpenPools("defi-pool");
   const prices = usePrices();
   const now = useChainNow();
-  const tx = useTransaction();
+  const tx = usePageTransaction();
   const [mint, setMint] = useState("");
   const [collateralText, setCollateralText] = useState("");
   const priceMap: Prices = prices.data ?? {};

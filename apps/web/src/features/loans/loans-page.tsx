@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { formatDuration, formatMoney } from "../../pages/format.ts";
 import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-kit.tsx";
-import { useTransaction } from "../../tx/use-transaction.ts";
+import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
@@ -41,7 +41,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
   const loans = useBorrowerLoans(owner);
   const now = useChainNow();
   const name = useCollateralNamer();
-  const tx = useTransaction();
+  const tx = usePageTransaction();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [extending, setExtending] = useState<string | null>(null);
   return (

@@ -2,7 +2,7 @@ import { type Bank, getCurrencyByMint, parseUnits } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { formatMoney } from "../../pages/format.ts";
 import { Stats } from "../../pages/page-kit.tsx";
-import { useTransaction } from "../../tx/use-transaction.ts";
+import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 
 /** Checks a deposit or withdrawal amount; returns base units or the message to show. */
 export function checkBankAmount(
@@ -43,7 +43,7 @@ export function BankPanel({
   owner: string;
   walletBalance: bigint | undefined;
 }) {
-  const tx = useTransaction();
+  const tx = usePageTransaction();
   return (
     <section
       className="card pg-section"

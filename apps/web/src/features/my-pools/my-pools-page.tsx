@@ -3,9 +3,9 @@ import { useState } from "react";
 import { useWalletBalances } from "../../data/balances.ts";
 import { formatBps, formatMoney } from "../../pages/format.ts";
 import { Link, Page, QueryState, RequireWallet } from "../../pages/page-kit.tsx";
+import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { navigate } from "../../shell/location.ts";
 import { showToast } from "../../toasts/toast-store.ts";
-import { useTransaction } from "../../tx/use-transaction.ts";
 import { poolName } from "../pools/pool-cards.tsx";
 import { useOwnerPools, usePool } from "../pools/pool-data.ts";
 import { BankPanel } from "./bank-panel.tsx";
@@ -46,7 +46,7 @@ function MyPools({ owner }: { owner: string }) {
     [SOL_MINT]: useCurrencyBalance(SOL_MINT),
     [listCurrencies()[1]!.mint]: useCurrencyBalance(listCurrencies()[1]!.mint),
   };
-  const tx = useTransaction();
+  const tx = usePageTransaction();
   const [closing, setClosing] = useState<string | null>(null);
   return (
     <QueryState query={data} label="your pools">
@@ -181,7 +181,7 @@ function CreatePool({ owner }: { owner: string }) {
   const [currency, setCurrency] = useState(listCurrencies()[1]!.mint);
   const balance = useCurrencyBalance(currency);
   const owned = useOwnerPools(owner);
-  const tx = useTransaction();
+  const tx = usePageTransaction();
   const [step, setStep] = useState("");
   const hasBank = (mint: string) => owned.data?.banks.some((b) => b.mint === mint) ?? false;
   return (
@@ -271,7 +271,7 @@ export function EditPoolPage({ pubkey }: { pubkey: string }) {
 }
 
 function EditPool({ pool, owner }: { pool: ParsedPool; owner: string }) {
-  const tx = useTransaction();
+  const tx = usePageTransaction();
   return (
     <>
       <p className="muted">
