@@ -7,6 +7,7 @@ import { BlockhashWindow, getMaxBlockhashAge } from "./blockhash-window.ts";
 import { LocalnetRpcError, RPC_ERROR } from "./errors.ts";
 import { computeTxEffects, type ExecutionInput, recordExecution } from "./execution.ts";
 import { TxHistory, type TxRecord } from "./history.ts";
+import { PerformanceSampler } from "./performance-samples.ts";
 import { readSnapshot, writeSnapshot } from "./snapshot.ts";
 import {
   describeTransactionError,
@@ -52,18 +53,6 @@ export interface ChainOptions {
   samplePeriodSeconds?: number;
 }
 
-/** One getRecentPerformanceSamples entry. */
-export interface PerformanceSample {
-  slot: number;
-  numTransactions: number;
-  numNonVoteTransactions: number;
-  numSlots: number;
-  samplePeriodSecs: number;
-}
-
-/** Samples kept (agave keeps 720: 12 hours of 60 s samples). */
-export const MAX_PERFORMANCE_SAMPLES = 720;
-
 const SNAPSHOT_FILE = "snapshot.bin";
 const LEDGER_FILE = "ledger.log";
 const SNAPSHOT_INTERVAL_MS = 30_000;
@@ -94,9 +83,8 @@ export class Chain {
   readonly dataDir: string;
   readonly slotMs: number;
   private readonly samplePeriodMs: number;
-  private sampleStart = { at: Date.now(), slot: 0, txCount: 0 };
-  /** Newest first. */
-  readonly performanceSamples: PerformanceSample[] = [];
+  /** getRecentPerformanceSamples source. */
+  performanceSampler: PerformanceSampler;
 
   constructor(opts: ChainOptions) {
     this.dataDir = opts.dataDir;
@@ -140,7 +128,7 @@ export class Chain {
     this.replay(readLogLines<LedgerEntry>(ledgerPath));
     this.ledger = new AppendLog(ledgerPath);
     this.advanceSlot();
-    this.sampleStart = { at: Date.now(), slot: this.slot, txCount: this.history.size };
+    this.performanceSampler = new PerformanceSampler(this.samplePeriodMs, this.slot, this.history.size);
   }
 
   /** Starts the slot timer and periodic snapshots. */
@@ -203,7 +191,7 @@ export class Chain {
       const first = this.slotTimes.keys().next().value as number;
       this.slotTimes.delete(first);
     }
-    this.samplePerformance();
+    this.performanceSampler?.onSlot(this.slot, this.history.size);
     for (const l of this.listeners) {
       try {
         l.onSlot(this.slot);
@@ -211,22 +199,6 @@ export class Chain {
         console.error(`localnet: slot notification failed: ${e}`);
       }
     }
-  }
-
-  private samplePerformance(): void {
-    const now = Date.now();
-    if (now - this.sampleStart.at < this.samplePeriodMs) return;
-    const txCount = this.history.size;
-    const n = txCount - this.sampleStart.txCount;
-    this.performanceSamples.unshift({
-      slot: this.slot,
-      numTransactions: n,
-      numNonVoteTransactions: n,
-      numSlots: this.slot - this.sampleStart.slot,
-      samplePeriodSecs: Math.round((now - this.sampleStart.at) / 1000),
-    });
-    if (this.performanceSamples.length > MAX_PERFORMANCE_SAMPLES) this.performanceSamples.pop();
-    this.sampleStart = { at: now, slot: this.slot, txCount };
   }
 
   /** Block time of a slot (epoch seconds), or null when unknown. */

@@ -1,7 +1,8 @@
 import { decodeBase58 } from "../base58.ts";
-import { MAX_PERFORMANCE_SAMPLES, SLOTS_PER_EPOCH } from "../chain.ts";
+import { SLOTS_PER_EPOCH } from "../chain.ts";
 import { invalidParams, LocalnetRpcError, RPC_ERROR } from "../errors.ts";
 import { computeFee } from "../execution.ts";
+import { MAX_PERFORMANCE_SAMPLES } from "../performance-samples.ts";
 import { parseWireMessage } from "../wire.ts";
 import { API_VERSION, type RpcHandler, withContext } from "./context.ts";
 import { asParams, checkMinContextSlot, config, str, strArray, uint } from "./params.ts";
@@ -57,7 +58,7 @@ export const clusterMethods: Record<string, RpcHandler> = {
     const p = asParams(params);
     const limit = p[0] === undefined || p[0] === null ? MAX_PERFORMANCE_SAMPLES : uint(p, 0, "limit");
     if (limit > MAX_PERFORMANCE_SAMPLES) throw invalidParams(`Invalid limit; max ${MAX_PERFORMANCE_SAMPLES}`);
-    return ctx.chain.performanceSamples.slice(0, limit);
+    return ctx.chain.performanceSampler.samples.slice(0, limit);
   },
   getLatestBlockhash: (p, ctx) => {
     checkMinContextSlot(config(asParams(p), 0), ctx.chain.slot);
