@@ -10,12 +10,14 @@ import {
   partiallySignTransaction,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIndexer } from "../../src/indexer/indexer.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {
   type Built,
   buildSignSend,
   fundedWallet,
   post,
+  SOL_MINT,
   signAll,
   startTxWorld,
   type TxWorld,
@@ -269,7 +271,87 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
     expect(loan?.status).toBe("Repaid");
     expect(await tokenBalance(w, borrower.address, nfts[0]!.mint as Address)).toBe(1n);
     expect(await tokenBalance(w, w.treasury, USDC_MINT)).toBeGreaterThan(0n);
+    // The read side's indexer picks the loans up and its routes show them.
+    const indexer = createIndexer({
+      db: w.tx.app.db,
+      rpc: w.tx.app.rpc,
+      wsUrl: w.net.wsUrl,
+      programId: w.programId,
+      reconcileIntervalMs: 60_000,
+      log: w.app.log,
+    });
+    await indexer.reconcile();
+    const listed = (
+      await w.app.inject({ method: "GET", url: `/loan/user?pubkey=${borrower.address}` })
+    ).json() as {
+      loans: { pubkey: string; status: string }[];
+    };
+    expect(listed.loans.find((l) => l.pubkey === extended)?.status.toLowerCase()).toBe("repaid");
+    expect(listed.loans.find((l) => l.pubkey === nftLoan)?.status.toLowerCase()).toBe("repaid");
   }, 60_000);
+
+  it("lends SOL: the borrower receives native SOL and repays from native SOL (wrapped and unwrapped)", async () => {
+    const [solBank] = await findBankPda(w.programId, lender.address, SOL_MINT);
+    const created = await buildSignSend(
+      w.app,
+      "/nft/create-pool",
+      {
+        bank: solBank,
+        owner: lender.address,
+        amount: "20000000000",
+        mint: SOL_MINT,
+        seed: "4",
+        param: {
+          apr: 4000,
+          limits,
+          collections: [{ collection: nfts[2]!.collectionId, collectionLtv: 5000, exposure: 10000 }],
+        },
+      },
+      [lender],
+    );
+    expect(created.sent.error).toBeUndefined();
+    const balance = async () =>
+      BigInt((await w.tx.app.rpc.call<{ value: number }>("getBalance", [borrower.address])).value);
+    const before = await balance();
+    w.tx.state.invalidate();
+    const taken = await buildSignSend(
+      w.app,
+      "/nft/take-loan",
+      {
+        borrower: borrower.address,
+        nftMint: nfts[2]!.mint,
+        duration: 2 * DAY,
+        amount: "1000000000",
+        currency: SOL_MINT,
+      },
+      [borrower],
+    );
+    expect(taken.sent.error).toBeUndefined();
+    const loan = taken.built.metadata.loan as Address;
+    const afterTake = await balance();
+    // +1 SOL, minus loan/escrow rent and fees (well under 0.05 SOL).
+    expect(afterTake - before).toBeGreaterThan(950_000_000n);
+    expect(afterTake - before).toBeLessThanOrEqual(1_000_000_000n);
+    expect(await tokenBalance(w, borrower.address, SOL_MINT)).toBe(0n);
+    const repaid = await buildSignSend(
+      w.app,
+      "/nft/repay-loan",
+      { borrower: borrower.address, loans: [loan] },
+      [borrower],
+    );
+    expect(repaid.sent.error).toBeUndefined();
+    const [account] = await w.tx.state.getLoans([loan]);
+    expect(account?.status).toBe("Repaid");
+    const afterRepay = await balance();
+    // Paid 1 SOL + owed interest (tiny), got the escrow rent back; the temporary wSOL account is closed.
+    expect(afterTake - afterRepay).toBeGreaterThan(990_000_000n);
+    expect(afterTake - afterRepay).toBeLessThan(1_010_000_000n);
+    expect(await tokenBalance(w, borrower.address, nfts[2]!.mint as Address)).toBe(1n);
+    const [wsol] = await w.tx.state.getAccounts([
+      await findAssociatedTokenAddress(borrower.address, SOL_MINT),
+    ]);
+    expect(wsol).toBeNull();
+  }, 90_000);
 
   it("takes many defi loans and repays them all: what does not fit one transaction becomes a bundle", async () => {
     const loans: string[] = [];

@@ -101,6 +101,7 @@ export function createTransactionFactory(deps: {
     return r.value.unitsConsumed ?? 200_000;
   }
 
+  let lastPrune = 0;
   return {
     fits(feePayer, instructions) {
       try {
@@ -113,6 +114,11 @@ export function createTransactionFactory(deps: {
     async build({ feePayer, groups, options, needsOracle, metadata, simulate = false }) {
       if (groups.length === 0) throw unprocessable("Nothing to build");
       const [lifetime, recent] = await Promise.all([deps.clock.lifetime(), deps.clock.recentFees()]);
+      // Forget expired messages (at most once a second): a blockhash lives 150 blocks.
+      if (Date.now() - lastPrune > 1000) {
+        lastPrune = Date.now();
+        deps.issued.prune(lifetime.lastValidBlockHeight - 150);
+      }
       const blockhash = lifetime.blockhash as Blockhash;
       const tip =
         options.broadcastMode === "jito" && options.jitoTipLamports > 0n
