@@ -1,0 +1,160 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getPriorityFeeOptions } from "@cistern/protocol";
+import { generateKeyPairSigner, getBase58Decoder, signBytes } from "@solana/kit";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/config.ts";
+import {
+  assertWalletSignedLinkMessage,
+  decodeSignature,
+  LINK_WALLET_MESSAGE,
+} from "../../src/tx/auth/wallet-message.ts";
+import { parseBaseUnits } from "../../src/tx/builder/builder-schemas.ts";
+import { estimateComputeUnits } from "../../src/tx/builder/compute-units.ts";
+import { computeUnitPrice, parseBuildOptions } from "../../src/tx/builder/priority-fees.ts";
+import { setComputeUnitLimit, systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
+import { loadOracleKeypair } from "../../src/tx/oracle/oracle-keypair.ts";
+import { createIssuedMessageStore } from "../../src/tx/sender/issued-messages.ts";
+import { loadTxConfig } from "../../src/tx/tx-config.ts";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "cistern-tx-unit-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const PROGRAM = "Cistern1111111111111111111111111111111111111";
+
+describe("tx settings and oracle key", () => {
+  it("reads LENDING_PROGRAM_ID and defaults the oracle key path to <DATA_DIR>/keys/oracle.json", () => {
+    const dataDir = tempDir();
+    const api = loadConfig({ DATA_DIR: dataDir });
+    const tx = loadTxConfig(api, { LENDING_PROGRAM_ID: PROGRAM });
+    expect(tx).toMatchObject({
+      lendingProgramId: PROGRAM,
+      oracleKeypairPath: join(dataDir, "keys", "oracle.json"),
+      generateOracleKeypair: true,
+    });
+    expect(
+      loadTxConfig(loadConfig({ DATA_DIR: dataDir, SOLANA_CLUSTER: "mainnet" }), {
+        LENDING_PROGRAM_ID: PROGRAM,
+      }).generateOracleKeypair,
+    ).toBe(false);
+    expect(() => loadTxConfig(api, {})).toThrow(/LENDING_PROGRAM_ID is required/);
+    expect(() => loadTxConfig(api, { LENDING_PROGRAM_ID: "not-base58!" })).toThrow(/not a base58 address/);
+    expect(() => loadTxConfig(api, { LENDING_PROGRAM_ID: PROGRAM, TX_REBROADCAST_MS: "0" })).toThrow(
+      /TX_REBROADCAST_MS/,
+    );
+  });
+
+  it("generates the oracle key on localnet only (mode 0600), then reloads the same key", async () => {
+    const path = join(tempDir(), "keys", "oracle.json");
+    await expect(loadOracleKeypair(path, false)).rejects.toThrow(/missing/);
+    const created = await loadOracleKeypair(path, true);
+    expect(existsSync(path)).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect((JSON.parse(readFileSync(path, "utf8")) as number[]).length).toBe(64);
+    const again = await loadOracleKeypair(path, false);
+    expect(again.address).toBe(created.address);
+  });
+});
+
+describe("priority fees and compute units", () => {
+  const recent = [
+    { slot: 1, prioritizationFee: 10_000 },
+    { slot: 2, prioritizationFee: 20_001 },
+  ];
+  it("averages recent fees (rounded up), scales by level and caps by the max fee", () => {
+    const fast = getPriorityFeeOptions({
+      level: "fast",
+      amountSol: "1",
+      type: "maxCap",
+      broadcastMode: "priorityFees",
+    });
+    expect(computeUnitPrice(recent, fast, 100_000)).toBe(22_502n); // ceil(30001/2)=15001, x 1.5 = 22501.5 rounded up
+    const medium = { ...fast, level: "medium" as const };
+    expect(computeUnitPrice(recent, medium, 100_000)).toBe(15_001n);
+    expect(computeUnitPrice([], medium, 100_000)).toBe(1_000n);
+    // Cap 0.000001 SOL = 1000 lamports over 100,000 CU -> at most 10,000 micro-lamports per CU.
+    const capped = getPriorityFeeOptions({
+      level: "ultra",
+      amountSol: "0.000001",
+      type: "maxCap",
+      broadcastMode: "priorityFees",
+    });
+    expect(computeUnitPrice(recent, capped, 100_000)).toBe(10_000n);
+    const exact = getPriorityFeeOptions({
+      level: "fast",
+      amountSol: "0.0001",
+      type: "exactFee",
+      broadcastMode: "jito",
+    });
+    expect(exact.jitoTipLamports).toBe(100_000n);
+    expect(computeUnitPrice(recent, exact, 200_000)).toBe(500_000n);
+  });
+
+  it("parses request options with defaults and rejects bad amounts", () => {
+    expect(parseBuildOptions(undefined)).toMatchObject({
+      level: "fast",
+      type: "maxCap",
+      broadcastMode: "priorityFees",
+      maxCapLamports: 500_000n,
+    });
+    expect(() => parseBuildOptions({ amount: "1.0000000001" })).toThrow(/options.amount/);
+  });
+
+  it("estimates a CU limit from the instructions with headroom", async () => {
+    const payer = (await generateKeyPairSigner()).address;
+    const units = estimateComputeUnits([setComputeUnitLimit(1), systemTransfer(payer, payer, 1n)], PROGRAM);
+    expect(units).toBe(Math.ceil(450 * 1.1) + 5_000);
+    const lending = estimateComputeUnits(
+      [{ programAddress: PROGRAM as never, data: new Uint8Array([8]) }],
+      PROGRAM,
+    );
+    expect(lending).toBe(Math.ceil(35_000 * 1.1) + 5_000);
+  });
+});
+
+describe("amounts, signatures and issued messages", () => {
+  it("parses base units strictly", () => {
+    expect(parseBaseUnits("a", "18446744073709551615")).toBe(18_446_744_073_709_551_615n);
+    expect(() => parseBaseUnits("a", "18446744073709551616")).toThrow(/larger than a u64/);
+    expect(() => parseBaseUnits("a", "1.25")).toThrow(/too many decimals/);
+    expect(() => parseBaseUnits("a", "-1")).toThrow(/decimal integer/);
+    expect(() => parseBaseUnits("a", "0")).toThrow(/greater than 0/);
+    expect(parseBaseUnits("a", "0", { allowZero: true })).toBe(0n);
+  });
+
+  it("verifies the link message signature in base58 or base64 and rejects others", async () => {
+    const wallet = await generateKeyPairSigner();
+    const sig = await signBytes(wallet.keyPair.privateKey, new TextEncoder().encode(LINK_WALLET_MESSAGE));
+    await expect(
+      assertWalletSignedLinkMessage(wallet.address, getBase58Decoder().decode(sig)),
+    ).resolves.toBeUndefined();
+    await expect(
+      assertWalletSignedLinkMessage(wallet.address, Buffer.from(sig).toString("base64")),
+    ).resolves.toBeUndefined();
+    const other = await generateKeyPairSigner();
+    await expect(
+      assertWalletSignedLinkMessage(other.address, getBase58Decoder().decode(sig)),
+    ).rejects.toThrow(/not .* signature/);
+    expect(() => decodeSignature("abc")).toThrow(/64 bytes/);
+  });
+
+  it("remembers issued messages by hash until their blockhash expires", () => {
+    const store = createIssuedMessageStore();
+    const a = new Uint8Array([1, 2, 3]);
+    store.remember(a, { kind: "Normal", needsOracle: false, lastValidBlockHeight: 100 });
+    expect(store.lookup(new Uint8Array([1, 2, 3]))?.lastValidBlockHeight).toBe(100);
+    expect(store.lookup(new Uint8Array([1, 2, 4]))).toBeUndefined();
+    store.prune(100);
+    expect(store.size).toBe(1);
+    store.prune(101);
+    expect(store.size).toBe(0);
+  });
+});
