@@ -122,6 +122,25 @@ describe("PubSub subscriptions", () => {
     }
   });
 
+  it("logsSubscribe all sees every transaction", async () => {
+    const c = await WsClient.open(net.wsUrl);
+    try {
+      const sub = (await c.call("logsSubscribe", ["all"])).result as number;
+      const to = Keypair.generate().publicKey;
+      const sig = (
+        await rpc(net.rpcUrl, "sendTransaction", [await transferTx(to, 1_500_000), { encoding: "base64" }])
+      ).result;
+      const note = await c.next(
+        (m) =>
+          m.params?.subscription === sub &&
+          (m.params.result as { value: { signature: string } }).value.signature === sig,
+      );
+      expect(note.params!.result).toMatchObject({ value: { err: null, signature: sig } });
+    } finally {
+      c.close();
+    }
+  });
+
   it("signature subscription before sending fires once the transaction is durable", async () => {
     const c = await WsClient.open(net.rpcUrl.replace("http", "ws"));
     try {
@@ -165,6 +184,11 @@ describe("PubSub subscriptions", () => {
       expect(sb).toBe(sa + 1);
       expect((b.params!.result as { parent: number }).parent).toBe(sa);
       expect((await c.call("slotUnsubscribe", [sub])).result).toBe(true);
+      const root = (await c.call("rootSubscribe")).result as number;
+      const rootNote = await c.notification(root);
+      expect(rootNote.method).toBe("rootNotification");
+      expect(typeof rootNote.params!.result).toBe("number");
+      expect((await c.call("rootUnsubscribe", [root])).result).toBe(true);
     } finally {
       c.close();
     }

@@ -175,6 +175,34 @@ describe("token queries, Token-2022, inner instructions and token balances", () 
     expect(full.error?.code).toBe(-32602);
   });
 
+  it("getTokenAccountsByDelegate finds approved accounts, with the delegate in jsonParsed", async () => {
+    const { approve } = await import("@solana/spl-token");
+    const mint = await createMint(conn, payer, payer.publicKey, null, 3);
+    const holder = await getOrCreateAssociatedTokenAccount(conn, payer, mint, payer.publicKey);
+    await mintTo(conn, payer, mint, holder.address, payer, 9_000n);
+    const delegate = Keypair.generate().publicKey;
+    await approve(conn, payer, holder.address, delegate, payer, 2_500n);
+    type Res = {
+      value: { pubkey: string; account: { data: { parsed: { info: Record<string, unknown> } } } }[];
+    };
+    const byDelegate = async (who: string) =>
+      (
+        await rpc(net.rpcUrl, "getTokenAccountsByDelegate", [
+          who,
+          { mint: mint.toBase58() },
+          { encoding: "jsonParsed" },
+        ])
+      ).result as Res;
+    const r = await byDelegate(delegate.toBase58());
+    expect(r.value.map((v) => v.pubkey)).toEqual([holder.address.toBase58()]);
+    expect(r.value[0]!.account.data.parsed.info).toMatchObject({
+      delegate: delegate.toBase58(),
+      delegatedAmount: { amount: "2500", decimals: 3, uiAmountString: "2.5" },
+      tokenAmount: { amount: "9000" },
+    });
+    expect((await byDelegate(Keypair.generate().publicKey.toBase58())).value).toEqual([]);
+  });
+
   it("getTokenLargestAccounts and getTokenSupply reject non-mints", async () => {
     expect((await rpc(net.rpcUrl, "getTokenSupply", [payer.publicKey.toBase58()])).error?.code).toBe(-32602);
     expect((await rpc(net.rpcUrl, "getTokenAccountBalance", [payer.publicKey.toBase58()])).error?.code).toBe(
