@@ -184,3 +184,52 @@ export function useRefreshAfterIndexing(): (scopes: readonly string[]) => void {
     [queryClient],
   );
 }
+
+/**
+ * A row of tabs (WAI-ARIA tabs: arrow keys, Home and End move between them; only the selected one
+ * is in the Tab order). The content below is labelled by the selected tab.
+ */
+export function Tabs<T extends string>({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: readonly { value: T; label: string }[];
+  value: T;
+  onChange(value: T): void;
+}) {
+  const move = (from: number, delta: number, target: HTMLElement) => {
+    const next = (from + delta + options.length) % options.length;
+    onChange(options[next]!.value);
+    const buttons = target.parentElement?.querySelectorAll<HTMLButtonElement>("[role=tab]");
+    buttons?.[next]?.focus();
+  };
+  return (
+    <div className="pg-tabs" role="tablist" aria-label={label}>
+      {options.map((option, index) => (
+        <button
+          key={option.value}
+          type="button"
+          role="tab"
+          aria-selected={option.value === value}
+          tabIndex={option.value === value ? 0 : -1}
+          className={option.value === value ? "pg-tab is-active" : "pg-tab"}
+          onClick={() => onChange(option.value)}
+          onKeyDown={(event) => {
+            const target = event.currentTarget;
+            if (event.key === "ArrowRight") move(index, 1, target);
+            else if (event.key === "ArrowLeft") move(index, -1, target);
+            else if (event.key === "Home") move(0, 0, target);
+            else if (event.key === "End") move(options.length - 1, 0, target);
+            else return;
+            event.preventDefault();
+          }}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import { formatUnits, parseUnits, SOL_MINT } from "@cistern/protocol";
 import { useState } from "react";
 import { usePrices } from "../../data/prices.ts";
 import { formatAmount, formatBps, formatMoney, formatUsd, symbolOf } from "../../pages/format.ts";
-import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-kit.tsx";
+import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../pages/page-kit.tsx";
 import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useLocationHref } from "../../shell/location.ts";
 import { useTokens } from "../pools/pool-data.ts";
@@ -54,26 +54,15 @@ export function BorrowPage() {
       title="Borrow"
       lead="Borrow SOL or USDC against your NFTs or tokens. Fixed rate, fixed term, no price liquidations: you see every term before signing."
     >
-      <div className="pg-tabs" role="tablist" aria-label="Collateral type">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === "nft"}
-          className={tab === "nft" ? "pg-tab is-active" : "pg-tab"}
-          onClick={() => setTab("nft")}
-        >
-          NFTs
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === "token"}
-          className={tab === "token" ? "pg-tab is-active" : "pg-tab"}
-          onClick={() => setTab("token")}
-        >
-          Tokens
-        </button>
-      </div>
+      <Tabs
+        label="Collateral type"
+        value={tab}
+        onChange={(value) => setTab(value)}
+        options={[
+          { value: "nft", label: "NFTs" },
+          { value: "token", label: "Tokens" },
+        ]}
+      />
       <RequireWallet what="see what you can borrow">
         {(owner) =>
           tab === "nft" ? (

@@ -2,7 +2,7 @@ import { listCurrencies, parsePool } from "@cistern/protocol";
 import { useState } from "react";
 import { useApiQuery } from "../../pages/api.ts";
 import { formatBps, formatMoney, formatUsd } from "../../pages/format.ts";
-import { Link, Page, QueryState, Stats } from "../../pages/page-kit.tsx";
+import { Link, Page, QueryState, Stats, Tabs } from "../../pages/page-kit.tsx";
 import { PoolCards } from "../pools/pool-cards.tsx";
 
 /** GET /liquidity/summary, parsed. */
@@ -42,20 +42,12 @@ export function MarketPage() {
         </>
       }
     >
-      <div className="pg-tabs" role="tablist" aria-label="Currency">
-        {currencies.map((c) => (
-          <button
-            key={c.mint}
-            type="button"
-            role="tab"
-            aria-selected={c.mint === mint}
-            className={c.mint === mint ? "pg-tab is-active" : "pg-tab"}
-            onClick={() => setMint(c.mint)}
-          >
-            {c.symbol}
-          </button>
-        ))}
-      </div>
+      <Tabs
+        label="Currency"
+        value={mint}
+        onChange={(value) => setMint(value)}
+        options={currencies.map((c) => ({ value: c.mint, label: c.symbol }))}
+      />
       <QueryState query={summary} label="the market">
         {(s) => (
           <>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { formatDuration, formatMoney } from "../../pages/format.ts";
-import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-kit.tsx";
+import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../pages/page-kit.tsx";
 import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
@@ -16,20 +16,15 @@ export function LoansPage() {
       title="Loans"
       lead="Repay or extend your loans — one at a time or several together. As a lender, follow every loan drawn on your pools."
     >
-      <div className="pg-tabs" role="tablist" aria-label="Loans">
-        {(["borrowed", "lent"] as const).map((t) => (
-          <button
-            key={t}
-            type="button"
-            role="tab"
-            aria-selected={tab === t}
-            className={tab === t ? "pg-tab is-active" : "pg-tab"}
-            onClick={() => setTab(t)}
-          >
-            {t === "borrowed" ? "My loans" : "Loans on my pools"}
-          </button>
-        ))}
-      </div>
+      <Tabs
+        label="Loans"
+        value={tab}
+        onChange={(value) => setTab(value)}
+        options={[
+          { value: "borrowed", label: "My loans" },
+          { value: "lent", label: "Loans on my pools" },
+        ]}
+      />
       <RequireWallet what="see your loans">
         {(owner) => (tab === "borrowed" ? <BorrowerLoans owner={owner} /> : <LenderLoans owner={owner} />)}
       </RequireWallet>
