@@ -5,12 +5,14 @@ import {
   type Address,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   type KeyPairSigner,
   partiallySignTransaction,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIndexer } from "../../src/indexer/indexer.ts";
+import { JITO_TIP_ACCOUNT } from "../../src/tx/builder/transaction-factory.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {
   type Built,
@@ -388,6 +390,63 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
     expect(repaid.every((l) => l?.status === "Repaid")).toBe(true);
     expect(await tokenBalance(w, borrower.address, JTO)).toBe(jtoBefore + 8n * 20_000_000_000n);
   }, 180_000);
+
+  it("extends a token loan to a smaller amount (the borrower pays the difference) with a jito tip", async () => {
+    const taken = await buildSignSend(
+      w.app,
+      "/defi/take-loan",
+      {
+        borrower: borrower.address,
+        collateralMint: JTO,
+        collateralAmount: "20000000000",
+        duration: 2 * DAY,
+        amount: "20000000",
+      },
+      [borrower],
+    );
+    expect(taken.sent.error).toBeUndefined();
+    const loan = taken.built.metadata.loan as Address;
+    const q = await post(w.app, "/defi/extend-quote", { loan, duration: 5 * DAY, amount: "15000000" });
+    expect(q.body).toMatchObject({ pool: defiPool, amount: "15000000", netBorrowAmount: "0" });
+    const owed = BigInt(q.body.accruedInterestDue as string);
+    expect(BigInt(q.body.repaymentDue as string)).toBe(owed + 5_000_000n);
+    const usdcBefore = await tokenBalance(w, borrower.address, USDC_MINT);
+    const { built, sent } = await buildSignSend(
+      w.app,
+      "/defi/extend-loan",
+      {
+        borrower: borrower.address,
+        loan,
+        duration: 5 * DAY,
+        amount: "15000000",
+        // 0.001 SOL: the tip account is empty on localnet, so the tip must cover its rent-exempt minimum.
+        options: { broadcastMode: "jito", amount: "0.001" },
+      },
+      [borrower],
+    );
+    expect(sent.error, JSON.stringify(sent.error)).toBeUndefined();
+    const message = getCompiledTransactionMessageDecoder().decode(
+      getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64")).messageBytes,
+    );
+    expect(message.staticAccounts).toContain(JITO_TIP_ACCOUNT);
+    const [oldLoan, newLoan] = await w.tx.state.getLoans([loan, built.metadata.loan as string]);
+    expect(oldLoan?.status).toBe("Repaid");
+    expect(newLoan).toMatchObject({
+      status: "Ongoing",
+      principal: 15_000_000n,
+      collateralAmount: 20_000_000_000n,
+    });
+    const paid = usdcBefore - (await tokenBalance(w, borrower.address, USDC_MINT));
+    expect(paid).toBeGreaterThanOrEqual(5_000_000n + owed);
+    expect(paid).toBeLessThan(5_000_000n + owed + 10_000n);
+    const rep = await buildSignSend(
+      w.app,
+      "/defi/repay-loan",
+      { borrower: borrower.address, loans: [built.metadata.loan] },
+      [borrower],
+    );
+    expect(rep.sent.error).toBeUndefined();
+  }, 90_000);
 
   it("a loan the chain would refuse: 422 when simulated first, else the sender answers the decoded error", async () => {
     const body = {
