@@ -161,6 +161,37 @@ export function createIndexer(options: IndexerOptions): Indexer {
     return result;
   }
 
+  /**
+   * A closed pool leaves the program (its account is deleted), which programSubscribe does not report.
+   * For each program transaction, the indexed open pools among its accounts that no longer exist are
+   * marked Closed. (The periodic reconcile catches any this misses.)
+   */
+  async function closeGonePools(signature: string, slot: number): Promise<void> {
+    let keys: string[] | undefined;
+    // A just-confirmed transaction may not be in the RPC's history yet: a few short retries. An RPC
+    // without getTransaction fails at once and leaves closings to the reconcile.
+    for (let attempt = 0; attempt < 5 && keys === undefined; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 200));
+      try {
+        keys = await getTransactionAccountKeys(rpc, signature);
+      } catch {
+        return;
+      }
+    }
+    if (keys === undefined || keys.length === 0) return;
+    const pools = await db.query<{ pubkey: string }>(
+      "SELECT pubkey FROM pools WHERE pubkey = ANY($1::text[]) AND status <> 'Closed'",
+      [keys],
+    );
+    if (pools.length === 0) return;
+    const { accounts } = await rpc.getMultipleAccounts(pools.map((p) => p.pubkey));
+    for (const [i, account] of accounts.entries()) {
+      if (account === null || account.owner !== programId || account.data.every((b) => b === 0)) {
+        await markPoolClosed(db, pools[i]!.pubkey, slot);
+      }
+    }
+  }
+
   function reconcile(): Promise<ReconcileResult> {
     reconciling ??= doReconcile().finally(() => {
       reconciling = undefined;
@@ -175,6 +206,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         if (failed) return;
         enqueue(async () => {
           await saveCursor(db, programId, slot, signature, null);
+          await closeGonePools(signature, slot);
           await backfillSignatures(db, rpc, log);
         });
       },
@@ -258,4 +290,19 @@ async function snapshotAprs(q: Queryable, nowSeconds: number): Promise<void> {
       [currency, day, average, median, aprs.length],
     );
   }
+}
+
+/** Account keys of a confirmed transaction (static keys plus lookup-table loaded ones); undefined if unknown yet. */
+async function getTransactionAccountKeys(rpc: RpcClient, signature: string): Promise<string[] | undefined> {
+  const tx = await rpc.call<{
+    transaction: { message: { accountKeys: (string | { pubkey: string })[] } };
+    meta: { loadedAddresses?: { writable: string[]; readonly: string[] } } | null;
+  } | null>("getTransaction", [
+    signature,
+    { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+  ]);
+  if (tx === null) return undefined;
+  const keys = tx.transaction.message.accountKeys.map((k) => (typeof k === "string" ? k : k.pubkey));
+  const loaded = tx.meta?.loadedAddresses;
+  return loaded === undefined ? keys : [...keys, ...loaded.writable, ...loaded.readonly];
 }

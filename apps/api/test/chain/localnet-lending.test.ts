@@ -104,6 +104,27 @@ describe("indexer and routes against the lending program on a localnet", () => {
     );
   }, 30_000);
 
+  it("marks a pool closed on chain as Closed and leaves it out of the pool list", async () => {
+    const spare = await driver.createPool(lender, 99n, [DEMO_WORLD.collections[0]!.collectionId as Address]);
+    await waitFor(
+      async () => ((await get(`/pool/pool?pubkey=${spare}`)) === null ? undefined : true),
+      "spare pool",
+    );
+    await driver.closePool(lender, spare);
+    await waitFor(
+      async () => ((await get(`/pool/pool?pubkey=${spare}`))?.status === "Closed" ? true : undefined),
+      "pool closed",
+    );
+    const live = (
+      await app.inject({ method: "GET", url: `/dirty/pools?owner=${lender.address}&status=Open` })
+    ).json();
+    expect(live.pools.map((p: { pubkey: string }) => p.pubkey)).toEqual([pool]);
+    const all = (
+      await app.inject({ method: "GET", url: `/pool/get-by-owner?owner=${lender.address}` })
+    ).json();
+    expect(all.pools.map((p: { pubkey: string }) => p.pubkey).sort()).toEqual([pool, spare].sort());
+  }, 60_000);
+
   it("follows a loan taken and repaid through the subscriptions, with signatures", async () => {
     const nft = nfts[0]!;
     const taken = await driver.takeLoan({

@@ -3,6 +3,7 @@ import { getAssociatedTokenAddress, type LocalnetHandle, loadOrCreateKeypair } f
 import {
   type Attestation,
   findBankPda,
+  getClosePoolInstruction,
   getCreateBankInstruction,
   getCreatePoolInstruction,
   getDepositInstruction,
@@ -127,6 +128,9 @@ export async function createLendingDriver(net: LocalnetHandle) {
       });
       await send(lender, [instruction]);
       return instruction.accounts![1]!.address;
+    },
+    async closePool(lender: KeyPairSigner, pool: Address) {
+      return send(lender, [getClosePoolInstruction({ programAddress, owner: lender, pool })]);
     },
     async takeLoan(input: {
       borrower: KeyPairSigner;
