@@ -107,6 +107,22 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
     const after = BigInt((await w.tx.app.rpc.call<{ value: number }>("getBalance", [lender.address])).value);
     // 0.5 SOL came back as native SOL (minus fees; the temporary wSOL account's rent is refunded).
     expect(after - before).toBeGreaterThan(499_000_000n);
+    // /send-transaction-tmp answers the signature at once, without waiting for confirmation.
+    const b = await post(w.app, "/bank/deposit", { owner: lender.address, mint: SOL_MINT, amount: "1000" });
+    const built = b.body as unknown as Built;
+    const [signed] = await signAll(built, [lender]);
+    const tmp = await post(w.app, "/send-transaction-tmp", {
+      transaction: signed,
+      blockHeight: built.lastValidBlockHeight,
+    });
+    expect(typeof tmp.body.result).toBe("string");
+    for (
+      let i = 0;
+      i < 100 && (await w.tx.state.getBank(solBank))?.availableLiquidity !== 1_500_001_000n;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await w.tx.state.getBank(solBank))?.availableLiquidity).toBe(1_500_001_000n);
   }, 60_000);
 
   it("creates, updates and closes an nft-pool and creates a defi-pool", async () => {
