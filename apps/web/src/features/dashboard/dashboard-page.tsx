@@ -3,6 +3,7 @@ import { useWallet } from "@solana/wallet-adapter-react";
 import { useApiQuery } from "../../pages/api.ts";
 import { formatMoney, formatUsd, symbolOf } from "../../pages/format.ts";
 import { Page, QueryState, Stats } from "../../pages/page-kit.tsx";
+import { useBorrowerLoans } from "../loans/loan-data.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { BarList, ColumnChart, LineChart } from "./charts.tsx";
 import {
@@ -50,6 +51,10 @@ function UserSection({ owner }: { owner: string }) {
     parseLiabilities,
   );
   const name = useCollateralNamer();
+  const loans = useBorrowerLoans(owner);
+  // Collateral is listed by mint; an NFT is named after its collection (from the wallet's loans).
+  const collectionOf = new Map((loans.data?.loans ?? []).map((l) => [l.collateral, l.collection]));
+  const collateralName = (mint: string) => name(collectionOf.get(mint) ?? mint);
   return (
     <section className="pg-section" aria-labelledby="you-title">
       <h2 id="you-title" className="pg-h2">
@@ -89,7 +94,7 @@ function UserSection({ owner }: { owner: string }) {
                 <BarList
                   title="Collateral by asset"
                   items={c.details.map((d) => ({
-                    label: name(d.collateral),
+                    label: collateralName(d.collateral),
                     value: d.usdAmount,
                     title: d.collateral,
                   }))}
