@@ -1,5 +1,5 @@
 import { formatUnits, parseUnits, SOL_MINT } from "@cistern/protocol";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { usePrices } from "../../data/prices.ts";
 import { formatAmount, formatBps, formatMoney, formatUsd, symbolOf } from "../../pages/format.ts";
 import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../pages/page-kit.tsx";
@@ -83,6 +83,7 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
   const now = useChainNow();
   const tx = usePageTransaction();
   const [selected, setSelected] = useState<string | null>(null);
+  const panelId = useId();
   const priceMap: Prices = prices.data ?? {};
   const offersOf = (nft: WalletNft) =>
     nft.collection === null || nft.floorLamports === null
@@ -115,7 +116,15 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                       type="button"
                       className={nft.mint === selected ? "pg-asset is-selected" : "pg-asset"}
                       aria-pressed={nft.mint === selected}
-                      onClick={() => setSelected(nft.mint)}
+                      onClick={() => {
+                        setSelected(nft.mint);
+                        // On one-column layouts the loan panel sits below the list: bring it into view.
+                        if (window.matchMedia?.("(max-width: 760px)").matches) {
+                          requestAnimationFrame(() =>
+                            document.getElementById(panelId)?.scrollIntoView({ block: "start" }),
+                          );
+                        }
+                      }}
                     >
                       {nft.image ? (
                         <img src={nft.image} alt="" width={56} height={56} loading="lazy" />
@@ -143,7 +152,7 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                 );
               })}
             </ul>
-            <section className="card pg-section" aria-label="Loan">
+            <section className="card pg-section" aria-label="Loan" id={panelId}>
               {current ? (
                 <>
                   <h2>Borrow against {current.name}</h2>
