@@ -3,7 +3,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
-import { SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { formatUnits, SOL_MINT, USDC_MINT } from "@cistern/protocol";
 import { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,6 +107,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const before = await tokenBalance(me, USDC_MINT);
     await borrowNft(faucetNfts[0]!.name, "50", "7");
     expect(await tokenBalance(me, USDC_MINT)).toBe(before + 50_000_000n);
+    await expectShownBalance(borrower, me, USDC_MINT, 6);
   });
 
   it("a borrower borrows SOL against JUP tokens", async () => {
@@ -158,6 +159,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await confirmed(borrower, () => repayAll.click());
     expect(before2 - (await tokenBalance(me, USDC_MINT))).toBe(total);
     await borrower.getByTestId("loan-history").locator("tbody tr").nth(2).waitFor({ timeout: 30_000 });
+    await expectShownBalance(borrower, me, USDC_MINT, 6);
   });
 
   it("extends a loan with a fresh quote, warns near expiry, and shows the lender a loan past grace", async () => {
@@ -323,6 +325,18 @@ async function borrowNft(name: string, amount: string, days: string) {
   await borrower.getByTestId("quote").waitFor();
   if (name === faucetNfts[0]!.name) await shot(borrower, "04-borrow-nft-quote");
   await confirmed(borrower, () => borrower.getByTestId("borrow-submit").click());
+}
+
+/** The wallet card of the home page shows exactly the chain's balance of `mint`. */
+async function expectShownBalance(page: Page, owner: string, mint: string, decimals: number) {
+  const onChain = formatUnits(await tokenBalance(owner, mint), decimals);
+  await page.goto(`${stack!.webUrl}/`);
+  const cell = page
+    .getByTestId("balances")
+    .locator("tr", { has: page.locator(`th[title="${mint}"]`) })
+    .locator("td");
+  await cell.waitFor({ timeout: 30_000 });
+  await expect.poll(async () => (await cell.textContent())?.trim(), { timeout: 30_000 }).toBe(onChain);
 }
 
 /** "100.21 USDC" -> base units. */
