@@ -23,7 +23,7 @@ export interface Exchange {
 /** Answers a request: a JSON body with status 200, or {status, body}. */
 export type Responder = (request: Exchange) => { status?: number; body: unknown } | undefined;
 
-/** Stubs fetch; unknown routes answer 404. Returns the recorded requests. */
+/** Stubs fetch; unknown routes answer 404 (prices: empty). Returns the recorded requests. */
 export function installApi(respond: Responder): Exchange[] {
   const exchanges: Exchange[] = [];
   vi.stubGlobal("fetch", async (input: string, init?: RequestInit) => {
@@ -35,7 +35,12 @@ export function installApi(respond: Responder): Exchange[] {
       body: init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : null,
     };
     exchanges.push(exchange);
-    const answer = respond(exchange) ?? { status: 404, body: { code: 11000, message: "Not found" } };
+    const answer = respond(exchange) ??
+      // The shell polls prices on every page; tests that do not care get an empty price list.
+      (exchange.path === "/prices" ? { body: { prices: {} } } : undefined) ?? {
+        status: 404,
+        body: { code: 11000, message: "Not found" },
+      };
     return new Response(JSON.stringify(answer.body), {
       status: answer.status ?? 200,
       headers: { "content-type": "application/json" },
