@@ -158,6 +158,19 @@ describe("borrow page", () => {
     });
   });
 
+  it("says why there are no offers when the pools cannot be loaded", async () => {
+    installApi((r) => {
+      if (r.path === "/asset/tokens") return { body: [{ mint: USDC_MINT, amount: "5", decimals: 6 }] };
+      if (r.path === "/dirty/pools") return { status: 500, body: { code: 11000, message: "Internal error" } };
+      return undefined;
+    });
+    renderPage(<BorrowPage />, { wallet: makeWallet(Keypair.generate()) });
+    fireEvent.click(screen.getByRole("tab", { name: "Tokens" }));
+    expect((await screen.findByTestId("offers-problem")).textContent).toBe(
+      "Pools could not be loaded, so no offers can be shown. Try again in a moment.",
+    );
+  });
+
   it("shows the empty state when the wallet holds no NFTs", async () => {
     installApi((r) => (r.path === "/asset/assets" ? { body: { nfts: [] } } : undefined));
     renderPage(<BorrowPage />, { wallet: makeWallet(Keypair.generate()) });

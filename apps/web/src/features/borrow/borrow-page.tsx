@@ -76,6 +76,18 @@ export function BorrowPage() {
   );
 }
 
+/** Says why offers may be missing: the pool list or the prices could not be loaded. */
+function OffersProblem({ poolsFailed, pricesFailed }: { poolsFailed: boolean; pricesFailed: boolean }) {
+  if (!poolsFailed && !pricesFailed) return null;
+  return (
+    <p className="pg-state pg-error" role="alert" data-testid="offers-problem">
+      {poolsFailed
+        ? "Pools could not be loaded, so no offers can be shown. Try again in a moment."
+        : "Prices are unavailable, so collateral cannot be valued. Try again in a moment."}
+    </p>
+  );
+}
+
 function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: string | null }) {
   const nfts = useWalletNfts(owner);
   const pools = useOpenPools("nft-pool");
@@ -106,80 +118,83 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
       {(list) => {
         const current = list.find((n) => n.mint === selected) ?? null;
         return (
-          <div className="pg-split">
-            <ul className="pg-assets" aria-label="Your NFTs" data-testid="nft-list">
-              {list.map((nft) => {
-                const best = offersOf(nft)[0];
-                return (
-                  <li key={nft.mint}>
-                    <button
-                      type="button"
-                      className={nft.mint === selected ? "pg-asset is-selected" : "pg-asset"}
-                      aria-pressed={nft.mint === selected}
-                      onClick={() => {
-                        setSelected(nft.mint);
-                        // On one-column layouts the loan panel sits below the list: bring it into view.
-                        if (window.matchMedia?.("(max-width: 760px)").matches) {
-                          requestAnimationFrame(() =>
-                            document.getElementById(panelId)?.scrollIntoView({ block: "start" }),
-                          );
-                        }
+          <>
+            <OffersProblem poolsFailed={pools.isError} pricesFailed={prices.isError} />
+            <div className="pg-split">
+              <ul className="pg-assets" aria-label="Your NFTs" data-testid="nft-list">
+                {list.map((nft) => {
+                  const best = offersOf(nft)[0];
+                  return (
+                    <li key={nft.mint}>
+                      <button
+                        type="button"
+                        className={nft.mint === selected ? "pg-asset is-selected" : "pg-asset"}
+                        aria-pressed={nft.mint === selected}
+                        onClick={() => {
+                          setSelected(nft.mint);
+                          // On one-column layouts the loan panel sits below the list: bring it into view.
+                          if (window.matchMedia?.("(max-width: 760px)").matches) {
+                            requestAnimationFrame(() =>
+                              document.getElementById(panelId)?.scrollIntoView({ block: "start" }),
+                            );
+                          }
+                        }}
+                      >
+                        {nft.image ? (
+                          <img src={nft.image} alt="" width={56} height={56} loading="lazy" />
+                        ) : null}
+                        <span className="pg-asset-text">
+                          <strong>{nft.name || nft.mint.slice(0, 8)}</strong>
+                          <small className="muted">{nft.collectionName ?? "Unknown collection"}</small>
+                          <small>
+                            Floor{" "}
+                            {nft.floorLamports === null
+                              ? "unknown"
+                              : `${formatAmount(nft.floorLamports, 9, 3)} SOL`}
+                            {nft.floorUsd !== null ? ` · ${formatUsd(nft.floorUsd)}` : ""}
+                          </small>
+                          <small data-testid="best-offer">
+                            {best
+                              ? `Best offer ${formatMoney(best.maxBorrow, best.pool.currency, 2)} at ${formatBps(best.pool.loanCurve.apr)}`
+                              : pools.isPending
+                                ? "Looking for offers…"
+                                : "No offers"}
+                          </small>
+                        </span>
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+              <section className="card pg-section" aria-label="Loan" id={panelId}>
+                {current ? (
+                  <>
+                    <h2>Borrow against {current.name}</h2>
+                    <BorrowForm
+                      key={current.mint}
+                      offers={offersOf(current)}
+                      kind="nft"
+                      prices={priceMap}
+                      nowSeconds={now}
+                      collateralLabel="NFT"
+                      preferredPool={preferredPool}
+                      busy={tx.busy}
+                      onSubmit={async (request) => {
+                        const signature = await tx.run({
+                          action: "Borrow NFT",
+                          path: "/nft/take-loan",
+                          payload: nftLoanPayload(owner, current.mint, request),
+                        });
+                        if (signature) setSelected(null);
                       }}
-                    >
-                      {nft.image ? (
-                        <img src={nft.image} alt="" width={56} height={56} loading="lazy" />
-                      ) : null}
-                      <span className="pg-asset-text">
-                        <strong>{nft.name || nft.mint.slice(0, 8)}</strong>
-                        <small className="muted">{nft.collectionName ?? "Unknown collection"}</small>
-                        <small>
-                          Floor{" "}
-                          {nft.floorLamports === null
-                            ? "unknown"
-                            : `${formatAmount(nft.floorLamports, 9, 3)} SOL`}
-                          {nft.floorUsd !== null ? ` · ${formatUsd(nft.floorUsd)}` : ""}
-                        </small>
-                        <small data-testid="best-offer">
-                          {best
-                            ? `Best offer ${formatMoney(best.maxBorrow, best.pool.currency, 2)} at ${formatBps(best.pool.loanCurve.apr)}`
-                            : pools.isPending
-                              ? "Looking for offers…"
-                              : "No offers"}
-                        </small>
-                      </span>
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
-            <section className="card pg-section" aria-label="Loan" id={panelId}>
-              {current ? (
-                <>
-                  <h2>Borrow against {current.name}</h2>
-                  <BorrowForm
-                    key={current.mint}
-                    offers={offersOf(current)}
-                    kind="nft"
-                    prices={priceMap}
-                    nowSeconds={now}
-                    collateralLabel="NFT"
-                    preferredPool={preferredPool}
-                    busy={tx.busy}
-                    onSubmit={async (request) => {
-                      const signature = await tx.run({
-                        action: "Borrow NFT",
-                        path: "/nft/take-loan",
-                        payload: nftLoanPayload(owner, current.mint, request),
-                      });
-                      if (signature) setSelected(null);
-                    }}
-                  />
-                </>
-              ) : (
-                <p className="muted">Pick an NFT to see its offers and terms.</p>
-              )}
-            </section>
-          </div>
+                    />
+                  </>
+                ) : (
+                  <p className="muted">Pick an NFT to see its offers and terms.</p>
+                )}
+              </section>
+            </div>
+          </>
         );
       }}
     </QueryState>
@@ -234,6 +249,7 @@ function TokenBorrow({ owner, preferredPool }: { owner: string; preferredPool: s
             : [];
         return (
           <section className="card pg-section" aria-label="Token loan">
+            <OffersProblem poolsFailed={pools.isError} pricesFailed={prices.isError} />
             {usable.length === 0 ? (
               <p className="pg-state pg-empty" data-testid="state-empty">
                 No open pool accepts the tokens in this wallet.
