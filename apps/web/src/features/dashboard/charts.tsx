@@ -37,7 +37,7 @@ export function LineChart({
   const ticks = [0, 0.5, 1].map((t) => t * max);
   return (
     <figure className="pg-chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title} preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title}>
         <title>{title}</title>
         {ticks.map((t) => (
           <g key={t}>
@@ -145,14 +145,12 @@ export function ColumnChart({
             </rect>
           );
         })}
-        <text x={0} y={height - 2} className="pg-axis">
-          {labels[0]}
-        </text>
-        <text x={width} y={height - 2} textAnchor="end" className="pg-axis">
-          {labels[labels.length - 1]}
-        </text>
       </svg>
-      <figcaption className="muted pg-small">Peak {format(Math.max(0, ...values))}</figcaption>
+      <figcaption className="pg-axis-row muted pg-small">
+        <span>{labels[0]}</span>
+        <span>Peak {format(Math.max(0, ...values))}</span>
+        <span>{labels[labels.length - 1]}</span>
+      </figcaption>
     </figure>
   );
 }
