@@ -99,6 +99,7 @@ async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
     await new Promise((r) => setTimeout(r, 500));
     latencies.length = 0;
     errors = 0;
+    firstError = undefined;
     const total = job.rate * job.seconds;
     const interval = 1000 / job.rate;
     const start = performance.now();

@@ -49,14 +49,24 @@ export function systemTransfer(from: Address, to: Address, lamports: bigint): In
   };
 }
 
-/** Associated token account of `owner` for `mint` (classic SPL Token). */
-export async function findAssociatedTokenAddress(owner: Address, mint: Address): Promise<Address> {
+/** Derived ATAs (a PDA search costs SHA-256 and curve checks; the same pairs recur), at most 20,000. */
+const ataCache = new Map<string, Promise<Address>>();
+const ATA_CACHE_LIMIT = 20_000;
+
+/** Associated token account of `owner` for `mint` (classic SPL Token); memoised. */
+export function findAssociatedTokenAddress(owner: Address, mint: Address): Promise<Address> {
+  const key = `${owner}:${mint}`;
+  const hit = ataCache.get(key);
+  if (hit !== undefined) return hit;
   const enc = getAddressEncoder();
-  const [ata] = await getProgramDerivedAddress({
+  const derived = getProgramDerivedAddress({
     programAddress: ASSOCIATED_TOKEN_PROGRAM,
     seeds: [enc.encode(owner), enc.encode(TOKEN_PROGRAM), enc.encode(mint)],
-  });
-  return ata;
+  }).then(([ata]) => ata);
+  if (ataCache.size >= ATA_CACHE_LIMIT) ataCache.delete(ataCache.keys().next().value!);
+  ataCache.set(key, derived);
+  derived.catch(() => ataCache.delete(key));
+  return derived;
 }
 
 /** Associated Token CreateIdempotent (tag 1): creates the ATA unless it exists; `payer` pays rent. */

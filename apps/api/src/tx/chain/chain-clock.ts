@@ -9,25 +9,29 @@ export interface Lifetime {
 
 /** Short-lived caches of the node's clock-like values, shared by concurrent builds. */
 export interface ChainClock {
-  /** Latest blockhash (at most `maxAgeMs` old). */
+  /** Latest blockhash (refreshed every `maxAgeMs`; at most 5 x `maxAgeMs` old, far inside its 150 blocks). */
   lifetime(): Promise<Lifetime>;
   /** Current block height (never cached). */
   blockHeight(): Promise<number>;
   /** Current confirmed slot (never cached). */
   slot(): Promise<number>;
-  /** A confirmed slot at most 400 ms old (the oracle attests at it; the program accepts 150 slots of age). */
+  /** A confirmed slot, refreshed every 400 ms, at most 4 s old (the oracle attests at it; 150 slots accepted). */
   recentSlot(): Promise<number>;
   /** The cluster's unix time from the Clock sysvar (the time the program computes interest with). */
   unixTime(): Promise<number>;
-  /** getRecentPrioritizationFees (at most 2 s old). */
+  /** getRecentPrioritizationFees (refreshed every 2 s, at most 10 s old). */
   recentFees(): Promise<RecentPrioritizationFee[]>;
 }
 
-function cachedFor<T>(ms: number, load: () => Promise<T>): () => Promise<T> {
+/**
+ * Caches `load()`: fresh for `freshMs`; until `staleMs` the old value is still answered while one
+ * background reload runs (so a slow node never stalls every request at once); older values are reloaded
+ * before answering. A failed background reload keeps the old value.
+ */
+export function cachedFor<T>(freshMs: number, staleMs: number, load: () => Promise<T>): () => Promise<T> {
   let value: { at: number; v: T } | undefined;
   let inFlight: Promise<T> | undefined;
-  return () => {
-    if (value !== undefined && Date.now() - value.at < ms) return Promise.resolve(value.v);
+  const reload = () => {
     inFlight ??= load()
       .then((v) => {
         value = { at: Date.now(), v };
@@ -38,12 +42,21 @@ function cachedFor<T>(ms: number, load: () => Promise<T>): () => Promise<T> {
       });
     return inFlight;
   };
+  return () => {
+    const age = value === undefined ? Number.POSITIVE_INFINITY : Date.now() - value.at;
+    if (value !== undefined && age < freshMs) return Promise.resolve(value.v);
+    if (value !== undefined && age < staleMs) {
+      reload().catch(() => undefined);
+      return Promise.resolve(value.v);
+    }
+    return reload();
+  };
 }
 
 /** Creates the clock over the node at `rpcUrl`; the blockhash is reused for `maxAgeMs` (default 1 s). */
 export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
   return {
-    lifetime: cachedFor(maxAgeMs, async () => {
+    lifetime: cachedFor(maxAgeMs, maxAgeMs * 5, async () => {
       const r = await requireJsonRpc<{ value: Lifetime }>(rpcUrl, "getLatestBlockhash", [
         { commitment: "confirmed" },
       ]);
@@ -51,7 +64,7 @@ export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
     }),
     blockHeight: () => requireJsonRpc<number>(rpcUrl, "getBlockHeight", [{ commitment: "confirmed" }]),
     slot: () => requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]),
-    recentSlot: cachedFor(400, () =>
+    recentSlot: cachedFor(400, 4000, () =>
       requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]),
     ),
     async unixTime() {
@@ -63,7 +76,7 @@ export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
       // Clock: slot u64, epoch_start_timestamp i64, epoch u64, leader_schedule_epoch u64, unix_timestamp i64.
       return Number(Buffer.from(r.value.data[0], "base64").readBigInt64LE(32));
     },
-    recentFees: cachedFor(2000, () =>
+    recentFees: cachedFor(2000, 10_000, () =>
       requireJsonRpc<RecentPrioritizationFee[]>(rpcUrl, "getRecentPrioritizationFees", [[]]),
     ),
   };

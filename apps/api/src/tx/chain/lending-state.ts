@@ -12,6 +12,7 @@ import {
 } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
 import type { RpcAccount, RpcClient } from "../../solana/rpc-client.ts";
+import { cachedFor } from "./chain-clock.ts";
 import { requireJsonRpc } from "./json-rpc.ts";
 
 /** Pools and banks of the lending program at one slot (what quotes are computed from). */
@@ -57,8 +58,6 @@ function tryDecode<T>(decode: (data: Uint8Array) => T, account: RpcAccount | nul
 
 /** Creates the reader over `rpc` for `programId`. */
 export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: number): LendingState {
-  let cached: { at: number; value: LendingSnapshot } | undefined;
-  let loading: Promise<LendingSnapshot> | undefined;
   const configPda = findConfigPda(programId);
 
   const programAccounts = (filters: unknown[]) =>
@@ -91,25 +90,17 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
     return { slot: Math.min(pools.context.slot, banks.context.slot), pools: poolMap, banks: bankMap };
   }
 
+  // Fresh for ttlMs; until 5 x ttlMs the old snapshot answers while one reload runs in the background.
+  let snapshot = cachedFor(ttlMs, ttlMs * 5, load);
+
   const getAccounts = async (addresses: readonly string[]) =>
     addresses.length === 0 ? [] : (await rpc.getMultipleAccounts([...addresses])).accounts;
 
   return {
     programId,
-    snapshot() {
-      if (cached !== undefined && Date.now() - cached.at < ttlMs) return Promise.resolve(cached.value);
-      loading ??= load()
-        .then((value) => {
-          cached = { at: Date.now(), value };
-          return value;
-        })
-        .finally(() => {
-          loading = undefined;
-        });
-      return loading;
-    },
+    snapshot: () => snapshot(),
     invalidate() {
-      cached = undefined;
+      snapshot = cachedFor(ttlMs, ttlMs * 5, load);
     },
     async getConfig() {
       const [address] = await configPda;
