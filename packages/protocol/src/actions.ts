@@ -3,7 +3,10 @@
  */
 import { CisternError, ERROR_CODES, getErrorText } from "./errors.ts";
 
-/** Action names, verbatim from the spec's error catalogue. */
+/**
+ * Action names, verbatim from the spec's error catalogue, plus Cistern's own "Liquidate Loan" (the spec
+ * lists no liquidation; a lender liquidates a loan unpaid past expiry + grace).
+ */
 export const ACTION_NAMES = [
   "Close Pool",
   "Withdraw",
@@ -21,6 +24,7 @@ export const ACTION_NAMES = [
   "Multiple Repay",
   "Delegate Funds",
   "Withdraw Delegated Funds",
+  "Liquidate Loan",
 ] as const;
 
 /** One of {@link ACTION_NAMES}. */

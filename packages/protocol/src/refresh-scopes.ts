@@ -22,7 +22,8 @@ export type RefreshScope = (typeof REFRESH_SCOPES)[number];
  * market sell, mortgage, repay (see {@link getRefreshScopes} for token loans), multiple repay,
  * delegate / withdraw delegated, extend loan (nothing).
  * Create Pool and Update Pool are not in the spec's table; Cistern refreshes them like a deposit
- * (balance, mypool, pool) and like a pool edit (mypool, pool).
+ * (balance, mypool, pool) and like a pool edit (mypool, pool). Liquidate Loan (Cistern's own) moves the
+ * collateral to the pool owner and the loan to history: loans, assets, balance, mypool.
  */
 export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly RefreshScope[]>> = Object.freeze({
   "Close Pool": ["mypool"],
@@ -41,6 +42,7 @@ export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly Refr
   "Extend Loan": [],
   "Create Pool": ["balance", "mypool", "pool"],
   "Update Pool": ["mypool", "pool"],
+  "Liquidate Loan": ["loans", "assets", "balance", "mypool"],
 });
 
 /**

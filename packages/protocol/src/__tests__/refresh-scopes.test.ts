@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACTION_NAMES } from "../actions.ts";
+import { ACTION_NAMES, getActionErrorToast, isActionName } from "../actions.ts";
 import { getRefreshScopes, REFRESH_SCOPES_BY_ACTION } from "../refresh-scopes.ts";
 import {
   assertTransactionsProvided,
@@ -39,6 +39,20 @@ describe("refresh scopes (spec section 4)", () => {
     expect(getRefreshScopes("Repay Loan", { isTokenLoan: true })).toEqual(["loans", "balance", "assets"]);
     expect(getRefreshScopes("Repay Loan")).toEqual(["loans", "balance"]);
     expect(getRefreshScopes("Extend Loan")).toEqual([]);
+  });
+
+  it("refresh loans, assets, balance and the lender's pools after a liquidation (Cistern's own action)", () => {
+    expect(isActionName("Liquidate Loan")).toBe(true);
+    expect(getRefreshScopes("Liquidate Loan")).toEqual(["loans", "assets", "balance", "mypool"]);
+    expect(getRefreshScopes("Liquidate Loan", { isTokenLoan: true })).toEqual([
+      "loans",
+      "assets",
+      "balance",
+      "mypool",
+    ]);
+    expect(getActionErrorToast("Liquidate Loan", new Error("LoanNotLiquidatable")).title).toBe(
+      "Error in Liquidate Loan: LoanNotLiquidatable",
+    );
   });
 });
 
