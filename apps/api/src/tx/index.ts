@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { registerUserUpdateRoutes } from "./auth/user-routes.ts";
 import { registerBankPoolBuilderRoutes } from "./builder/builder-routes.ts";
+import { registerLiquidateBuilderRoutes } from "./builder/liquidate-routes.ts";
 import { registerLoanBuilderRoutes } from "./builder/loan-routes.ts";
 import { registerCalculatorRoutes } from "./calculator/calculator-routes.ts";
 import { registerSenderRoutes } from "./sender/sender-routes.ts";
@@ -31,6 +32,7 @@ export async function registerTxRoutes(app: FastifyInstance, deps: TxDeps): Prom
   registerCalculatorRoutes(app, tx);
   registerBankPoolBuilderRoutes(app, tx);
   registerLoanBuilderRoutes(app, tx);
+  registerLiquidateBuilderRoutes(app, tx);
   registerSenderRoutes(app, tx);
   registerUserUpdateRoutes(app, tx);
   return tx;
