@@ -3,6 +3,14 @@ import { type AppOverrides, createApp } from "./app.ts";
 import type { ApiConfig } from "./config/config.ts";
 import { createIndexer, type Indexer } from "./indexer/indexer.ts";
 
+export interface StartApiOptions {
+  /**
+   * Runs after the read side is built and before the server listens: where more routes are registered
+   * (for example the write path: `registerTxRoutes(app, { env: process.env })` from `./tx/index.ts`).
+   */
+  beforeListen?: (app: FastifyInstance) => Promise<unknown>;
+}
+
 export interface RunningApi {
   app: FastifyInstance;
   /** Base URL the server listens on. */
@@ -15,8 +23,20 @@ export interface RunningApi {
  * Starts the API: builds the app, starts the price refresh (every PRICE_REFRESH_MS) and, with a lending
  * program id and INDEXER not "off", the indexer (leader only), then listens on host:port.
  */
-export async function startApi(config: ApiConfig, overrides: AppOverrides = {}): Promise<RunningApi> {
+export async function startApi(
+  config: ApiConfig,
+  overrides: AppOverrides = {},
+  options: StartApiOptions = {},
+): Promise<RunningApi> {
   const app = await createApp(config, overrides);
+  if (options.beforeListen !== undefined) {
+    try {
+      await options.beforeListen(app);
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   const ctx = app.cistern;
   ctx.prices.start(config.priceRefreshMs);
   let indexer: Indexer | undefined;

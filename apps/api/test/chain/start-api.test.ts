@@ -28,7 +28,15 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
       SOLANA_WS_URL: net.wsUrl,
       LENDING_PROGRAM_ID: net.programs[0]!.programId,
     });
-    api = await startApi(config);
+    api = await startApi(
+      config,
+      {},
+      {
+        beforeListen: async (app) => {
+          app.get("/extra", async () => ({ registered: true }));
+        },
+      },
+    );
   });
   afterAll(async () => {
     await api?.close();
@@ -50,5 +58,6 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
     expect(banks).toEqual([expect.objectContaining({ pubkey: bank, totalLiquidity: "5000000" })]);
     const docs = await fetch(`${api.url}/docs/json`);
     expect(docs.status).toBe(200);
+    expect(await (await fetch(`${api.url}/extra`)).json()).toEqual({ registered: true });
   });
 });
