@@ -196,6 +196,11 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
     });
     expect(await tokenBalance(w, borrower.address, USDC_MINT)).toBe(before + 200_000_000n);
     expect(await tokenBalance(w, borrower.address, nfts[0]!.mint as Address)).toBe(0n);
+    // The lender's token account for this NFT exists (a liquidation would deliver it there).
+    const [ownerAta] = await w.tx.state.getAccounts([
+      await findAssociatedTokenAddress(lender.address, nfts[0]!.mint as Address),
+    ]);
+    expect(ownerAta?.owner).toBe("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
   }, 60_000);
 
   it("refuses to co-sign an altered take-loan message; nothing lands", async () => {

@@ -1,3 +1,4 @@
+import { SIGNED_LINK_MESSAGE } from "@cistern/protocol";
 import {
   type Address,
   getBase58Encoder,
@@ -7,8 +8,8 @@ import {
 } from "@solana/kit";
 import { badRequest } from "../tx-errors.ts";
 
-/** The message a wallet signs to prove it may update its metadata (spec section 9, product 'cistern'). */
-export const LINK_WALLET_MESSAGE = "Link your wallet with cistern.fi in order to update your metadata";
+/** The message a wallet signs to prove it may update its metadata (spec section 9; protocol's constant). */
+export const LINK_WALLET_MESSAGE: string = SIGNED_LINK_MESSAGE;
 
 /** Decodes a 64-byte ed25519 signature given as base58 or base64. */
 export function decodeSignature(text: string): SignatureBytes {

@@ -52,7 +52,8 @@ export function owedAt(loan: LoanAccount, now: number): bigint {
 
 /**
  * TakeLoan: picks the best pool (or the one asked for), has the oracle attest the collateral and the
- * borrower, and builds the co-signed transaction (borrower currency ATA created; SOL unwrapped after).
+ * borrower, and builds the co-signed transaction (borrower currency ATA and the pool owner's collateral ATA
+ * created when missing; SOL unwrapped after).
  */
 export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLoanInput): Promise<BuildPlan> {
   const borrower = address(input.borrower);
@@ -95,9 +96,18 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     expectedAprBps: offer.account.loanAprBps,
     attestation,
   });
+  // The pool owner's token account for the collateral (where a liquidation sends it), created if missing.
+  const poolOwner = offer.account.owner;
+  const ownerCollateral = await findAssociatedTokenAddress(poolOwner, address(input.collateralMint));
+  const ownerAta = createAssociatedTokenIdempotent(
+    borrower,
+    ownerCollateral,
+    poolOwner,
+    address(input.collateralMint),
+  );
   return {
     feePayer: borrower,
-    groups: [[...flow.before, ix, ...flow.after]],
+    groups: [[...flow.before, ownerAta, ix, ...flow.after]],
     needsOracle: true,
     metadata: { loan: ix.loan, pool: offer.pool, quote: quote satisfies QuoteJson },
   };
