@@ -64,6 +64,14 @@ export function viewLoan(loan: Loan, wallet: string, now: number): LoanRowView {
   };
 }
 
+/**
+ * True when the lender may liquidate the loan now: ongoing and strictly past expiry + grace at `now`
+ * (the chain's clock). The API re-checks against the cluster clock before building.
+ */
+export function canLiquidate(row: LoanRowView): boolean {
+  return row.phase === "liquidatable";
+}
+
 /** Label shown for a phase. */
 export const PHASE_LABEL: Record<LoanPhase, string> = {
   active: "Active",

@@ -5,7 +5,7 @@ import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
-import { type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
+import { canLiquidate, type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
 import { LoanTable } from "./loan-table.tsx";
 
 /** My loans (as borrower) and the loans on my pools (as lender). */
@@ -172,6 +172,7 @@ function LenderLoans({ owner }: { owner: string }) {
   const loans = useLenderLoans(owner);
   const now = useChainNow();
   const name = useCollateralNamer();
+  const tx = usePageTransaction();
   return (
     <QueryState
       query={loans}
@@ -181,19 +182,67 @@ function LenderLoans({ owner }: { owner: string }) {
     >
       {(list) => {
         const rows = list.loans.map((loan) => viewLoan(loan, owner, now));
-        const claimable = rows.filter((r) => r.phase === "liquidatable");
+        const ongoing = rows.filter((r) => r.loan.status === "Ongoing");
+        const history = rows.filter((r) => r.loan.status !== "Ongoing");
+        const claimable = ongoing.filter(canLiquidate);
+        const liquidate = (row: LoanRowView) =>
+          tx.run({
+            action: "Liquidate Loan",
+            path: loanRoute(row.loan.isDefi, "liquidate-loan"),
+            payload: { loan: row.loan.pubkey, payer: owner },
+            isTokenLoan: row.loan.isDefi,
+          });
         return (
           <>
             {claimable.length > 0 ? (
-              <div className="pg-warning" role="status">
+              <div className="pg-warning" role="status" data-testid="liquidatable-note">
                 {claimable.length} loan{claimable.length === 1 ? " is" : "s are"} past expiry and grace
-                without repayment.
+                without repayment. Liquidate to take the collateral into your wallet.
               </div>
             ) : null}
-            <LoanTable rows={rows} name={name} caption="Loans drawn on your pools" testId="lender-loans" />
-            <p className="muted pg-small">
-              Owed-now figures include Cistern's share of the interest (20%); your pool keeps the rest.
-            </p>
+            <section className="pg-section">
+              <h2 className="pg-h2">Ongoing ({ongoing.length})</h2>
+              {ongoing.length === 0 ? (
+                <p className="pg-state pg-empty">No ongoing loans on your pools.</p>
+              ) : (
+                <LoanTable
+                  rows={ongoing}
+                  name={name}
+                  caption="Loans drawn on your pools"
+                  testId="lender-loans"
+                  actions={(row) =>
+                    canLiquidate(row) ? (
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        disabled={tx.busy}
+                        onClick={() => liquidate(row)}
+                        aria-label={`Liquidate loan ${name(row.loan.collection)}`}
+                        data-testid="liquidate"
+                      >
+                        Liquidate
+                      </button>
+                    ) : null
+                  }
+                />
+              )}
+              <p className="muted pg-small">
+                Owed-now figures include Cistern's share of the interest (20%); your pool keeps the rest.
+              </p>
+            </section>
+            <section className="pg-section">
+              <h2 className="pg-h2">History ({history.length})</h2>
+              {history.length === 0 ? (
+                <p className="pg-state pg-empty">No closed loans on your pools yet.</p>
+              ) : (
+                <LoanTable
+                  rows={history}
+                  name={name}
+                  caption="Closed loans on your pools"
+                  testId="lender-loan-history"
+                />
+              )}
+            </section>
           </>
         );
       }}
