@@ -162,7 +162,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await expectShownBalance(borrower, me, USDC_MINT, 6);
   });
 
-  it("extends a loan with a fresh quote, warns near expiry, and shows the lender a loan past grace", async () => {
+  it("extends a loan with a fresh quote, warns near expiry; the lender liquidates it past grace and gets the NFT", async () => {
     await borrowNft(faucetNfts[3]!.name, "40", "7");
     await borrower.goto(`${stack!.webUrl}/loans`);
     const ongoing = borrower.getByTestId("ongoing-loans");
@@ -189,8 +189,24 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await lender.goto(`${stack!.webUrl}/loans`);
     await lender.getByRole("tab", { name: "Loans on my pools" }).click();
     const lent = lender.getByTestId("lender-loans");
-    await lent.locator("tbody tr", { hasText: "Past grace" }).first().waitFor({ timeout: 30_000 });
+    const due = lent.locator("tbody tr", { hasText: "40 USDC" }).filter({ hasText: "Past grace" }).first();
+    await due.waitFor({ timeout: 30_000 });
     await shot(lender, "09-lender-loans");
+
+    // The lender liquidates it: the NFT moves to the lender's wallet and the loan to history as Liquidated.
+    const nftMint = faucetNfts[3]!.mint;
+    const owner = lenderKey.publicKey.toBase58();
+    expect(await tokenBalance(owner, nftMint)).toBe(0n);
+    const loanId = await due.getAttribute("data-loan");
+    await confirmed(lender, () => due.getByRole("button", { name: /Liquidate/ }).click());
+    expect(await tokenBalance(owner, nftMint)).toBe(1n);
+    expect(await tokenBalance(borrowerKey.publicKey.toBase58(), nftMint)).toBe(0n);
+    await lender
+      .getByTestId("lender-loan-history")
+      .locator(`tr[data-loan="${loanId}"]`, { hasText: "Liquidated" })
+      .waitFor({ timeout: 30_000 });
+    expect(await lent.locator(`tr[data-loan="${loanId}"]`).count()).toBe(0);
+    await shot(lender, "09b-liquidated");
   });
 
   it("a lender renames and updates a pool, deposits, withdraws, and closes an unused pool", async () => {
