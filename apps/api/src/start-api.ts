@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { type AppOverrides, createApp } from "./app.ts";
 import type { ApiConfig } from "./config/config.ts";
 import { createIndexer, type Indexer } from "./indexer/indexer.ts";
+import { registerTxRoutes } from "./tx/index.ts";
 
 export interface StartApiOptions {
   /**
@@ -20,7 +21,7 @@ export interface RunningApi {
 }
 
 /**
- * Starts the API: builds the app, starts the price refresh (every PRICE_REFRESH_MS) and, with a lending
+ * Starts the API: builds the app (with the write path when a lending program id is configured), starts the price refresh (every PRICE_REFRESH_MS) and, with a lending
  * program id and INDEXER not "off", the indexer (leader only), then listens on host:port.
  */
 export async function startApi(
@@ -29,6 +30,10 @@ export async function startApi(
   options: StartApiOptions = {},
 ): Promise<RunningApi> {
   const app = await createApp(config, overrides);
+  // The write path (loan calculator, builder, sender, user routes) needs the program it builds for.
+  if (config.lendingProgramId !== undefined) {
+    await registerTxRoutes(app, { env: { ...process.env, LENDING_PROGRAM_ID: config.lendingProgramId } });
+  }
   if (options.beforeListen !== undefined) {
     try {
       await options.beforeListen(app);

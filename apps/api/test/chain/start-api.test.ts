@@ -58,6 +58,9 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
     expect(banks).toEqual([expect.objectContaining({ pubkey: bank, totalLiquidity: "5000000" })]);
     const docs = await fetch(`${api.url}/docs/json`);
     expect(docs.status).toBe(200);
+    // With a program id, startApi also serves the write path (loan calculator, builder, sender).
+    const currencyConfig = await fetch(`${api.url}/defi/currency-config`);
+    expect(currencyConfig.status).toBe(200);
     expect(await (await fetch(`${api.url}/extra`)).json()).toEqual({ registered: true });
   });
 });
