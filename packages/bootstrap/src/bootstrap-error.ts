@@ -16,6 +16,9 @@ export const BOOTSTRAP_ERROR = {
   CLUSTER_INFO_INVALID: 12010,
   KEY_FILE_INVALID: 12011,
   DEMO_ACCOUNT_MISMATCH: 12012,
+  API_UNREACHABLE: 12013,
+  POOLS_NOT_INDEXED: 12014,
+  METADATA_REJECTED: 12015,
 } as const;
 
 /** One of the bootstrap's numeric error codes. */
