@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bootstrapCluster } from "@cistern/bootstrap";
+import { bootstrapCluster, publishDemoPoolMetadata } from "@cistern/bootstrap";
 import { startLocalnet } from "@cistern/localnet";
 import { loadConfig, startApi } from "../apps/api/src/index.ts";
 import { startWebServer } from "../apps/web/server.ts";
@@ -83,6 +83,14 @@ async function main(): Promise<void> {
     LENDING_PROGRAM_ID: cluster.lendingProgramId,
   });
   const api = await startApi(apiConfig);
+  // Demo pool names and thumbnails are off-chain metadata: published through the API's signed write route.
+  const names = cluster.demo
+    ? await publishDemoPoolMetadata({ apiUrl: api.url, dataDir: flags.dataDir, demo: cluster.demo }).then(
+        (r) => `demo pool names: ${r.posted} published, ${r.pools.length - r.posted} already set`,
+        (e: unknown) => `warning: demo pool names not published: ${e instanceof Error ? e.message : e}`,
+      )
+    : "demo pool names: no demo pools";
+  console.log(names);
 
   const web = await startWebServer({
     port: flags.webPort,
