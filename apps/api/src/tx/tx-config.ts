@@ -14,7 +14,15 @@ export interface TxConfig {
   snapshotTtlMs: number;
   /** How often the sender rebroadcasts an unconfirmed transaction, milliseconds. */
   rebroadcastIntervalMs: number;
+  /**
+   * Largest priority fee budget (maxCap / exactFee) or jito tip a builder request may ask for, lamports
+   * (TX_MAX_PRIORITY_FEE_LAMPORTS, default 10_000_000 = 0.01 SOL). Above it the builder answers 400.
+   */
+  maxPriorityFeeLamports: bigint;
 }
+
+/** Default cap of a requested priority fee or jito tip: 0.01 SOL in lamports. */
+export const DEFAULT_MAX_PRIORITY_FEE_LAMPORTS = 10_000_000n;
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
@@ -28,10 +36,18 @@ function positiveMs(name: string, raw: string | undefined, fallback: number): nu
   return Number(raw);
 }
 
+function maxFeeLamports(raw: string | undefined): bigint {
+  if (raw === undefined || raw === "") return DEFAULT_MAX_PRIORITY_FEE_LAMPORTS;
+  if (!/^\d{1,19}$/.test(raw) || BigInt(raw) < 1n)
+    fail("TX_MAX_PRIORITY_FEE_LAMPORTS must be a positive integer (lamports)");
+  return BigInt(raw);
+}
+
 /**
  * Reads the write-path settings: LENDING_PROGRAM_ID (required), ORACLE_KEYPAIR_PATH (default
  * `<DATA_DIR>/keys/oracle.json`, generated when missing on cluster 'localnet' only),
- * TX_SNAPSHOT_TTL_MS (default 1000) and TX_REBROADCAST_MS (default 2000).
+ * TX_SNAPSHOT_TTL_MS (default 1000), TX_REBROADCAST_MS (default 2000) and TX_MAX_PRIORITY_FEE_LAMPORTS
+ * (default 10_000_000 = 0.01 SOL).
  * Throws ApiError CONFIG_INVALID naming the bad variable.
  */
 export function loadTxConfig(
@@ -54,5 +70,6 @@ export function loadTxConfig(
     generateOracleKeypair: api.cluster === "localnet",
     snapshotTtlMs: positiveMs("TX_SNAPSHOT_TTL_MS", env.TX_SNAPSHOT_TTL_MS, 1000),
     rebroadcastIntervalMs: positiveMs("TX_REBROADCAST_MS", env.TX_REBROADCAST_MS, 2000),
+    maxPriorityFeeLamports: maxFeeLamports(env.TX_MAX_PRIORITY_FEE_LAMPORTS),
   };
 }

@@ -16,7 +16,7 @@ import { computeUnitPrice, parseBuildOptions } from "../../src/tx/builder/priori
 import { setComputeUnitLimit, systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import { loadOracleKeypair } from "../../src/tx/oracle/oracle-keypair.ts";
 import { createIssuedMessageStore } from "../../src/tx/sender/issued-messages.ts";
-import { loadTxConfig } from "../../src/tx/tx-config.ts";
+import { DEFAULT_MAX_PRIORITY_FEE_LAMPORTS, loadTxConfig } from "../../src/tx/tx-config.ts";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -99,13 +99,38 @@ describe("priority fees and compute units", () => {
   });
 
   it("parses request options with defaults and rejects bad amounts", () => {
-    expect(parseBuildOptions(undefined)).toMatchObject({
+    const cap = DEFAULT_MAX_PRIORITY_FEE_LAMPORTS;
+    expect(parseBuildOptions(undefined, cap)).toMatchObject({
       level: "fast",
       type: "maxCap",
       broadcastMode: "priorityFees",
       maxCapLamports: 500_000n,
     });
-    expect(() => parseBuildOptions({ amount: "1.0000000001" })).toThrow(/options.amount/);
+    expect(() => parseBuildOptions({ amount: "1.0000000001" }, cap)).toThrow(/options.amount/);
+  });
+
+  it("caps the requested priority fee and jito tip at the configured maximum (default 0.01 SOL)", () => {
+    const cap = DEFAULT_MAX_PRIORITY_FEE_LAMPORTS;
+    expect(cap).toBe(10_000_000n);
+    expect(parseBuildOptions({ amount: "0.01", type: "exactFee" }, cap).maxCapLamports).toBe(10_000_000n);
+    for (const options of [
+      { amount: "0.010000001", type: "exactFee" as const },
+      { amount: "5", broadcastMode: "jito" as const },
+      { amount: "1000" },
+    ])
+      expect(() => parseBuildOptions(options, cap)).toThrow(
+        /above the maximum priority fee \/ tip of 0.01 SOL/,
+      );
+    expect(() => parseBuildOptions({ amount: "0.002" }, 1_000_000n)).toThrow(/of 0.001 SOL/);
+    const api = loadConfig({ DATA_DIR: tempDir() });
+    expect(loadTxConfig(api, { LENDING_PROGRAM_ID: PROGRAM }).maxPriorityFeeLamports).toBe(cap);
+    expect(
+      loadTxConfig(api, { LENDING_PROGRAM_ID: PROGRAM, TX_MAX_PRIORITY_FEE_LAMPORTS: "5000" })
+        .maxPriorityFeeLamports,
+    ).toBe(5000n);
+    expect(() =>
+      loadTxConfig(api, { LENDING_PROGRAM_ID: PROGRAM, TX_MAX_PRIORITY_FEE_LAMPORTS: "0.5" }),
+    ).toThrow(/TX_MAX_PRIORITY_FEE_LAMPORTS/);
   });
 
   it("estimates a CU limit from the instructions with headroom", async () => {

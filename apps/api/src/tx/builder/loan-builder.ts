@@ -39,6 +39,11 @@ export interface TakeLoanInput {
 
 const randomNonce = () => randomBytes(8).readBigUInt64LE(0);
 
+/** Refuses (400) a borrower that is the oracle: the oracle would co-sign as borrower and fee payer. */
+export function requireNotOracle(tx: TxContext, field: string, value: string): void {
+  if (value === tx.oracle.address) throw badRequest(`${field} must not be the oracle's address`);
+}
+
 /** Owed interest of `loan` at `now` (shared maths). */
 export function owedAt(loan: LoanAccount, now: number): bigint {
   return computeOwedInterest({
@@ -56,6 +61,7 @@ export function owedAt(loan: LoanAccount, now: number): bigint {
  * created when missing; SOL unwrapped after).
  */
 export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLoanInput): Promise<BuildPlan> {
+  requireNotOracle(tx, "borrower", input.borrower);
   const borrower = address(input.borrower);
   let collection = input.collateralMint;
   let collateralAccount: Address;
@@ -119,6 +125,7 @@ export async function repayPlan(
   isDefi: boolean,
   input: { borrower: string; loans: string[] },
 ): Promise<BuildPlan> {
+  requireNotOracle(tx, "borrower", input.borrower);
   const borrower = address(input.borrower);
   if (new Set(input.loans).size !== input.loans.length) throw badRequest("loans must not repeat");
   const [accounts, config, now] = await Promise.all([
@@ -206,6 +213,7 @@ export async function extendPlan(
   isDefi: boolean,
   input: { borrower: string; loan: string; durationSeconds: number; amount?: bigint },
 ): Promise<BuildPlan> {
+  requireNotOracle(tx, "borrower", input.borrower);
   const borrower = address(input.borrower);
   const loan = await requireOngoingLoan(tx, input.loan, isDefi);
   if (loan.borrower !== borrower)

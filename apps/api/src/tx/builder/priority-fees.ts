@@ -25,13 +25,28 @@ const LEVEL_PERCENT: Record<PriorityFeeLevel, bigint> = { medium: 100n, fast: 15
 /** Floor price so a transaction always carries some priority (micro-lamports per CU). */
 const MIN_PRICE_MICRO_LAMPORTS = 1_000n;
 
-/** Parses the request options into lamport amounts; a bad amount is a 400. */
-export function parseBuildOptions(input: BuildOptionsInput | undefined): PriorityFeeOptions {
+const LAMPORTS_PER_SOL = 1_000_000_000n;
+
+/** Whole SOL text of a lamport amount (e.g. 10000000 -> "0.01"). */
+function solText(lamports: bigint): string {
+  const fraction = (lamports % LAMPORTS_PER_SOL).toString().padStart(9, "0").replace(/0+$/, "");
+  return `${lamports / LAMPORTS_PER_SOL}${fraction ? `.${fraction}` : ""}`;
+}
+
+/**
+ * Parses the request options into lamport amounts; a bad amount is a 400, and so is a fee budget or jito
+ * tip above `maxLamports` (the configured cap, so a request can never make anyone pay an unbounded fee).
+ */
+export function parseBuildOptions(
+  input: BuildOptionsInput | undefined,
+  maxLamports: bigint,
+): PriorityFeeOptions {
   const level = input?.priorityFeeLevel ?? DEFAULT_PRIORITY_FEE_SETTINGS.level;
   if (!PRIORITY_FEE_LEVELS.includes(level))
     throw badRequest(`options.priorityFeeLevel '${level}' is unknown`);
+  let options: PriorityFeeOptions;
   try {
-    return getPriorityFeeOptions({
+    options = getPriorityFeeOptions({
       level,
       amountSol: input?.amount ?? DEFAULT_PRIORITY_FEE_SETTINGS.amountSol,
       type: input?.type ?? DEFAULT_PRIORITY_FEE_SETTINGS.type,
@@ -40,6 +55,11 @@ export function parseBuildOptions(input: BuildOptionsInput | undefined): Priorit
   } catch (error) {
     throw badRequest(`options.amount: ${(error as Error).message}`);
   }
+  if (options.maxCapLamports > maxLamports || options.jitoTipLamports > maxLamports)
+    throw badRequest(
+      `options.amount ${input?.amount} SOL is above the maximum priority fee / tip of ${solText(maxLamports)} SOL`,
+    );
+  return options;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Address, Instruction } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
 import { withErrors } from "../../http/schemas.ts";
 import type { TxContext } from "../tx-context.ts";
-import { toRequestError } from "../tx-errors.ts";
+import { badRequest, toRequestError } from "../tx-errors.ts";
 import { BuildResponseSchema } from "./builder-schemas.ts";
 import { type BuildOptionsInput, parseBuildOptions } from "./priority-fees.ts";
 import type { BuildResponse } from "./transaction-factory.ts";
@@ -26,7 +26,8 @@ export interface CommonBody {
 
 /**
  * Declares a builder POST route: validates the body with `schema`, runs `plan` and turns its instructions
- * into issued transactions. sdk argument errors become 400s. The referrer, when a valid address, is
+ * into issued transactions. sdk argument errors become 400s, and so does a plan whose fee payer is the
+ * oracle (it would co-sign and pay). The referrer, when a valid address, is
  * echoed in metadata.
  */
 export function builderRoute<B extends CommonBody>(
@@ -50,8 +51,10 @@ export function builderRoute<B extends CommonBody>(
     async (request): Promise<BuildResponse> => {
       const body = request.body as B;
       try {
-        const options = parseBuildOptions(body.options);
+        const options = parseBuildOptions(body.options, tx.config.maxPriorityFeeLamports);
         const p = await plan(body, options);
+        if (p.feePayer === tx.oracle.address)
+          throw badRequest("The oracle's address cannot pay for or sign a user transaction");
         const referrer = isValidPublicKey(body.referrer) ? body.referrer : undefined;
         return await tx.factory.build({
           feePayer: p.feePayer,

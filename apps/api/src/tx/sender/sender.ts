@@ -1,7 +1,9 @@
 import { ERROR_CODES as PROTOCOL_CODES } from "@cistern/protocol";
+import { INSTRUCTION_TAG } from "@cistern/sdk";
 import {
   type Address,
   getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
   getSignatureFromTransaction,
   getTransactionDecoder,
   partiallySignTransaction,
@@ -46,10 +48,52 @@ function missingSigners(tx: Transaction): Address[] {
     .map(([address]) => address as Address);
 }
 
+/** Lending program instructions the oracle signs (its attestation role), by tag (first data byte). */
+const ORACLE_TAGS: ReadonlySet<number> = new Set([INSTRUCTION_TAG.TakeLoan, INSTRUCTION_TAG.Extend]);
+
+/**
+ * Refuses (400) a message the oracle must not sign whatever its origin: the oracle is the fee payer or a
+ * writable signer (it would pay fees, tips or rent, or move its own lamports), or it appears in any
+ * instruction other than a lending program TakeLoan/Extend (its attestation role), or in none.
+ */
+export function requireOracleRoleOnly(
+  messageBytes: Uint8Array,
+  oracle: Address,
+  programId: Address,
+  index: number,
+): void {
+  const refuse = (why: string) => badRequest(`Refused to co-sign transactions[${index}]: ${why}`);
+  let message: ReturnType<ReturnType<typeof getCompiledTransactionMessageDecoder>["decode"]>;
+  try {
+    message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  } catch {
+    throw refuse("its message cannot be decoded");
+  }
+  if (!("instructions" in message)) throw refuse("only legacy and v0 messages are co-signed");
+  const { numSignerAccounts, numReadonlySignerAccounts } = message.header;
+  const position = message.staticAccounts.indexOf(oracle);
+  if (position === 0) throw refuse("the oracle must never be the fee payer");
+  if (position < 0 || position >= numSignerAccounts) throw refuse("the oracle is not a signer of it");
+  if (position < numSignerAccounts - numReadonlySignerAccounts)
+    throw refuse("the oracle must only be a read-only signer");
+  if (message.staticAccounts.lastIndexOf(oracle) !== position) throw refuse("the oracle appears twice");
+  let attestations = 0;
+  for (const ix of message.instructions) {
+    const program = message.staticAccounts[ix.programAddressIndex];
+    if (program === oracle) throw refuse("the oracle is used as a program");
+    if (!(ix.accountIndices ?? []).includes(position)) continue;
+    const tag = ix.data?.[0];
+    if (program !== programId || tag === undefined || !ORACLE_TAGS.has(tag))
+      throw refuse("the oracle signs only the lending program's take-loan and extend instructions");
+    attestations++;
+  }
+  if (attestations === 0) throw refuse("no lending instruction needs the oracle");
+}
+
 /**
  * Checks a transaction the client wants co-signed: its message must be one the builder issued (byte for
- * byte: any change gives another hash), still valid, and need the oracle; the oracle's signature is then
- * added. Every other signer must already have signed. Refusals are 400s; nothing unknown is ever signed.
+ * byte: any change gives another hash), still valid, and need the oracle only in its attestation role
+ * (never fee payer nor writable: {@link requireOracleRoleOnly}); the oracle's signature is then added. Every other signer must already have signed. Refusals are 400s; nothing unknown is ever signed.
  */
 export async function coSign(tx: TxContext, transaction: Transaction, index: number): Promise<Transaction> {
   const issued = tx.issued.lookup(transaction.messageBytes);
@@ -67,6 +111,12 @@ export async function coSign(tx: TxContext, transaction: Transaction, index: num
     throw badRequest(
       `Refused to co-sign transactions[${index}]: it does not need the oracle; use /send-transaction`,
     );
+  requireOracleRoleOnly(
+    transaction.messageBytes as unknown as Uint8Array,
+    tx.oracle.address,
+    tx.programId,
+    index,
+  );
   const others = missingSigners(transaction).filter((a) => a !== tx.oracle.address);
   if (others.length > 0)
     throw badRequest(`transactions[${index}] is missing the signature of ${others.join(", ")}`);
