@@ -18,7 +18,7 @@ import type { ApiConfig } from "./config/config.ts";
 import type { Database } from "./db/database.ts";
 import { openDatabase } from "./db/open-database.ts";
 import { registerErrorHandler } from "./errors/error-handler.ts";
-import { ErrorBody } from "./http/schemas.ts";
+import { ADDRESS_FORMAT, ErrorBody, isSolanaAddress } from "./http/schemas.ts";
 import { registerLoanRoutes } from "./loans/loan-routes.ts";
 import { LoanListSchema, LoanSchema } from "./loans/loan-view.ts";
 import { registerPoolRoutes } from "./pools/pool-routes.ts";
@@ -56,7 +56,13 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
   const app = Fastify({
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
     ajv: {
-      customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true, allErrors: false },
+      customOptions: {
+        coerceTypes: true,
+        removeAdditional: false,
+        useDefaults: true,
+        allErrors: false,
+        formats: { [ADDRESS_FORMAT]: isSolanaAddress },
+      },
     },
   });
   const ownsDb = overrides.db === undefined;

@@ -1,4 +1,11 @@
+import {
+  isSolanaError,
+  SOLANA_ERROR__ADDRESSES__INVALID_BASE58_ENCODED_ADDRESS,
+  SOLANA_ERROR__ADDRESSES__INVALID_BYTE_LENGTH,
+  SOLANA_ERROR__ADDRESSES__STRING_LENGTH_OUT_OF_RANGE,
+} from "@solana/kit";
 import type { FastifyError, FastifyInstance } from "fastify";
+import { ADDRESS_FORMAT } from "../http/schemas.ts";
 import { ApiError, ERROR_CODES } from "./api-error.ts";
 
 /** Body of every error answer: a stable code and a message safe to show. */
@@ -25,6 +32,18 @@ function isProtocolError(error: unknown): error is { code: number; message: stri
   );
 }
 
+/** @solana/kit address errors: a string that is not base58 of 32 bytes reached address(). */
+const INVALID_ADDRESS_CODES: ReadonlySet<number> = new Set([
+  SOLANA_ERROR__ADDRESSES__INVALID_BYTE_LENGTH,
+  SOLANA_ERROR__ADDRESSES__STRING_LENGTH_OUT_OF_RANGE,
+  SOLANA_ERROR__ADDRESSES__INVALID_BASE58_ENCODED_ADDRESS,
+]);
+
+/** Whether `error` is @solana/kit's "not a valid address" error (a client mistake, never a 500). */
+export function isInvalidAddressError(error: unknown): boolean {
+  return isSolanaError(error) && INVALID_ADDRESS_CODES.has(error.context.__code);
+}
+
 /** Maps any thrown value to an HTTP status and an ErrorBody; 5xx bodies never carry internals. */
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
   if (error instanceof ApiError) {
@@ -34,6 +53,15 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
       body: { code: error.code, message: status >= 500 ? publicMessage(status) : error.message },
     };
   }
+  if (isInvalidAddressError(error)) {
+    return {
+      status: 400,
+      body: {
+        code: ERROR_CODES.INVALID_INPUT,
+        message: `Invalid address: ${(error as Error).message} (an address is base58 of 32 bytes)`,
+      },
+    };
+  }
   if (isProtocolError(error)) {
     return { status: protocolStatus(error.code), body: { code: error.code, message: error.message } };
   }
@@ -41,7 +69,12 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   if (fastifyError?.validation !== undefined) {
     const context = fastifyError.validationContext ?? "request";
     const details = fastifyError.validation
-      .map((v) => `${context}${v.instancePath.replaceAll("/", ".")} ${v.message ?? "is invalid"}`)
+      .map((v) => {
+        const path = `${context}${v.instancePath.replaceAll("/", ".")}`;
+        if (v.keyword === "format" && v.params?.format === ADDRESS_FORMAT)
+          return `${path} is not a valid address (base58 of 32 bytes)`;
+        return `${path} ${v.message ?? "is invalid"}`;
+      })
       .join(", ");
     return { status: 400, body: { code: ERROR_CODES.INVALID_INPUT, message: details } };
   }

@@ -1,8 +1,18 @@
 import { type TSchema, Type } from "@sinclair/typebox";
+import { isAddress } from "@solana/kit";
 
-/** A base58 Solana address (32-44 characters of the base58 alphabet). */
+/** Name of the Ajv format every address field uses (registered by createApp). */
+export const ADDRESS_FORMAT = "solana-address";
+
+/** The check behind {@link ADDRESS_FORMAT}: base58 that decodes to exactly 32 bytes. */
+export function isSolanaAddress(value: string): boolean {
+  return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value) && isAddress(value);
+}
+
+/** A base58 Solana address (32-44 characters of the base58 alphabet, decoding to 32 bytes). */
 export const Pubkey = Type.String({
   pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$",
+  format: ADDRESS_FORMAT,
   description: "base58 address",
   examples: ["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"],
 });

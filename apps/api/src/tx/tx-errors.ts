@@ -1,5 +1,6 @@
 import { decodeLendingError, isSdkError } from "@cistern/sdk";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+import { isInvalidAddressError } from "../errors/error-handler.ts";
 
 /** A 400: the request is wrong (missing/invalid field, unknown pool, foreign owner ...). */
 export function badRequest(message: string): ApiError {
@@ -11,9 +12,11 @@ export function unprocessable(message: string): ApiError {
   return new ApiError(ERROR_CODES.UNPROCESSABLE, message);
 }
 
-/** Turns sdk argument errors into 400s; everything else passes through unchanged. */
+/** Turns sdk argument errors and invalid addresses into 400s; everything else passes through unchanged. */
 export function toRequestError(error: unknown): unknown {
   if (isSdkError(error)) return badRequest(error.message);
+  if (isInvalidAddressError(error))
+    return badRequest(`Invalid address: ${(error as Error).message} (an address is base58 of 32 bytes)`);
   return error;
 }
 

@@ -1,7 +1,9 @@
 import { CisternError, ERROR_CODES as PROTOCOL_CODES } from "@cistern/protocol";
+import { address, SOLANA_ERROR__ADDRESSES__STRING_LENGTH_OUT_OF_RANGE, SolanaError } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { ApiError, ERROR_CODES } from "../../src/errors/api-error.ts";
 import { toErrorResponse } from "../../src/errors/error-handler.ts";
+import { isSolanaAddress } from "../../src/http/schemas.ts";
 
 describe("error mapping", () => {
   it("maps protocol errors to 400/404/422 with their message", () => {
@@ -18,6 +20,27 @@ describe("error mapping", () => {
     expect(toErrorResponse(new CisternError(PROTOCOL_CODES.IMAGE_URL_REJECTED, { url: "u" })).status).toBe(
       422,
     );
+  });
+
+  it("maps @solana/kit's invalid-address error to a 400, never a 500", () => {
+    let thrown: unknown;
+    try {
+      address("z".repeat(44));
+    } catch (error) {
+      thrown = error;
+    }
+    const mapped = toErrorResponse(thrown);
+    expect(mapped.status).toBe(400);
+    expect(mapped.body.code).toBe(ERROR_CODES.INVALID_INPUT);
+    expect(mapped.body.message).toMatch(/^Invalid address: .*32/);
+    expect(
+      toErrorResponse(
+        new SolanaError(SOLANA_ERROR__ADDRESSES__STRING_LENGTH_OUT_OF_RANGE, { actualLength: 3 }),
+      ).status,
+    ).toBe(400);
+    expect(isSolanaAddress("z".repeat(44))).toBe(false);
+    expect(isSolanaAddress("1".repeat(44))).toBe(false);
+    expect(isSolanaAddress("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")).toBe(true);
   });
 
   it("never leaks internals in a 5xx", () => {

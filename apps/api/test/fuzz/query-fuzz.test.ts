@@ -94,6 +94,20 @@ describe("every GET route under random query strings", () => {
     }
   });
 
+  it("answers 400 with a clear message to base58 strings that are not 32-byte addresses", async () => {
+    const withAddress = routes.filter((r) => r.params.includes("pubkey") || r.params.includes("owner"));
+    expect(withAddress.length).toBeGreaterThan(2);
+    for (const bad of ["z".repeat(44), "1".repeat(44)]) {
+      for (const route of withAddress) {
+        const name = route.params.includes("pubkey") ? "pubkey" : "owner";
+        const url = `${route.path}?${name}=${bad}`;
+        const response = await app.inject({ method: "GET", url });
+        expect(response.statusCode, `${url} -> ${response.body}`).toBe(400);
+        expect(response.json().message, url).toMatch(/is not a valid address \(base58 of 32 bytes\)/);
+      }
+    }
+  });
+
   it("never answers 5xx, and every error is {code, message}", async () => {
     const value = fc.oneof(
       fc.constant(known),
@@ -114,6 +128,10 @@ describe("every GET route under random query strings", () => {
         "nft-pool",
         "all",
         "hour",
+        // Base58 of the right length that does not decode to 32 bytes (once a 500 from address()).
+        "z".repeat(44),
+        "1".repeat(44),
+        "1".repeat(32),
       ),
       fc.string({ unit: "grapheme", maxLength: 20 }),
       fc.constant("x".repeat(5000)),
