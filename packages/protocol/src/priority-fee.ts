@@ -3,6 +3,7 @@
  * priorityFees. The cap is amount x 1e9 lamports; in jito mode a tip of the same amount is added.
  */
 import { type BaseUnits, ceilDiv, parseUnits } from "./amounts.ts";
+import { ERROR_CODES, isCisternError } from "./errors.ts";
 import { readAmount } from "./server-fields.ts";
 
 export const PRIORITY_FEE_LEVELS = ["medium", "fast", "ultra"] as const;
@@ -25,6 +26,47 @@ export const DEFAULT_PRIORITY_FEE_SETTINGS: Readonly<PriorityFeeSettings> = Obje
   type: "maxCap",
   broadcastMode: "priorityFees",
 });
+
+/**
+ * Largest priority fee (max cap or exact fee) and Jito tip, in whole SOL: the API's transaction builder
+ * refuses anything above TX_MAX_PRIORITY_FEE_LAMPORTS (default {@link MAX_PRIORITY_FEE_LAMPORTS}) with a 400.
+ */
+export const MAX_PRIORITY_FEE_SOL = "0.01";
+/** {@link MAX_PRIORITY_FEE_SOL} in lamports (0.01 x 1e9). */
+export const MAX_PRIORITY_FEE_LAMPORTS = 10_000_000n as BaseUnits;
+
+/** Why a priority-fee amount is refused. */
+export type PriorityFeeAmountProblem = "format" | "tooManyDecimals" | "zero" | "aboveMax";
+
+/** Result of {@link checkPriorityFeeAmount}: the amount in lamports, or why it is refused. */
+export type PriorityFeeAmountCheck =
+  | { ok: true; lamports: BaseUnits }
+  | { ok: false; problem: PriorityFeeAmountProblem };
+
+/**
+ * Checks a priority-fee amount typed in whole SOL: it must be a plain decimal ("0.001"), have at most 9
+ * decimals (1 lamport), be more than 0 and at most `maxLamports` (default {@link MAX_PRIORITY_FEE_LAMPORTS},
+ * the API's default cap). Never throws.
+ *
+ * @example checkPriorityFeeAmount("0.02") // { ok: false, problem: "aboveMax" }
+ */
+export function checkPriorityFeeAmount(
+  amountSol: string,
+  maxLamports: bigint = MAX_PRIORITY_FEE_LAMPORTS,
+): PriorityFeeAmountCheck {
+  let lamports: BaseUnits;
+  try {
+    lamports = parseUnits(amountSol, 9);
+  } catch (error) {
+    if (isCisternError(error, ERROR_CODES.AMOUNT_TOO_MANY_DECIMALS))
+      return { ok: false, problem: "tooManyDecimals" };
+    if (isCisternError(error, ERROR_CODES.AMOUNT_TOO_LARGE)) return { ok: false, problem: "aboveMax" };
+    return { ok: false, problem: "format" };
+  }
+  if (lamports === 0n) return { ok: false, problem: "zero" };
+  if (lamports > maxLamports) return { ok: false, problem: "aboveMax" };
+  return { ok: true, lamports };
+}
 
 /** What the builder receives: caps and tips in lamports. */
 export interface PriorityFeeOptions {
