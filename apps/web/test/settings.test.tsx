@@ -3,9 +3,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAnalytics } from "../src/analytics/analytics.ts";
 import { AppContext } from "../src/app-context.ts";
 import { DEFAULT_RUNTIME_CONFIG } from "../src/config/runtime-config.ts";
-import { getBuilderPriorityFeeOptions, parsePriorityFeeSettings } from "../src/settings/priority-fee.ts";
+import {
+  getBuilderPriorityFeeOptions,
+  getPriorityFeeAmountError,
+  parsePriorityFeeSettings,
+} from "../src/settings/priority-fee.ts";
 import SettingsPanel from "../src/settings/settings-panel.tsx";
-import { loadSettings, resetSettings, setRpcUrl, settingsStore } from "../src/settings/settings-store.ts";
+import {
+  loadSettings,
+  resetSettings,
+  setPriorityFee,
+  setRpcUrl,
+  settingsStore,
+} from "../src/settings/settings-store.ts";
 
 afterEach(() => {
   cleanup();
@@ -47,6 +57,30 @@ describe("priority fee", () => {
     ).toThrow();
   });
 
+  it("refuses amounts the API would refuse: 0, over 9 decimals, above 0.01 SOL", () => {
+    expect(getPriorityFeeAmountError("0.01")).toBeNull();
+    expect(getPriorityFeeAmountError("0.000000001")).toBeNull();
+    expect(getPriorityFeeAmountError("0.010000001")).toBe(
+      "The priority fee can be at most 0.01 SOL (the same limit applies to the Jito tip)",
+    );
+    expect(getPriorityFeeAmountError("0")).toBe("The priority fee must be more than 0 SOL");
+    expect(getPriorityFeeAmountError("0.0000000001")).toBe("Enter a SOL amount with at most 9 decimals");
+    expect(getPriorityFeeAmountError("")).toBe("Enter a SOL amount with at most 9 decimals");
+    expect(() =>
+      getBuilderPriorityFeeOptions({
+        level: "fast",
+        amountSol: "0.5",
+        type: "exactFee",
+        broadcastMode: "jito",
+      }),
+    ).toThrow(
+      "Priority fee 0.5 SOL: The priority fee can be at most 0.01 SOL (the same limit applies to the Jito tip)",
+    );
+    expect(
+      getBuilderPriorityFeeOptions({ ...parsePriorityFeeSettings(null), amountSol: "0.01" }).amount,
+    ).toBe("0.01");
+  });
+
   it("falls back field by field on corrupt stored settings", () => {
     expect(parsePriorityFeeSettings({ level: "warp", amountSol: "0.0000000001", type: "exactFee" })).toEqual({
       level: "fast",
@@ -66,6 +100,25 @@ describe("settings store", () => {
     localStorage.setItem("rainfi-rpc", "javascript:alert(1)");
     expect(loadSettings()).toMatchObject({ explorer: "solana-explorer", rpcUrl: null });
     expect(() => setRpcUrl("ftp://x")).toThrow("Not an http(s) URL: ftp://x");
+  });
+
+  it("loads a stored priority fee above 0.01 SOL, or of 0, as the default amount", () => {
+    const stored = { level: "ultra", amountSol: "0.02", type: "exactFee", broadcastMode: "jito" };
+    localStorage.setItem("priority-fee", JSON.stringify(stored));
+    expect(loadSettings().priorityFee).toEqual({ ...stored, amountSol: "0.0005" });
+    localStorage.setItem("priority-fee", JSON.stringify({ ...stored, amountSol: "0" }));
+    expect(loadSettings().priorityFee.amountSol).toBe("0.0005");
+    localStorage.setItem("priority-fee", JSON.stringify({ ...stored, amountSol: "0.01" }));
+    expect(loadSettings().priorityFee.amountSol).toBe("0.01");
+  });
+
+  it("refuses to store a priority fee the API would refuse, writing nothing", () => {
+    const fee = { ...settingsStore.get().priorityFee, amountSol: "0.011" };
+    expect(() => setPriorityFee(fee)).toThrow(
+      "Priority fee 0.011 SOL: The priority fee can be at most 0.01 SOL",
+    );
+    expect(localStorage.getItem("priority-fee")).toBeNull();
+    expect(settingsStore.get().priorityFee.amountSol).toBe("0.0005");
   });
 });
 
@@ -113,7 +166,62 @@ describe("settings panel", () => {
       amountSol: "0.002",
     });
     fireEvent.change(screen.getByTestId("fee-amount"), { target: { value: "abc" } });
-    expect(screen.getByText("Enter a SOL amount with at most 9 decimals")).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toBe(
+      "Enter a SOL amount with at most 9 decimals. Not saved: transactions keep using 0.002 SOL.",
+    );
     expect(settingsStore.get().priorityFee.amountSol).toBe("0.002");
+  });
+
+  it("shows why a priority fee is refused and saves nothing until it is within 0.01 SOL", () => {
+    renderPanel();
+    const input = screen.getByLabelText("Max cap (SOL)") as HTMLInputElement;
+    expect(input.value).toBe("0.0005");
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.getByText("More than 0 and at most 0.01 SOL.")).toBeTruthy();
+
+    fireEvent.change(input, { target: { value: "0.02" } });
+    expect(screen.getByRole("alert").textContent).toBe(
+      "The priority fee can be at most 0.01 SOL (the same limit applies to the Jito tip). " +
+        "Not saved: transactions keep using 0.0005 SOL.",
+    );
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    expect(input.value).toBe("0.02");
+    expect(localStorage.getItem("priority-fee")).toBeNull();
+    expect(settingsStore.get().priorityFee.amountSol).toBe("0.0005");
+
+    fireEvent.change(input, { target: { value: "0" } });
+    expect(screen.getByRole("alert").textContent).toContain("The priority fee must be more than 0 SOL.");
+    fireEvent.change(input, { target: { value: "0.0000000001" } });
+    expect(screen.getByRole("alert").textContent).toContain("Enter a SOL amount with at most 9 decimals.");
+    expect(localStorage.getItem("priority-fee")).toBeNull();
+
+    fireEvent.change(input, { target: { value: "0.01" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(input.getAttribute("aria-invalid")).toBe("false");
+    expect(JSON.parse(localStorage.getItem("priority-fee")!)).toMatchObject({ amountSol: "0.01" });
+    expect(settingsStore.get().priorityFee.amountSol).toBe("0.01");
+
+    fireEvent.change(screen.getByDisplayValue("Priority fees"), { target: { value: "jito" } });
+    expect(
+      screen.getByText("More than 0 and at most 0.01 SOL (the Jito tip is the same amount)."),
+    ).toBeTruthy();
+    expect(getBuilderPriorityFeeOptions(settingsStore.get().priorityFee)).toEqual({
+      priorityFeeLevel: "fast",
+      amount: "0.01",
+      type: "maxCap",
+      broadcastMode: "jito",
+    });
+  });
+
+  it("shows the default amount when the stored one is above 0.01 SOL", () => {
+    localStorage.setItem(
+      "priority-fee",
+      JSON.stringify({ level: "medium", amountSol: "1", type: "exactFee" }),
+    );
+    act(() => settingsStore.set(loadSettings()));
+    renderPanel();
+    expect((screen.getByLabelText("Exact fee (SOL)") as HTMLInputElement).value).toBe("0.0005");
+    expect(screen.getByRole("button", { name: "Medium" }).getAttribute("aria-pressed")).toBe("true");
+    expect(screen.queryByRole("alert")).toBeNull();
   });
 });

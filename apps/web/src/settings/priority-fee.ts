@@ -1,26 +1,44 @@
 import {
+  checkPriorityFeeAmount,
   DEFAULT_PRIORITY_FEE_SETTINGS,
-  getPriorityFeeOptions,
+  MAX_PRIORITY_FEE_SOL,
   PRIORITY_FEE_LEVELS,
+  type PriorityFeeAmountProblem,
   type PriorityFeeLevel,
   type PriorityFeeSettings,
-  parseUnits,
 } from "@cistern/protocol";
 
 const TYPES: readonly PriorityFeeSettings["type"][] = ["maxCap", "exactFee"];
 const MODES: readonly PriorityFeeSettings["broadcastMode"][] = ["priorityFees", "jito"];
 
-/** True when `text` is a SOL amount with at most 9 decimals. */
-export function isValidSolAmount(text: string): boolean {
-  try {
-    parseUnits(text, 9);
-    return true;
-  } catch {
-    return false;
-  }
+/** What the settings panel shows for each refused priority-fee amount. */
+export const PRIORITY_FEE_AMOUNT_MESSAGES: Readonly<Record<PriorityFeeAmountProblem, string>> = Object.freeze(
+  {
+    format: "Enter a SOL amount with at most 9 decimals",
+    tooManyDecimals: "Enter a SOL amount with at most 9 decimals",
+    zero: "The priority fee must be more than 0 SOL",
+    aboveMax: `The priority fee can be at most ${MAX_PRIORITY_FEE_SOL} SOL (the same limit applies to the Jito tip)`,
+  },
+);
+
+/**
+ * The message for a priority-fee amount the API would refuse (not a plain SOL amount, more than 9
+ * decimals, 0, or above {@link MAX_PRIORITY_FEE_SOL}), or null when it is accepted.
+ */
+export function getPriorityFeeAmountError(amountSol: string): string | null {
+  const check = checkPriorityFeeAmount(amountSol);
+  return check.ok ? null : PRIORITY_FEE_AMOUNT_MESSAGES[check.problem];
 }
 
-/** Validates stored settings, falling back to the protocol defaults field by field. */
+/** True when `amountSol` is a priority fee the API accepts: more than 0, at most 9 decimals and 0.01 SOL. */
+export function isValidPriorityFeeAmount(amountSol: string): boolean {
+  return checkPriorityFeeAmount(amountSol).ok;
+}
+
+/**
+ * Validates stored settings, falling back to the protocol defaults field by field (an amount the API
+ * would refuse, such as one above 0.01 SOL, falls back to the default amount).
+ */
 export function parsePriorityFeeSettings(input: unknown): PriorityFeeSettings {
   const raw = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   const defaults = DEFAULT_PRIORITY_FEE_SETTINGS;
@@ -29,7 +47,7 @@ export function parsePriorityFeeSettings(input: unknown): PriorityFeeSettings {
       ? (raw.level as PriorityFeeLevel)
       : defaults.level,
     amountSol:
-      typeof raw.amountSol === "string" && isValidSolAmount(raw.amountSol)
+      typeof raw.amountSol === "string" && isValidPriorityFeeAmount(raw.amountSol)
         ? raw.amountSol
         : defaults.amountSol,
     type: TYPES.includes(raw.type as PriorityFeeSettings["type"])
@@ -51,11 +69,13 @@ export interface BuilderPriorityFeeOptions {
 }
 
 /**
- * The builder options for the user's settings. The amount is checked with the protocol's
- * getPriorityFeeOptions (cap = amount x 1e9 lamports, jito tip of the same amount) before it is sent.
+ * The builder options for the user's settings. The amount (the cap or exact fee, and the Jito tip in
+ * jito mode) is checked before it is sent: an amount the API would refuse (not a SOL amount with at
+ * most 9 decimals, 0, or above 0.01 SOL) throws with the panel's message.
  */
 export function getBuilderPriorityFeeOptions(settings: PriorityFeeSettings): BuilderPriorityFeeOptions {
-  getPriorityFeeOptions(settings);
+  const error = getPriorityFeeAmountError(settings.amountSol);
+  if (error !== null) throw new Error(`Priority fee ${settings.amountSol} SOL: ${error}`);
   return {
     priorityFeeLevel: settings.level,
     amount: settings.amountSol,

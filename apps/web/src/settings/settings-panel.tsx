@@ -1,8 +1,14 @@
 import type { PriorityFeeSettings } from "@cistern/protocol";
-import { EXPLORER_NAMES, EXPLORERS, parseExplorer } from "@cistern/protocol";
-import { useState } from "react";
+import {
+  DEFAULT_PRIORITY_FEE_SETTINGS,
+  EXPLORER_NAMES,
+  EXPLORERS,
+  MAX_PRIORITY_FEE_SOL,
+  parseExplorer,
+} from "@cistern/protocol";
+import { useId, useState } from "react";
 import { useAppContext } from "../app-context.ts";
-import { isValidSolAmount } from "./priority-fee.ts";
+import { getPriorityFeeAmountError } from "./priority-fee.ts";
 import {
   isHttpUrl,
   resetSettings,
@@ -20,6 +26,8 @@ export default function SettingsPanel() {
   const [rpcError, setRpcError] = useState<string | null>(null);
   const [amountDraft, setAmountDraft] = useState(settings.priorityFee.amountSol);
   const [amountError, setAmountError] = useState<string | null>(null);
+  const amountInputId = useId();
+  const amountMessageId = useId();
   const fee = settings.priorityFee;
   const updateFee = (patch: Partial<PriorityFeeSettings>) => setPriorityFee({ ...fee, ...patch });
 
@@ -86,22 +94,35 @@ export default function SettingsPanel() {
             </button>
           ))}
         </fieldset>
-        <label className="field">
-          <span>{fee.type === "maxCap" ? "Max cap (SOL)" : "Exact fee (SOL)"}</span>
+        <div className="field">
+          <label htmlFor={amountInputId}>{fee.type === "maxCap" ? "Max cap (SOL)" : "Exact fee (SOL)"}</label>
           <input
+            id={amountInputId}
             value={amountDraft}
             inputMode="decimal"
+            aria-invalid={amountError !== null}
+            aria-describedby={amountMessageId}
             onChange={(e) => {
-              setAmountDraft(e.target.value);
-              if (isValidSolAmount(e.target.value)) {
-                setAmountError(null);
-                updateFee({ amountSol: e.target.value });
-              } else setAmountError("Enter a SOL amount with at most 9 decimals");
+              const draft = e.target.value;
+              setAmountDraft(draft);
+              const error = getPriorityFeeAmountError(draft.trim());
+              setAmountError(error);
+              if (error === null) updateFee({ amountSol: draft.trim() });
             }}
             data-testid="fee-amount"
           />
-          {amountError ? <span className="field-error">{amountError}</span> : null}
-        </label>
+          {amountError ? (
+            <span id={amountMessageId} className="field-error" role="alert" data-testid="fee-amount-error">
+              {`${amountError}. Not saved: transactions keep using ${fee.amountSol} SOL.`}
+            </span>
+          ) : (
+            <span id={amountMessageId} className="field-hint">
+              {`More than 0 and at most ${MAX_PRIORITY_FEE_SOL} SOL${
+                fee.broadcastMode === "jito" ? " (the Jito tip is the same amount)" : ""
+              }.`}
+            </span>
+          )}
+        </div>
         <label className="field">
           <span>Fee type</span>
           <select
@@ -131,7 +152,7 @@ export default function SettingsPanel() {
         onClick={() => {
           resetSettings();
           setRpcDraft("");
-          setAmountDraft("0.0005");
+          setAmountDraft(DEFAULT_PRIORITY_FEE_SETTINGS.amountSol);
           setAmountError(null);
         }}
       >

@@ -9,7 +9,7 @@ import {
 } from "@cistern/protocol";
 import { createStore, useStore } from "../lib/create-store.ts";
 import { readJsonStorage, readStorage, writeStorage } from "../lib/storage.ts";
-import { parsePriorityFeeSettings } from "./priority-fee.ts";
+import { getPriorityFeeAmountError, parsePriorityFeeSettings } from "./priority-fee.ts";
 
 /** localStorage key of the priority-fee settings. */
 export const PRIORITY_FEE_STORAGE_KEY = "priority-fee";
@@ -57,8 +57,13 @@ export function setRpcUrl(rpcUrl: string | null): void {
   settingsStore.set((s) => ({ ...s, rpcUrl }));
 }
 
-/** Stores the priority-fee settings. */
+/**
+ * Stores the priority-fee settings. Throws, storing nothing, when the amount is one the API refuses
+ * (not a SOL amount with at most 9 decimals, 0, or above 0.01 SOL).
+ */
 export function setPriorityFee(priorityFee: PriorityFeeSettings): void {
+  const error = getPriorityFeeAmountError(priorityFee.amountSol);
+  if (error !== null) throw new Error(`Priority fee ${priorityFee.amountSol} SOL: ${error}`);
   writeStorage(PRIORITY_FEE_STORAGE_KEY, JSON.stringify(priorityFee));
   settingsStore.set((s) => ({ ...s, priorityFee }));
 }
