@@ -13,6 +13,7 @@ import {
   updatePoolInstructions,
 } from "./pool-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
+import { MAX_WHITELIST_ADDRESSES } from "./whitelist-builder.ts";
 
 const Bps = Type.Integer({ minimum: 0, maximum: 100_000 });
 const UsdAmount = Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" })]);
@@ -42,7 +43,12 @@ const Conditions = Type.Object(
     isEnabled: Type.Union([Type.Literal(0), Type.Literal(1)]),
     isWhitelistEnabled: Type.Union([Type.Literal(0), Type.Literal(1)]),
     whitelist: Type.String(),
-    whitelistAddresses: Type.Optional(Type.Array(Pubkey)),
+    whitelistAddresses: Type.Optional(
+      Type.Array(Pubkey, {
+        maxItems: MAX_WHITELIST_ADDRESSES,
+        description: `with isWhitelistEnabled 1 and at least one address: a new lookup table of these borrowers (at most ${MAX_WHITELIST_ADDRESSES}) is created and becomes the whitelist`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -208,7 +214,11 @@ export function registerBankPoolBuilderRoutes(app: FastifyInstance, tx: TxContex
       updateBody(type),
       async (b) => {
         const r = await updatePoolInstructions(tx, type, b);
-        return { feePayer: address(b.owner), groups: [r.instructions], metadata: { pool: r.pool } };
+        return {
+          feePayer: address(b.owner),
+          groups: r.groups,
+          metadata: { pool: r.pool, ...(r.whitelist ? { whitelist: r.whitelist } : {}) },
+        };
       },
     );
     builderRoute<CommonBody & { pool: string; owner: string }>(

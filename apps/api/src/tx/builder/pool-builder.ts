@@ -19,6 +19,7 @@ import { type Address, address, type Instruction } from "@solana/kit";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { depositInstructions } from "./bank-builder.ts";
+import { createWhitelistInstructions, packInOrder, parseWhitelistAddresses } from "./whitelist-builder.ts";
 
 /** Limits of a creation/update payload: seconds and whole USD. */
 export interface LimitsInput {
@@ -174,12 +175,17 @@ export async function createPoolInstructions(
   return { pool, bank, seed, instructions: [...deposit.instructions, create] };
 }
 
-/** UpdatePool with the payload's parameters; flags not mentioned keep their current value. */
+/**
+ * UpdatePool with the payload's parameters; flags not mentioned keep their current value. With the whitelist
+ * enabled and a non-empty `whitelistAddresses`, a new lookup table (authority and payer: the owner) is created
+ * and extended with them first, and the pool's whitelist set to it: `groups` is then one transaction when
+ * everything fits, else several to send in order (a bundle).
+ */
 export async function updatePoolInstructions(
   tx: TxContext,
   type: PoolType,
   input: UpdatePoolInput,
-): Promise<{ pool: Address; instructions: Instruction[] }> {
+): Promise<{ pool: Address; instructions: Instruction[]; groups: Instruction[][]; whitelist?: Address }> {
   const current = await requireOwnedPool(tx, input.pool, input.owner, type);
   if (input.enableAutoSell && input.disableAutoSell)
     throw badRequest("enableAutoSell and disableAutoSell conflict");
@@ -189,11 +195,15 @@ export async function updatePoolInstructions(
     throw badRequest("defi-pools have no mortgage");
   const c = input.param.conditions;
   const whitelistOn = c !== undefined && c.isWhitelistEnabled === 1;
-  if (whitelistOn && (c.whitelist === EMPTY_WHITELIST_ADDRESS || c.whitelist === ""))
+  const newWhitelist =
+    whitelistOn && c.whitelistAddresses !== undefined && c.whitelistAddresses.length > 0
+      ? parseWhitelistAddresses("param.conditions.whitelistAddresses", c.whitelistAddresses)
+      : null;
+  if (whitelistOn && newWhitelist === null && (c.whitelist === EMPTY_WHITELIST_ADDRESS || c.whitelist === ""))
     throw badRequest(
       "param.conditions.whitelist must be a lookup table address when the whitelist is enabled",
     );
-  if (whitelistOn) {
+  if (whitelistOn && newWhitelist === null) {
     const [alt] = await tx.state.getAccounts([c.whitelist]);
     if (alt?.owner !== "AddressLookupTab1e1111111111111111111111111")
       throw badRequest(`param.conditions.whitelist ${c.whitelist} is not an address lookup table`);
@@ -220,7 +230,7 @@ export async function updatePoolInstructions(
           minAgeSeconds: integerString("param.conditions.minAge", c.minAge),
           minLoanCount: integerString("param.conditions.minLoan", c.minLoan),
           minVolumeMicroUsd: usdToMicro("param.conditions.minVolume", c.minVolume),
-          whitelist: whitelistOn ? address(c.whitelist) : null,
+          whitelist: whitelistOn && newWhitelist === null ? address(c.whitelist) : null,
         }
       : current.conditions,
     collections: collateralParams(type, input.param),
@@ -229,15 +239,21 @@ export async function updatePoolInstructions(
     if (entry.ongoingLoans > 0n && !params.collections.some((p) => p.id === entry.id))
       throw unprocessable(`collection ${entry.id} has ongoing loans and cannot be removed`);
   }
+  const owner = address(input.owner);
+  const created = newWhitelist ? await createWhitelistInstructions(tx, owner, newWhitelist) : null;
+  if (created) params.conditions = { ...params.conditions, whitelist: created.table };
   const ix = getUpdatePoolInstruction({
     programAddress: tx.programId,
-    owner: address(input.owner),
+    owner,
     pool: address(input.pool),
     poolType: type,
     status: input.status ?? current.status,
     params,
   });
-  return { pool: address(input.pool), instructions: [ix] };
+  if (!created) return { pool: address(input.pool), instructions: [ix], groups: [[ix]] };
+  const instructions = [...created.instructions, ix];
+  const groups = packInOrder((ixs) => tx.factory.fits(owner, ixs), instructions);
+  return { pool: address(input.pool), instructions, groups, whitelist: created.table };
 }
 
 /** ClosePool; refused (422) while the pool has ongoing loans. */
