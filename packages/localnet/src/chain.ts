@@ -56,6 +56,8 @@ export interface ChainOptions {
 const SNAPSHOT_FILE = "snapshot.bin";
 const LEDGER_FILE = "ledger.log";
 const SNAPSHOT_INTERVAL_MS = 30_000;
+/** Entries kept in the SlotHashes sysvar (a validator keeps 512; the lookup-table program needs recent ones). */
+const SLOT_HASHES_LEN = 150;
 
 /**
  * The chain: a LiteSVM instance plus the slot clock, the blockhash window, transaction history
@@ -64,6 +66,8 @@ const SNAPSHOT_INTERVAL_MS = 30_000;
 export class Chain {
   svm: LiteSvm;
   slot = 1;
+  /** The slot the SlotHashes sysvar was last written for. */
+  private slotHashesSlot = -1;
   blockHeight = 1;
   clockOffsetSeconds = 0;
   genesisHash: string;
@@ -176,6 +180,21 @@ export class Chain {
     const epoch = BigInt(Math.floor(slot / SLOTS_PER_EPOCH));
     const epochStart = this.svm.getClock().epochStartTimestamp;
     this.svm.setClock(new Clock(BigInt(slot), epochStart, epoch, epoch, BigInt(unixTs)));
+    this.setSlotHashes(slot);
+  }
+
+  /**
+   * Keeps the SlotHashes sysvar listing the most recent slots (newest first), as a validator does: programs
+   * such as the Address Lookup Table program only accept a "recent slot" found there. The hashes are the
+   * current blockhash (no program we run reads them; replay after a restart has no record of the old ones).
+   */
+  private setSlotHashes(slot: number): void {
+    if (slot === this.slotHashesSlot) return;
+    this.slotHashesSlot = slot;
+    const hash = this.svm.latestBlockhash();
+    const hashes = [];
+    for (let s = slot; s > Math.max(0, slot - SLOT_HASHES_LEN); s--) hashes.push({ slot: BigInt(s), hash });
+    this.svm.setSlotHashes(hashes);
   }
 
   /** Produces the next slot: new blockhash, clock update, slot notification. */
