@@ -298,7 +298,8 @@ export class Chain {
       signature,
       seq: this.seq + 1,
       slot: this.slot,
-      blockTime: this.unixTimestamp(),
+      // A block has one time: the one its Clock sysvar showed (set when the slot began, or by advanceClock).
+      blockTime: this.slotTimes.get(this.slot) ?? this.unixTimestamp(),
     });
     if (!record) return signature;
     this.seq++;
