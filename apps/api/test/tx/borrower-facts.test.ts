@@ -1,14 +1,17 @@
-import { DEMO_WORLD } from "@cistern/localnet";
-import { findBankPda, findPoolPda } from "@cistern/sdk";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTxValuation } from "../../src/tx/calculator/valuation.ts";
 import { computeBorrowerFacts } from "../../src/tx/oracle/borrower-facts.ts";
-import { buildSignSend, fundedWallet, startTxWorld, type TxWorld, USDC_MINT } from "./support/tx-world.ts";
-
-const JTO = DEMO_WORLD.tokens.find((t) => t.symbol === "JTO")!.mint as Address;
-const DAY = 86_400;
-const limits = { minDuration: DAY, maxDuration: 30 * DAY, maxAmountUsd: 100_000, minAmountUsd: 1 };
+import {
+  buildSignSend,
+  createUsdcJtoPool,
+  DAY_SECONDS,
+  fundedWallet,
+  JTO_MINT,
+  startTxWorld,
+  type TxWorld,
+  USDC_MINT,
+} from "./support/tx-world.ts";
 
 describe("borrower facts from real chain data: no self-lending, no extend farming", () => {
   let w: TxWorld;
@@ -17,31 +20,12 @@ describe("borrower facts from real chain data: no self-lending, no extend farmin
   let lenderPool: Address;
   let ownPool: Address;
 
-  const createDefiPool = async (owner: KeyPairSigner, seed: number, amount: string) => {
-    const [bank] = await findBankPda(w.programId, owner.address, USDC_MINT);
-    const r = await buildSignSend(
-      w.app,
-      "/defi/create-pool",
-      {
-        bank,
-        owner: owner.address,
-        amount,
-        mint: USDC_MINT,
-        seed: String(seed),
-        param: { apr: 2000, limits, currencies: [{ currency: JTO, currencyLtv: 6000, exposure: 10000 }] },
-      },
-      [owner],
-    );
-    if (r.sent.result === null) throw new Error(JSON.stringify(r.sent));
-    return (await findPoolPda(w.programId, owner.address, BigInt(seed)))[0];
-  };
-
   beforeAll(async () => {
     w = await startTxWorld();
     lender = (await fundedWallet(w.net)).signer;
     borrower = (await fundedWallet(w.net)).signer;
-    lenderPool = await createDefiPool(lender, 1, "1000000000");
-    ownPool = await createDefiPool(borrower, 2, "200000000");
+    lenderPool = await createUsdcJtoPool(w, lender, 1, "1000000000");
+    ownPool = await createUsdcJtoPool(w, borrower, 2, "200000000");
     w.tx.state.invalidate();
   }, 180_000);
   afterAll(async () => {
@@ -55,9 +39,9 @@ describe("borrower facts from real chain data: no self-lending, no extend farmin
         "/defi/take-loan",
         {
           borrower: borrower.address,
-          collateralMint: JTO,
+          collateralMint: JTO_MINT,
           collateralAmount: "20000000000",
-          duration: 2 * DAY,
+          duration: 2 * DAY_SECONDS,
           amount: "10000000",
           pool,
         },
@@ -85,7 +69,7 @@ describe("borrower facts from real chain data: no self-lending, no extend farmin
     const ext = await buildSignSend(
       w.app,
       "/defi/extend-loan",
-      { borrower: borrower.address, loan: first, duration: 3 * DAY, amount: "10000000" },
+      { borrower: borrower.address, loan: first, duration: 3 * DAY_SECONDS, amount: "10000000" },
       [borrower],
     );
     expect(ext.sent.error, JSON.stringify(ext.sent.error)).toBeUndefined();

@@ -1,6 +1,5 @@
-import { DEMO_WORLD } from "@cistern/localnet";
 import { getPriorityFeeOptions } from "@cistern/protocol";
-import { findBankPda, findPoolPda, getTakeLoanInstruction } from "@cistern/sdk";
+import { findBankPda, getTakeLoanInstruction } from "@cistern/sdk";
 import {
   AccountRole,
   type Address,
@@ -15,42 +14,21 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import {
-  buildSignSend,
+  createUsdcJtoPool,
+  DAY_SECONDS,
   fundedWallet,
+  JTO_MINT,
   post,
   startTxWorld,
   type TxWorld,
   USDC_MINT,
 } from "./support/tx-world.ts";
 
-const JTO = DEMO_WORLD.tokens.find((t) => t.symbol === "JTO")!.mint as Address;
-const DAY = 86_400;
-const limits = { minDuration: DAY, maxDuration: 30 * DAY, maxAmountUsd: 100_000, minAmountUsd: 1 };
-
 describe("oracle co-signing limits on localnet: never fee payer, never writable, capped fees", () => {
   let w: TxWorld;
   let lender: KeyPairSigner;
   let borrower: KeyPairSigner;
   let lenderPool: Address;
-
-  const createDefiPool = async (owner: KeyPairSigner, seed: number, amount: string) => {
-    const [bank] = await findBankPda(w.programId, owner.address, USDC_MINT);
-    const r = await buildSignSend(
-      w.app,
-      "/defi/create-pool",
-      {
-        bank,
-        owner: owner.address,
-        amount,
-        mint: USDC_MINT,
-        seed: String(seed),
-        param: { apr: 2000, limits, currencies: [{ currency: JTO, currencyLtv: 6000, exposure: 10000 }] },
-      },
-      [owner],
-    );
-    if (r.sent.result === null) throw new Error(JSON.stringify(r.sent));
-    return (await findPoolPda(w.programId, owner.address, BigInt(seed)))[0];
-  };
 
   const balance = async (who: Address) =>
     BigInt((await w.tx.app.rpc.call<{ value: number }>("getBalance", [who])).value);
@@ -79,7 +57,7 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
     w = await startTxWorld();
     lender = (await fundedWallet(w.net)).signer;
     borrower = (await fundedWallet(w.net)).signer;
-    lenderPool = await createDefiPool(lender, 1, "1000000000");
+    lenderPool = await createUsdcJtoPool(w, lender, 1, "1000000000");
     // The oracle holds lamports, so a transaction it paid for could land: the refusals must stop it.
     await w.net.fundWallet(w.tx.oracle.address, { lamports: 2_000_000_000n });
     w.tx.state.invalidate();
@@ -93,9 +71,9 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
     const issued = w.tx.issued.size;
     const takeByOracle = {
       borrower: oracle,
-      collateralMint: JTO,
+      collateralMint: JTO_MINT,
       collateralAmount: "20000000000",
-      duration: DAY,
+      duration: DAY_SECONDS,
       amount: "10000000",
     };
     const cases: [string, unknown, RegExp][] = [
@@ -110,9 +88,9 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
         "/defi/take-loan",
         {
           borrower: borrower.address,
-          collateralMint: JTO,
+          collateralMint: JTO_MINT,
           collateralAmount: "20000000000",
-          duration: DAY,
+          duration: DAY_SECONDS,
           amount: "10000000",
           options: { type: "exactFee", amount: "2" },
         },
@@ -122,9 +100,9 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
         "/defi/take-loan",
         {
           borrower: borrower.address,
-          collateralMint: JTO,
+          collateralMint: JTO_MINT,
           collateralAmount: "20000000000",
-          duration: DAY,
+          duration: DAY_SECONDS,
           options: { broadcastMode: "jito", amount: "0.5" },
         },
         /above the maximum priority fee \/ tip of 0.01 SOL/,
@@ -163,18 +141,18 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
       oracle,
       pool: lenderPool,
       bank,
-      collateralMint: JTO,
+      collateralMint: JTO_MINT,
       borrowerCollateralTokenAccount: attacker.address,
       borrowerCurrencyTokenAccount: attacker.address,
       whitelist: null,
       nonce: 1n,
       principalBaseUnits: 1n,
-      durationSeconds: BigInt(DAY),
+      durationSeconds: BigInt(DAY_SECONDS),
       collateralAmountBaseUnits: 1n,
       expectedAprBps: 2000,
       attestation: {
         collateralValueBaseUnits: 1n,
-        collection: JTO,
+        collection: JTO_MINT,
         currencyPriceMicroUsd: 1_000_000n,
         walletAgeSeconds: 0n,
         pastLoans: 0n,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
 import { getPriorityFeeOptions } from "@cistern/protocol";
-import { getInitializeConfigInstruction, readKeypairFile } from "@cistern/sdk";
+import { findBankPda, findPoolPda, getInitializeConfigInstruction, readKeypairFile } from "@cistern/sdk";
 import {
   type Address,
   generateKeyPairSigner,
@@ -20,6 +20,15 @@ import { createTestDatabase, type TestDatabase } from "../../helpers/test-databa
 
 export const USDC_MINT = DEMO_WORLD.tokens.find((t) => t.symbol === "USDC")!.mint as Address;
 export const SOL_MINT = DEMO_WORLD.tokens.find((t) => t.symbol === "SOL")!.mint as Address;
+export const JTO_MINT = DEMO_WORLD.tokens.find((t) => t.symbol === "JTO")!.mint as Address;
+export const DAY_SECONDS = 86_400;
+/** Pool limits most tx tests use: 1 to 30 days, 1 to 100,000 USD. */
+export const TEST_POOL_LIMITS = {
+  minDuration: DAY_SECONDS,
+  maxDuration: 30 * DAY_SECONDS,
+  maxAmountUsd: 100_000,
+  minAmountUsd: 1,
+};
 
 const SO_PATH = resolve(import.meta.dirname, "../../../../../programs/lending/build/lending.so");
 
@@ -96,6 +105,38 @@ export async function buildSignSend(
     if (last.result === null) break;
   }
   return { built, sent: last as never };
+}
+
+/**
+ * Creates (through the builder and sender) a USDC defi-pool of `owner` lending against JTO at 20% APR,
+ * LTV 60%, full exposure, depositing `amountBaseUnits`; returns the pool address.
+ */
+export async function createUsdcJtoPool(
+  w: TxWorld,
+  owner: KeyPairSigner,
+  seed: number,
+  amountBaseUnits: string,
+): Promise<Address> {
+  const [bank] = await findBankPda(w.programId, owner.address, USDC_MINT);
+  const r = await buildSignSend(
+    w.app,
+    "/defi/create-pool",
+    {
+      bank,
+      owner: owner.address,
+      amount: amountBaseUnits,
+      mint: USDC_MINT,
+      seed: String(seed),
+      param: {
+        apr: 2000,
+        limits: TEST_POOL_LIMITS,
+        currencies: [{ currency: JTO_MINT, currencyLtv: 6000, exposure: 10000 }],
+      },
+    },
+    [owner],
+  );
+  if (r.sent.result === null) throw new Error(JSON.stringify(r.sent));
+  return (await findPoolPda(w.programId, owner.address, BigInt(seed)))[0];
 }
 
 /** A new wallet with SOL, USDC, demo tokens and demo NFTs from the localnet faucet. */
