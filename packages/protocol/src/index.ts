@@ -26,6 +26,7 @@ export * from "./parse-pool.ts";
 export * from "./pool-form.ts";
 export * from "./pool-payload.ts";
 export * from "./priority-fee.ts";
+export * from "./program-errors.ts";
 export * from "./refresh-scopes.ts";
 export * from "./server-fields.ts";
 export * from "./transaction-kinds.ts";
