@@ -1,3 +1,4 @@
+import { getProgramErrorEntry, type OfferRefusal } from "@cistern/protocol";
 import { decodeLendingError, isSdkError } from "@cistern/sdk";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import { isInvalidAddressError } from "../errors/error-handler.ts";
@@ -10,6 +11,29 @@ export function badRequest(message: string): ApiError {
 /** A 422: the request is well formed but cannot be carried out now (no pool fits, chain refuses ...). */
 export function unprocessable(message: string): ApiError {
   return new ApiError(ERROR_CODES.UNPROCESSABLE, message);
+}
+
+/**
+ * A 422 for a loan no pool can give: the rule-book's refusal of the first pool (the program's code,
+ * name and params travel as the error's `refusal`), with every pool's reason in the message.
+ */
+export function offerRefused(
+  refusals: readonly { pool: string; refusal: OfferRefusal }[],
+  collateralId: string,
+): ApiError & { refusal?: OfferRefusal } {
+  const why = refusals
+    .slice(0, 5)
+    .map(
+      (r) =>
+        `${r.pool}: ${r.refusal.name} (${r.refusal.code}): ${getProgramErrorEntry(r.refusal.code)?.message ?? ""}`,
+    )
+    .join("; ");
+  const error: ApiError & { refusal?: OfferRefusal } = unprocessable(
+    `No pool can lend against ${collateralId} on these terms${why ? ` (${why})` : ""}`,
+  );
+  const first = refusals[0];
+  if (first !== undefined) error.refusal = first.refusal;
+  return error;
 }
 
 /** Turns sdk argument errors and invalid addresses into 400s; everything else passes through unchanged. */

@@ -72,16 +72,18 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     collection = nft.collection;
     collateralAccount = nft.ownerTokenAccount!;
   }
-  const { offer, valuation, quote } = await quoteLoan(tx, {
-    poolType: isDefi ? "defi-pool" : "nft-pool",
+  const request = {
+    poolType: isDefi ? ("defi-pool" as const) : ("nft-pool" as const),
     collateralId: collection,
     collateralAmount: input.collateralAmount,
     durationSeconds: input.durationSeconds,
     borrower: input.borrower,
     ...(input.amount !== undefined ? { amount: input.amount } : {}),
-    ...(input.pool !== undefined ? { pool: input.pool } : {}),
     ...(input.currency !== undefined ? { currency: input.currency } : {}),
-  });
+  };
+  // The best pool is chosen on the cached snapshot, then decided again on its fresh on-chain state.
+  const pool = input.pool ?? (await quoteLoan(tx, request)).offer.pool;
+  const { offer, valuation, quote } = await quoteLoan(tx, { ...request, pool });
   const attestation = await createAttestation(tx, { offer, collection, borrower: input.borrower, valuation });
   const currency = offer.account.currencyMint;
   const flow = await currencyFlow(borrower, currency);

@@ -1,13 +1,15 @@
 import {
-  bigintMax,
-  bigintMin,
-  computeExposureCapacity,
-  computeMaxBorrowAmount,
-  computeTotalInterest,
+  computeOwedInterest,
+  evaluateLoanOffer,
   floorDiv,
-  MIN_LOAN_DURATION_SECONDS,
+  type LoanOffer,
+  type OfferInput,
+  type OfferRefusal,
+  PROGRAM_ERROR_CODE,
+  PROTOCOL_FEE_BPS,
+  rankLoanOffers,
 } from "@cistern/protocol";
-import type { BankAccount, PoolAccount, PoolCollection, PoolType } from "@cistern/sdk";
+import type { BankAccount, LoanAccount, PoolAccount, PoolCollection, PoolType } from "@cistern/sdk";
 import type { LendingSnapshot } from "../chain/lending-state.ts";
 import type { BorrowerFacts } from "../oracle/borrower-facts.ts";
 import type { TxValuation } from "./valuation.ts";
@@ -15,7 +17,7 @@ import type { TxValuation } from "./valuation.ts";
 /** What a borrower asks for. */
 export interface LoanAsk {
   poolType: PoolType;
-  /** nft: collection id; defi: collateral mint. */
+  /** nft: the NFT's verified collection; defi: collateral mint. */
   collateralId: string;
   /** Value of the pledged collateral in base units of a loan currency (null when it cannot be valued). */
   collateralValueIn(currency: string): bigint | null;
@@ -26,16 +28,18 @@ export interface LoanAsk {
   currency?: string;
   /** Only this pool. */
   pool?: string;
-  /** Borrower facts for pools with conditions (null: unknown, such pools are skipped). */
+  /** Borrower facts for pools with conditions (null: unknown, such pools refuse with ConditionsNotMet). */
   facts: BorrowerFacts | null;
-  /** Whitelisted borrowers by whitelist table (pools with a whitelist are skipped when the table is missing). */
+  /** Whitelisted borrowers by whitelist table. */
   whitelists?: ReadonlyMap<string, ReadonlySet<string>>;
   borrower?: string;
-  /** Principal released by the loan being extended (extend only): counts as free exposure and liquidity. */
-  releasedPrincipal?: bigint;
+  /** The loan being extended: its repayment frees exposure and returns liquidity first. */
+  extending?: LoanAccount;
+  /** Chain time, epoch seconds. */
+  nowSeconds: number;
 }
 
-/** A pool that can lend, with the terms it gives. */
+/** A pool that can lend, with the rule-book's terms. */
 export interface PoolOffer {
   pool: string;
   account: PoolAccount;
@@ -47,91 +51,88 @@ export interface PoolOffer {
   maxBorrowAmount: bigint;
   amount: bigint;
   interest: bigint;
+  offer: LoanOffer;
 }
 
-/** Why a pool cannot lend (for the error message when none can). */
+/** Why a pool cannot lend: the rule-book's refusal (the program's code). */
 export interface PoolRefusal {
   pool: string;
-  reason: string;
+  refusal: OfferRefusal;
 }
 
-function check(
+const NO_FACTS: BorrowerFacts = { walletAgeSeconds: 0n, pastLoans: 0n, volumeMicroUsd: 0n };
+
+/** The bank as the new loan sees it: for Extend, after the old loan's principal and lender share return. */
+function bankForNewLoan(
+  bank: BankAccount,
   ask: LoanAsk,
-  pool: string,
+  feeBps: number,
+): { totalLiquidity: bigint; availableLiquidity: bigint } {
+  const old = ask.extending;
+  if (old === undefined)
+    return { totalLiquidity: bank.totalLiquidity, availableLiquidity: bank.availableLiquidity };
+  const owed = computeOwedInterest({
+    aprBps: old.aprBps,
+    principal: old.principal,
+    durationSeconds: old.durationSeconds,
+    createdAt: old.createdAt,
+    now: ask.nowSeconds,
+  });
+  const share = owed - floorDiv(owed * BigInt(feeBps), 10_000n);
+  return {
+    totalLiquidity: bank.totalLiquidity + share,
+    availableLiquidity: bank.availableLiquidity + old.principal + share,
+  };
+}
+
+/** The rule-book's input for one pool. */
+export function toOfferInput(
+  ask: LoanAsk,
   account: PoolAccount,
+  bank: BankAccount,
   snapshot: LendingSnapshot,
   valuation: TxValuation,
-): PoolOffer | PoolRefusal {
-  const refuse = (reason: string): PoolRefusal => ({ pool, reason });
-  if (account.status !== "Open") return refuse("pool is frozen");
-  const entry = account.collections.find((c) => c.id === ask.collateralId);
-  if (entry === undefined) return refuse("collateral not accepted");
-  const bank = snapshot.banks.get(account.bank);
-  if (bank === undefined) return refuse("bank not found");
-  if (
-    ask.durationSeconds < MIN_LOAN_DURATION_SECONDS ||
-    BigInt(ask.durationSeconds) > account.maxDurationSeconds
-  )
-    return refuse(`duration must be ${MIN_LOAN_DURATION_SECONDS}..${account.maxDurationSeconds} seconds`);
+): OfferInput {
+  const currency = account.currencyMint;
   const c = account.conditions;
-  if (c.isEnabled) {
-    if (ask.facts === null) return refuse("pool has borrower conditions; give the borrower");
-    if (ask.facts.walletAgeSeconds < c.minAgeSeconds)
-      return refuse("wallet younger than the pool's minimum age");
-    if (ask.facts.pastLoans < c.minLoanCount) return refuse("fewer past loans than the pool requires");
-    if (ask.facts.volumeMicroUsd < c.minVolumeMicroUsd) return refuse("volume below the pool's minimum");
-  }
-  if (c.whitelistEnabled) {
-    const members = c.whitelist === null ? undefined : ask.whitelists?.get(c.whitelist);
-    if (members === undefined || ask.borrower === undefined || !members.has(ask.borrower))
-      return refuse("borrower is not on the pool's whitelist");
-  }
-  const collateralValue = ask.collateralValueIn(account.currencyMint);
-  if (collateralValue === null || collateralValue === 0n)
-    return refuse("collateral or currency has no price");
-  const price = valuation.priceMicroUsd(account.currencyMint);
-  if (price === undefined || price === 0n) return refuse("currency has no price");
-  const scale = 10n ** BigInt(valuation.decimals(account.currencyMint));
-  const released = ask.releasedPrincipal ?? 0n;
-  const byLtv = computeMaxBorrowAmount(collateralValue, entry.ltvBps);
-  // The snapshot may predate the loan being extended: never release more than is recorded.
-  const byExposure = computeExposureCapacity(
-    bank.totalLiquidity,
-    entry.exposureBps,
-    bigintMax(0n, entry.borrowedAmount - released),
-  );
-  const byLiquidity = bank.availableLiquidity + released;
-  const byUsd = floorDiv(account.maxAmountMicroUsd * scale, price);
-  const maxBorrowAmount = bigintMin(bigintMin(byLtv, byExposure), bigintMin(byLiquidity, byUsd));
-  const amount = ask.amount ?? maxBorrowAmount;
-  if (amount <= 0n) return refuse("nothing can be borrowed");
-  if (amount > byLtv) return refuse(`amount above the LTV limit ${byLtv}`);
-  if (amount > byExposure) return refuse(`amount above the exposure limit ${byExposure}`);
-  if (amount > byLiquidity) return refuse(`amount above the available liquidity ${byLiquidity}`);
-  if (amount > byUsd) return refuse("amount above the pool's maximum USD amount");
-  if (floorDiv(amount * price, scale) < account.minAmountMicroUsd)
-    return refuse("amount below the pool's minimum USD amount");
-  const interest = computeTotalInterest({
-    aprBps: account.loanAprBps,
-    principal: amount,
-    durationSeconds: ask.durationSeconds,
-  });
+  const feeBps = snapshot.config?.protocolFeeBps ?? PROTOCOL_FEE_BPS;
+  const members = c.whitelist === null ? undefined : ask.whitelists?.get(c.whitelist);
   return {
-    pool,
-    account,
-    bankAddress: account.bank,
-    bank,
-    entry,
-    collateralValue,
-    maxBorrowAmount,
-    amount,
-    interest,
+    protocolPaused: snapshot.config?.paused ?? false,
+    pool: {
+      poolType: account.poolType,
+      isOpen: account.status === "Open",
+      loanAprBps: account.loanAprBps,
+      maxDurationSeconds: account.maxDurationSeconds,
+      minAmountMicroUsd: account.minAmountMicroUsd,
+      maxAmountMicroUsd: account.maxAmountMicroUsd,
+      conditions: {
+        isEnabled: c.isEnabled,
+        minAgeSeconds: c.minAgeSeconds,
+        minLoanCount: c.minLoanCount,
+        minVolumeMicroUsd: c.minVolumeMicroUsd,
+        whitelistEnabled: c.whitelistEnabled,
+      },
+      collections: account.collections,
+    },
+    currencyMint: currency,
+    bank: { ...bankForNewLoan(bank, ask, feeBps), decimals: valuation.decimals(currency) },
+    collateralId: ask.collateralId,
+    collateralValue: ask.collateralValueIn(currency) ?? 0n,
+    currencyPriceMicroUsd: valuation.priceMicroUsd(currency) ?? 0n,
+    borrower: ask.facts ?? NO_FACTS,
+    isWhitelisted: ask.borrower !== undefined && members?.has(ask.borrower) === true,
+    durationSeconds: BigInt(ask.durationSeconds),
+    ...(ask.amount !== undefined ? { amount: ask.amount } : {}),
+    ...(ask.extending ? { releasedPrincipal: ask.extending.principal } : {}),
+    nowSeconds: BigInt(ask.nowSeconds),
+    protocolFeeBps: feeBps,
   };
 }
 
 /**
- * Every pool's answer to `ask`: offers sorted best first (lowest interest for the amount, i.e. lowest
- * APR; then the largest maximum; then the address for a stable order) and the refusals.
+ * Every pool's answer to `ask`, decided by the rule-book: offers best first (compared in USD at the
+ * attested price: the most lent without an amount, the lowest APR with one) and the refusals.
  */
 export function findPoolOffers(
   ask: LoanAsk,
@@ -140,18 +141,40 @@ export function findPoolOffers(
 ): { offers: PoolOffer[]; refusals: PoolRefusal[] } {
   const offers: PoolOffer[] = [];
   const refusals: PoolRefusal[] = [];
-  for (const [pool, account] of snapshot.pools) {
+  const candidates = [...snapshot.pools].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [pool, account] of candidates) {
     if (account.poolType !== ask.poolType) continue;
     if (ask.pool !== undefined && pool !== ask.pool) continue;
     if (ask.currency !== undefined && account.currencyMint !== ask.currency) continue;
-    const r = check(ask, pool, account, snapshot, valuation);
-    if ("account" in r) offers.push(r);
-    else refusals.push(r);
+    const bank = snapshot.banks.get(account.bank);
+    const entry = account.collections.find((c) => c.id === ask.collateralId);
+    if (bank === undefined || entry === undefined) {
+      const name = "CollectionNotInPool";
+      refusals.push({
+        pool,
+        refusal: { code: PROGRAM_ERROR_CODE[name], name, params: { collateralId: ask.collateralId } },
+      });
+      continue;
+    }
+    const input = toOfferInput(ask, account, bank, snapshot, valuation);
+    const decision = evaluateLoanOffer(input);
+    if (!decision.ok) {
+      refusals.push({ pool, refusal: decision.refusal });
+      continue;
+    }
+    const { offer } = decision;
+    offers.push({
+      pool,
+      account,
+      bankAddress: account.bank,
+      bank,
+      entry,
+      collateralValue: input.collateralValue,
+      maxBorrowAmount: offer.maxAmount,
+      amount: offer.amount,
+      interest: offer.interest,
+      offer,
+    });
   }
-  offers.sort((a, b) => {
-    if (a.account.loanAprBps !== b.account.loanAprBps) return a.account.loanAprBps - b.account.loanAprBps;
-    if (a.maxBorrowAmount !== b.maxBorrowAmount) return a.maxBorrowAmount > b.maxBorrowAmount ? -1 : 1;
-    return a.pool < b.pool ? -1 : 1;
-  });
-  return { offers, refusals };
+  return { offers: rankLoanOffers(offers, ask.amount === undefined ? "most" : "cheapest"), refusals };
 }

@@ -32,7 +32,23 @@ export const QuoteSchema = Type.Object({
     description: "what the borrower receives (extend: the principal increase)",
   }),
   maxBorrowAmount: Type.String({ description: "most this pool lends against this collateral now" }),
+  minBorrowAmount: Type.String({
+    description: "least this pool lends (its minimum USD amount at the attested price)",
+  }),
   collateralValue: Type.String({ description: "collateral value in base units of `currency` (attested)" }),
+  expiresAt: Type.Integer({ description: "epoch seconds, if the loan were taken now (chain time)" }),
+  graceSeconds: Type.Integer({ description: "after expiry, before anyone may liquidate" }),
+  liquidatableAfter: Type.Integer({ description: "epoch seconds: expiresAt + graceSeconds" }),
+  networkCosts: Type.Object(
+    {
+      feeLamports: Str,
+      loanAccountRentLamports: Str,
+      escrowRentLamports: Str,
+      totalLamports: Str,
+      refundableOnRepayLamports: Str,
+    },
+    { description: "lamports the wallet pays besides the loan; the escrow rent comes back on repay" },
+  ),
   accruedInterestDue: Type.Optional(
     Type.String({ description: "extend: interest owed on the old loan now" }),
   ),

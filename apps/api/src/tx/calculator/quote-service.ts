@@ -1,8 +1,9 @@
-import { computeLoanQuote, computeOwedInterest } from "@cistern/protocol";
+import { computeAmountMicroUsd, computeOwedInterest } from "@cistern/protocol";
 import type { LoanAccount, PoolType } from "@cistern/sdk";
+import type { LendingSnapshot } from "../chain/lending-state.ts";
 import { getBorrowerFacts } from "../oracle/borrower-facts.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, unprocessable } from "../tx-errors.ts";
+import { badRequest, offerRefused } from "../tx-errors.ts";
 import { readWhitelists } from "./collateral.ts";
 import { findPoolOffers, type LoanAsk, type PoolOffer } from "./pool-selection.ts";
 import { loadTxValuation, type TxValuation } from "./valuation.ts";
@@ -49,7 +50,21 @@ export interface QuoteJson {
   requiredRepayment: string;
   netBorrowAmount: string;
   maxBorrowAmount: string;
+  /** Least the pool lends (its minimum USD amount at the attested price). */
+  minBorrowAmount: string;
   collateralValue: string;
+  /** Epoch seconds, if the loan were taken now. */
+  expiresAt: number;
+  graceSeconds: number;
+  liquidatableAfter: number;
+  /** Lamports the wallet pays besides the loan (network fee, account rent) and what repay returns. */
+  networkCosts: {
+    feeLamports: string;
+    loanAccountRentLamports: string;
+    escrowRentLamports: string;
+    totalLamports: string;
+    refundableOnRepayLamports: string;
+  };
   accruedInterestDue?: string;
   repaymentDue?: string;
   amountInUsd?: number;
@@ -65,6 +80,25 @@ export interface QuoteResult {
   quote: QuoteJson;
 }
 
+/**
+ * The cached snapshot with one pool and its bank read fresh from the chain: a request for one pool (every
+ * builder request) is decided on the pool's current state, not on a snapshot that may predate a loan.
+ */
+async function freshPoolSnapshot(tx: TxContext, pool: string): Promise<LendingSnapshot> {
+  const [snapshot, account] = await Promise.all([tx.state.snapshot(), tx.state.getPool(pool)]);
+  const pools = new Map(snapshot.pools);
+  const banks = new Map(snapshot.banks);
+  if (account === null) {
+    pools.delete(pool);
+    return { ...snapshot, pools };
+  }
+  pools.set(pool, account);
+  const bank = await tx.state.getBank(account.bank);
+  if (bank === null) banks.delete(account.bank);
+  else banks.set(account.bank, bank);
+  return { ...snapshot, pools, banks };
+}
+
 /** Collateral value function of a request. */
 function valueIn(req: QuoteRequest, valuation: TxValuation): (currency: string) => bigint | null {
   if (req.poolType === "nft-pool") return (currency) => valuation.nftValue(req.collateralId, currency);
@@ -75,8 +109,12 @@ function valueIn(req: QuoteRequest, valuation: TxValuation): (currency: string) 
  * Finds the best pool for a request from the cached pools/banks snapshot and prices (borrower facts and
  * whitelists are read only when a borrower is given). Throws 422 naming why no pool can lend.
  */
-export async function quoteLoan(tx: TxContext, req: QuoteRequest, now?: number): Promise<QuoteResult> {
-  const [snapshot, valuation] = await Promise.all([tx.state.snapshot(), loadTxValuation(tx.app)]);
+export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: number): Promise<QuoteResult> {
+  const [snapshot, valuation, now] = await Promise.all([
+    req.pool === undefined ? tx.state.snapshot() : freshPoolSnapshot(tx, req.pool),
+    loadTxValuation(tx.app),
+    chainNow === undefined ? tx.clock.unixTime() : Promise.resolve(chainNow),
+  ]);
   let facts = null;
   let whitelists: Map<string, Set<string>> | undefined;
   if (req.borrower !== undefined) {
@@ -95,28 +133,28 @@ export async function quoteLoan(tx: TxContext, req: QuoteRequest, now?: number):
     collateralId: req.collateralId,
     collateralValueIn: valueIn(req, valuation),
     durationSeconds: req.durationSeconds,
+    nowSeconds: now,
     facts,
     ...(req.amount !== undefined ? { amount: req.amount } : {}),
     ...(req.currency !== undefined ? { currency: req.currency } : {}),
     ...(req.pool !== undefined ? { pool: req.pool } : {}),
     ...(req.borrower !== undefined ? { borrower: req.borrower } : {}),
     ...(whitelists ? { whitelists } : {}),
-    ...(req.extending ? { releasedPrincipal: req.extending.principal } : {}),
+    ...(req.extending ? { extending: req.extending } : {}),
   };
   const { offers, refusals } = findPoolOffers(ask, snapshot, valuation);
   const best = offers[0];
   if (best === undefined) {
     if (req.pool !== undefined && refusals.length === 0)
       throw badRequest(`unknown ${req.poolType} ${req.pool} for this collateral and currency`);
-    const why = refusals
-      .slice(0, 5)
-      .map((r) => `${r.pool}: ${r.reason}`)
-      .join("; ");
-    throw unprocessable(
-      `No pool can lend against ${req.collateralId} on these terms${why ? ` (${why})` : ""}`,
-    );
+    throw offerRefused(refusals, req.collateralId);
   }
   return { offer: best, offers, valuation, quote: toQuoteJson(tx, best, valuation, req, now) };
+}
+
+/** A micro-USD figure as a display number of USD. */
+function microUsdToNumber(microUsd: bigint): number {
+  return Number(microUsd) / 1_000_000;
 }
 
 function toQuoteJson(
@@ -127,21 +165,20 @@ function toQuoteJson(
   now?: number,
 ): QuoteJson {
   const currency = offer.account.currencyMint;
-  const priceUsd = valuation.priceText(currency);
-  const q = computeLoanQuote({
-    amount: offer.amount,
-    durationSeconds: req.durationSeconds,
-    aprBps: offer.account.loanAprBps,
-    ...(priceUsd !== undefined ? { decimals: valuation.decimals(currency), priceUsd } : {}),
-  });
+  const terms = offer.offer;
+  const price = valuation.priceMicroUsd(currency);
+  const usd = (amount: bigint) =>
+    price === undefined
+      ? undefined
+      : microUsdToNumber(computeAmountMicroUsd(amount, price, valuation.decimals(currency)));
   const bank = offer.bank;
   const c = offer.account.conditions;
   const json: QuoteJson = {
-    amount: q.amount.toString(),
-    duration: q.duration,
-    interest: q.interest.toString(),
-    cisternFees: q.cisternFees.toString(),
-    apr: q.apr,
+    amount: terms.amount.toString(),
+    duration: Number(terms.durationSeconds),
+    interest: terms.interest.toString(),
+    cisternFees: terms.protocolFee.toString(),
+    apr: terms.aprBps,
     currency,
     bank: offer.bankAddress,
     authorization: tx.oracle.address,
@@ -159,14 +196,28 @@ function toQuoteJson(
         whitelistEnabled: c.whitelistEnabled,
       },
     },
-    requiredRepayment: q.requiredRepayment.toString(),
-    netBorrowAmount: q.netBorrowAmount.toString(),
-    maxBorrowAmount: offer.maxBorrowAmount.toString(),
+    requiredRepayment: terms.owedAtExpiry.toString(),
+    netBorrowAmount: terms.amount.toString(),
+    maxBorrowAmount: terms.maxAmount.toString(),
+    minBorrowAmount: terms.minAmount.toString(),
     collateralValue: offer.collateralValue.toString(),
-    ...(q.amountInUsd !== undefined ? { amountInUsd: q.amountInUsd } : {}),
-    ...(q.interestInUsd !== undefined ? { interestInUsd: q.interestInUsd } : {}),
-    ...(q.cisternFeesInUsd !== undefined ? { cisternFeesInUsd: q.cisternFeesInUsd } : {}),
+    expiresAt: Number(terms.expiresAt),
+    graceSeconds: Number(terms.graceSeconds),
+    liquidatableAfter: Number(terms.liquidatableAfter),
+    networkCosts: {
+      feeLamports: terms.network.feeLamports.toString(),
+      loanAccountRentLamports: terms.network.loanAccountRentLamports.toString(),
+      escrowRentLamports: terms.network.escrowRentLamports.toString(),
+      totalLamports: terms.network.totalLamports.toString(),
+      refundableOnRepayLamports: terms.network.refundableOnRepayLamports.toString(),
+    },
   };
+  const amountInUsd = usd(terms.amount);
+  if (amountInUsd !== undefined) {
+    json.amountInUsd = amountInUsd;
+    json.interestInUsd = usd(terms.interest)!;
+    json.cisternFeesInUsd = usd(terms.protocolFee)!;
+  }
   if (req.extending !== undefined && now !== undefined) {
     const old = req.extending;
     const owed = computeOwedInterest({

@@ -18,6 +18,8 @@ import { requireJsonRpc } from "./json-rpc.ts";
 /** Pools and banks of the lending program at one slot (what quotes are computed from). */
 export interface LendingSnapshot {
   slot: number;
+  /** The program's config (paused flag, fee share); null before it is initialised. */
+  config: ConfigAccount | null;
   pools: ReadonlyMap<string, PoolAccount>;
   banks: ReadonlyMap<string, BankAccount>;
 }
@@ -66,10 +68,20 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
       { encoding: "base64", commitment: "confirmed", withContext: true, filters },
     ]);
 
+  const getAccounts = async (addresses: readonly string[]) =>
+    addresses.length === 0 ? [] : (await rpc.getMultipleAccounts([...addresses])).accounts;
+
+  async function readConfig(): Promise<ConfigAccount | null> {
+    const [address] = await configPda;
+    const [account] = await getAccounts([address]);
+    return tryDecode(decodeConfigAccount, account ?? null, programId);
+  }
+
   async function load(): Promise<LendingSnapshot> {
-    const [pools, banks] = await Promise.all([
+    const [pools, banks, config] = await Promise.all([
       programAccounts([{ dataSize: ACCOUNT_SIZE.Pool }]),
       programAccounts([{ dataSize: ACCOUNT_SIZE.Bank }]),
+      readConfig(),
     ]);
     const poolMap = new Map<string, PoolAccount>();
     for (const { pubkey, account } of pools.value) {
@@ -87,14 +99,11 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
         // skipped
       }
     }
-    return { slot: Math.min(pools.context.slot, banks.context.slot), pools: poolMap, banks: bankMap };
+    return { slot: Math.min(pools.context.slot, banks.context.slot), config, pools: poolMap, banks: bankMap };
   }
 
   // Fresh for ttlMs; until 5 x ttlMs the old snapshot answers while one reload runs in the background.
   let snapshot = cachedFor(ttlMs, ttlMs * 5, load);
-
-  const getAccounts = async (addresses: readonly string[]) =>
-    addresses.length === 0 ? [] : (await rpc.getMultipleAccounts([...addresses])).accounts;
 
   return {
     programId,
@@ -102,11 +111,7 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
     invalidate() {
       snapshot = cachedFor(ttlMs, ttlMs * 5, load);
     },
-    async getConfig() {
-      const [address] = await configPda;
-      const [account] = await getAccounts([address]);
-      return tryDecode(decodeConfigAccount, account ?? null, programId);
-    },
+    getConfig: readConfig,
     async getPool(address) {
       const [account] = await getAccounts([address]);
       return tryDecode(decodePoolAccount, account ?? null, programId);
