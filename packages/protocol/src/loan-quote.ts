@@ -1,20 +1,15 @@
 /**
- * Loan limits and quotes (architecture "Loan limits"; spec section 3 "Loan quote").
- *
- * A loan must: last from 1 day to the pool's maximum duration; be within the pool's USD limits;
- * not exceed collateral value x LTV; keep the collateral's borrowed total within exposure x pool
- * liquidity; fit the pool's available liquidity. Credits to the borrower round down.
+ * Loan quotes (spec section 3 "Loan quote"). Whether an offer can be taken is decided by offer-rules.ts.
+ * Credits to the borrower round down.
  */
 import { bigintMax, floorDiv, formatUnits, toPlainDecimalString } from "./amounts.ts";
 import { BPS } from "./constants.ts";
-import { CisternError, ERROR_CODES } from "./errors.ts";
 import {
   computeProtocolFee,
   computeTotalInterest,
   type IntegerInput,
   toNonNegativeInteger,
 } from "./interest.ts";
-import { assertLoanDuration } from "./loan-timing.ts";
 
 /** USD prices are applied with 12 decimals (truncated). */
 export const USD_PRICE_DECIMALS = 12;
@@ -55,61 +50,6 @@ export function computeExposureCapacity(
     BPS_BIG,
   );
   return bigintMax(0n, cap - toNonNegativeInteger("collateralBorrowed", collateralBorrowed));
-}
-
-/** Everything a loan request is checked against. Amounts in base units of the loan currency. */
-export interface LoanRequest {
-  amount: bigint;
-  durationSeconds: number;
-  /** Value of the collateral in the loan currency, base units. */
-  collateralValue: bigint;
-  /** Collateral LTV, basis points. */
-  ltvBps: number;
-  /** Collateral exposure, basis points of pool liquidity. */
-  exposureBps: number;
-  /** Already borrowed against this collateral in this pool, base units. */
-  collateralBorrowed: bigint;
-  poolTotalLiquidity: bigint;
-  poolAvailableLiquidity: bigint;
-  maxDurationSeconds: number;
-  minAmountUsd: number;
-  maxAmountUsd: number;
-  /** Loan currency decimals and USD price per whole unit. */
-  decimals: number;
-  priceUsd: number | string;
-}
-
-/**
- * Throw the first rule a loan request breaks (CisternError 2002..2009); return nothing when it
- * may be opened. Order: amount > 0, duration, LTV, exposure, available liquidity, USD limits.
- */
-export function assertLoanRequest(request: LoanRequest): void {
-  const amount = toNonNegativeInteger("amount", request.amount);
-  if (amount === 0n) throw new CisternError(ERROR_CODES.LOAN_AMOUNT_ZERO);
-  assertLoanDuration(request.durationSeconds, request.maxDurationSeconds);
-  const maxAmount = computeMaxBorrowAmount(request.collateralValue, request.ltvBps);
-  if (amount > maxAmount) throw new CisternError(ERROR_CODES.LOAN_AMOUNT_ABOVE_LTV, { amount, maxAmount });
-  const capacity = computeExposureCapacity(
-    request.poolTotalLiquidity,
-    request.exposureBps,
-    request.collateralBorrowed,
-  );
-  if (amount > capacity) throw new CisternError(ERROR_CODES.LOAN_EXPOSURE_EXCEEDED, { amount, capacity });
-  if (amount > request.poolAvailableLiquidity) {
-    throw new CisternError(ERROR_CODES.LOAN_INSUFFICIENT_LIQUIDITY, {
-      amount,
-      available: request.poolAvailableLiquidity,
-    });
-  }
-  // USD limits compared exactly: amount x price(12 decimals) vs limit(12 decimals) x 10^decimals
-  const value = amount * toScaledUsdPrice(request.priceUsd);
-  const decimalsScale = 10n ** BigInt(request.decimals);
-  if (value < toScaledUsdPrice(request.minAmountUsd) * decimalsScale) {
-    throw new CisternError(ERROR_CODES.LOAN_AMOUNT_BELOW_MIN_USD, { minAmountUsd: request.minAmountUsd });
-  }
-  if (value > toScaledUsdPrice(request.maxAmountUsd) * decimalsScale) {
-    throw new CisternError(ERROR_CODES.LOAN_AMOUNT_ABOVE_MAX_USD, { maxAmountUsd: request.maxAmountUsd });
-  }
 }
 
 /** A loan quote (spec section 3). Amounts in base units; `*InUsd` are display numbers. */
