@@ -1,8 +1,9 @@
 /**
  * A small time-bounded cache for answers of public list routes (the same for every client). An entry is
- * fresh for `ttlMs`; after that the stale answer is still served while one reload runs in the background
- * (so no request waits on a reload once a key was loaded). At most `maxEntries` are kept (the oldest goes
- * first). ttlMs 0 disables it.
+ * reused for at most `ttlMs` from when its load started; after that the next request loads again (callers
+ * arriving meanwhile share that one load). So an answer is never older than `ttlMs` plus one query: a
+ * pool created on chain is listed as soon as the indexer has it and at most `ttlMs` later. At most
+ * `maxEntries` are kept (the oldest goes first). ttlMs 0 disables it.
  */
 export interface ResponseCache<T> {
   get(key: string, load: () => Promise<T>): Promise<T>;
@@ -12,7 +13,6 @@ export interface ResponseCache<T> {
 interface Entry<T> {
   at: number;
   value: Promise<T>;
-  reloading: boolean;
 }
 
 export function createResponseCache<T>(
@@ -23,7 +23,7 @@ export function createResponseCache<T>(
   const entries = new Map<string, Entry<T>>();
   function insert(key: string, value: Promise<T>): Promise<T> {
     entries.delete(key);
-    entries.set(key, { at: now(), value, reloading: false });
+    entries.set(key, { at: now(), value });
     // A failed load is not kept.
     value.catch(() => {
       if (entries.get(key)?.value === value) entries.delete(key);
@@ -35,17 +35,7 @@ export function createResponseCache<T>(
     get(key, load) {
       if (ttlMs <= 0) return load();
       const hit = entries.get(key);
-      if (hit === undefined) return insert(key, load());
-      if (now() - hit.at >= ttlMs && !hit.reloading) {
-        hit.reloading = true;
-        const next = load();
-        next.then(
-          () => insert(key, next),
-          () => {
-            hit.reloading = false;
-          },
-        );
-      }
+      if (hit === undefined || now() - hit.at >= ttlMs) return insert(key, load());
       return hit.value;
     },
     clear: () => entries.clear(),

@@ -4,7 +4,7 @@ import { createResponseCache } from "../../src/http/response-cache.ts";
 const flush = () => new Promise((r) => setImmediate(r));
 
 describe("response cache", () => {
-  it("reuses an answer within the TTL, then serves it stale while one reload runs", async () => {
+  it("reuses an answer within the TTL and never serves one older than the TTL", async () => {
     let clock = 0;
     let loads = 0;
     const cache = createResponseCache<number>(1000, 10, () => clock);
@@ -13,25 +13,22 @@ describe("response cache", () => {
     clock = 999;
     expect(await cache.get("a", load)).toBe(1);
     clock = 1000;
-    const stale = cache.get("a", load);
-    const alsoStale = cache.get("a", load);
-    expect([await stale, await alsoStale]).toEqual([1, 1]);
-    await flush();
+    // expired: both callers wait for the one new load (no stale answer)
+    const first = cache.get("a", load);
+    const second = cache.get("a", load);
+    expect([await first, await second]).toEqual([2, 2]);
     expect(loads).toBe(2);
-    expect(await cache.get("a", load)).toBe(2);
   });
 
-  it("never keeps a failure and keeps the stale answer when a reload fails", async () => {
+  it("never keeps a failure", async () => {
     let clock = 0;
     const cache = createResponseCache<string>(1000, 10, () => clock);
     await expect(cache.get("b", () => Promise.reject(new Error("db down")))).rejects.toThrow("db down");
     expect(await cache.get("b", async () => "ok")).toBe("ok");
     clock = 5000;
-    expect(await cache.get("b", () => Promise.reject(new Error("db down")))).toBe("ok");
+    await expect(cache.get("b", () => Promise.reject(new Error("db down")))).rejects.toThrow("db down");
     await flush();
-    expect(await cache.get("b", async () => "again")).toBe("ok");
-    await flush();
-    expect(await cache.get("b", async () => "later")).toBe("again");
+    expect(await cache.get("b", async () => "again")).toBe("again");
   });
 
   it("is off with a TTL of 0 and bounded in size", async () => {
