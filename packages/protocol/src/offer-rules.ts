@@ -6,7 +6,7 @@
  *
  * A refusal carries the program's own error code (6xxx, program-errors.ts), so a refusal off chain and
  * on chain reads the same. Checks run in the program's order: paused, pool open, duration, APR, zero
- * amount, collection in pool, minimum USD, maximum USD, LTV, exposure, conditions, whitelist, liquidity.
+ * amount, (Extend: old loan past grace), collection in pool, minimum USD, maximum USD, LTV, exposure, conditions, whitelist, liquidity.
  *
  * Units: amounts are bigint base units of the loan currency; USD is micro-USD (1 USD = 1_000_000);
  * prices are micro-USD per whole token (what the oracle attests); times are epoch seconds.
@@ -87,6 +87,8 @@ export interface OfferInput {
   expectedAprBps?: number;
   /** Principal of the loan being extended, released from the same collection entry (Extend). */
   releasedPrincipal?: bigint;
+  /** Extend: the old loan's expiry + grace; past it the loan can be repaid or liquidated, not extended. */
+  extendedLoanLiquidatableAfter?: bigint;
   nowSeconds: bigint;
   /** The config's fee share of interest; 2000 when absent. */
   protocolFeeBps?: number;
@@ -256,6 +258,10 @@ export function evaluateLoanOffer(input: OfferInput): OfferDecision {
   }
   if (input.amount !== undefined && input.amount <= 0n)
     return refuse("InvalidAmount", { amount: input.amount.toString() });
+  const lastExtendable = input.extendedLoanLiquidatableAfter;
+  if (lastExtendable !== undefined && input.nowSeconds > lastExtendable) {
+    return refuse("LoanLiquidatable", { liquidatableAfter: lastExtendable.toString() });
+  }
   const entry = pool.collections.find((c) => c.id === input.collateralId);
   if (entry === undefined) return refuse("CollectionNotInPool", { collateralId: input.collateralId });
   if ((input.releasedPrincipal ?? 0n) > entry.borrowedAmount) return refuse("MathOverflow");

@@ -133,6 +133,9 @@ describe("evaluateLoanOffer", () => {
     const input = makeInput({ collateralValue: 1000n * SOL, releasedPrincipal: 10n * SOL });
     expect(offerOf(input).maxAmount).toBe(30n * SOL);
     expectRefusal(makeInput({ releasedPrincipal: 11n * SOL }), "MathOverflow");
+    const now = 1_700_000_000n;
+    expect(evaluateLoanOffer(makeInput({ extendedLoanLiquidatableAfter: now })).ok).toBe(true);
+    expectRefusal(makeInput({ extendedLoanLiquidatableAfter: now - 1n }), "LoanLiquidatable");
   });
 
   it("property: an offer's amount lies in [minAmount, maxAmount] and the maximum is tight", () => {

@@ -1,4 +1,5 @@
 import {
+  computeGraceSeconds,
   computeOwedInterest,
   evaluateLoanOffer,
   floorDiv,
@@ -124,7 +125,13 @@ export function toOfferInput(
     isWhitelisted: ask.borrower !== undefined && members?.has(ask.borrower) === true,
     durationSeconds: BigInt(ask.durationSeconds),
     ...(ask.amount !== undefined ? { amount: ask.amount } : {}),
-    ...(ask.extending ? { releasedPrincipal: ask.extending.principal } : {}),
+    ...(ask.extending
+      ? {
+          releasedPrincipal: ask.extending.principal,
+          extendedLoanLiquidatableAfter:
+            ask.extending.expiredAt + BigInt(computeGraceSeconds(ask.extending.durationSeconds)),
+        }
+      : {}),
     nowSeconds: BigInt(ask.nowSeconds),
     protocolFeeBps: feeBps,
   };
