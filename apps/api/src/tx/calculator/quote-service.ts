@@ -113,7 +113,7 @@ export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: num
   const [snapshot, valuation, now] = await Promise.all([
     req.pool === undefined ? tx.state.snapshot() : freshPoolSnapshot(tx, req.pool),
     loadTxValuation(tx.app),
-    chainNow === undefined ? tx.clock.unixTime() : Promise.resolve(chainNow),
+    chainNow === undefined ? tx.clock.recentUnixTime() : Promise.resolve(chainNow),
   ]);
   let facts = null;
   let whitelists: Map<string, Set<string>> | undefined;

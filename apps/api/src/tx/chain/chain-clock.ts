@@ -19,6 +19,11 @@ export interface ChainClock {
   recentSlot(): Promise<number>;
   /** The cluster's unix time from the Clock sysvar (the time the program computes interest with). */
   unixTime(): Promise<number>;
+  /**
+   * The cluster's unix time for quotes: read at most every 500 ms (at most 5 s old while a reload runs) and
+   * advanced by the wall clock since it was read. Builders that settle interest use {@link unixTime}.
+   */
+  recentUnixTime(): Promise<number>;
   /** getRecentPrioritizationFees (refreshed every 2 s, at most 10 s old). */
   recentFees(): Promise<RecentPrioritizationFee[]>;
 }
@@ -55,6 +60,19 @@ export function cachedFor<T>(freshMs: number, staleMs: number, load: () => Promi
 
 /** Creates the clock over the node at `rpcUrl`; the blockhash is reused for `maxAgeMs` (default 1 s). */
 export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
+  async function unixTime(): Promise<number> {
+    const r = await requireJsonRpc<{ value: { data: [string, string] } | null }>(rpcUrl, "getAccountInfo", [
+      "SysvarC1ock11111111111111111111111111111111",
+      { encoding: "base64", commitment: "confirmed" },
+    ]);
+    if (r.value === null) return Math.floor(Date.now() / 1000);
+    // Clock: slot u64, epoch_start_timestamp i64, epoch u64, leader_schedule_epoch u64, unix_timestamp i64.
+    return Number(Buffer.from(r.value.data[0], "base64").readBigInt64LE(32));
+  }
+  const readClock = cachedFor(500, 5000, async () => ({
+    chainSeconds: await unixTime(),
+    readAtMs: Date.now(),
+  }));
   return {
     lifetime: cachedFor(maxAgeMs, maxAgeMs * 5, async () => {
       const r = await requireJsonRpc<{ value: Lifetime }>(rpcUrl, "getLatestBlockhash", [
@@ -67,14 +85,10 @@ export function createChainClock(rpcUrl: string, maxAgeMs = 1000): ChainClock {
     recentSlot: cachedFor(400, 4000, () =>
       requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]),
     ),
-    async unixTime() {
-      const r = await requireJsonRpc<{ value: { data: [string, string] } | null }>(rpcUrl, "getAccountInfo", [
-        "SysvarC1ock11111111111111111111111111111111",
-        { encoding: "base64", commitment: "confirmed" },
-      ]);
-      if (r.value === null) return Math.floor(Date.now() / 1000);
-      // Clock: slot u64, epoch_start_timestamp i64, epoch u64, leader_schedule_epoch u64, unix_timestamp i64.
-      return Number(Buffer.from(r.value.data[0], "base64").readBigInt64LE(32));
+    unixTime,
+    async recentUnixTime() {
+      const { chainSeconds, readAtMs } = await readClock();
+      return chainSeconds + Math.floor((Date.now() - readAtMs) / 1000);
     },
     recentFees: cachedFor(2000, 10_000, () =>
       requireJsonRpc<RecentPrioritizationFee[]>(rpcUrl, "getRecentPrioritizationFees", [[]]),
