@@ -18,6 +18,7 @@ import type { ApiConfig } from "./config/config.ts";
 import type { Database } from "./db/database.ts";
 import { openDatabase } from "./db/open-database.ts";
 import { registerErrorHandler } from "./errors/error-handler.ts";
+import { registerFiniteQueryNumbers } from "./http/finite-numbers.ts";
 import { ADDRESS_FORMAT, ErrorBody, isSolanaAddress } from "./http/schemas.ts";
 import { registerLoanRoutes } from "./loans/loan-routes.ts";
 import { LoanListSchema, LoanSchema } from "./loans/loan-view.ts";
@@ -116,6 +117,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
   await app.register(swaggerUi, { routePrefix: "/docs" });
   // 4. One error handler and a JSON 404.
   registerErrorHandler(app);
+  registerFiniteQueryNumbers(app);
   // 5. Shared schemas referenced by $ref.
   for (const schema of [ErrorBody, LoanSchema, LoanListSchema, PoolSchema, BankSchema]) app.addSchema(schema);
   // 6. Routes by domain.

@@ -11,7 +11,7 @@ import { getUsdValue } from "../prices/usd-value.ts";
 import { ACTIVITY_COLUMNS, type ActivityRow, ActivitySchema, toActivityView } from "./activity-view.ts";
 
 const Days = (fallback: number) =>
-  Type.Integer({ minimum: 1, maximum: 365, default: fallback, description: "window in days" });
+  Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: fallback, description: "window in days" }));
 
 /** /dirty/* analytics (designed from the route names; each route's description says what it answers). */
 export function registerDirtyRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -193,7 +193,7 @@ export function registerDirtyRoutes(app: FastifyInstance, ctx: AppContext): void
         {
           currency: Pubkey,
           days: Days(30),
-          interval: StringEnum(["hour", "day"] as const, { default: "day" }),
+          interval: Type.Optional(StringEnum(["hour", "day"] as const, { default: "day" })),
         },
         { additionalProperties: false },
       ),
@@ -256,8 +256,8 @@ export function registerDirtyRoutes(app: FastifyInstance, ctx: AppContext): void
       tags: ["analytics"],
       querystring: Type.Object(
         {
-          role: StringEnum(["borrower", "lender"] as const, { default: "borrower" }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+          role: Type.Optional(StringEnum(["borrower", "lender"] as const, { default: "borrower" })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
         },
         { additionalProperties: false },
       ),

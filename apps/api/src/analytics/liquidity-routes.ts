@@ -80,7 +80,7 @@ export function registerLiquidityRoutes(app: FastifyInstance, ctx: AppContext): 
       querystring: Type.Object(
         {
           pubkey: Type.Optional(Pubkey),
-          days: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+          days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30 })),
         },
         { additionalProperties: false },
       ),

@@ -10,7 +10,7 @@ import { getUsdValue } from "../prices/usd-value.ts";
 import { ACTIVITY_COLUMNS, type ActivityRow, ActivitySchema, toActivityView } from "./activity-view.ts";
 
 const Days = (fallback: number) =>
-  Type.Integer({ minimum: 1, maximum: 365, default: fallback, description: "window in days" });
+  Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: fallback, description: "window in days" }));
 
 const CurrencyAmounts = Type.Array(
   Type.Object({

@@ -32,8 +32,8 @@ export const DEFAULT_PAGE_LIMIT = 50;
 
 /** limit/offset pagination for list routes (limit capped at 500, offset at 1,000,000). */
 export const Pagination = {
-  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }),
-  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 };
 
 /** Error answer of every route. */

@@ -73,7 +73,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
       description: "Most active chat users. Chat is not built yet: always an empty list.",
       tags: ["users"],
       querystring: Type.Object(
-        { limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }) },
+        { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })) },
         { additionalProperties: false },
       ),
       response: withErrors({ 200: Type.Array(ChatUser) }),

@@ -108,6 +108,43 @@ describe("every GET route under random query strings", () => {
     }
   });
 
+  it("answers 400 naming the parameter to non-finite, fractional or huge numbers in every numeric query parameter", async () => {
+    const doc = (await app.inject({ method: "GET", url: "/docs/json" })).json() as {
+      paths: Record<
+        string,
+        {
+          get?: {
+            parameters?: {
+              name: string;
+              in: string;
+              required?: boolean;
+              schema?: { type?: string; enum?: string[] };
+            }[];
+          };
+        }
+      >;
+    };
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const params = (item.get?.parameters ?? []).filter((p) => p.in === "query");
+      const numeric = params.filter((p) => p.schema?.type === "integer" || p.schema?.type === "number");
+      for (const param of numeric) {
+        const others = params
+          .filter((p) => p.name !== param.name && p.required)
+          .map((p) => `&${p.name}=${p.schema?.enum?.[0] ?? known}`)
+          .join("");
+        for (const bad of ["Infinity", "-Infinity", "1e309", "NaN", "1.5", "9007199254740993", "1e9"]) {
+          const url = `${path}?${param.name}=${bad}${others}`;
+          const response = await app.inject({ method: "GET", url });
+          expect(response.statusCode, `${url} -> ${response.body}`).toBe(400);
+          expect(response.json().message, url).toContain(param.name);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
   it("never answers 5xx, and every error is {code, message}", async () => {
     const value = fc.oneof(
       fc.constant(known),
@@ -119,6 +156,11 @@ describe("every GET route under random query strings", () => {
         "-1",
         "0",
         "1e9",
+        "1e309",
+        "Infinity",
+        "-Infinity",
+        "1.5",
+        "9007199254740993",
         "NaN",
         "null",
         "[]",
