@@ -74,6 +74,8 @@ async function main(): Promise<void> {
   });
 
   const apiConfig = loadConfig({
+    // Short readable lines on the console; request lines only with LOG_LEVEL=debug.
+    LOG_FORMAT: "pretty",
     ...process.env,
     API_PORT: String(flags.apiPort),
     SOLANA_RPC_URL: localnet.rpcUrl,

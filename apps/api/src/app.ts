@@ -22,6 +22,9 @@ import { registerFiniteQueryNumbers } from "./http/finite-numbers.ts";
 import { ADDRESS_FORMAT, ErrorBody, isSolanaAddress } from "./http/schemas.ts";
 import { registerLoanRoutes } from "./loans/loan-routes.ts";
 import { LoanListSchema, LoanSchema } from "./loans/loan-view.ts";
+import { readIndexerLagSlots, registerHealthRoutes } from "./ops/health-routes.ts";
+import { type ApiMetrics, createApiMetrics, registerMetricsRoutes } from "./ops/metrics.ts";
+import { createPrettyLogStream } from "./ops/pretty-log-stream.ts";
 import { registerPoolRoutes } from "./pools/pool-routes.ts";
 import { PoolSchema } from "./pools/pool-view.ts";
 import { createHttpPriceSource } from "./prices/http-price-source.ts";
@@ -46,6 +49,7 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The services the routes use; also how startApi reaches them. */
     cistern: AppContext;
+    metrics: ApiMetrics;
   }
 }
 
@@ -55,7 +59,15 @@ declare module "fastify" {
  */
 export async function createApp(config: ApiConfig, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === "silent"
+        ? false
+        : {
+            level: config.logLevel,
+            ...(config.logFormat === "pretty" ? { stream: createPrettyLogStream() } : {}),
+          },
+    // One line per request, at debug level (see the onResponse hook), instead of two at info.
+    disableRequestLogging: true,
     ajv: {
       customOptions: {
         coerceTypes: true,
@@ -132,7 +144,22 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     registerPriceRoutes(scope, ctx);
     registerChainRoutes(scope, ctx);
   });
-  app.get("/health", { schema: { hide: true } }, async () => ({ ok: true }));
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.debug(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request",
+    );
+  });
+  const metrics = createApiMetrics();
+  metrics.setIndexerLag(() => readIndexerLagSlots(ctx));
+  app.decorate("metrics", metrics);
+  registerMetricsRoutes(app, metrics);
+  registerHealthRoutes(app, ctx);
 
   app.addHook("onClose", async () => {
     prices.stop();

@@ -33,8 +33,12 @@ export interface ApiConfig {
   publicUrl: string;
   /** Image proxy used by the image URL check (`<proxy>?url=...&width=500`). */
   imageProxyUrl: string | undefined;
-  /** Log level for the Fastify logger; "silent" disables it. */
+  /** Log level for the Fastify logger; "silent" disables it. Request lines are logged at "debug". */
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** "json" (one JSON object a line, for production log shippers) or "pretty" (short readable lines). */
+  logFormat: "json" | "pretty";
+  /** `/ready` answers 503 when the indexer is more than this many slots behind the chain. */
+  readyMaxLagSlots: number;
 }
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -111,6 +115,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (priceSource === "http" && priceApiUrl === undefined) fail("PRICE_SOURCE=http needs PRICE_API_URL");
   const logLevel = (env.LOG_LEVEL ?? "info") as ApiConfig["logLevel"];
   if (!LOG_LEVELS.includes(logLevel)) fail(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  const logFormat = (env.LOG_FORMAT ?? "json") as ApiConfig["logFormat"];
+  if (logFormat !== "json" && logFormat !== "pretty") fail("LOG_FORMAT must be json or pretty");
+  const readyMaxLagSlots = Number(env.READY_MAX_LAG_SLOTS ?? "300");
+  if (!Number.isSafeInteger(readyMaxLagSlots) || readyMaxLagSlots < 0) {
+    fail("READY_MAX_LAG_SLOTS must be a non-negative integer");
+  }
   return {
     host,
     port,
@@ -134,5 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? parseUrl("IMAGE_PROXY_URL", env.IMAGE_PROXY_URL, ["http:", "https:"])
       : undefined,
     logLevel,
+    logFormat,
+    readyMaxLagSlots,
   };
 }
