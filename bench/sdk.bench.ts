@@ -121,6 +121,7 @@ const attestation = {
   const start = performance.now();
   for (let i = 0; i < n; i++) {
     await getTakeLoanInstruction({
+      poolType: "nft-pool",
       programAddress: a,
       borrower: a,
       oracle: a,

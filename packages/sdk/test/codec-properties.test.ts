@@ -178,6 +178,7 @@ describe("codec round trips on random values", () => {
             tag: 8,
             loanBump,
             escrowBump,
+            metadataBump: escrowBump,
             nonce,
             principalBaseUnits: p,
             durationSeconds: d,

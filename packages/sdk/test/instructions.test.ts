@@ -9,6 +9,7 @@ import {
   findConfigPda,
   findEscrowPda,
   findLoanPda,
+  findMetadataPda,
   findPoolPda,
   findProgramDataAddress,
   findVaultPda,
@@ -301,6 +302,7 @@ describe("loan instructions", () => {
 
   it("TakeLoan: 124 bytes and the 13 (+ whitelist) accounts", async () => {
     const ix = await getTakeLoanInstruction({
+      poolType: "defi-pool",
       programAddress,
       borrower,
       oracle,
@@ -430,9 +432,31 @@ describe("loan instructions", () => {
     ]);
   });
 
+  it("TakeLoan of an NFT: the metadata PDA is account 13 (whitelist 14) and its bump is data byte 3", async () => {
+    const ix = await getTakeLoanInstruction({
+      poolType: "nft-pool",
+      programAddress,
+      borrower,
+      oracle,
+      pool,
+      bank,
+      collateralMint,
+      borrowerCollateralTokenAccount: testAddress(55),
+      borrowerCurrencyTokenAccount: testAddress(56),
+      whitelist: testAddress(57),
+      ...terms,
+    });
+    const [metadata, metadataBump] = await findMetadataPda(collateralMint);
+    expect(ix.accounts?.length).toBe(15);
+    expect(ix.accounts?.[13]?.address).toBe(metadata);
+    expect(ix.accounts?.[14]?.address).toBe(testAddress(57));
+    expect(ix.data?.[3]).toBe(metadataBump);
+  });
+
   it("rejects a zero principal", async () => {
     await expect(
       getTakeLoanInstruction({
+        poolType: "defi-pool",
         programAddress,
         borrower,
         oracle,

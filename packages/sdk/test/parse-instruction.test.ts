@@ -148,6 +148,7 @@ describe("parseLendingInstruction", () => {
     const take = parseLendingInstruction(
       await getTakeLoanInstruction({
         ...loanInput,
+        poolType: "defi-pool",
         borrowerCollateralTokenAccount: testAddress(5),
         whitelist: testAddress(33),
       }),

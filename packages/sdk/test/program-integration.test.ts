@@ -33,7 +33,7 @@ describe("sdk builders against the lending program (LiteSVM)", () => {
       loanAprBps: 20_000,
     });
     const borrower = await createWallet(world.svm, world.admin, [world.currencyMint]);
-    const nft = await mintNft(world, borrower);
+    const nft = await mintNft(world, borrower, collection);
     const start = getNow(world).unix;
     const loanAddress = await takeLoan(world, {
       pool,

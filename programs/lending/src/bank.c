@@ -86,7 +86,9 @@ u64 ix_withdraw(const SolParameters *p) {
   u64 r = check_bank_transfer(p, &amount);
   if (r) return r;
   Bank *b = (Bank *)p->ka[1].data;
-  if (amount > b->available) return E_INSUFFICIENT_LIQUIDITY;
+  u64 total, available;
+  if (!sub_ok(b->available, amount, &available)) return E_INSUFFICIENT_LIQUIDITY;
+  if (!sub_ok(b->total, amount, &total)) return E_INCONSISTENT_COUNTERS;
   SolSignerSeed seeds[4] = {
     {BANK_SEED, sizeof(BANK_SEED) - 1}, {b->owner.x, 32}, {b->mint.x, 32}, {&b->bump, 1}};
   SolSignerSeeds signer = {seeds, 4};
@@ -94,8 +96,8 @@ u64 ix_withdraw(const SolParameters *p) {
   if ((r = token_transfer(&t))) return r;
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
-  b->total -= amount;
-  b->available -= amount;
+  b->total = total;
+  b->available = available;
   b->withdrawn_at = clock.unix_timestamp;
   return SUCCESS;
 }

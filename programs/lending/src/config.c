@@ -68,11 +68,11 @@ u64 ix_update_config(const SolParameters *p) {
   const SolAccountInfo *admin = &p->ka[0], *config = &p->ka[1];
   u64 r = check_signer(admin, false);
   if (r) return r;
-  if ((r = check_state(config, p->program_id, TAG_CONFIG, sizeof(Config), true))) return r;
+  if ((r = check_config(config, p->program_id, true))) return r;
   Config *c = (Config *)config->data;
   if (!pubkey_eq(&c->admin, admin->key)) return E_UNAUTHORIZED;
   u8 mask = p->data[1], paused = p->data[2];
-  if (mask > 15 || paused > 1) return E_INVALID_INSTRUCTION;
+  if (mask > 15 || paused > 1 || p->data[99] != 0) return E_INVALID_INSTRUCTION;
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
   if (mask & MASK_ORACLE) copy_key(&c->oracle, (const SolPubkey *)(p->data + 3));

@@ -23,6 +23,7 @@ u64 ix_extend(const SolParameters *p) {
   c.whitelist_index = 15;
   u64 r = new_loan_parse(&c);
   if (r) return r;
+  if (p->data[3] != 0) return E_INVALID_INSTRUCTION; /* reserved (TakeLoan's metadata bump) */
   const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11], *treasury = &ka[12];
   if ((r = check_state(old_loan, p->program_id, TAG_LOAN, sizeof(Loan), true))) return r;
   Loan *old = (Loan *)old_loan->data;
@@ -32,11 +33,13 @@ u64 ix_extend(const SolParameters *p) {
   if (!old_escrow->is_writable) return E_NOT_WRITABLE;
   if (old->status != LOAN_ONGOING) return E_LOAN_NOT_ONGOING;
   if (!pubkey_eq(&old->borrower, c.borrower->key)) return E_UNAUTHORIZED;
+  /* past expiry + grace the loan can only be repaid or liquidated: an extension would take it from the lender */
+  if (c.clock.unix_timestamp > old->expired_at + (i64)grace_seconds(old->duration)) return E_LOAN_LIQUIDATABLE;
   if (!pubkey_eq(&old->collateral_mint, c.mint->key)) return E_INVALID_MINT;
-  if (!pubkey_eq(&old->collection, (const SolPubkey *)(c.att + 8))) return E_COLLECTION_NOT_IN_POOL;
+  copy_key(&c.collection, &old->collection);
   if (old->collateral_amount != c.collateral_amount) return E_INVALID_COLLATERAL;
   if ((r = check_mint(c.mint, NULL, NULL))) return r;
-  if ((r = check_token_account(currency, &c.bk->mint, c.borrower->key))) return r;
+  if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
   if ((r = check_token_account(treasury, &c.bk->mint, NULL))) return r;
   if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &c.cfg->treasury)) return E_INVALID_TREASURY;
 
@@ -76,7 +79,7 @@ u64 ix_extend(const SolParameters *p) {
   c.bk->total = c.bank_total;
   c.bk->available = c.available - c.principal;
   c.bk->repaid_at = c.clock.unix_timestamp;
-  release_loan(c.pl, c.bk, old);
+  if ((r = release_loan(c.pl, c.bk, old))) return r;
   c.pl->total_interest += owed;
   old->status = LOAN_REPAID;
   old->repaid_at = c.clock.unix_timestamp;

@@ -48,6 +48,10 @@
 #define E_INVALID_PROGRAM_DATA 6041ULL
 #define E_NOT_UPGRADE_AUTHORITY 6042ULL
 #define E_PROGRAM_IMMUTABLE 6043ULL
+#define E_INVALID_METADATA 6044ULL
+#define E_COLLECTION_NOT_VERIFIED 6045ULL
+#define E_LOAN_LIQUIDATABLE 6046ULL
+#define E_INCONSISTENT_COUNTERS 6047ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1
@@ -170,6 +174,11 @@ static const SolPubkey ALT_PROGRAM_ID = {{
   0x02, 0x77, 0xa6, 0xaf, 0x97, 0x33, 0x9b, 0x7a, 0xc8, 0x8d, 0x18, 0x92, 0xc9, 0x04, 0x46, 0xf5,
   0x00, 0x02, 0x30, 0x92, 0x66, 0xf6, 0x2e, 0x53, 0xc1, 0x18, 0x24, 0x49, 0x82, 0x00, 0x00, 0x00}};
 
+/* metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s: Metaplex Token Metadata */
+static const SolPubkey TOKEN_METADATA_PROGRAM_ID = {{
+  0x0b, 0x70, 0x65, 0xb1, 0xe3, 0xd1, 0x7c, 0x45, 0x38, 0x9d, 0x52, 0x7f, 0x6b, 0x04, 0xc3, 0xcd,
+  0x58, 0xb8, 0x6c, 0x73, 0x1a, 0xa0, 0xfd, 0xb5, 0x49, 0xb6, 0xd1, 0xbc, 0x03, 0xf8, 0x29, 0x46}};
+
 static const SolPubkey BPF_LOADER_UPGRADEABLE_ID = {{
   0x02, 0xa8, 0xf6, 0x91, 0x4e, 0x88, 0xa1, 0xb0, 0xe2, 0x10, 0x15, 0x3e, 0xf7, 0x63, 0xae, 0x2b,
   0x00, 0xc2, 0xb9, 0x3d, 0x16, 0xc1, 0x24, 0xd2, 0xc0, 0x53, 0x7a, 0x10, 0x04, 0x80, 0x00, 0x00}};
@@ -194,6 +203,16 @@ u64 check_signer(const SolAccountInfo *a, bool writable);
 u64 check_state(const SolAccountInfo *a, const SolPubkey *program_id, u8 tag, u64 size, bool writable);
 /* classic SPL token account: owner Tokenkeg, initialized, mint (and owner unless NULL) as given, writable */
 u64 check_token_account(const SolAccountInfo *a, const SolPubkey *mint, const SolPubkey *owner);
+/* The one check of a wallet's currency account that a loan instruction pays from or into: a token account of
+ * the bank's mint owned by `wallet`, and not the bank's vault. */
+u64 check_wallet_currency_account(const SolAccountInfo *a, const SolPubkey *mint, const SolPubkey *wallet,
+                                  const SolAccountInfo *vault);
+/* the program's Config account at its canonical PDA ["config", bump] (bump stored in the account) */
+u64 check_config(const SolAccountInfo *a, const SolPubkey *program_id, bool writable);
+/* Reads an NFT's verified collection from its Metaplex metadata account: owner Token Metadata, address the
+ * PDA ["metadata", Token Metadata id, mint] with `bump`, key MetadataV1, mint field == mint, collection Some
+ * and verified. Errors: InvalidMetadata, CollectionNotVerified. */
+u64 read_verified_collection(const SolAccountInfo *metadata, const SolPubkey *mint, u8 bump, SolPubkey *out);
 u64 check_token_program(const SolAccountInfo *a);
 u64 check_system_program(const SolAccountInfo *a);
 /* an initialized classic SPL mint; returns its decimals/supply via out pointers */

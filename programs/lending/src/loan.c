@@ -18,7 +18,7 @@ u64 new_loan_parse(NewLoan *c) {
   u64 r = check_signer(c->borrower, true);
   if (r) return r;
   if (!c->oracle->is_signer) return E_MISSING_SIGNER;
-  if ((r = check_state(c->config, p->program_id, TAG_CONFIG, sizeof(Config), false))) return r;
+  if ((r = check_config(c->config, p->program_id, false))) return r;
   c->cfg = (Config *)c->config->data;
   if (!pubkey_eq(&c->cfg->oracle, c->oracle->key)) return E_WRONG_ORACLE;
   if (c->cfg->paused) return E_PROTOCOL_PAUSED;
@@ -38,6 +38,7 @@ u64 new_loan_parse(NewLoan *c) {
   if (c->duration < MIN_DURATION || c->duration > c->pl->max_duration) return E_INVALID_DURATION;
   if (rd32(d + 36) != c->pl->loan_apr_bps) return E_APR_MISMATCH;
   if (c->principal == 0 || c->collateral_amount == 0) return E_INVALID_AMOUNT;
+  if (rd32(d + 120) != 0) return E_INVALID_INSTRUCTION; /* reserved */
   c->available = c->bk->available;
   c->bank_total = c->bk->total;
   c->released = 0;
@@ -61,7 +62,9 @@ static u64 check_whitelist(NewLoan *c) {
 u64 new_loan_limits(NewLoan *c) {
   const u8 *att = c->att;
   u64 value = rd64(att);
-  c->entry = pool_find_entry(c->pl, (const SolPubkey *)(att + 8));
+  /* the attestation must value this collateral's collection (read from the chain by the caller) */
+  if (!pubkey_eq(&c->collection, (const SolPubkey *)(att + 8))) return E_COLLECTION_NOT_IN_POOL;
+  c->entry = pool_find_entry(c->pl, &c->collection);
   if (!c->entry) return E_COLLECTION_NOT_IN_POOL;
   u64 usd;
   if (!usd_value(c->principal, rd64(att + 40), c->bk->decimals, &usd)) return E_MATH_OVERFLOW;
@@ -117,7 +120,7 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   copy_key(&l->bank, c->bank->key);
   copy_key(&l->currency, &c->bk->mint);
   copy_key(&l->collateral_mint, c->mint->key);
-  copy_key(&l->collection, (const SolPubkey *)(att + 8));
+  copy_key(&l->collection, &c->collection);
   copy_key(&l->escrow, c->escrow->key);
   l->nonce = c->nonce;
   l->collateral_amount = c->collateral_amount;
@@ -153,20 +156,26 @@ void loan_signer_seeds(const Loan *loan, SolSignerSeed *out) {
   out[4].len = 1;
 }
 
-void release_loan(Pool *pool, Bank *bank, const Loan *loan) {
+u64 release_loan(Pool *pool, Bank *bank, const Loan *loan) {
+  /* An update may remove a collection only when it has no ongoing loans, so the entry is there. */
   Entry *e = pool_find_entry(pool, &loan->collection);
-  if (e) {
-    e->borrowed = e->borrowed > loan->principal ? e->borrowed - loan->principal : 0;
-    if (e->ongoing) e->ongoing--;
-  }
-  pool->borrowed = pool->borrowed > loan->principal ? pool->borrowed - loan->principal : 0;
-  if (pool->current_loans) pool->current_loans--;
-  if (bank->ongoing_loans) bank->ongoing_loans--;
+  u64 entry_borrowed, pool_borrowed;
+  if (!e || !sub_ok(e->borrowed, loan->principal, &entry_borrowed) || e->ongoing == 0 ||
+      !sub_ok(pool->borrowed, loan->principal, &pool_borrowed) || pool->current_loans == 0 ||
+      bank->ongoing_loans == 0)
+    return E_INCONSISTENT_COUNTERS;
+  e->borrowed = entry_borrowed;
+  e->ongoing--;
+  pool->borrowed = pool_borrowed;
+  pool->current_loans--;
+  bank->ongoing_loans--;
+  return SUCCESS;
 }
 
 static const u8 BANK_SEED[] = "bank";
 
-/* accounts: see LAYOUT.md TakeLoan (0 borrower .. 12 system program, 13 optional whitelist) */
+/* accounts: see LAYOUT.md TakeLoan (0 borrower .. 12 system program; nft-pool: 13 metadata, 14 optional
+ * whitelist; defi-pool: 13 optional whitelist) */
 u64 ix_take_loan(const SolParameters *p) {
   if (p->ka_num < 13) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
@@ -183,7 +192,6 @@ u64 ix_take_loan(const SolParameters *p) {
   c.mint = &ka[8];
   c.token = &ka[11];
   c.sys = &ka[12];
-  c.whitelist_index = 13;
   u64 r = new_loan_parse(&c);
   if (r) return r;
   const SolAccountInfo *collateral = &ka[9], *currency = &ka[10];
@@ -191,15 +199,20 @@ u64 ix_take_loan(const SolParameters *p) {
   u64 supply;
   if ((r = check_mint(c.mint, &decimals, &supply))) return r;
   bool is_defi = c.pl->pool_type == POOL_DEFI;
+  u8 metadata_bump = p->data[3];
   if (is_defi) {
-    if (!pubkey_eq(c.mint->key, (const SolPubkey *)(c.att + 8))) return E_COLLECTION_NOT_IN_POOL;
-  } else if (decimals != 0 || supply != 1 || c.collateral_amount != 1) {
-    return E_INVALID_COLLATERAL;
+    if (metadata_bump != 0) return E_INVALID_INSTRUCTION; /* reserved for token loans */
+    copy_key(&c.collection, c.mint->key);
+    c.whitelist_index = 13;
+  } else {
+    if (decimals != 0 || supply != 1 || c.collateral_amount != 1) return E_INVALID_COLLATERAL;
+    if (p->ka_num < 14) return E_NOT_ENOUGH_ACCOUNTS;
+    if ((r = read_verified_collection(&ka[13], c.mint->key, metadata_bump, &c.collection))) return r;
+    c.whitelist_index = 14;
   }
   if ((r = new_loan_limits(&c))) return r;
   if ((r = check_token_account(collateral, c.mint->key, c.borrower->key))) return r;
-  if ((r = check_token_account(currency, &c.bk->mint, NULL))) return r;
-  if (pubkey_eq(currency->key, c.vault->key)) return E_ACCOUNT_MISMATCH;
+  if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
   if ((r = new_loan_create(&c))) return r;
   TransferArgs t = {c.token, collateral, c.escrow, c.borrower, c.collateral_amount, NULL};
   if ((r = token_transfer(&t))) return r;

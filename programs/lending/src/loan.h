@@ -22,11 +22,13 @@ typedef struct {
   u64 available;  /* bank liquidity available to this loan */
   u64 bank_total; /* bank total liquidity used for exposure */
   u64 released;   /* principal released from the same entry in the same instruction (Extend) */
+  SolPubkey collection; /* nft: the verified collection; defi: the collateral mint; Extend: the old loan's */
 } NewLoan;
 
 /* parses TakeLoan/Extend data and checks config, oracle, pool, bank, vault, programs, attestation age */
 u64 new_loan_parse(NewLoan *c);
-/* collection entry, USD limits, LTV, exposure, conditions, whitelist, liquidity; computes interest */
+/* attestation names c->collection, collection entry, USD limits, LTV, exposure, conditions, whitelist,
+ * liquidity; computes interest. The caller sets c->collection and c->whitelist_index first. */
 u64 new_loan_limits(NewLoan *c);
 /* derives and creates the loan PDA and its escrow token account */
 u64 new_loan_create(NewLoan *c);
@@ -36,5 +38,6 @@ void new_loan_record(NewLoan *c, bool is_defi);
 
 /* signer seeds of an existing loan PDA: out must hold 5 seeds */
 void loan_signer_seeds(const Loan *loan, SolSignerSeed *out);
-/* releases an ended loan from the pool and bank counters (not bank liquidity) */
-void release_loan(Pool *pool, Bank *bank, const Loan *loan);
+/* releases an ended loan from the pool and bank counters (not bank liquidity); InconsistentCounters when a
+ * counter would go below zero (never clamped) */
+u64 release_loan(Pool *pool, Bank *bank, const Loan *loan);

@@ -28,7 +28,7 @@ u64 ix_repay(const SolParameters *p) {
   const SolAccountInfo *treasury = &ka[9], *token = &ka[10];
   u64 r = check_signer(borrower, true);
   if (r) return r;
-  if ((r = check_state(config, p->program_id, TAG_CONFIG, sizeof(Config), false))) return r;
+  if ((r = check_config(config, p->program_id, false))) return r;
   if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
   const Config *cfg = (const Config *)config->data;
   Pool *pl = (Pool *)pool->data;
@@ -39,7 +39,7 @@ u64 ix_repay(const SolParameters *p) {
   if (!vault->is_writable) return E_NOT_WRITABLE;
   if ((r = check_token_program(token))) return r;
   if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
-  if ((r = check_token_account(currency, &bk->mint, NULL))) return r;
+  if ((r = check_wallet_currency_account(currency, &bk->mint, borrower->key, vault))) return r;
   if ((r = check_token_account(treasury, &bk->mint, NULL))) return r;
   if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &cfg->treasury)) return E_INVALID_TREASURY;
 
@@ -70,7 +70,7 @@ u64 ix_repay(const SolParameters *p) {
   bk->total = total;
   bk->available = available;
   bk->repaid_at = clock.unix_timestamp;
-  release_loan(pl, bk, l);
+  if ((r = release_loan(pl, bk, l))) return r;
   pl->total_interest += owed;
   l->status = LOAN_REPAID;
   l->repaid_at = clock.unix_timestamp;
@@ -111,7 +111,7 @@ u64 ix_liquidate(const SolParameters *p) {
   if ((r = token_close(&close))) return r;
 
   bk->total = total;
-  release_loan(pl, bk, l);
+  if ((r = release_loan(pl, bk, l))) return r;
   pl->total_liquidations++;
   l->status = LOAN_LIQUIDATED;
   l->liquidated_at = clock.unix_timestamp;

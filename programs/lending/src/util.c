@@ -23,6 +23,21 @@ u64 check_token_account(const SolAccountInfo *a, const SolPubkey *mint, const So
   return SUCCESS;
 }
 
+u64 check_wallet_currency_account(const SolAccountInfo *a, const SolPubkey *mint, const SolPubkey *wallet,
+                                  const SolAccountInfo *vault) {
+  if (pubkey_eq(a->key, vault->key)) return E_ACCOUNT_MISMATCH;
+  return check_token_account(a, mint, wallet);
+}
+
+static const u8 CONFIG_SEED[] = "config";
+
+u64 check_config(const SolAccountInfo *a, const SolPubkey *program_id, bool writable) {
+  u64 r = check_state(a, program_id, TAG_CONFIG, sizeof(Config), writable);
+  if (r) return r;
+  SolSignerSeed seeds[2] = {{CONFIG_SEED, sizeof(CONFIG_SEED) - 1}, {&a->data[2], 1}};
+  return verify_pda(seeds, 2, program_id, a->key);
+}
+
 u64 check_token_program(const SolAccountInfo *a) {
   return pubkey_eq(a->key, &TOKEN_PROGRAM_ID) ? SUCCESS : E_INVALID_TOKEN_PROGRAM;
 }

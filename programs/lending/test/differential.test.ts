@@ -65,7 +65,7 @@ async function poolFor(aprBps: number): Promise<WorldPool> {
 async function openLoan(aprBps: number, principal: bigint, durationSeconds: bigint, createdAt: bigint) {
   const { world, borrower } = setup;
   setUnixTime(world, createdAt);
-  const nft = await mintNft(world, borrower);
+  const nft = await mintNft(world, borrower, setup.collection);
   const loan = await takeLoan(world, {
     pool: await poolFor(aprBps),
     borrower,
@@ -199,14 +199,29 @@ describe("on-chain maths equals @cistern/protocol", () => {
             treasury: getTokenBalance(world.svm, treasuryCurrency),
             vault: getTokenBalance(world.svm, world.vault),
           };
-          const newLoan = await extendLoan(world, {
-            pool: await poolFor(aprBps),
-            borrower,
-            oldLoan,
-            principalBaseUnits: newPrincipal,
-            durationSeconds: newDuration,
-            collateralValueBaseUnits: newPrincipal * 2n,
-          });
+          const extend = () =>
+            extendLoan(world, {
+              pool: aprPool,
+              borrower,
+              oldLoan,
+              principalBaseUnits: newPrincipal,
+              durationSeconds: newDuration,
+              collateralValueBaseUnits: newPrincipal * 2n,
+            });
+          const aprPool = await poolFor(aprBps);
+          if (isLiquidatable({ createdAt, durationSeconds: oldDuration, now })) {
+            // past expiry + grace the loan belongs to the liquidation path: both sides refuse the extension
+            const refused = await extend().then(
+              () => null,
+              (error: unknown) => error,
+            );
+            expect(decodeLendingError(refused, { programAddress: world.programAddress })?.name).toBe(
+              "LoanLiquidatable",
+            );
+            expect(getTokenBalance(world.svm, borrowerCurrency)).toBe(before.borrower);
+            return;
+          }
+          const newLoan = await extend();
           const old = computeRepayment({
             aprBps,
             principal: oldPrincipal,

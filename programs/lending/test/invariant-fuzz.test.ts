@@ -207,7 +207,7 @@ async function createFixture(): Promise<Fixture> {
       collateralTotals.set(mint, (collateralTotals.get(mint) ?? 0n) + TOKEN_COLLATERAL_PER_BORROWER);
     }
     for (let n = 0; n < NFTS_PER_BORROWER; n++) {
-      const nft = await mintNft(world, borrower);
+      const nft = await mintNft(world, borrower, collection);
       nfts.set(nft, borrower);
       collateralTotals.set(nft, 1n);
     }
@@ -403,6 +403,21 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
       const loan = pickOf(ongoing(f), action.pick);
       if (!loan) return;
       const old = readLoan(world, loan.address);
+      const now = getNow(world).unix;
+      if (isLiquidatable({ createdAt: old.createdAt, durationSeconds: old.durationSeconds, now })) {
+        await expectProgramError(f, "LoanLiquidatable", () =>
+          extendLoan(world, {
+            pool: loan.pool,
+            borrower: loan.borrower,
+            oldLoan: loan.address,
+            principalBaseUnits: old.principal,
+            durationSeconds: old.durationSeconds,
+            collateralValueBaseUnits: old.principal * 2n,
+          }),
+        );
+        count("loanLiquidatable");
+        return;
+      }
       const room = old.principal + readBank(world, loan.pool.bank).availableLiquidity;
       const principal = 1n + ((room - 1n) * BigInt(action.principalPermille)) / 1000n;
       const address = await extendLoan(world, {

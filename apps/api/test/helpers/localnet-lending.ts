@@ -153,6 +153,7 @@ export async function createLendingDriver(net: LocalnetHandle) {
         slot,
       };
       const instruction = await getTakeLoanInstruction({
+        poolType: "nft-pool",
         programAddress,
         borrower: input.borrower,
         oracle,

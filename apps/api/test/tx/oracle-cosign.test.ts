@@ -136,6 +136,7 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
     // A real take-loan (oracle read-only) with the oracle also signing an unrelated instruction.
     const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
     const take = await getTakeLoanInstruction({
+      poolType: "defi-pool",
       programAddress: w.programId,
       borrower: attacker.address,
       oracle,

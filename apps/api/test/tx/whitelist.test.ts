@@ -181,6 +181,7 @@ describe("private pools: update-pool's whitelistAddresses creates the whitelist 
       valuation,
     });
     const ix = await getTakeLoanInstruction({
+      poolType: "defi-pool",
       programAddress: w.programId,
       borrower: stranger.address,
       oracle: w.tx.oracle.address,

@@ -1,89 +1,22 @@
 /**
- * The lending program's custom error codes, mirrored from programs/lending/LAYOUT.md (6000-6043).
- * Codes are stable: never reuse or renumber.
+ * The lending program's custom error codes. The one table lives in `@cistern/protocol` (program-errors.ts,
+ * mirrored from programs/lending/LAYOUT.md); these names are the sdk's view of it.
  */
-export const LENDING_ERRORS = {
-  6000: { name: "InvalidInstruction", message: "unknown tag or wrong data length" },
-  6001: { name: "NotEnoughAccounts", message: "fewer accounts than the instruction needs" },
-  6002: { name: "MissingSigner", message: "a required signer did not sign" },
-  6003: { name: "NotWritable", message: "a required writable account is read-only" },
-  6004: { name: "InvalidOwner", message: "account not owned by the expected program" },
-  6005: { name: "InvalidDiscriminator", message: "wrong account tag/version/size" },
-  6006: { name: "InvalidPda", message: "address does not match the PDA seeds and bump" },
-  6007: { name: "AlreadyInitialized", message: "account to create already exists" },
-  6008: { name: "Unauthorized", message: "signer is not the admin / bank owner / pool owner / borrower" },
-  6009: { name: "InvalidTokenProgram", message: "token program is not the classic SPL Token program" },
-  6010: { name: "InvalidSystemProgram", message: "system program account is wrong" },
-  6011: { name: "InvalidMint", message: "mint mismatch or not a valid mint account" },
-  6012: {
-    name: "InvalidTokenAccount",
-    message: "token account has the wrong owner, mint or is not an SPL token account",
-  },
-  6013: {
-    name: "AccountMismatch",
-    message: "stored link mismatch (pool.bank, bank.vault, loan.pool, loan.bank, loan.escrow)",
-  },
-  6014: { name: "MathOverflow", message: "arithmetic overflow" },
-  6015: { name: "InvalidAmount", message: "zero or out of range amount" },
-  6016: { name: "InsufficientLiquidity", message: "amount exceeds the bank's available liquidity" },
-  6017: { name: "InvalidPoolParams", message: "pool parameters out of range" },
-  6018: { name: "PoolNotOpen", message: "pool is Frozen" },
-  6019: { name: "PoolHasOngoingLoans", message: "pool cannot close while loans are ongoing" },
-  6020: { name: "ProtocolPaused", message: "new loans are paused by the admin" },
-  6021: { name: "WrongOracle", message: "oracle account is not config.oracle" },
-  6022: { name: "StaleAttestation", message: "attestation older than 150 slots" },
-  6023: { name: "FutureAttestation", message: "attestation slot is after the current slot" },
-  6024: { name: "InvalidDuration", message: "duration outside 86400..pool.maxDuration" },
-  6025: { name: "BelowMinAmountUsd", message: "principal below the pool's minimum USD amount" },
-  6026: { name: "AboveMaxAmountUsd", message: "principal above the pool's maximum USD amount" },
-  6027: { name: "LtvExceeded", message: "principal > collateral value x LTV" },
-  6028: { name: "ExposureExceeded", message: "collection exposure limit exceeded" },
-  6029: {
-    name: "CollectionNotInPool",
-    message: "attested collection / collateral mint is not accepted by the pool",
-  },
-  6030: { name: "ConditionsNotMet", message: "borrower facts below the pool conditions" },
-  6031: { name: "NotWhitelisted", message: "borrower is not in the pool whitelist" },
-  6032: {
-    name: "InvalidWhitelist",
-    message: "whitelist account missing or not the pool's Address Lookup Table",
-  },
-  6033: { name: "LoanNotOngoing", message: "loan is not Ongoing (already repaid / liquidated)" },
-  6034: { name: "NotLiquidatable", message: "loan is not past expiry + grace" },
-  6035: { name: "AprMismatch", message: "expectedAprBps differs from the pool's rate" },
-  6036: {
-    name: "InvalidCollateral",
-    message: "NFT collateral mint is not decimals 0 / supply 1, or amount is not 1",
-  },
-  6037: { name: "InvalidTreasury", message: "treasury token account owner is not config.treasury" },
-  6038: { name: "InvalidFee", message: "protocol fee bps out of range" },
-  6039: { name: "CollectionInUse", message: "update removes a collection that has ongoing loans" },
-  6040: {
-    name: "InvalidProgramAccount",
-    message: "program account is not this program's BPF Upgradeable Loader Program account",
-  },
-  6041: {
-    name: "InvalidProgramData",
-    message: "ProgramData account is not the one the program account names, or not a ProgramData account",
-  },
-  6042: { name: "NotUpgradeAuthority", message: "admin signer is not the program's upgrade authority" },
-  6043: {
-    name: "ProgramImmutable",
-    message: "program has no upgrade authority, so nobody can initialize the config",
-  },
-} as const satisfies Record<number, { name: string; message: string }>;
+import {
+  getProgramErrorEntry,
+  PROGRAM_ERROR_CODE,
+  PROGRAM_ERRORS,
+  type ProgramErrorCode,
+  type ProgramErrorName,
+} from "@cistern/protocol";
 
+/** The program's error table (code -> name and meaning). */
+export const LENDING_ERRORS = PROGRAM_ERRORS;
 /** A lending program error code. */
-export type LendingErrorCode = keyof typeof LENDING_ERRORS;
+export type LendingErrorCode = ProgramErrorCode;
 /** A lending program error name. */
-export type LendingErrorName = (typeof LENDING_ERRORS)[LendingErrorCode]["name"];
-
+export type LendingErrorName = ProgramErrorName;
 /** Lending error codes by name, e.g. `LENDING_ERROR_CODE.LtvExceeded === 6027`. */
-export const LENDING_ERROR_CODE = Object.fromEntries(
-  Object.entries(LENDING_ERRORS).map(([code, entry]) => [entry.name, Number(code)]),
-) as { [K in LendingErrorName]: number };
-
+export const LENDING_ERROR_CODE = PROGRAM_ERROR_CODE;
 /** The table entry of a lending error code, or undefined for a code the program does not define. */
-export function getLendingErrorEntry(code: number): { name: LendingErrorName; message: string } | undefined {
-  return (LENDING_ERRORS as Record<number, { name: LendingErrorName; message: string }>)[code];
-}
+export const getLendingErrorEntry = getProgramErrorEntry;

@@ -2,6 +2,7 @@ import { type Address, type FixedSizeCodec, getStructCodec, type Instruction } f
 import { u8, u32, u64, withReserved } from "../codecs/primitives.ts";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
 import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
+import { findMetadataPda } from "../metaplex/metadata.ts";
 import { findConfigPda, findEscrowPda, findLoanPda, findVaultPda } from "../pda.ts";
 import { SDK_ERROR, SdkError } from "../sdk-error.ts";
 import { readonly, type SignerInput, signer, signerAddress, writable } from "./account-metas.ts";
@@ -12,6 +13,8 @@ export interface LoanTermsData {
   tag: number;
   loanBump: number;
   escrowBump: number;
+  /** TakeLoan of an NFT: bump of the NFT's metadata PDA; 0 otherwise (reserved). */
+  metadataBump: number;
   nonce: bigint;
   principalBaseUnits: bigint;
   durationSeconds: bigint;
@@ -25,7 +28,8 @@ export function getLoanTermsDataCodec(): FixedSizeCodec<LoanTermsData, LoanTerms
   return getStructCodec([
     ["tag", u8()],
     ["loanBump", u8()],
-    ["escrowBump", withReserved(u8(), 1)],
+    ["escrowBump", u8()],
+    ["metadataBump", u8()],
     ["nonce", u64()],
     ["principalBaseUnits", u64()],
     ["durationSeconds", u64()],
@@ -74,11 +78,18 @@ async function encodeTerms(
   pool: Address,
   borrower: Address,
   terms: LoanTerms,
+  metadataBump = 0,
 ): Promise<{ loan: Address; escrow: Address; data: Uint8Array }> {
   checkTerms(terms);
   const [loan, loanBump] = await findLoanPda(programAddress, pool, borrower, terms.nonce);
   const [escrow, escrowBump] = await findEscrowPda(programAddress, loan);
-  const data = getLoanTermsDataCodec().encode({ tag, loanBump, escrowBump, ...terms }) as Uint8Array;
+  const data = getLoanTermsDataCodec().encode({
+    tag,
+    loanBump,
+    escrowBump,
+    metadataBump,
+    ...terms,
+  }) as Uint8Array;
   return { loan, escrow, data };
 }
 
@@ -100,17 +111,21 @@ interface NewLoanAccounts {
 
 /**
  * TakeLoan (tag 8): opens a loan; collateral moves borrower -> escrow, principal vault -> borrower.
- * Returns the instruction and the new loan / escrow addresses.
+ * For an nft-pool the NFT's Metaplex metadata account goes along (the program reads the verified collection
+ * from it). Returns the instruction and the new loan / escrow addresses.
  */
 export async function getTakeLoanInstruction(
-  input: NewLoanAccounts & LoanTerms & { borrowerCollateralTokenAccount: Address },
+  input: NewLoanAccounts &
+    LoanTerms & { borrowerCollateralTokenAccount: Address; poolType: "nft-pool" | "defi-pool" },
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
+  const metadata = input.poolType === "nft-pool" ? await findMetadataPda(input.collateralMint) : null;
   const { loan, escrow, data } = await encodeTerms(
     INSTRUCTION_TAG.TakeLoan,
     input.programAddress,
     input.pool,
     signerAddress(input.borrower),
     input,
+    metadata?.[1] ?? 0,
   );
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
@@ -129,6 +144,7 @@ export async function getTakeLoanInstruction(
     readonly(TOKEN_PROGRAM_ADDRESS),
     readonly(SYSTEM_PROGRAM_ADDRESS),
   ];
+  if (metadata) accounts.push(readonly(metadata[0]));
   if (input.whitelist) accounts.push(readonly(input.whitelist));
   return { programAddress: input.programAddress, accounts, data, loan, escrow };
 }

@@ -33,6 +33,7 @@ import {
   mintTo,
   sendWithLiteSvm,
   setClock,
+  setNftMetadata,
 } from "./litesvm-harness.ts";
 
 /** The protocol fee the world's config uses (the shared contract: 2000 bps). */
@@ -335,6 +336,7 @@ export async function takeLoan(world: LendingWorld, input: WorldLoanInput): Prom
     borrower: input.borrower.signer,
     oracle: world.oracle,
     pool: input.pool.address,
+    poolType: input.pool.poolType,
     bank: input.pool.bank.address,
     collateralMint: input.collateralMint,
     borrowerCollateralTokenAccount: await tokenAccountOf(world, input.borrower, input.collateralMint),
@@ -462,9 +464,17 @@ export function readPool(world: LendingWorld, address: Address): PoolAccount {
   return decodePoolAccount(getAccountData(world.svm, address)!);
 }
 
-/** Creates an NFT (0 decimals, supply 1) owned by `owner`. Returns its mint. */
-export async function mintNft(world: LendingWorld, owner: Wallet): Promise<Address> {
+/**
+ * Creates an NFT (0 decimals, supply 1) owned by `owner`, with Metaplex metadata naming `collection` as its
+ * verified collection (`null`: no metadata). Returns its mint.
+ */
+export async function mintNft(
+  world: LendingWorld,
+  owner: Wallet,
+  collection: Address | null,
+): Promise<Address> {
   const mint = await createMint(world.svm, world.admin, 0);
   await mintTo(world.svm, world.admin, mint, await tokenAccountOf(world, owner, mint), 1n);
+  if (collection !== null) await setNftMetadata(world.svm, mint, { key: collection, verified: true });
   return mint;
 }

@@ -8,6 +8,7 @@ import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
   generateKeyPairSigner,
+  getAddressEncoder,
   getBase58Decoder,
   getSignatureFromTransaction,
   type Instruction,
@@ -33,6 +34,7 @@ import {
 import { Clock, FailedTransactionMetadata, LiteSVM } from "litesvm";
 import { deployProgram } from "../deploy/deploy-program.ts";
 import type { DeployTransport } from "../deploy/deploy-transport.ts";
+import { encodeMetadata, findMetadataPda, TOKEN_METADATA_PROGRAM_ADDRESS } from "../metaplex/metadata.ts";
 
 /** A failed LiteSVM transaction, with its logs (readable by `decodeLendingError`). */
 export class LiteSvmTransactionError extends Error {
@@ -144,6 +146,45 @@ export async function createFundedSigner(svm: LiteSVM, sol = 100n): Promise<KeyP
   const signer = await generateKeyPairSigner();
   svm.airdrop(signer.address, lamports(sol * 1_000_000_000n));
   return signer;
+}
+
+/**
+ * Writes the Metaplex metadata account of `mint` (owner Token Metadata, at its PDA) naming `collection`,
+ * verified or not; `collection: null` leaves the NFT without a collection. Returns the metadata address.
+ */
+export async function setNftMetadata(
+  svm: LiteSVM,
+  mint: Address,
+  collection: { key: Address; verified: boolean } | null,
+  overrides: { owner?: Address; address?: Address; mint?: Address } = {},
+): Promise<Address> {
+  const [pda] = await findMetadataPda(mint);
+  const address = overrides.address ?? pda;
+  const encoder = getAddressEncoder();
+  const data = encodeMetadata({
+    updateAuthority: new Uint8Array(32),
+    mint: encoder.encode(overrides.mint ?? mint) as Uint8Array,
+    name: "Test NFT",
+    symbol: "TNFT",
+    uri: "",
+    sellerFeeBasisPoints: 0,
+    creators: null,
+    collection: collection && {
+      verified: collection.verified,
+      key: encoder.encode(collection.key) as Uint8Array,
+    },
+    collectionSize: null,
+  });
+  svm.setAccount({
+    address,
+    data,
+    executable: false,
+    lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(data.length))),
+    programAddress: overrides.owner ?? TOKEN_METADATA_PROGRAM_ADDRESS,
+    space: BigInt(data.length),
+    exists: true,
+  } as never);
+  return address;
 }
 
 /** Creates an SPL Token mint with `decimals`; `authority` can mint. */

@@ -1,4 +1,6 @@
 /** Classic SPL Token helpers for the tests (mints, token accounts, balances). */
+
+import { setNftMetadata } from "@cistern/sdk/testing";
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import {
@@ -67,10 +69,18 @@ export function tokenBalance(h: Harness, account: Address): bigint {
   return new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(64, true);
 }
 
-/** A fresh NFT: a 0-decimals mint with supply 1 held by `owner`; returns mint and token account. */
-export async function createNft(h: Harness, owner: Address): Promise<{ mint: Address; account: Address }> {
+/**
+ * A fresh NFT: a 0-decimals mint with supply 1 held by `owner`, whose Metaplex metadata names `collection` as
+ * its verified collection (`null`: no metadata account). Returns mint and token account.
+ */
+export async function createNft(
+  h: Harness,
+  owner: Address,
+  collection: Address | null,
+): Promise<{ mint: Address; account: Address }> {
   const mint = await createMint(h, 0);
   const account = await fundedTokenAccount(h, mint, owner, 1n);
+  if (collection !== null) await setNftMetadata(h.svm, mint, { key: collection, verified: true });
   return { mint, account };
 }
 

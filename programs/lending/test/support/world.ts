@@ -120,7 +120,7 @@ export async function buildWorld(deposit = DEPOSIT): Promise<World> {
   const nftPool = await createPool(h, lender, currency, "nft-pool", 1n, poolParams(collection));
   const defiPool = await createPool(h, lender, currency, "defi-pool", 2n, poolParams(collateralMint));
   const borrowerAta = await fundedTokenAccount(h, currency, borrower.address, 1_000n * ONE);
-  const nft = await createNft(h, borrower.address);
+  const nft = await createNft(h, borrower.address, collection);
   const borrowerCollateralAta = await fundedTokenAccount(
     h,
     collateralMint,
@@ -174,7 +174,7 @@ export async function createPool(
 
 /** The world with a new NFT (same collection) held by the borrower, for a further loan. */
 export async function withFreshNft(w: World): Promise<World> {
-  return { ...w, nft: await createNft(w.h, w.borrower.address) };
+  return { ...w, nft: await createNft(w.h, w.borrower.address, w.collection) };
 }
 
 /** Attestation for the current slot; collateral worth 1000 USD, a well-established borrower. */
@@ -217,6 +217,7 @@ export function nftLoanIx(
     borrower: w.borrower,
     oracle: w.oracle,
     pool: extra.pool ?? w.nftPool,
+    poolType: "nft-pool",
     bank: w.bank,
     collateralMint: w.nft.mint,
     borrowerCollateralTokenAccount: w.nft.account,
@@ -237,6 +238,7 @@ export function tokenLoanIx(
     borrower: w.borrower,
     oracle: w.oracle,
     pool: w.defiPool,
+    poolType: "defi-pool",
     bank: w.bank,
     collateralMint: w.collateralMint,
     borrowerCollateralTokenAccount: w.borrowerCollateralAta,

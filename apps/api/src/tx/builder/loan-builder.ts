@@ -88,6 +88,7 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
   const currency = offer.account.currencyMint;
   const flow = await currencyFlow(borrower, currency);
   const ix = await getTakeLoanInstruction({
+    poolType: offer.account.poolType,
     programAddress: tx.programId,
     borrower,
     oracle: tx.oracle.address,
