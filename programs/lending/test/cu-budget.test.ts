@@ -6,8 +6,10 @@ describe("compute unit budgets", () => {
     const rows = await measureCuTable();
     console.log(formatCuTable(rows));
     for (const name of Object.keys(CU_BUDGETS)) expect(rows.some((r) => r.instruction === name)).toBe(true);
+    expect(rows).toHaveLength(Object.keys(CU_BUDGETS).length);
     for (const r of rows) {
-      if (r.budget !== null) expect(r.computeUnits, r.instruction).toBeLessThanOrEqual(r.budget);
+      expect(r.budget, `${r.instruction} has a budget`).not.toBeNull();
+      expect(r.computeUnits, r.instruction).toBeLessThanOrEqual(r.budget!);
     }
   });
 
