@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DEMO_COLLECTIONS, DEMO_TOKENS } from "@cistern/localnet";
-import { SIGNED_LINK_MESSAGE } from "@cistern/protocol";
 import { type Address, createKeyPairSignerFromBytes, getBase58Decoder, signBytes } from "@solana/kit";
 import { BOOTSTRAP_ERROR, BootstrapError } from "./bootstrap-error.ts";
 import { DEMO_LENDERS } from "./demo-plan.ts";
@@ -116,8 +115,10 @@ async function waitForIndexedPools(
   }
 }
 
-/** The base58 signature of the link message by the lender's key file in `<dataDir>/keys/demo-lenders/`. */
-async function signLinkMessage(dataDir: string, lender: DemoLender): Promise<string> {
+type LenderSigner = Awaited<ReturnType<typeof createKeyPairSignerFromBytes>>;
+
+/** The lender's key from its key file in `<dataDir>/keys/demo-lenders/`. */
+async function loadLenderSigner(dataDir: string, lender: DemoLender): Promise<LenderSigner> {
   const keyPath = join(getKeysDir(dataDir), "demo-lenders", basename(lender.keyPath));
   if (!existsSync(keyPath)) {
     throw new BootstrapError(
@@ -125,22 +126,40 @@ async function signLinkMessage(dataDir: string, lender: DemoLender): Promise<str
       `key file of demo lender ${lender.name} not found: ${keyPath}`,
     );
   }
-  let signer: Awaited<ReturnType<typeof createKeyPairSignerFromBytes>>;
   try {
     const bytes = JSON.parse(readFileSync(keyPath, "utf8")) as number[];
-    signer = await createKeyPairSignerFromBytes(new Uint8Array(bytes));
+    return await createKeyPairSignerFromBytes(new Uint8Array(bytes));
   } catch (cause) {
     throw new BootstrapError(BOOTSTRAP_ERROR.KEY_FILE_INVALID, `${keyPath} is not a valid keypair file`, {
       cause,
     });
   }
-  const signature = await signBytes(signer.keyPair.privateKey, new TextEncoder().encode(SIGNED_LINK_MESSAGE));
-  return getBase58Decoder().decode(signature);
+}
+
+/** Asks the API for a link message for the lender (single use, expires) and signs it: {message, signature}. */
+async function signIssuedLinkMessage(
+  apiUrl: string,
+  signer: LenderSigner,
+): Promise<{ message: string; signature: string }> {
+  const { status, body } = await requestJson(`${apiUrl}/user/link-message`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ wallet: signer.address }),
+  });
+  const message = (body as { message?: unknown } | null)?.message;
+  if (status !== 200 || typeof message !== "string") {
+    throw new BootstrapError(
+      BOOTSTRAP_ERROR.METADATA_REJECTED,
+      `POST /user/link-message was refused (${status}): ${describeBody(body)}`,
+    );
+  }
+  const signature = await signBytes(signer.keyPair.privateKey, new TextEncoder().encode(message));
+  return { message, signature: getBase58Decoder().decode(signature) };
 }
 
 /**
  * Gives every demo pool its name (and its first collateral's demo image as thumbnail) through the API's real
- * write route, POST /pool/update, signed by the pool owner's key (the link message). Waits for the API to
+ * write route, POST /pool/update, signed by the pool owner's key (a link message the API issued, one per pool). Waits for the API to
  * index the demo pools first. Idempotent: a pool whose metadata already matches is not posted again.
  * Throws {@link BootstrapError} (API_UNREACHABLE, POOLS_NOT_INDEXED, KEY_FILE_INVALID or METADATA_REJECTED
  * with the API's message); pools posted before a failure keep their metadata.
@@ -167,7 +186,7 @@ export async function publishDemoPoolMetadata(
   const pools: PublishedPoolMetadata[] = [];
   let posted = 0;
   for (const lender of lenders) {
-    let signature: string | undefined;
+    let signer: LenderSigner | undefined;
     for (const pool of lender.pools) {
       const name = pool.name;
       const thumbnail = getDemoPoolThumbnail(pool.name);
@@ -177,15 +196,15 @@ export async function publishDemoPoolMetadata(
         pools.push({ ...entry, action: "unchanged" });
         continue;
       }
-      signature ??= await signLinkMessage(options.dataDir, lender);
+      signer ??= await loadLenderSigner(options.dataDir, lender);
+      const signed = await signIssuedLinkMessage(apiUrl, signer);
       const { status, body } = await requestJson(`${apiUrl}/pool/update`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
           pool: pool.address,
           owner: lender.address,
-          signature,
-          message: SIGNED_LINK_MESSAGE,
+          ...signed,
           name,
           ...(thumbnail === "" ? {} : { thumbnail }),
         }),

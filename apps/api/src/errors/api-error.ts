@@ -20,6 +20,12 @@ export const ERROR_CODES = {
   CONFIG_INVALID: 11001,
   /** Database migration failed (process start). */
   MIGRATION_FAILED: 11002,
+  /** A wallet signature does not verify, or the signed message is not in the issued form (400). */
+  SIGNATURE_INVALID: 11003,
+  /** A signed message the API did not issue for this wallet and purpose, or that expired (400). */
+  SIGNED_MESSAGE_REFUSED: 11004,
+  /** A signed message that was already accepted once (409: sign a new one). */
+  SIGNED_MESSAGE_REPLAYED: 11005,
   /** Unexpected internal failure (500, message never leaks internals). */
   INTERNAL: 11099,
 } as const;
@@ -35,6 +41,9 @@ const HTTP_STATUS: Record<ApiErrorCode, number> = {
   11000: 502,
   11001: 500,
   11002: 500,
+  11003: 400,
+  11004: 400,
+  11005: 409,
   11099: 500,
 };
 

@@ -1,5 +1,6 @@
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import type { AppContext } from "../app-context.ts";
+import { createSignedMessageStore, type SignedMessageStore } from "./auth/signed-message-store.ts";
 import {
   type BuildResponse,
   createTransactionFactory,
@@ -21,6 +22,8 @@ export interface TxContext {
   state: LendingState;
   clock: ChainClock;
   issued: IssuedMessageStore;
+  /** Single-use wallet-signed messages (link, chat login), in the database. */
+  signedMessages: SignedMessageStore;
   factory: TransactionFactory;
 }
 
@@ -31,7 +34,7 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
   const programId = address(config.lendingProgramId);
   const oracle = await loadOracleKeypair(config.oracleKeypairPath, config.generateOracleKeypair);
   const clock = createChainClock(app.rpc.url);
-  const issued = createIssuedMessageStore();
+  const issued = createIssuedMessageStore(app.db);
   return {
     app,
     config,
@@ -40,6 +43,7 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
     state: createLendingState(app.rpc, programId, config.snapshotTtlMs),
     clock,
     issued,
+    signedMessages: createSignedMessageStore(app.db),
     factory: createTransactionFactory({ rpcUrl: app.rpc.url, programId, clock, issued }),
   };
 }

@@ -113,7 +113,7 @@ describe("liquidate: a loan unpaid past expiry + grace; its collateral goes to t
   });
 
   it("refuses before expiry and inside the grace period (chain clock); nothing is issued", async () => {
-    const issued = w.tx.issued.size;
+    const issued = await w.tx.issued.count();
     const early = await post(w.app, "/nft/liquidate-loan", { loan: nftLoan, payer: keeper.address });
     expect(early.status).toBe(400);
     expect(early.body.message).toMatch(/cannot be liquidated yet.*grace period ends/);
@@ -122,7 +122,7 @@ describe("liquidate: a loan unpaid past expiry + grace; its collateral goes to t
     const inGrace = await post(w.app, "/nft/liquidate-loan", { loan: nftLoan, payer: keeper.address });
     expect(inGrace.status).toBe(400);
     expect(inGrace.body.message).toMatch(/cannot be liquidated yet/);
-    expect(w.tx.issued.size).toBe(issued);
+    expect(await w.tx.issued.count()).toBe(issued);
     const [loan] = await w.tx.state.getLoans([nftLoan]);
     expect(loan?.status).toBe("Ongoing");
     expect(await tokenBalance(w, lender.address, nftMint)).toBe(0n);
@@ -198,12 +198,12 @@ describe("liquidate: a loan unpaid past expiry + grace; its collateral goes to t
       ["/defi/liquidate-loan", { loan: "not-a-key", payer: keeper.address }, /loan/],
       ["/defi/liquidate-loan", { loan: defiLoan, payer: keeper.address, extra: 1 }, /extra|additional/],
     ];
-    const issued = w.tx.issued.size;
+    const issued = await w.tx.issued.count();
     for (const [url, payload, message] of cases) {
       const r = await post(w.app, url, payload);
       expect(r.status, `${url} ${JSON.stringify(payload)} -> ${JSON.stringify(r.body)}`).toBe(400);
       expect(String(r.body.message)).toMatch(message);
     }
-    expect(w.tx.issued.size).toBe(issued);
+    expect(await w.tx.issued.count()).toBe(issued);
   }, 60_000);
 });

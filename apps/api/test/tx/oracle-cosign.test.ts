@@ -68,7 +68,7 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
 
   it("refuses to build for the oracle as borrower or payer, and fees or tips above the cap (400)", async () => {
     const oracle = w.tx.oracle.address;
-    const issued = w.tx.issued.size;
+    const issued = await w.tx.issued.count();
     const takeByOracle = {
       borrower: oracle,
       collateralMint: JTO_MINT,
@@ -113,7 +113,7 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
       expect(r.status, `${url} ${JSON.stringify(payload)} -> ${JSON.stringify(r.body)}`).toBe(400);
       expect(String(r.body.message)).toMatch(message);
     }
-    expect(w.tx.issued.size).toBe(issued);
+    expect(await w.tx.issued.count()).toBe(issued);
   }, 60_000);
 
   it("the sender never co-signs a message where the oracle pays or is a writable signer; nothing lands", async () => {

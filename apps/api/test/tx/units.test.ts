@@ -5,17 +5,11 @@ import { getPriorityFeeOptions } from "@cistern/protocol";
 import { generateKeyPairSigner, getBase58Decoder, signBytes } from "@solana/kit";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
-import {
-  assertWalletSignedLinkMessage,
-  decodeSignature,
-  LINK_WALLET_MESSAGE,
-} from "../../src/tx/auth/wallet-message.ts";
 import { parseBaseUnits } from "../../src/tx/builder/builder-schemas.ts";
 import { estimateComputeUnits } from "../../src/tx/builder/compute-units.ts";
 import { computeUnitPrice, parseBuildOptions } from "../../src/tx/builder/priority-fees.ts";
 import { setComputeUnitLimit, systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import { loadOracleKeypair } from "../../src/tx/oracle/oracle-keypair.ts";
-import { createIssuedMessageStore } from "../../src/tx/sender/issued-messages.ts";
 import { DEFAULT_MAX_PRIORITY_FEE_LAMPORTS, loadTxConfig } from "../../src/tx/tx-config.ts";
 
 const dirs: string[] = [];
@@ -153,33 +147,5 @@ describe("amounts, signatures and issued messages", () => {
     expect(() => parseBaseUnits("a", "-1")).toThrow(/decimal integer/);
     expect(() => parseBaseUnits("a", "0")).toThrow(/greater than 0/);
     expect(parseBaseUnits("a", "0", { allowZero: true })).toBe(0n);
-  });
-
-  it("verifies the link message signature in base58 or base64 and rejects others", async () => {
-    const wallet = await generateKeyPairSigner();
-    const sig = await signBytes(wallet.keyPair.privateKey, new TextEncoder().encode(LINK_WALLET_MESSAGE));
-    await expect(
-      assertWalletSignedLinkMessage(wallet.address, getBase58Decoder().decode(sig)),
-    ).resolves.toBeUndefined();
-    await expect(
-      assertWalletSignedLinkMessage(wallet.address, Buffer.from(sig).toString("base64")),
-    ).resolves.toBeUndefined();
-    const other = await generateKeyPairSigner();
-    await expect(
-      assertWalletSignedLinkMessage(other.address, getBase58Decoder().decode(sig)),
-    ).rejects.toThrow(/not .* signature/);
-    expect(() => decodeSignature("abc")).toThrow(/64 bytes/);
-  });
-
-  it("remembers issued messages by hash until their blockhash expires", () => {
-    const store = createIssuedMessageStore();
-    const a = new Uint8Array([1, 2, 3]);
-    store.remember(a, { kind: "Normal", needsOracle: false, lastValidBlockHeight: 100 });
-    expect(store.lookup(new Uint8Array([1, 2, 3]))?.lastValidBlockHeight).toBe(100);
-    expect(store.lookup(new Uint8Array([1, 2, 4]))).toBeUndefined();
-    store.prune(100);
-    expect(store.size).toBe(1);
-    store.prune(101);
-    expect(store.size).toBe(0);
   });
 });

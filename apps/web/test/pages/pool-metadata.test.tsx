@@ -52,9 +52,12 @@ describe("pool name and image", () => {
     );
   });
 
-  it("signs the link message and sends name, image and signature", async () => {
+  it("asks the API for the link message, signs exactly it and sends name, image, message and signature", async () => {
+    const issued = `${SIGNED_LINK_MESSAGE}\nWallet: ${owner.publicKey.toBase58()}\nNonce: ${"0a".repeat(16)}\nExpires: 2026-11-25T12:00:00.000Z`;
     const requests = installApi((r) => {
       if (r.path === "/asset/image-check") return { body: { accepted: true, url: "x" } };
+      if (r.path === "/user/link-message")
+        return { body: { message: issued, nonce: "0a".repeat(16), expiresAt: 1 } };
       if (r.path === "/pool/update")
         return { body: { pool: pool.pubkey, name: "Otter desk", thumbnail: "" } };
       return undefined;
@@ -67,12 +70,15 @@ describe("pool name and image", () => {
     });
     fireEvent.click(screen.getByTestId("metadata-submit"));
     await waitFor(() => expect(requests.some((r) => r.path === "/pool/update")).toBe(true));
-    expect(new TextDecoder().decode(signMessage.mock.calls[0]![0])).toBe(SIGNED_LINK_MESSAGE);
+    expect(requests.find((r) => r.path === "/user/link-message")!.body).toEqual({
+      wallet: owner.publicKey.toBase58(),
+    });
+    expect(new TextDecoder().decode(signMessage.mock.calls[0]![0])).toBe(issued);
     expect(requests.find((r) => r.path === "/pool/update")!.body).toEqual({
       pool: pool.pubkey,
       owner: owner.publicKey.toBase58(),
       signature: Buffer.from(new Uint8Array(64).fill(7)).toString("base64"),
-      message: SIGNED_LINK_MESSAGE,
+      message: issued,
       name: "Otter desk",
       thumbnail: "https://example.com/otter.png",
     });

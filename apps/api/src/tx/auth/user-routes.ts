@@ -1,18 +1,20 @@
+import { SIGNED_LINK_MESSAGE } from "@cistern/protocol";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { Pubkey, withErrors } from "../../http/schemas.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError, unprocessable } from "../tx-errors.ts";
-import { assertWalletSignedLinkMessage, LINK_WALLET_MESSAGE } from "./wallet-message.ts";
+import { acceptSignedMessage } from "./wallet-message.ts";
 
 const Signed = {
   signature: Type.String({
     maxLength: 100,
-    description: `wallet signature of '${LINK_WALLET_MESSAGE}' (base58 or base64)`,
+    description: "wallet signature of `message` (base58 or base64)",
   }),
-  message: Type.Optional(
-    Type.String({ maxLength: 200, description: "the signed message (must be the link message)" }),
-  ),
+  message: Type.String({
+    maxLength: 400,
+    description: "the link message exactly as POST /user/link-message issued it (single use, expires)",
+  }),
 };
 
 const PoolUpdateBody = Type.Object(
@@ -41,11 +43,48 @@ async function checkImage(tx: TxContext, field: string, url: string | undefined)
   if (!r.accepted) throw badRequest(`${field} rejected: ${r.reason}`);
 }
 
+function acceptLink(tx: TxContext, wallet: string, signed: { message: string; signature: string }) {
+  return acceptSignedMessage(tx.signedMessages, {
+    wallet,
+    purpose: "link",
+    message: signed.message,
+    signature: signed.signature,
+    nowSeconds: tx.app.now(),
+  });
+}
+
 /**
- * POST /pool/update (pool name and thumbnail; the signer must own the pool on chain) and POST /user/update
- * (username and image), both authorised by the wallet's signature of the link message.
+ * POST /user/link-message (issues the link message for a wallet), then POST /pool/update (pool name and
+ * thumbnail; the signer must own the pool on chain) and POST /user/update (username and image), each
+ * authorised by the wallet's signature of an issued link message, accepted once.
  */
 export function registerUserUpdateRoutes(app: FastifyInstance, tx: TxContext): void {
+  app.post(
+    "/user/link-message",
+    {
+      schema: {
+        description:
+          "Issues the link message for `wallet` to sign: the spec's first line, then the wallet, a nonce and an " +
+          "expiry (10 minutes). POST /pool/update and /user/update accept its signature once.",
+        tags: ["users"],
+        body: Type.Object({ wallet: Pubkey }, { additionalProperties: false }),
+        response: withErrors({
+          200: Type.Object({ message: Type.String(), nonce: Type.String(), expiresAt: Type.Integer() }),
+        }),
+      },
+    },
+    async (request) => {
+      const { wallet } = request.body as { wallet: string };
+      const issued = await tx.signedMessages.issue({
+        wallet,
+        purpose: "link",
+        firstLine: SIGNED_LINK_MESSAGE,
+        nowSeconds: tx.app.now(),
+      });
+      return { message: issued.message, nonce: issued.nonce, expiresAt: issued.expiresAt };
+    },
+  );
+
   app.post(
     "/pool/update",
     {
@@ -64,16 +103,17 @@ export function registerUserUpdateRoutes(app: FastifyInstance, tx: TxContext): v
         pool: string;
         owner: string;
         signature: string;
-        message?: string;
+        message: string;
         name?: string;
         thumbnail?: string;
       };
       try {
-        await assertWalletSignedLinkMessage(b.owner, b.signature, b.message);
+        // checks that need no signature first, so a refused request does not use up the signed message
         const pool = await tx.state.getPool(b.pool);
         if (pool === null) throw badRequest(`unknown pool ${b.pool}`);
         if (pool.owner !== b.owner) throw badRequest(`${b.owner} is not the owner of pool ${b.pool}`);
         await checkImage(tx, "thumbnail", b.thumbnail);
+        await acceptLink(tx, b.owner, b);
         const rows = await tx.app.db.query<{ name: string; thumbnail: string }>(
           `UPDATE pools SET name = COALESCE($2, name), thumbnail = COALESCE($3, thumbnail)
            WHERE pubkey = $1 RETURNING name, thumbnail`,
@@ -105,12 +145,12 @@ export function registerUserUpdateRoutes(app: FastifyInstance, tx: TxContext): v
       const b = request.body as {
         pubkey: string;
         signature: string;
-        message?: string;
+        message: string;
         username?: string;
         image?: string;
       };
-      await assertWalletSignedLinkMessage(b.pubkey, b.signature, b.message);
       await checkImage(tx, "image", b.image);
+      await acceptLink(tx, b.pubkey, b);
       const rows = await tx.app.db.query<{ username: string; image: string }>(
         `INSERT INTO user_profiles (pubkey, username, image, updated_at) VALUES ($1, COALESCE($2, ''), COALESCE($3, ''), $4)
          ON CONFLICT (pubkey) DO UPDATE SET username = COALESCE($2, user_profiles.username),

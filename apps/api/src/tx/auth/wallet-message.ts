@@ -1,4 +1,3 @@
-import { SIGNED_LINK_MESSAGE } from "@cistern/protocol";
 import {
   type Address,
   getBase58Encoder,
@@ -6,10 +5,14 @@ import {
   type SignatureBytes,
   verifySignature,
 } from "@solana/kit";
+import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 import { badRequest } from "../tx-errors.ts";
-
-/** The message a wallet signs to prove it may update its metadata (spec section 9; protocol's constant). */
-export const LINK_WALLET_MESSAGE: string = SIGNED_LINK_MESSAGE;
+import {
+  type ConsumeRefusal,
+  readNonce,
+  type SignedMessagePurpose,
+  type SignedMessageStore,
+} from "./signed-message-store.ts";
 
 /** Decodes a 64-byte ed25519 signature given as base58 or base64. */
 export function decodeSignature(text: string): SignatureBytes {
@@ -28,22 +31,57 @@ export function decodeSignature(text: string): SignatureBytes {
   return bytes as SignatureBytes;
 }
 
+const REFUSALS: Record<ConsumeRefusal, string> = {
+  unknown: "this message was not issued by this API: request a new one",
+  "other-wallet": "this message was issued for another wallet",
+  "other-purpose": "this message was issued for another purpose",
+  altered: "the signed message differs from the one issued",
+  expired: "this message has expired: request a new one",
+  used: "this signed message was already used: sign a new one",
+};
+
 /**
- * Checks that `signature` is `wallet`'s ed25519 signature of the exact link message (UTF-8). A wrong or
- * foreign signature is a 400. The message is fixed by the spec, so a signature stays valid once given.
+ * Accepts `wallet`'s signature of a message the API issued for `purpose`, once: the ed25519 signature must
+ * verify over the exact message, whose nonce must be unused and unexpired. Throws a coded 400 / 409 otherwise.
  */
-export async function assertWalletSignedLinkMessage(
-  wallet: string,
-  signature: string,
-  message?: string,
+export async function acceptSignedMessage(
+  store: SignedMessageStore,
+  input: {
+    wallet: string;
+    purpose: SignedMessagePurpose;
+    message: string;
+    signature: string;
+    nowSeconds: number;
+  },
 ): Promise<void> {
-  if (message !== undefined && message !== LINK_WALLET_MESSAGE)
-    throw badRequest(`message must be exactly '${LINK_WALLET_MESSAGE}'`);
-  const key = await getPublicKeyFromAddress(wallet as Address);
-  const ok = await verifySignature(
+  const nonce = readNonce(input.message);
+  if (nonce === null) {
+    throw new ApiError(
+      ERROR_CODES.SIGNED_MESSAGE_REFUSED,
+      "message has no nonce: request one from POST /user/link-message",
+    );
+  }
+  const key = await getPublicKeyFromAddress(input.wallet as Address);
+  const verified = await verifySignature(
     key,
-    decodeSignature(signature),
-    new TextEncoder().encode(LINK_WALLET_MESSAGE),
+    decodeSignature(input.signature),
+    new TextEncoder().encode(input.message),
   );
-  if (!ok) throw badRequest(`signature is not ${wallet}'s signature of the link message`);
+  if (!verified)
+    throw new ApiError(
+      ERROR_CODES.SIGNATURE_INVALID,
+      `signature is not ${input.wallet}'s signature of the message`,
+    );
+  const r = await store.consume({
+    nonce,
+    wallet: input.wallet,
+    purpose: input.purpose,
+    message: input.message,
+    nowSeconds: input.nowSeconds,
+  });
+  if (!r.ok) {
+    const code =
+      r.refusal === "used" ? ERROR_CODES.SIGNED_MESSAGE_REPLAYED : ERROR_CODES.SIGNED_MESSAGE_REFUSED;
+    throw new ApiError(code, REFUSALS[r.refusal]);
+  }
 }

@@ -117,7 +117,7 @@ export function createTransactionFactory(deps: {
       // Forget expired messages (at most once a second): a blockhash lives 150 blocks.
       if (Date.now() - lastPrune > 1000) {
         lastPrune = Date.now();
-        deps.issued.prune(lifetime.lastValidBlockHeight - 150);
+        await deps.issued.prune(lifetime.lastValidBlockHeight - 150);
       }
       const blockhash = lifetime.blockhash as Blockhash;
       const tip =
@@ -157,7 +157,7 @@ export function createTransactionFactory(deps: {
             lifetime.lastValidBlockHeight,
             budgeted(units, price, tip, body),
           );
-          deps.issued.remember(tx.messageBytes, {
+          await deps.issued.remember(tx.messageBytes, {
             kind,
             needsOracle,
             lastValidBlockHeight: lifetime.lastValidBlockHeight,

@@ -139,7 +139,7 @@ export function registerSenderRoutes(app: FastifyInstance, tx: TxContext): void 
     async (request) => {
       checkKind(request.body.kind);
       const transaction = decodeWireTransaction(request.body.transaction);
-      const issued = tx.issued.lookup(transaction.messageBytes);
+      const issued = await tx.issued.lookup(transaction.messageBytes);
       const signed = await coSign(tx, transaction, 0);
       return submitAndConfirm(tx, signed, issued?.lastValidBlockHeight ?? 0);
     },
@@ -179,7 +179,7 @@ export function registerSenderRoutes(app: FastifyInstance, tx: TxContext): void 
       let lastValid = Number.MAX_SAFE_INTEGER;
       const list = [];
       for (const [i, transaction] of decoded.entries()) {
-        const issued = tx.issued.lookup(transaction.messageBytes);
+        const issued = await tx.issued.lookup(transaction.messageBytes);
         if (issued === undefined)
           throw badRequest(
             `Refused to co-sign transactions[${i}]: this server did not build this message (unknown or altered)`,

@@ -9,6 +9,7 @@ import {
   partiallySignTransaction,
   type Transaction,
 } from "@solana/kit";
+import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 import { callJsonRpc } from "../chain/json-rpc.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, describeChainFailure } from "../tx-errors.ts";
@@ -96,13 +97,13 @@ export function requireOracleRoleOnly(
  * (never fee payer nor writable: {@link requireOracleRoleOnly}); the oracle's signature is then added. Every other signer must already have signed. Refusals are 400s; nothing unknown is ever signed.
  */
 export async function coSign(tx: TxContext, transaction: Transaction, index: number): Promise<Transaction> {
-  const issued = tx.issued.lookup(transaction.messageBytes);
+  const issued = await tx.issued.lookup(transaction.messageBytes);
   if (issued === undefined)
     throw badRequest(
       `Refused to co-sign transactions[${index}]: this server did not build this message (unknown or altered)`,
     );
   const height = await tx.clock.blockHeight();
-  tx.issued.prune(height);
+  await tx.issued.prune(height);
   if (height > issued.lastValidBlockHeight)
     throw badRequest(
       `Refused to co-sign transactions[${index}]: its blockhash expired (block height exceeded ${issued.lastValidBlockHeight})`,
@@ -120,6 +121,11 @@ export async function coSign(tx: TxContext, transaction: Transaction, index: num
   const others = missingSigners(transaction).filter((a) => a !== tx.oracle.address);
   if (others.length > 0)
     throw badRequest(`transactions[${index}] is missing the signature of ${others.join(", ")}`);
+  if (!(await tx.issued.claimCosign(transaction.messageBytes, tx.app.now())))
+    throw new ApiError(
+      ERROR_CODES.SIGNED_MESSAGE_REPLAYED,
+      `Refused to co-sign transactions[${index}]: it was co-signed before (build a new transaction)`,
+    );
   return partiallySignTransaction([tx.oracle.keyPair], transaction);
 }
 

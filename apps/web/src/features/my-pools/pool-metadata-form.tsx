@@ -1,11 +1,4 @@
-import {
-  CisternError,
-  checkImageUrl,
-  ERROR_CODES,
-  getErrorText,
-  type ParsedPool,
-  SIGNED_LINK_MESSAGE,
-} from "@cistern/protocol";
+import { CisternError, checkImageUrl, ERROR_CODES, getErrorText, type ParsedPool } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
@@ -75,13 +68,17 @@ export function PoolMetadataForm({ pool }: { pool: ParsedPool }) {
             }
           }
           if (!signMessage) throw new CisternError(ERROR_CODES.WALLET_SIGN_MESSAGE_UNSUPPORTED);
-          const signature = await signMessage(new TextEncoder().encode(SIGNED_LINK_MESSAGE));
+          // the API issues the message (the spec's line, the wallet, a nonce and an expiry); it is accepted once
+          const { message } = await requestJson<{ message: string }>(`${config.apiUrl}/user/link-message`, {
+            body: { wallet: publicKey.toBase58() },
+          });
+          const signature = await signMessage(new TextEncoder().encode(message));
           await requestJson(`${config.apiUrl}/pool/update`, {
             body: {
               pool: pool.pubkey,
               owner: publicKey.toBase58(),
               signature: toBase64(signature),
-              message: SIGNED_LINK_MESSAGE,
+              message,
               name: name.trim(),
               thumbnail: image.trim(),
             },
