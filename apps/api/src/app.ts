@@ -1,7 +1,7 @@
 import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { registerAnalyticsRoutes } from "./analytics/analytics-routes.ts";
 import type { AppContext } from "./app-context.ts";
 import { registerAssetRoutes } from "./assets/asset-routes.ts";
@@ -67,7 +67,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
             ...(config.logFormat === "pretty" ? { stream: createPrettyLogStream() } : {}),
           },
     // One line per request, at debug level (see the onResponse hook), instead of two at info.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: {
       customOptions: {
         coerceTypes: true,

@@ -223,24 +223,46 @@ describe("useTransaction", () => {
     }
   });
 
-  it("maps a 422 from the builder to both failure toasts", async () => {
+  it("turns a 422 from the builder into one failure toast (the progress toast, updated)", async () => {
     installFetch(() => ({ status: 422, body: { message: ["amount too small", "pool closed"] } }));
     const recorder = recordToastTitles();
     const { hook } = setup(makeWallet());
     expect(await run(hook)).toBeNull();
     expect(recorder.titles).toEqual([
       "Preparing Transaction",
-      "Transaction Failed (amount too small, pool closed)",
       "Error in Add Liquidity: amount too small, pool closed",
     ]);
-    const failed = recorder.last().find((t) => t.title.startsWith("Transaction Failed"))!;
+    expect(recorder.last()).toHaveLength(1);
+    const failed = recorder.last()[0]!;
     expect(failed.help).toEqual({
       text: "Please reach out to us on Discord if you need assistance.",
       link: { href: "https://discord.test/invite", label: "Discord" },
     });
     expect(failed.copyText).toContain("CisternError: amount too small, pool closed\n    at ");
-    const actionError = recorder.last().find((t) => t.title.startsWith("Error in"))!;
-    expect(actionError.detail).toContain("CisternError");
+  });
+
+  it("words a program refusal by its code, in the currency's units, in one toast", async () => {
+    installFetch(() => ({
+      status: 422,
+      body: {
+        code: 6027,
+        name: "LtvExceeded",
+        message:
+          "No pool can lend against X on these terms (P: LtvExceeded (6027): principal > collateral value x LTV)",
+        params: {
+          amount: "2000000000",
+          maxAmount: "1250000000",
+          mint: "So11111111111111111111111111111111111111112",
+        },
+      },
+    }));
+    const recorder = recordToastTitles();
+    const { hook } = setup(makeWallet());
+    await run(hook);
+    expect(recorder.last()).toHaveLength(1);
+    expect(recorder.last()[0]!.title).toBe(
+      "Error in Add Liquidity: This pool lends at most 1.25 SOL against this collateral.",
+    );
   });
 
   it("shows the congestion message when the block height was exceeded", async () => {
@@ -265,7 +287,7 @@ describe("useTransaction", () => {
     const { hook } = setup(makeWallet());
     await run(hook);
     expect(recorder.titles).toContain("Transaction Failed (No signature confirmation)");
-    expect(recorder.titles).toContain("Error in Add Liquidity: No signature confirmation");
+    expect(recorder.last()).toHaveLength(1);
   });
 
   it("rejects an unknown kind and an empty transaction list", async () => {
@@ -276,7 +298,7 @@ describe("useTransaction", () => {
     let recorder = recordToastTitles();
     let { hook } = setup(makeWallet());
     await run(hook);
-    expect(recorder.titles).toContain("Transaction Failed (Unknown transaction kind)");
+    expect(recorder.titles).toContain("Error in Add Liquidity: Unknown transaction kind");
     cleanup();
     clearToasts();
     installFetch(() => ({
@@ -286,7 +308,7 @@ describe("useTransaction", () => {
     recorder = recordToastTitles();
     ({ hook } = setup(makeWallet()));
     await run(hook);
-    expect(recorder.titles).toContain("Transaction Failed (No transactions provided)");
+    expect(recorder.titles).toContain("Error in Add Liquidity: No transactions provided");
   });
 
   it("fails before signing when the wallet cannot sign versioned transactions", async () => {
@@ -296,7 +318,6 @@ describe("useTransaction", () => {
     await run(hook);
     expect(recorder.titles).toEqual([
       "Preparing Transaction",
-      "Transaction Failed (Signing transaction version 0 isn't supported by this wallet)",
       "Error in Add Liquidity: Signing transaction version 0 isn't supported by this wallet",
     ]);
   });
@@ -315,8 +336,8 @@ describe("useTransaction", () => {
     expect(recorder.titles).toEqual([
       "Preparing Transaction",
       "Waiting for signature approve",
-      "Transaction Failed (User rejected the request.)",
       "Error in Add Liquidity: User rejected the request.",
     ]);
+    expect(recorder.last()).toHaveLength(1);
   });
 });

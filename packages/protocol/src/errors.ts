@@ -7,10 +7,13 @@
  * - 3xxx pool form and pool payloads
  * - 4xxx HTTP (4000 + status for mapped statuses)
  * - 5xxx transaction sender
- * - 6xxx wallet (6000-6099 wallet adapter, 6100-6199 mobile wallet protocol)
+ * - 6000-6999 the lending program's own codes (program-errors.ts; they are on chain)
  * - 7xxx validation (addresses, URLs)
  * - 8xxx actions and chat
  * - 9xxx server data (views received from the API)
+ * - 14000-14199 wallet (14000-14099 wallet adapter, 14100-14199 mobile wallet protocol)
+ * Other layers own: sdk 10000-10999, API 11000-11999, bootstrap 12000-12999, toolchain 13000-13999
+ * (ERROR_CODE_RANGES below).
  *
  * Messages are templates: `{name}` placeholders are filled from the error context.
  * Texts quoted by the product spec (section 8) are copied verbatim.
@@ -50,33 +53,33 @@ export const ERROR_CODES = {
   NO_SIGNATURE_CONFIRMATION: 5002,
   BLOCK_HEIGHT_EXCEEDED: 5003,
   TRANSACTION_SEND_FAILED: 5004,
-  // 6000-6099 wallet adapter
-  WALLET_SIGN_MESSAGE_UNSUPPORTED: 6000,
-  WALLET_SEND_VERSIONED_UNSUPPORTED: 6001,
-  WALLET_SEND_VERSION_UNSUPPORTED: 6002,
-  WALLET_SIGN_VERSIONED_UNSUPPORTED: 6003,
-  WALLET_SIGN_VERSION_UNSUPPORTED: 6004,
-  WALLET_NOT_READY: 6010,
-  WALLET_LOAD: 6011,
-  WALLET_CONFIG: 6012,
-  WALLET_CONNECTION: 6013,
-  WALLET_DISCONNECTED: 6014,
-  WALLET_DISCONNECTION: 6015,
-  WALLET_ACCOUNT: 6016,
-  WALLET_PUBLIC_KEY: 6017,
-  WALLET_NOT_CONNECTED: 6018,
-  WALLET_SEND_TRANSACTION: 6019,
-  WALLET_SIGN_TRANSACTION: 6020,
-  WALLET_SIGN_MESSAGE: 6021,
-  WALLET_SIGN_IN: 6022,
-  WALLET_NOT_SELECTED: 6023,
-  // 6100-6199 mobile wallet protocol
-  MOBILE_WALLET_PORT_OUT_OF_RANGE: 6100,
-  MOBILE_WALLET_FORBIDDEN_BASE_URL: 6101,
-  MOBILE_WALLET_SECURE_CONTEXT_REQUIRED: 6102,
-  MOBILE_WALLET_SESSION_CLOSED: 6103,
-  MOBILE_WALLET_SESSION_TIMEOUT: 6104,
-  MOBILE_WALLET_NOT_FOUND: 6105,
+  // 14000-14099 wallet adapter
+  WALLET_SIGN_MESSAGE_UNSUPPORTED: 14000,
+  WALLET_SEND_VERSIONED_UNSUPPORTED: 14001,
+  WALLET_SEND_VERSION_UNSUPPORTED: 14002,
+  WALLET_SIGN_VERSIONED_UNSUPPORTED: 14003,
+  WALLET_SIGN_VERSION_UNSUPPORTED: 14004,
+  WALLET_NOT_READY: 14010,
+  WALLET_LOAD: 14011,
+  WALLET_CONFIG: 14012,
+  WALLET_CONNECTION: 14013,
+  WALLET_DISCONNECTED: 14014,
+  WALLET_DISCONNECTION: 14015,
+  WALLET_ACCOUNT: 14016,
+  WALLET_PUBLIC_KEY: 14017,
+  WALLET_NOT_CONNECTED: 14018,
+  WALLET_SEND_TRANSACTION: 14019,
+  WALLET_SIGN_TRANSACTION: 14020,
+  WALLET_SIGN_MESSAGE: 14021,
+  WALLET_SIGN_IN: 14022,
+  WALLET_NOT_SELECTED: 14023,
+  // 14100-14199 mobile wallet protocol
+  MOBILE_WALLET_PORT_OUT_OF_RANGE: 14100,
+  MOBILE_WALLET_FORBIDDEN_BASE_URL: 14101,
+  MOBILE_WALLET_SECURE_CONTEXT_REQUIRED: 14102,
+  MOBILE_WALLET_SESSION_CLOSED: 14103,
+  MOBILE_WALLET_SESSION_TIMEOUT: 14104,
+  MOBILE_WALLET_NOT_FOUND: 14105,
   // 7xxx validation
   INVALID_PUBLIC_KEY: 7000,
   INVALID_REFERRAL_ADDRESS: 7001,
@@ -87,6 +90,20 @@ export const ERROR_CODES = {
   // 9xxx server data
   INVALID_SERVER_FIELD: 9000,
 } as const;
+
+/** The numeric code range each layer owns; ranges never overlap (a test walks every table). */
+export const ERROR_CODE_RANGES = {
+  protocol: [
+    [1000, 5999],
+    [7000, 9999],
+    [14000, 14199],
+  ],
+  program: [[6000, 6999]],
+  sdk: [[10000, 10999]],
+  api: [[11000, 11999]],
+  bootstrap: [[12000, 12999]],
+  toolchain: [[13000, 13999]],
+} as const satisfies Record<string, readonly (readonly [number, number])[]>;
 
 /** Name of an error code (`"UNKNOWN_POOL_TYPE"`...). */
 export type CisternErrorName = keyof typeof ERROR_CODES;

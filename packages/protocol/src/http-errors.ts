@@ -41,8 +41,10 @@ export function getHttpErrorMessage(status: number, body: unknown): string {
  * HTTP_UNEXPECTED_STATUS (4001) 'Request failed with status {status}'.
  */
 export function createHttpError(status: number, body: unknown): CisternError {
+  // The server's coded body `{code, name, message, params}` stays the cause, so its code reaches the user.
+  const cause = isRecord(body) && typeof body.code === "number" ? { cause: body } : undefined;
   if (isMappedHttpStatus(status)) {
-    return new CisternError(CODE_BY_STATUS[status], { message: getHttpErrorMessage(status, body) });
+    return new CisternError(CODE_BY_STATUS[status], { message: getHttpErrorMessage(status, body) }, cause);
   }
-  return new CisternError(ERROR_CODES.HTTP_UNEXPECTED_STATUS, { status });
+  return new CisternError(ERROR_CODES.HTTP_UNEXPECTED_STATUS, { status }, cause);
 }

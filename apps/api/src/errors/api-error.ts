@@ -50,10 +50,17 @@ const HTTP_STATUS: Record<ApiErrorCode, number> = {
 /** The API's server-side error: a stable numeric code plus a message safe to show to clients. */
 export class ApiError extends Error {
   readonly code: ApiErrorCode;
-  constructor(code: ApiErrorCode, message: string, options?: { cause?: unknown }) {
+  /** Typed parameters for the client's sentence (strings; amounts in base units). */
+  readonly params: Record<string, string>;
+  constructor(
+    code: ApiErrorCode,
+    message: string,
+    options?: { cause?: unknown; params?: Record<string, string> },
+  ) {
     super(message, options);
     this.name = "ApiError";
     this.code = code;
+    this.params = options?.params ?? {};
   }
   /** HTTP status this error maps to. */
   get statusCode(): number {

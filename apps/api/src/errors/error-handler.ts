@@ -1,3 +1,4 @@
+import { getErrorCodeName } from "@cistern/protocol";
 import {
   isSolanaError,
   SOLANA_ERROR__ADDRESSES__INVALID_BASE58_ENCODED_ADDRESS,
@@ -8,10 +9,35 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { ADDRESS_FORMAT } from "../http/schemas.ts";
 import { ApiError, ERROR_CODES } from "./api-error.ts";
 
-/** Body of every error answer: a stable code and a message safe to show. */
+/**
+ * Body of every error answer: a stable numeric code, its name, a message safe to show and typed parameters
+ * (strings; amounts in base units with the currency `mint`), so a client turns the code into its own sentence.
+ */
 export interface ErrorBody {
   code: number;
+  name: string;
   message: string;
+  params: Record<string, string>;
+}
+
+function body(code: number, name: string, message: string, params: Record<string, string> = {}): ErrorBody {
+  return { code, name, message, params };
+}
+
+function apiCodeName(code: number): string {
+  return Object.entries(ERROR_CODES).find(([, c]) => c === code)?.[0] ?? "ERROR";
+}
+
+/** An error carrying the rule-book's refusal (the program's code, name and params): see tx-errors offerRefused. */
+function refusalOf(
+  error: unknown,
+): { code: number; name: string; params: Record<string, string> } | undefined {
+  const refusal = (error as { refusal?: unknown } | null)?.refusal as
+    | { code?: unknown; name?: unknown; params?: unknown }
+    | undefined;
+  if (refusal === undefined || typeof refusal.code !== "number" || typeof refusal.name !== "string")
+    return undefined;
+  return { code: refusal.code, name: refusal.name, params: (refusal.params ?? {}) as Record<string, string> };
 }
 
 /** Protocol codes that mean "the request was wrong" (400) rather than "cannot process" (422). */
@@ -48,43 +74,63 @@ export function isInvalidAddressError(error: unknown): boolean {
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
   if (error instanceof ApiError) {
     const status = error.statusCode;
-    return {
-      status,
-      body: { code: error.code, message: status >= 500 ? publicMessage(status) : error.message },
-    };
+    if (status >= 500)
+      return { status, body: body(error.code, apiCodeName(error.code), publicMessage(status)) };
+    const refusal = refusalOf(error);
+    if (refusal !== undefined)
+      return { status, body: body(refusal.code, refusal.name, error.message, refusal.params) };
+    return { status, body: body(error.code, apiCodeName(error.code), error.message, error.params) };
   }
   if (isInvalidAddressError(error)) {
-    return {
-      status: 400,
-      body: {
-        code: ERROR_CODES.INVALID_INPUT,
-        message: `Invalid address: ${(error as Error).message} (an address is base58 of 32 bytes)`,
-      },
-    };
+    const message = `Invalid address: ${(error as Error).message} (an address is base58 of 32 bytes)`;
+    return { status: 400, body: body(ERROR_CODES.INVALID_INPUT, "INVALID_INPUT", message) };
   }
   if (isProtocolError(error)) {
-    return { status: protocolStatus(error.code), body: { code: error.code, message: error.message } };
+    const name = getErrorCodeName(error.code) ?? "ERROR";
+    const params = Object.fromEntries(
+      Object.entries((error as { context?: Record<string, unknown> }).context ?? {}).map(([k, v]) => [
+        k,
+        String(v),
+      ]),
+    );
+    return { status: protocolStatus(error.code), body: body(error.code, name, error.message, params) };
   }
   const fastifyError = error as Partial<FastifyError> | undefined;
   if (fastifyError?.validation !== undefined) {
     const context = fastifyError.validationContext ?? "request";
-    const details = fastifyError.validation
-      .map((v) => {
-        const path = `${context}${v.instancePath.replaceAll("/", ".")}`;
-        if (v.keyword === "format" && v.params?.format === ADDRESS_FORMAT)
-          return `${path} is not a valid address (base58 of 32 bytes)`;
-        return `${path} ${v.message ?? "is invalid"}`;
-      })
-      .join(", ");
-    return { status: 400, body: { code: ERROR_CODES.INVALID_INPUT, message: details } };
+    const first = fastifyError.validation[0];
+    const describe = (v: NonNullable<typeof first>) => {
+      const path = `${context}${v.instancePath.replaceAll("/", ".")}`;
+      if (v.keyword === "format" && v.params?.format === ADDRESS_FORMAT)
+        return { field: path, text: `${path} is not a valid address (base58 of 32 bytes)` };
+      if (v.keyword === "additionalProperties") {
+        const extra = String(v.params?.additionalProperty ?? "");
+        const what = context === "querystring" ? "query parameter" : "field";
+        return { field: `${path}.${extra}`, text: `unknown ${what} '${extra}'` };
+      }
+      if (v.keyword === "required") {
+        const missing = String(v.params?.missingProperty ?? "");
+        return { field: `${path}.${missing}`, text: `${path} must have required property '${missing}'` };
+      }
+      return { field: path, text: `${path} ${v.message ?? "is invalid"}` };
+    };
+    const details = fastifyError.validation.map(describe);
+    const params: Record<string, string> = first === undefined ? {} : { field: details[0]!.field };
+    return {
+      status: 400,
+      body: body(ERROR_CODES.INVALID_INPUT, "INVALID_INPUT", details.map((d) => d.text).join(", "), params),
+    };
   }
   const status = typeof fastifyError?.statusCode === "number" ? fastifyError.statusCode : 500;
   if (status >= 400 && status < 500) {
     // Fastify's own client errors (bad JSON, unsupported media type, body too large ...): their text is safe.
     const code = status === 404 ? ERROR_CODES.NOT_FOUND : ERROR_CODES.INVALID_INPUT;
-    return { status, body: { code, message: fastifyError?.message ?? `Unknown error ${status}` } };
+    return {
+      status,
+      body: body(code, apiCodeName(code), fastifyError?.message ?? `Unknown error ${status}`),
+    };
   }
-  return { status: 500, body: { code: ERROR_CODES.INTERNAL, message: publicMessage(500) } };
+  return { status: 500, body: body(ERROR_CODES.INTERNAL, "INTERNAL", publicMessage(500)) };
 }
 
 function publicMessage(status: number): string {
@@ -99,9 +145,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     void reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.status(404).send({
-      code: ERROR_CODES.NOT_FOUND,
-      message: `Route ${request.method} ${request.url.split("?")[0]} not found`,
-    });
+    void reply
+      .status(404)
+      .send(
+        body(
+          ERROR_CODES.NOT_FOUND,
+          "NOT_FOUND",
+          `Route ${request.method} ${request.url.split("?")[0]} not found`,
+        ),
+      );
   });
 }

@@ -38,8 +38,18 @@ export const Pagination = {
 
 /** Error answer of every route. */
 export const ErrorBody = Type.Object(
-  { code: Type.Integer(), message: Type.String() },
-  { $id: "ErrorBody", description: "stable numeric code and a message safe to show" },
+  {
+    code: Type.Integer(),
+    name: Type.String(),
+    message: Type.String(),
+    params: Type.Record(Type.String(), Type.String()),
+  },
+  {
+    $id: "ErrorBody",
+    description:
+      "stable numeric code (program 6000-6999, protocol, API 11000-11999), its name, a message safe to show and " +
+      "parameters for the client's own sentence (amounts as base-unit strings with the currency `mint`)",
+  },
 );
 
 /** Adds the shared error answers (400, 404, 422, 500, 502) to a route's response schemas. */

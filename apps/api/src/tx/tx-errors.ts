@@ -1,4 +1,4 @@
-import { getProgramErrorEntry, type OfferRefusal } from "@cistern/protocol";
+import { getProgramErrorEntry, type OfferRefusal, ERROR_CODES as PROTOCOL_CODES } from "@cistern/protocol";
 import { decodeLendingError, isSdkError } from "@cistern/sdk";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import { isInvalidAddressError } from "../errors/error-handler.ts";
@@ -44,12 +44,34 @@ export function toRequestError(error: unknown): unknown {
   return error;
 }
 
-/** Human message of a failed simulation or transaction: the lending program error when there is one. */
-export function describeChainFailure(err: unknown, logs: readonly string[], programId: string): string {
-  const decoded =
-    decodeLendingError(logs, { programAddress: programId as never }) ?? decodeLendingError({ err });
-  if (decoded) return `${decoded.name} (${decoded.code}): ${decoded.message}`;
+/** A failed simulation or transaction as the one error vocabulary's fields. */
+export interface ChainFailure {
+  code: number;
+  name: string;
+  message: string;
+  params: Record<string, string>;
+}
+
+/**
+ * A failed simulation or transaction, decoded by code from the transaction result (`InstructionError:
+ * [index, {Custom: n}]`): a lending program error keeps its code (6000-6999) and name; anything else is
+ * TRANSACTION_SEND_FAILED (5004) with the failing program's log line.
+ */
+export function describeChainFailure(
+  err: unknown,
+  logs: readonly string[],
+  _programId: string,
+): ChainFailure {
+  const decoded = decodeLendingError({ err });
+  if (decoded) return { code: decoded.code, name: decoded.name, message: decoded.message, params: {} };
   const failed = logs.find((l) => / failed: /.test(l));
-  if (failed) return failed.replace(/^Program \w+ /, "Program ");
-  return `Transaction failed: ${typeof err === "string" ? err : JSON.stringify(err)}`;
+  const message = failed
+    ? failed.replace(/^Program \w+ /, "Program ")
+    : `Transaction failed: ${typeof err === "string" ? err : JSON.stringify(err)}`;
+  return {
+    code: PROTOCOL_CODES.TRANSACTION_SEND_FAILED,
+    name: "TRANSACTION_SEND_FAILED",
+    message,
+    params: {},
+  };
 }

@@ -15,7 +15,14 @@ describe("error mapping", () => {
     });
     expect(toErrorResponse(new CisternError(PROTOCOL_CODES.UNKNOWN_POOL_TYPE)).body).toEqual({
       code: 3000,
+      name: "UNKNOWN_POOL_TYPE",
       message: "Unknown pool type",
+      params: {},
+    });
+    expect(
+      toErrorResponse(new CisternError(PROTOCOL_CODES.INVALID_PUBLIC_KEY, { value: "x" })).body.params,
+    ).toEqual({
+      value: "x",
     });
     expect(toErrorResponse(new CisternError(PROTOCOL_CODES.IMAGE_URL_REJECTED, { url: "u" })).status).toBe(
       422,
@@ -45,17 +52,38 @@ describe("error mapping", () => {
 
   it("never leaks internals in a 5xx", () => {
     const internal = toErrorResponse(new Error("connect ECONNREFUSED 10.0.0.5:5432 password=secret"));
-    expect(internal).toEqual({ status: 500, body: { code: 11099, message: "Internal server error" } });
+    expect(internal).toEqual({
+      status: 500,
+      body: { code: 11099, name: "INTERNAL", message: "Internal server error", params: {} },
+    });
     const upstream = toErrorResponse(
       new ApiError(ERROR_CODES.UPSTREAM_FAILED, "RPC http://secret-host failed"),
     );
-    expect(upstream).toEqual({ status: 502, body: { code: 11000, message: "Upstream service unavailable" } });
+    expect(upstream).toEqual({
+      status: 502,
+      body: { code: 11000, name: "UPSTREAM_FAILED", message: "Upstream service unavailable", params: {} },
+    });
   });
 
   it("keeps client-error messages", () => {
     expect(toErrorResponse(new ApiError(ERROR_CODES.INVALID_PUBKEY, "bad key"))).toEqual({
       status: 400,
-      body: { code: 7000, message: "bad key" },
+      body: { code: 7000, name: "INVALID_PUBKEY", message: "bad key", params: {} },
+    });
+  });
+
+  it("answers a rule-book refusal with the program's code, name and params", () => {
+    const error = Object.assign(new ApiError(ERROR_CODES.UNPROCESSABLE, "No pool can lend ..."), {
+      refusal: { code: 6027, name: "LtvExceeded", params: { maxAmount: "5", mint: "m" } },
+    });
+    expect(toErrorResponse(error)).toEqual({
+      status: 422,
+      body: {
+        code: 6027,
+        name: "LtvExceeded",
+        message: "No pool can lend ...",
+        params: { maxAmount: "5", mint: "m" },
+      },
     });
   });
 });

@@ -261,7 +261,7 @@ describe.each(ENGINES)("read routes over indexed accounts (%s)", (engine) => {
     expect((await get(`/currency/currency?currencyId=${randomAddress()}`)).body).toBeNull();
   });
 
-  it("rejects bad input with 400 {code, message} and unknown routes with 404", async () => {
+  it("rejects bad input with 400 {code, name, message, params} and unknown routes with 404", async () => {
     const bad = await get("/loan/user?pubkey=not-a-key");
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(4400);
@@ -269,7 +269,10 @@ describe.each(ENGINES)("read routes over indexed accounts (%s)", (engine) => {
     expect((await get(`/loan/user?pubkey=${borrower}&limit=100000`)).status).toBe(400);
     expect((await get(`/loan/user?pubkey=${borrower}&extra=1`)).status).toBe(400);
     const missing = await get("/nope");
-    expect(missing).toEqual({ status: 404, body: { code: 4404, message: "Route GET /nope not found" } });
+    expect(missing).toEqual({
+      status: 404,
+      body: { code: 4404, name: "NOT_FOUND", message: "Route GET /nope not found", params: {} },
+    });
   });
 
   it("answers users for a comma-separated or repeated pubkeys list, with empty profile and chat shapes", async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getPriorityFeeOptions } from "@cistern/protocol";
-import { generateKeyPairSigner, getBase58Decoder, signBytes } from "@solana/kit";
+import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
 import { parseBaseUnits } from "../../src/tx/builder/builder-schemas.ts";

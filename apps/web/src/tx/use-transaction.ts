@@ -1,12 +1,15 @@
 import {
   type ActionName,
+  describeErrorForUser,
   getActionErrorToast,
   getErrorText,
   getExplorerTransactionUrl,
   getRefreshScopes,
   getTransactionToast,
+  TRANSACTION_SUPPORT_TEXT,
   type TransactionAction,
   type TransactionMachineState,
+  TransactionStep,
   transactionReducer,
 } from "@cistern/protocol";
 import { useConnection, useWallet } from "@solana/wallet-adapter-react";
@@ -14,6 +17,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 import { useAppContext } from "../app-context.ts";
 import { refreshScopes } from "../data/refresh.ts";
+import { formatMoney } from "../pages/format.ts";
 import { getStoredReferrer } from "../referral/referral.ts";
 import { getBuilderPriorityFeeOptions } from "../settings/priority-fee.ts";
 import { settingsStore } from "../settings/settings-store.ts";
@@ -142,12 +146,30 @@ export function useTransaction(): UseTransactionResult {
         return signature;
       } catch (error) {
         fullError = error instanceof Error && error.stack ? error.stack : getErrorText(error);
-        dispatch({ type: "fail", message: getErrorText(error) });
-        const actionToast = getActionErrorToast(request.action, error);
-        showToast({ kind: "error", title: actionToast.title, detail: actionToast.detail });
+        // One toast per failure: the progress toast becomes the failure, worded from the error's code.
+        const sentence = describeErrorForUser(error, { amount: (a, mint) => formatMoney(a, mint) });
+        const sent = stateRef.current?.step === TransactionStep.SENDING;
+        if (sent) {
+          dispatch({ type: "fail", message: sentence });
+        } else {
+          const failed: ToastInput = {
+            kind: "error",
+            title: getActionErrorToast(request.action, new Error(sentence)).title,
+            help: { text: TRANSACTION_SUPPORT_TEXT, link: { href: config.discordUrl, label: DISCORD_LABEL } },
+            copyText: fullError,
+          };
+          if (toastId === null) toastId = showToast(failed);
+          else updateToast(toastId, failed);
+        }
         analytics.action("transaction_failed", { action: request.action });
         stateRef.current = transactionReducer(stateRef.current, { type: "clear" });
         setState(stateRef.current);
+        // What made it fail (a pool emptied, a loan closed) is on the lists the action touches: refresh them,
+        // so the same failing offer is not shown again.
+        await refreshScopes(
+          queryClient,
+          getRefreshScopes(request.action, { isTokenLoan: request.isTokenLoan }),
+        ).catch(() => undefined);
         return null;
       } finally {
         busyRef.current = false;

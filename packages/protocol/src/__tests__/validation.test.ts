@@ -92,7 +92,7 @@ describe("mobile wallet association", () => {
     expect(() => assertAssociationPort(49_151)).toThrowError(
       "Association port number must be between 49152 and 65535. 49151 given.",
     );
-    expect(() => assertAssociationPort(65_536)).toThrowError(expect.objectContaining({ code: 6100 }));
+    expect(() => assertAssociationPort(65_536)).toThrowError(expect.objectContaining({ code: 14100 }));
   });
 
   it("accepts https wallet base URLs only", () => {
@@ -100,6 +100,6 @@ describe("mobile wallet association", () => {
     expect(() => assertWalletBaseUrl("http://wallet.example")).toThrowError(
       "Base URLs supplied by wallets must be valid `https` URLs",
     );
-    expect(() => assertWalletBaseUrl("not a url")).toThrowError(expect.objectContaining({ code: 6101 }));
+    expect(() => assertWalletBaseUrl("not a url")).toThrowError(expect.objectContaining({ code: 14101 }));
   });
 });

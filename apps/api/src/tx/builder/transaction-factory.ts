@@ -14,10 +14,11 @@ import {
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
+import type { ApiError } from "../../errors/api-error.ts";
 import type { ChainClock } from "../chain/chain-clock.ts";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { IssuedMessageStore } from "../sender/issued-messages.ts";
-import { describeChainFailure, unprocessable } from "../tx-errors.ts";
+import { type ChainFailure, describeChainFailure, unprocessable } from "../tx-errors.ts";
 import { estimateComputeUnits } from "./compute-units.ts";
 import { computeUnitPrice } from "./priority-fees.ts";
 import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./wire-instructions.ts";
@@ -94,9 +95,13 @@ export function createTransactionFactory(deps: {
       { encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, commitment: "confirmed" },
     ]);
     if (r.value.err !== null && r.value.err !== undefined) {
-      throw unprocessable(
-        `Transaction simulation failed: ${describeChainFailure(r.value.err, r.value.logs ?? [], deps.programId)}`,
+      const failure = describeChainFailure(r.value.err, r.value.logs ?? [], deps.programId);
+      const error: ApiError & { refusal?: ChainFailure } = unprocessable(
+        `Transaction simulation failed: ${failure.name} (${failure.code}): ${failure.message}`,
       );
+      // a program refusal keeps its code to the client
+      if (failure.code >= 6000 && failure.code <= 6999) error.refusal = failure;
+      throw error;
     }
     return r.value.unitsConsumed ?? 200_000;
   }

@@ -35,7 +35,14 @@ const BundleBody = Type.Object(
 const SendResponse = Type.Object({
   result: Type.Union([Type.String(), Type.Null()]),
   signatures: Type.Optional(Type.Array(Type.String())),
-  error: Type.Optional(Type.Object({ code: Type.Integer(), message: Type.String() })),
+  error: Type.Optional(
+    Type.Object({
+      code: Type.Integer(),
+      name: Type.String(),
+      message: Type.String(),
+      params: Type.Record(Type.String(), Type.String()),
+    }),
+  ),
 });
 
 interface Single {

@@ -12,14 +12,14 @@ import {
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 import { callJsonRpc } from "../chain/json-rpc.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, describeChainFailure } from "../tx-errors.ts";
+import { badRequest, type ChainFailure, describeChainFailure } from "../tx-errors.ts";
 
 /** The sender's answer: a signature, or the error the chain gave (spec "a signature or error"). */
 export interface SendResult {
   result: string | null;
   /** Every signature sent (bundles), in order. */
   signatures?: string[];
-  error?: { code: number; message: string };
+  error?: ChainFailure;
 }
 
 /** Decodes a base64 wire transaction; junk is a 400. */
@@ -38,8 +38,16 @@ export const BLOCK_HEIGHT_MESSAGE = "Transaction expired: block height exceeded 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function failure(code: number, message: string, signatures: string[] = []): SendResult {
-  return { result: null, ...(signatures.length > 0 ? { signatures } : {}), error: { code, message } };
+function failure(error: ChainFailure, signatures: string[] = []): SendResult {
+  return { result: null, ...(signatures.length > 0 ? { signatures } : {}), error };
+}
+
+/** A sender failure with a protocol code (no program error behind it). */
+function protocolFailure(
+  name: "TRANSACTION_SEND_FAILED" | "BLOCK_HEIGHT_EXCEEDED" | "NO_SIGNATURE_CONFIRMATION",
+  message: string,
+): ChainFailure {
+  return { code: PROTOCOL_CODES[name], name, message, params: {} };
 }
 
 /** The signer addresses of `tx` whose signature is still missing. */
@@ -161,13 +169,10 @@ export async function submitAndConfirm(
   if (!first.ok) {
     const data = first.error.data;
     if (data?.err !== undefined || data?.logs)
-      return failure(
-        PROTOCOL_CODES.TRANSACTION_SEND_FAILED,
-        describeChainFailure(data?.err, data?.logs ?? [], tx.programId),
-      );
+      return failure(describeChainFailure(data?.err, data?.logs ?? [], tx.programId));
     if (/blockhash not found|block height exceeded/i.test(first.error.message))
-      return failure(PROTOCOL_CODES.BLOCK_HEIGHT_EXCEEDED, BLOCK_HEIGHT_MESSAGE);
-    return failure(PROTOCOL_CODES.TRANSACTION_SEND_FAILED, first.error.message);
+      return failure(protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE));
+    return failure(protocolFailure("TRANSACTION_SEND_FAILED", first.error.message));
   }
   if (!waitForConfirmation) return { result: signature };
   let lastBroadcast = Date.now();
@@ -181,23 +186,19 @@ export async function submitAndConfirm(
     if (status && (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized")) {
       if (status.err !== null && status.err !== undefined) {
         const logs = await transactionLogs(rpcUrl, signature);
-        return failure(
-          PROTOCOL_CODES.TRANSACTION_SEND_FAILED,
-          describeChainFailure(status.err, logs, tx.programId),
-          [signature],
-        );
+        return failure(describeChainFailure(status.err, logs, tx.programId), [signature]);
       }
       return { result: signature };
     }
     if ((await tx.clock.blockHeight()) > lastValidBlockHeight)
-      return failure(PROTOCOL_CODES.BLOCK_HEIGHT_EXCEEDED, BLOCK_HEIGHT_MESSAGE, [signature]);
+      return failure(protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE), [signature]);
     if (Date.now() - lastBroadcast >= tx.config.rebroadcastIntervalMs) {
       lastBroadcast = Date.now();
       await send(true);
     }
     await sleep(150);
   }
-  return failure(PROTOCOL_CODES.NO_SIGNATURE_CONFIRMATION, "No signature confirmation", [signature]);
+  return failure(protocolFailure("NO_SIGNATURE_CONFIRMATION", "No signature confirmation"), [signature]);
 }
 
 async function transactionLogs(rpcUrl: string, signature: string): Promise<string[]> {

@@ -1,0 +1,155 @@
+/**
+ * One plain sentence for a coded error, as a user reads it: amounts in the currency's units (through the
+ * caller's formatter), no addresses, no base units. Codes travel intact from the program (6000-6999),
+ * the API (11000-11999) and the sender to here; the web switches on the code, never on the text.
+ */
+import { ERROR_CODES, isCisternError } from "./errors.ts";
+import { PROGRAM_ERROR_CODE } from "./program-errors.ts";
+
+/** A coded error as the API answers it: `{code, name, message, params}`. */
+export interface CodedError {
+  code: number;
+  name: string;
+  message: string;
+  params: Record<string, string>;
+}
+
+/** How the caller formats what a sentence names. */
+export interface SentenceFormatters {
+  /** `amount` base units of `mint` in whole units with the currency's symbol ("12.5 SOL"). */
+  amount(amountBaseUnits: bigint, mint: string): string;
+}
+
+function isCodedError(value: unknown): value is CodedError {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.code === "number" && typeof v.name === "string" && typeof v.message === "string";
+}
+
+/** The server's coded error behind `error` (itself, or an error it was caused by), if any. */
+export function findCodedError(error: unknown): CodedError | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    if (isCodedError(current) && !(current instanceof Error)) {
+      return { ...current, params: (current as { params?: Record<string, string> }).params ?? {} };
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+const P = PROGRAM_ERROR_CODE;
+
+/** The sentence for a coded error; null when the code has none of its own. */
+function sentenceFor(e: CodedError, f: SentenceFormatters): string | null {
+  const mint = e.params.mint;
+  const money = (key: string): string | null => {
+    const raw = e.params[key];
+    return raw !== undefined && raw !== "" && mint !== undefined && /^\d+$/.test(raw)
+      ? f.amount(BigInt(raw), mint)
+      : null;
+  };
+  const days = (key: string) => {
+    const raw = e.params[key];
+    return raw === undefined ? null : Math.floor(Number(raw) / 86_400);
+  };
+  switch (e.code) {
+    case P.InvalidAmount:
+      return "Enter an amount greater than zero.";
+    case P.InsufficientLiquidity: {
+      const max = money("maxAmount");
+      return max
+        ? `This pool has ${max} available to lend right now.`
+        : "This pool does not have enough liquidity for this loan right now.";
+    }
+    case P.PoolNotOpen:
+      return "This pool is not taking new loans.";
+    case P.ProtocolPaused:
+      return "New loans are paused for now. Repaying, liquidating and withdrawing still work.";
+    case P.StaleAttestation:
+    case P.FutureAttestation:
+      return "The quote expired before the transaction landed. Please try again.";
+    case P.InvalidDuration: {
+      const max = days("maxDurationSeconds");
+      return max ? `Choose a duration between 1 and ${max} days.` : "Choose a duration this pool offers.";
+    }
+    case P.BelowMinAmountUsd: {
+      const min = money("minAmount");
+      return min ? `This pool's loans start at ${min}.` : "This loan is below the pool's minimum.";
+    }
+    case P.AboveMaxAmountUsd: {
+      const max = money("maxAmount");
+      return max ? `This pool lends at most ${max} per loan.` : "This loan is above the pool's maximum.";
+    }
+    case P.LtvExceeded: {
+      const max = money("maxAmount");
+      return max
+        ? `This pool lends at most ${max} against this collateral.`
+        : "This pool lends less against this collateral.";
+    }
+    case P.ExposureExceeded: {
+      const max = money("maxAmount");
+      return max
+        ? `This pool can lend at most ${max} more against this collection right now.`
+        : "This pool has reached its limit for this collection.";
+    }
+    case P.CollectionNotInPool:
+      return "This pool does not accept this collateral.";
+    case P.ConditionsNotMet:
+      return "Your wallet does not meet this pool's borrower requirements (wallet age, past loans or volume).";
+    case P.NotWhitelisted:
+      return "This pool is private and your wallet is not on its list.";
+    case P.LoanNotOngoing:
+      return "This loan is already closed.";
+    case P.NotLiquidatable:
+      return "This loan cannot be liquidated yet: its grace period has not ended.";
+    case P.AprMismatch:
+      return "The pool's rate changed since your quote. Review the new terms and try again.";
+    case P.InvalidCollateral:
+      return "This token cannot be used as NFT collateral.";
+    case P.InvalidMetadata:
+      return "This NFT's metadata could not be verified, so it cannot be used as collateral.";
+    case P.CollectionNotVerified:
+      return "This NFT is not a verified member of a collection, so it cannot be used as collateral.";
+    case P.LoanLiquidatable:
+      return "This loan is past its grace period: it can still be repaid, but not extended.";
+    case P.Unauthorized:
+      return "Your wallet is not allowed to do this.";
+    case P.InvalidTokenAccount:
+    case P.InvalidMint:
+      return "A token account in this transaction does not belong to your wallet.";
+    case P.PoolHasOngoingLoans:
+      return "This pool still has ongoing loans, so it cannot be closed yet.";
+    case P.CollectionInUse:
+      return "A collection with ongoing loans cannot be removed from the pool.";
+    case 11003:
+      return "The wallet signature did not match the message. Please sign again.";
+    case 11004:
+      return "This signature request expired or was not issued for this wallet. Please try again.";
+    case 11005:
+      return "This signed message was already used. Please sign again.";
+    case ERROR_CODES.BLOCK_HEIGHT_EXCEEDED:
+      return "The transaction was not confirmed in time. This is due to network congestion. Please try again in few mins.";
+    default:
+      return null;
+  }
+}
+
+/**
+ * One sentence for any failure: a coded server error by its code (program codes with their parameters in
+ * currency units), a CisternError by its message, else the error's text. Unknown program codes read
+ * "The program refused this transaction (error {code})."
+ */
+export function describeErrorForUser(error: unknown, formatters: SentenceFormatters): string {
+  const coded = findCodedError(error);
+  if (coded !== null) {
+    const sentence = sentenceFor(coded, formatters);
+    if (sentence !== null) return sentence;
+    if (coded.code >= 6000 && coded.code <= 6999)
+      return `The program refused this transaction (error ${coded.code}).`;
+    return coded.message;
+  }
+  if (isCisternError(error)) return error.message;
+  if (error instanceof Error) return error.message;
+  return typeof error === "string" ? error : "Something went wrong.";
+}
