@@ -73,6 +73,42 @@ describe("borrow model", () => {
   });
 });
 
+describe("borrow model decides offers with the rule-book", () => {
+  it("ranks SOL and USDC offers by USD, not by base units, and never offers a pool that cannot lend its minimum", () => {
+    const entry = [{ collection, collectionLtv: 5000, exposure: 10000, borrowedAmount: "0" }];
+    // 2 SOL (300 USD) against 375 USDC: by base units the SOL pool "lends more"; in USD it lends less
+    const solPool = parsePool(
+      apiPool({
+        currency: SOL_MINT,
+        availableLiquidity: "2000000000",
+        totalLiquidity: "9000000000",
+        collections: entry,
+      }),
+    );
+    const usdcPool = parsePool(apiPool({ collections: entry }));
+    // a pool whose minimum (1000 USD) is above what it lends against this NFT (375 USD)
+    const highMinimum = parsePool(
+      apiPool({
+        limits: { minDuration: 86400, maxDuration: 14 * 86400, minAmountUsd: 1000, maxAmountUsd: 5000 },
+        collections: entry,
+      }),
+    );
+    const offers = findOffers({
+      pools: [solPool, highMinimum, usdcPool],
+      collateralId: collection,
+      valueMint: SOL_MINT,
+      valueDecimals: 9,
+      value: 5_000_000_000n,
+      prices,
+    });
+    expect(offers.map((o) => o.pool.pubkey)).toEqual([usdcPool.pubkey, solPool.pubkey]);
+    expect(offers.map((o) => [o.minBorrow, o.maxBorrow])).toEqual([
+      [10_000_000n, 375_000_000n],
+      [66_666_667n, 2_000_000_000n],
+    ]);
+  });
+});
+
 describe("borrow page", () => {
   function api() {
     const pool = apiPool({
@@ -132,14 +168,17 @@ describe("borrow page", () => {
       "This pool lends at most 375 USDC against this collateral.",
     );
     fireEvent.click(submit);
-    fireEvent.change(amount, { target: { value: "10" } });
-    expect(screen.getByTestId("borrow-error").textContent).toBe("The minimum NFT loan is 20 USDC.");
+    // the pool's own minimum (10 USD at 1 USD per USDC), as the program enforces it
+    fireEvent.change(amount, { target: { value: "9.99" } });
+    expect(screen.getByTestId("borrow-error").textContent).toBe("This pool's loans start at 10 USDC.");
+    fireEvent.change(amount, { target: { value: "-5" } });
+    expect(screen.getByTestId("borrow-error").textContent).toBe("The amount must be positive.");
     fireEvent.change(amount, { target: { value: "1.0000001" } });
     expect(screen.getByTestId("borrow-error").textContent).toBe("Enter a number with at most 6 decimals.");
     fireEvent.click(submit);
     fireEvent.change(amount, { target: { value: "100" } });
     fireEvent.change(screen.getByLabelText(/Duration/), { target: { value: "30" } });
-    expect(screen.getByTestId("borrow-error").textContent).toBe("Choose between 1 and 14 days.");
+    expect(screen.getByTestId("borrow-error").textContent).toBe("Choose a duration between 1 and 14 days.");
     expect(screen.queryByTestId("quote")).toBeNull();
     fireEvent.click(submit);
     expect(requests.filter((r) => r.method === "POST")).toEqual([]);

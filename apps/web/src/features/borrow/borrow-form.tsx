@@ -2,7 +2,7 @@ import { formatUnits, getCurrencyByMint, SECONDS_PER_DAY } from "@cistern/protoc
 import { useId, useState } from "react";
 import { formatBps, formatMoney } from "../../pages/format.ts";
 import { poolName } from "../pools/pool-cards.tsx";
-import { type BorrowCheck, checkBorrow, type Offer, type Prices } from "./borrow-model.ts";
+import { type BorrowCheck, checkBorrow, type Offer } from "./borrow-model.ts";
 import { QuotePanel } from "./quote-panel.tsx";
 
 /** What the page sends once the borrower confirms. */
@@ -19,7 +19,6 @@ export interface BorrowSubmit {
 export function BorrowForm({
   offers,
   kind,
-  prices,
   nowSeconds,
   collateralLabel,
   preferredPool,
@@ -28,7 +27,6 @@ export function BorrowForm({
 }: {
   offers: Offer[];
   kind: "nft" | "token";
-  prices: Prices;
   nowSeconds: number;
   collateralLabel: string;
   preferredPool?: string | null;
@@ -51,7 +49,7 @@ export function BorrowForm({
       </p>
     );
   }
-  const check: BorrowCheck = checkBorrow({ amountText, durationDaysText: daysText }, offer, kind, prices);
+  const check: BorrowCheck = checkBorrow({ amountText, durationDaysText: daysText }, offer);
   const showError = !check.ok && (touched || amountText !== "");
   const decimals = getCurrencyByMint(offer.pool.currency)?.decimals ?? 0;
   return (
@@ -77,7 +75,9 @@ export function BorrowForm({
               onChange={() => setPoolKey(o.pool.pubkey)}
             />
             <span className="pg-offer-name">{poolName(o.pool)}</span>
-            <span>up to {formatMoney(o.maxBorrow, o.pool.currency, 2)}</span>
+            <span>
+              {formatMoney(o.minBorrow, o.pool.currency, 2)} to {formatMoney(o.maxBorrow, o.pool.currency, 2)}
+            </span>
             <span>{formatBps(o.pool.loanCurve.apr)} APR</span>
             <span>LTV {formatBps(o.ltvBps)}</span>
             <span>≤ {Math.floor(o.pool.limits.maxDuration / SECONDS_PER_DAY)} days</span>
@@ -125,6 +125,7 @@ export function BorrowForm({
       {check.ok ? (
         <QuotePanel
           quote={check.quote}
+          network={check.offer.network}
           currency={offer.pool.currency}
           nowSeconds={nowSeconds}
           collateralLabel={collateralLabel}

@@ -1,26 +1,39 @@
 import {
-  bigintMin,
-  computeExposureCapacity,
   computeGraceSeconds,
   computeLoanQuote,
-  computeMaxBorrowAmount,
+  convertAtPrices,
+  describeErrorForUser,
+  EMPTY_WHITELIST_ADDRESS,
+  evaluateLoanOffer,
+  formatUnits,
   getCurrencyByMint,
   isCisternError,
+  type LoanOffer,
   type LoanQuote,
+  MICRO_USD_DECIMALS,
   MIN_LOAN_DURATION_SECONDS,
+  type OfferInput,
   type ParsedPool,
+  parsePriceMicroUsd,
   parseUnits,
+  parseUnitsFloor,
+  rankLoanOffers,
   SECONDS_PER_DAY,
-  toScaledUsdPrice,
 } from "@cistern/protocol";
-import { formatMoney, formatUsd } from "../../pages/format.ts";
+import { formatMoney } from "../../pages/format.ts";
 
 /** Prices by mint, USD per whole unit as decimal strings. */
 export type Prices = Record<string, string>;
 
+/** Micro-USD price of a mint from the price map (the oracle's truncation), or null. */
+function priceMicroUsd(mint: string, prices: Prices): bigint | null {
+  const text = prices[mint];
+  return text === undefined ? null : parsePriceMicroUsd(text);
+}
+
 /**
- * Value of `amount` base units of `fromMint` (decimals `fromDecimals`) in base units of `toMint`,
- * at USD prices, rounded down (a borrower is never credited more than the collateral is worth).
+ * Value of `amount` base units of `fromMint` (decimals `fromDecimals`) in base units of `toMint`, at
+ * micro-USD prices, rounded down (a borrower is never credited more than the collateral is worth).
  * Same mint: the amount itself. Null when a price is missing.
  */
 export function convertValue(
@@ -32,18 +45,19 @@ export function convertValue(
 ): bigint | null {
   if (fromMint === toMint) return amount;
   const to = getCurrencyByMint(toMint);
-  const fromPrice = prices[fromMint];
-  const toPrice = prices[toMint];
-  if (!to || fromPrice === undefined || toPrice === undefined) return null;
-  const toScaled = toScaledUsdPrice(toPrice);
-  if (toScaled === 0n) return null;
-  return (
-    (amount * toScaledUsdPrice(fromPrice) * 10n ** BigInt(to.decimals)) /
-    (toScaled * 10n ** BigInt(fromDecimals))
-  );
+  const fromPrice = priceMicroUsd(fromMint, prices);
+  const toPrice = priceMicroUsd(toMint, prices);
+  if (!to || fromPrice === null || toPrice === null) return null;
+  return convertAtPrices({
+    amount,
+    fromDecimals,
+    fromPriceMicroUsd: fromPrice,
+    toDecimals: to.decimals,
+    toPriceMicroUsd: toPrice,
+  });
 }
 
-/** A pool's offer for one collateral: how much it lends and on what terms. */
+/** A pool's offer for one collateral, as the rule-book decides it. */
 export interface Offer {
   pool: ParsedPool;
   ltvBps: number;
@@ -53,22 +67,68 @@ export interface Offer {
   collateralValue: bigint;
   /** Most this pool lends against the collateral now, base units. */
   maxBorrow: bigint;
+  /** Least this pool lends (its minimum USD amount), base units. */
+  minBorrow: bigint;
+  /** The rule-book's input for this pool, reused to check a typed amount and duration. */
+  input: OfferInput;
 }
 
-/** Most a USD limit allows in base units of `mint` at `priceUsd`, rounded down. */
-function usdLimitToBaseUnits(limitUsd: number, mint: string, prices: Prices): bigint | null {
-  const currency = getCurrencyByMint(mint);
-  const price = prices[mint];
-  if (!currency || price === undefined) return null;
-  const scaled = toScaledUsdPrice(price);
-  if (scaled === 0n) return null;
-  return (toScaledUsdPrice(limitUsd) * 10n ** BigInt(currency.decimals)) / scaled;
+/** The rule-book's input for `pool` (the borrower's facts are unknown here: pools with conditions refuse). */
+function toOfferInput(
+  pool: ParsedPool,
+  collateralId: string,
+  collateralValue: bigint,
+  priceMicro: bigint,
+  nowSeconds: bigint,
+): OfferInput | null {
+  const currency = getCurrencyByMint(pool.currency);
+  if (!currency) return null;
+  const usd = (value: number) => parseUnitsFloor(value, MICRO_USD_DECIMALS);
+  return {
+    protocolPaused: false,
+    pool: {
+      poolType: pool.type,
+      isOpen: pool.status === "Open",
+      loanAprBps: pool.loanCurve.apr,
+      maxDurationSeconds: BigInt(pool.limits.maxDuration),
+      minAmountMicroUsd: usd(pool.limits.minAmountUsd),
+      maxAmountMicroUsd: usd(pool.limits.maxAmountUsd),
+      conditions: {
+        isEnabled: pool.conditions.isEnabled,
+        minAgeSeconds: BigInt(Math.max(0, Math.floor(pool.conditions.minAge))),
+        minLoanCount: BigInt(Math.max(0, Math.floor(pool.conditions.minLoan))),
+        minVolumeMicroUsd: BigInt(Math.max(0, Math.floor(pool.conditions.minVolume))),
+        whitelistEnabled:
+          pool.conditions.whitelist !== EMPTY_WHITELIST_ADDRESS && pool.conditions.whitelist !== "",
+      },
+      collections: pool.collections.map((c) => ({
+        id: c.collection,
+        ltvBps: c.collectionLtv,
+        exposureBps: c.exposure,
+        borrowedAmount: c.borrowedAmount,
+      })),
+    },
+    currencyMint: pool.currency,
+    bank: {
+      totalLiquidity: pool.totalLiquidity,
+      availableLiquidity: pool.availableLiquidity,
+      decimals: currency.decimals,
+    },
+    collateralId,
+    collateralValue,
+    currencyPriceMicroUsd: priceMicro,
+    borrower: { walletAgeSeconds: 0n, pastLoans: 0n, volumeMicroUsd: 0n },
+    isWhitelisted: false,
+    durationSeconds: BigInt(MIN_LOAN_DURATION_SECONDS),
+    nowSeconds,
+  };
 }
 
 /**
- * Offers of open pools for one collateral (`collateralId` = collection id or token mint), whose
- * value is `amount` base units of `valueMint` (SOL lamports for an NFT floor; the token itself for
- * tokens). Best first: largest max borrow, then lowest APR.
+ * Offers of pools for one collateral (`collateralId` = collection id or token mint), whose value is
+ * `amount` base units of `valueMint` (SOL lamports for an NFT floor; the token itself for tokens), decided
+ * by the rule-book: a pool that cannot lend at least its minimum is not an offer. Ranked in USD at the
+ * price the oracle would attest: the most lent first, then the lowest APR.
  */
 export function findOffers(input: {
   pools: readonly ParsedPool[];
@@ -77,12 +137,14 @@ export function findOffers(input: {
   valueDecimals: number;
   value: bigint;
   prices: Prices;
+  nowSeconds?: number;
 }): Offer[] {
-  const offers: Offer[] = [];
+  const now = BigInt(input.nowSeconds ?? Math.floor(Date.now() / 1000));
+  const offers: (Offer & { offer: LoanOffer })[] = [];
   for (const pool of input.pools) {
-    if (pool.status !== "Open") continue;
     const entry = pool.collections.find((c) => c.collection === input.collateralId);
-    if (!entry || entry.collectionLtv <= 0) continue;
+    const price = priceMicroUsd(pool.currency, input.prices);
+    if (!entry || price === null) continue;
     const collateralValue = convertValue(
       input.value,
       input.valueMint,
@@ -91,31 +153,23 @@ export function findOffers(input: {
       input.prices,
     );
     if (collateralValue === null) continue;
-    let maxBorrow = bigintMin(
-      computeMaxBorrowAmount(collateralValue, entry.collectionLtv),
-      bigintMin(
-        computeExposureCapacity(pool.totalLiquidity, entry.exposure, entry.borrowedAmount),
-        pool.availableLiquidity,
-      ),
-    );
-    const maxUsd = usdLimitToBaseUnits(pool.limits.maxAmountUsd, pool.currency, input.prices);
-    if (maxUsd !== null) maxBorrow = bigintMin(maxBorrow, maxUsd);
+    const offerInput = toOfferInput(pool, input.collateralId, collateralValue, price, now);
+    if (offerInput === null) continue;
+    const decision = evaluateLoanOffer(offerInput);
+    if (!decision.ok) continue;
     offers.push({
       pool,
       ltvBps: entry.collectionLtv,
       exposureBps: entry.exposure,
       collateralBorrowed: entry.borrowedAmount,
       collateralValue,
-      maxBorrow: maxBorrow < 0n ? 0n : maxBorrow,
+      maxBorrow: decision.offer.maxAmount,
+      minBorrow: decision.offer.minAmount,
+      input: offerInput,
+      offer: decision.offer,
     });
   }
-  return offers.sort((a, b) =>
-    a.maxBorrow === b.maxBorrow
-      ? a.pool.loanCurve.apr - b.pool.loanCurve.apr
-      : a.maxBorrow > b.maxBorrow
-        ? -1
-        : 1,
-  );
+  return rankLoanOffers(offers, "most").map(({ offer: _offer, ...rest }) => rest);
 }
 
 /** What the borrower typed. */
@@ -126,25 +180,22 @@ export interface BorrowInput {
 
 /** A checked request: the amount and duration, or the first message to show. */
 export type BorrowCheck =
-  | { ok: true; amount: bigint; durationSeconds: number; quote: LoanQuote }
+  | { ok: true; amount: bigint; durationSeconds: number; quote: LoanQuote; offer: LoanOffer }
   | { ok: false; field: "amount" | "duration"; message: string };
 
 /**
- * Checks a loan request against an offer with messages in whole units: amount format, the
- * currency minimum (NFT or token loans), the offer's maximum, the pool's USD limits and the
- * duration (1 day to the pool's maximum). Returns the quote when everything passes.
+ * Checks what the borrower typed against an offer with the rule-book: the amount's format, then the
+ * rule-book's decision for that amount and duration (every refusal worded in the currency's units).
+ * Returns the quote when the pool would lend it.
  */
-export function checkBorrow(
-  input: BorrowInput,
-  offer: Offer,
-  kind: "nft" | "token",
-  prices: Prices,
-): BorrowCheck {
+export function checkBorrow(input: BorrowInput, offer: Offer): BorrowCheck {
   const pool = offer.pool;
   const currency = getCurrencyByMint(pool.currency);
   if (!currency) return { ok: false, field: "amount", message: "This pool lends an unsupported currency." };
   const amountText = input.amountText.trim();
   if (amountText === "") return { ok: false, field: "amount", message: "Enter an amount to borrow." };
+  if (amountText.startsWith("-"))
+    return { ok: false, field: "amount", message: "The amount must be positive." };
   let amount: bigint;
   try {
     amount = parseUnits(amountText, currency.decimals);
@@ -155,47 +206,29 @@ export function checkBorrow(
     return { ok: false, field: "amount", message };
   }
   if (amount <= 0n) return { ok: false, field: "amount", message: "The amount must be greater than zero." };
-  const minimum = kind === "nft" ? currency.minAmountBaseUnits : currency.minDefiAmountBaseUnits;
-  if (amount < minimum) {
-    return {
-      ok: false,
-      field: "amount",
-      message: `The minimum ${kind === "nft" ? "NFT" : "token"} loan is ${formatMoney(minimum, pool.currency)}.`,
-    };
-  }
-  if (amount > offer.maxBorrow) {
-    return {
-      ok: false,
-      field: "amount",
-      message: `This pool lends at most ${formatMoney(offer.maxBorrow, pool.currency)} against this collateral.`,
-    };
-  }
-  const minUsd = usdLimitToBaseUnits(pool.limits.minAmountUsd, pool.currency, prices);
-  if (minUsd !== null && amount < minUsd) {
-    return {
-      ok: false,
-      field: "amount",
-      message: `This pool's loans start at ${formatUsd(pool.limits.minAmountUsd)} (${formatMoney(minUsd, pool.currency)}).`,
-    };
-  }
   const daysText = input.durationDaysText.trim();
   const days = Number(daysText);
-  if (daysText === "" || !Number.isInteger(days)) {
+  if (daysText === "" || !Number.isInteger(days) || days < 0) {
     return { ok: false, field: "duration", message: "Enter the duration in whole days." };
   }
   const durationSeconds = days * SECONDS_PER_DAY;
-  const maxDays = Math.floor(pool.limits.maxDuration / SECONDS_PER_DAY);
-  if (durationSeconds < MIN_LOAN_DURATION_SECONDS || durationSeconds > pool.limits.maxDuration) {
-    return { ok: false, field: "duration", message: `Choose between 1 and ${maxDays} days.` };
+  const decision = evaluateLoanOffer({ ...offer.input, amount, durationSeconds: BigInt(durationSeconds) });
+  if (!decision.ok) {
+    const { code, name, params } = decision.refusal;
+    const message = describeErrorForUser(
+      { code, name, message: name, params },
+      { amount: (a, mint) => formatMoney(a, mint) },
+    );
+    return { ok: false, field: name === "InvalidDuration" ? "duration" : "amount", message };
   }
   const quote = computeLoanQuote({
     amount,
     durationSeconds,
     aprBps: pool.loanCurve.apr,
     decimals: currency.decimals,
-    ...(prices[pool.currency] !== undefined ? { priceUsd: prices[pool.currency]! } : {}),
+    priceUsd: formatUnits(offer.input.currencyPriceMicroUsd, MICRO_USD_DECIMALS),
   });
-  return { ok: true, amount, durationSeconds, quote };
+  return { ok: true, amount, durationSeconds, quote, offer: decision.offer };
 }
 
 /** Dates and grace of a loan taken at `nowSeconds`. */

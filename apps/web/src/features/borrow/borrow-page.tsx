@@ -107,6 +107,7 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
           valueDecimals: 9,
           value: nft.floorLamports,
           prices: priceMap,
+          nowSeconds: now,
         });
   return (
     <QueryState
@@ -174,7 +175,6 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                       key={current.mint}
                       offers={offersOf(current)}
                       kind="nft"
-                      prices={priceMap}
                       nowSeconds={now}
                       collateralLabel="NFT"
                       preferredPool={preferredPool}
@@ -245,6 +245,7 @@ function TokenBorrow({ owner, preferredPool }: { owner: string; preferredPool: s
                 valueDecimals: token.decimals,
                 value: collateral,
                 prices: priceMap,
+                nowSeconds: now,
               })
             : [];
         return (
@@ -297,7 +298,6 @@ function TokenBorrow({ owner, preferredPool }: { owner: string; preferredPool: s
                 key={`${token.mint}:${collateral}`}
                 offers={offers}
                 kind="token"
-                prices={priceMap}
                 nowSeconds={now}
                 collateralLabel={`${symbolOf(token.mint, catalogue.data)} collateral`}
                 preferredPool={preferredPool}

@@ -1,4 +1,4 @@
-import { getCurrencyByMint, type LoanQuote } from "@cistern/protocol";
+import { getCurrencyByMint, type LoanNetworkCosts, type LoanQuote, SOL_MINT } from "@cistern/protocol";
 import { formatBps, formatDateTime, formatDuration, formatMoney, formatUsd } from "../../pages/format.ts";
 import { getLoanSchedule } from "./borrow-model.ts";
 
@@ -8,11 +8,14 @@ import { getLoanSchedule } from "./borrow-model.ts";
  */
 export function QuotePanel({
   quote,
+  network,
   currency,
   nowSeconds,
   collateralLabel,
 }: {
   quote: LoanQuote;
+  /** Network fee and rent the wallet pays to open the loan (lamports), from the rule-book's offer. */
+  network?: LoanNetworkCosts;
   currency: string;
   nowSeconds: number;
   collateralLabel: string;
@@ -29,6 +32,16 @@ export function QuotePanel({
     ["Expires", formatDateTime(schedule.expiresAt)],
     ["Grace period", formatDuration(schedule.graceSeconds)],
   ];
+  if (network) {
+    rows.push(
+      ["Network fee", formatMoney(network.feeLamports, SOL_MINT, 9), "paid to Solana"],
+      [
+        "Account rent",
+        formatMoney(network.loanAccountRentLamports + network.escrowRentLamports, SOL_MINT, 9),
+        `${formatMoney(network.refundableOnRepayLamports, SOL_MINT, 9)} comes back when you repay`,
+      ],
+    );
+  }
   return (
     <section className="pg-quote" aria-label="Loan terms" data-testid="quote">
       <dl>
