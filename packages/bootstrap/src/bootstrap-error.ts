@@ -1,3 +1,5 @@
+import { CodedError, getCodeName } from "@cistern/protocol";
+
 /**
  * Stable numeric codes of errors raised by @cistern/bootstrap, range 12000-12099 (protocol owns 1xxx-9xxx,
  * the sdk 10000-10099, the api 11000-11099). Never reuse or reorder a code.
@@ -24,13 +26,12 @@ export const BOOTSTRAP_ERROR = {
 /** One of the bootstrap's numeric error codes. */
 export type BootstrapErrorCode = (typeof BOOTSTRAP_ERROR)[keyof typeof BOOTSTRAP_ERROR];
 
-/** The one error class thrown by @cistern/bootstrap, with a stable numeric `code`. */
-export class BootstrapError extends Error {
-  readonly code: BootstrapErrorCode;
+/** The bootstrap's errors: the one error type (protocol's CodedError) with the bootstrap's code table. */
+export class BootstrapError extends CodedError {
+  declare readonly code: BootstrapErrorCode;
   constructor(code: BootstrapErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, getCodeName(BOOTSTRAP_ERROR, code), message, options);
     this.name = "BootstrapError";
-    this.code = code;
   }
 }
 

@@ -7,7 +7,7 @@ import { ERROR_CODES, isCisternError } from "./errors.ts";
 import { PROGRAM_ERROR_CODE } from "./program-errors.ts";
 
 /** A coded error as the API answers it: `{code, name, message, params}`. */
-export interface CodedError {
+export interface CodedErrorBody {
   code: number;
   name: string;
   message: string;
@@ -20,17 +20,17 @@ export interface SentenceFormatters {
   amount(amountBaseUnits: bigint, mint: string): string;
 }
 
-function isCodedError(value: unknown): value is CodedError {
+function isCodedBody(value: unknown): value is CodedErrorBody {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   return typeof v.code === "number" && typeof v.name === "string" && typeof v.message === "string";
 }
 
 /** The server's coded error behind `error` (itself, or an error it was caused by), if any. */
-export function findCodedError(error: unknown): CodedError | null {
+export function findCodedError(error: unknown): CodedErrorBody | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
-    if (isCodedError(current) && !(current instanceof Error)) {
+    if (isCodedBody(current) && !(current instanceof Error)) {
       return { ...current, params: (current as { params?: Record<string, string> }).params ?? {} };
     }
     current = (current as { cause?: unknown }).cause;
@@ -41,7 +41,7 @@ export function findCodedError(error: unknown): CodedError | null {
 const P = PROGRAM_ERROR_CODE;
 
 /** The sentence for a coded error; null when the code has none of its own. */
-function sentenceFor(e: CodedError, f: SentenceFormatters): string | null {
+function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
   const mint = e.params.mint;
   const money = (key: string): string | null => {
     const raw = e.params[key];

@@ -222,6 +222,48 @@ export function formatErrorMessage(template: string, context: Record<string, Err
   );
 }
 
+/** Brand on every CodedError, so a second copy of this module still recognises it. */
+const CODED_ERROR_BRAND = Symbol.for("@cistern/protocol/CodedError");
+
+/**
+ * The one error type of every layer: a numeric `code` in its layer's range ({@link ERROR_CODE_RANGES}),
+ * the code's `codeName` and typed `params` (strings). Each layer's class extends it with its own code table:
+ * CisternError (protocol), SdkError (sdk), ApiError (API), BootstrapError (bootstrap). The API answers any of
+ * them as `{code, name: codeName, message, params}`.
+ */
+export class CodedError extends Error {
+  readonly code: number;
+  readonly codeName: string;
+  readonly params: Readonly<Record<string, string>>;
+
+  constructor(
+    code: number,
+    codeName: string,
+    message: string,
+    options?: { cause?: unknown; params?: Record<string, string> },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.codeName = codeName;
+    this.params = Object.freeze({ ...(options?.params ?? {}) });
+    Object.defineProperty(this, CODED_ERROR_BRAND, { value: true });
+  }
+}
+
+/** Typed guard: any layer's {@link CodedError} (also one from another copy of this module). */
+export function isCodedError(e: unknown): e is CodedError {
+  return (
+    e instanceof CodedError ||
+    (e instanceof Error && (e as unknown as Record<symbol, unknown>)[CODED_ERROR_BRAND] === true)
+  );
+}
+
+/** The name of a key in a code table (`{ NAME: 1000 }` -> "NAME"), or "ERROR". */
+export function getCodeName(table: Readonly<Record<string, number>>, code: number): string {
+  for (const [name, value] of Object.entries(table)) if (value === code) return name;
+  return "ERROR";
+}
+
 /** Brand on every CisternError, so a second copy of this module still recognises it. */
 const CISTERN_ERROR_BRAND = Symbol.for("@cistern/protocol/CisternError");
 
@@ -231,15 +273,18 @@ const CISTERN_ERROR_BRAND = Symbol.for("@cistern/protocol/CisternError");
  * @example
  * throw new CisternError(ERROR_CODES.ACTION_FAILED, { action: "Repay Loan", message: "boom" });
  */
-export class CisternError<C extends CisternErrorCode = CisternErrorCode> extends Error {
+export class CisternError<C extends CisternErrorCode = CisternErrorCode> extends CodedError {
   override readonly name = "CisternError";
-  readonly code: C;
+  declare readonly code: C;
   readonly context: Readonly<Record<string, ErrorContextValue>>;
 
   constructor(code: C, ...[context, options]: ContextArgs<C>) {
     const ctx = (context ?? {}) as Record<string, ErrorContextValue>;
-    super(formatErrorMessage(ERROR_MESSAGES[code], ctx), options);
-    this.code = code;
+    const params = Object.fromEntries(Object.entries(ctx).map(([k, v]) => [k, String(v)]));
+    super(code, getCodeName(ERROR_CODES, code), formatErrorMessage(ERROR_MESSAGES[code], ctx), {
+      ...(options?.cause !== undefined ? { cause: options.cause } : {}),
+      params,
+    });
     this.context = Object.freeze({ ...ctx });
     Object.defineProperty(this, CISTERN_ERROR_BRAND, { value: true });
   }

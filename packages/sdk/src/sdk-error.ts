@@ -1,6 +1,8 @@
+import { CodedError, getCodeName } from "@cistern/protocol";
+
 /**
- * Stable numeric codes of errors raised by the sdk itself, range 10000-10099 (@cistern/protocol's
- * CisternError owns 1xxx-9xxx; the program's own errors are mirrored separately in `LENDING_ERRORS`).
+ * Stable numeric codes of errors raised by the sdk itself, range 10000-10999 (protocol's ERROR_CODE_RANGES;
+ * the program's own errors are protocol's PROGRAM_ERRORS).
  * Never reuse or reorder a code.
  */
 export const SDK_ERROR = {
@@ -19,13 +21,12 @@ export const SDK_ERROR = {
 /** One of the sdk's numeric error codes. */
 export type SdkErrorCode = (typeof SDK_ERROR)[keyof typeof SDK_ERROR];
 
-/** The one error class thrown by the sdk, with a stable numeric `code`. */
-export class SdkError extends Error {
-  readonly code: SdkErrorCode;
+/** The sdk's errors: the one error type (protocol's CodedError) with the sdk's code table. */
+export class SdkError extends CodedError {
+  declare readonly code: SdkErrorCode;
   constructor(code: SdkErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, getCodeName(SDK_ERROR, code), message, options);
     this.name = "SdkError";
-    this.code = code;
   }
 }
 

@@ -1,3 +1,5 @@
+import { CodedError, getCodeName } from "@cistern/protocol";
+
 /**
  * Stable numeric error codes the API answers with. Client-facing codes reuse @cistern/protocol's
  * numbers (4400/4404/4422 HTTP, 7000 public key, 7002 image URL) so the web app switches on one
@@ -47,20 +49,19 @@ const HTTP_STATUS: Record<ApiErrorCode, number> = {
   11099: 500,
 };
 
-/** The API's server-side error: a stable numeric code plus a message safe to show to clients. */
-export class ApiError extends Error {
-  readonly code: ApiErrorCode;
-  /** Typed parameters for the client's sentence (strings; amounts in base units). */
-  readonly params: Record<string, string>;
+/**
+ * The API's errors: the one error type (protocol's CodedError) with the API's code table; the message is
+ * safe to show to clients, `params` feed the client's own sentence.
+ */
+export class ApiError extends CodedError {
+  declare readonly code: ApiErrorCode;
   constructor(
     code: ApiErrorCode,
     message: string,
     options?: { cause?: unknown; params?: Record<string, string> },
   ) {
-    super(message, options);
+    super(code, getCodeName(ERROR_CODES, code), message, options);
     this.name = "ApiError";
-    this.code = code;
-    this.params = options?.params ?? {};
   }
   /** HTTP status this error maps to. */
   get statusCode(): number {
