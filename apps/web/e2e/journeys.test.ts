@@ -121,7 +121,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await amount.waitFor({ timeout: 30_000 });
     // Bad input: the message shows and nothing is sent.
     await amount.fill("0.001");
-    await borrower.getByText("The minimum token loan is 0.01 SOL.").waitFor();
+    await borrower.getByText(/^This pool's loans start at [\d.]+ SOL\.$/).waitFor();
     await borrower.getByTestId("borrow-submit").click();
     expect(await borrower.locator(".toast-title", { hasText: /Transaction|Preparing/ }).count()).toBe(0);
     await amount.fill("0.1");
@@ -276,6 +276,64 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(await fresh.count()).toBe(count - 1);
   });
 
+  it("an offer that disappears before signing fails with one toast in plain words, and the offer list refreshes", async () => {
+    // the NFT borrowed against and repaid earlier is back in the borrower's wallet
+    const nft = faucetNfts[1];
+    expect(nft).toBeDefined();
+    // The borrower picks the lender's pool ("Otter desk") and sees the full quote.
+    await borrower.goto(`${stack!.webUrl}/borrow`);
+    const list = borrower.getByTestId("nft-list");
+    await list.waitFor({ timeout: 30_000 });
+    await list.getByRole("button", { name: new RegExp(nft!.name.replace(/[#]/g, "\\$&")) }).click();
+    const offers = borrower.getByRole("group", { name: /Offers/ });
+    const otter = offers.locator("label", { hasText: "Otter desk" });
+    await otter.waitFor({ timeout: 30_000 });
+    await otter.click();
+    await borrower.getByLabel(/Amount \(USDC\)/).fill("20");
+    await borrower.getByLabel(/Duration/).fill("3");
+    await borrower.getByTestId("quote").waitFor();
+
+    // Meanwhile the lender withdraws everything the bank has available.
+    const owner = lenderKey.publicKey.toBase58();
+    const banks = (await (await fetch(`${stack!.apiUrl}/bank/user?pubkey=${owner}`)).json()) as {
+      mint: string;
+      availableLiquidity: string;
+    }[];
+    const available = BigInt(banks.find((b) => b.mint === USDC_MINT)!.availableLiquidity);
+    await lender.goto(`${stack!.webUrl}/my-pools`);
+    const bank = lender.getByTestId("bank").filter({ hasText: "USDC bank" });
+    await bank.waitFor({ timeout: 30_000 });
+    await bank.getByLabel("Withdraw (USDC)").fill(formatUnits(available, 6));
+    await confirmed(lender, () => bank.getByTestId("bank-withdraw").click());
+
+    // The borrower signs the stale offer: the builder decides on the pool's chain state and refuses.
+    await borrower.evaluate(
+      "document.querySelectorAll('.toast').forEach((t) => t.setAttribute('data-seen', ''))",
+    );
+    await borrower.getByTestId("borrow-submit").click();
+    const failure = borrower.locator(".toast-error:not([data-seen])");
+    await failure.first().waitFor({ timeout: 30_000 });
+    await borrower.waitForTimeout(500);
+    expect(await borrower.locator(".toast:not([data-seen])").count()).toBe(1);
+    const title = (await failure.locator(".toast-title").textContent()) ?? "";
+    expect(title).toMatch(/^Error in Borrow NFT: This pool .*USDC/);
+    expect(title).not.toMatch(/\d{7,}/); // no base units
+    expect(title).not.toMatch(/[1-9A-HJ-NP-Za-km-z]{32,}/); // no address
+    await failure.getByRole("button", { name: "Copy full error" }).waitFor();
+    await shot(borrower, "16-offer-gone-toast");
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    await shot(borrower, "16b-offer-gone-toast-360");
+    await borrower.setViewportSize({ width: 1280, height: 900 });
+    // The lists refresh after the failure: the emptied pool is no longer offered.
+    await expect.poll(async () => otter.count(), { timeout: 30_000 }).toBe(0);
+    const loans = (await (
+      await fetch(`${stack!.apiUrl}/loan/user?pubkey=${borrowerKey.publicKey.toBase58()}`)
+    ).json()) as {
+      loans: { collateral?: string; status?: string }[];
+    };
+    expect(loans.loans.some((l) => l.collateral === nft!.mint && l.status === "ongoing")).toBe(false);
+  });
+
   it("shows the market, pools, a pool, the dashboard, and fits a 360 px screen", async () => {
     for (const [path, name, ready] of [
       ["/lend", "10-lend", "market-summary"],
@@ -335,7 +393,7 @@ async function borrowNft(name: string, amount: string, days: string) {
   await nft.click();
   const input = borrower.getByLabel(/Amount \(USDC\)/);
   await input.fill("5");
-  await borrower.getByText("The minimum NFT loan is 20 USDC.").waitFor();
+  await borrower.getByText(/^This pool's loans start at [\d.]+ USDC\.$/).waitFor();
   await input.fill(amount);
   await borrower.getByLabel(/Duration/).fill(days);
   await borrower.getByTestId("quote").waitFor();

@@ -164,12 +164,10 @@ export function useTransaction(): UseTransactionResult {
         analytics.action("transaction_failed", { action: request.action });
         stateRef.current = transactionReducer(stateRef.current, { type: "clear" });
         setState(stateRef.current);
-        // What made it fail (a pool emptied, a loan closed) is on the lists the action touches: refresh them,
-        // so the same failing offer is not shown again.
-        await refreshScopes(
-          queryClient,
-          getRefreshScopes(request.action, { isTokenLoan: request.isTokenLoan }),
-        ).catch(() => undefined);
+        // What made it fail (a pool emptied, a loan closed) is on the lists the action touches and on the pool
+        // lists: refresh them, so the same failing offer is not shown again.
+        const scopes = getRefreshScopes(request.action, { isTokenLoan: request.isTokenLoan });
+        await refreshScopes(queryClient, [...new Set([...scopes, "pool" as const])]).catch(() => undefined);
         return null;
       } finally {
         busyRef.current = false;
