@@ -7,32 +7,33 @@ import { getRoute } from "../http/route-helpers.ts";
 import { Pubkey, withErrors } from "../http/schemas.ts";
 import { parsePubkeyList } from "../pools/pool-routes.ts";
 import { getUsdValue } from "../prices/usd-value.ts";
+import { getUserProfiles } from "./user-profiles.ts";
 
 const UserSchema = Type.Object({
   pubkey: Pubkey,
   userId: Pubkey,
   profile: Type.Union([Type.Object({ username: Type.String(), image: Type.String() }), Type.Null()], {
-    description: "null: profiles are not stored yet (POST /user/update is not built)",
+    description: "what the wallet set with POST /user/update; null when it never set one",
   }),
 });
 
 const ChatUser = Type.Object({ userId: Pubkey, username: Type.String(), messages: Type.Integer() });
 
-/** User routes. Profiles and chat are not built yet: those routes answer their correct empty shapes. */
+/** User routes. Chat is not built yet: its routes answer their correct empty shapes. */
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const toUser = (pubkey: string) => ({ pubkey, userId: pubkey, profile: null });
+  const getUsers = (pubkeys: string[]) => getUserProfiles(ctx, pubkeys);
 
   getRoute<{ pubkey: string }, unknown>(
     app,
     "/user/user",
     {
       description:
-        "A user (getUserProfile). The user id is the wallet address. `profile` is null until profiles exist.",
+        "A user (getUserProfile). The user id is the wallet address; `profile` is what it set with POST /user/update.",
       tags: ["users"],
       querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
       response: withErrors({ 200: UserSchema }),
     },
-    async ({ pubkey }) => toUser(pubkey),
+    async ({ pubkey }) => (await getUsers([pubkey]))[0],
   );
 
   const PubkeyList = Type.String({ pattern: "^[1-9A-HJ-NP-Za-km-z,]{32,4500}$" });
@@ -50,7 +51,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
       ),
       response: withErrors({ 200: Type.Array(UserSchema) }),
     },
-    async ({ pubkeys }) => parsePubkeyList(Array.isArray(pubkeys) ? pubkeys.join(",") : pubkeys).map(toUser),
+    async ({ pubkeys }) => getUsers(parsePubkeyList(Array.isArray(pubkeys) ? pubkeys.join(",") : pubkeys)),
   );
 
   getRoute<{ pubkey: string }, unknown>(

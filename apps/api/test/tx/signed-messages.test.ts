@@ -129,6 +129,29 @@ describe.each(ENGINES)("signed link messages (%s)", (engine) => {
     expect(noNonce.status).toBe(400);
   });
 
+  it("shows the stored profile in /user/user and /user/multiple-users, null for a wallet without one", async () => {
+    const link = await signedLink(app, wallet.address, wallet);
+    const set = await post(app, "/user/update", {
+      pubkey: wallet.address,
+      ...link,
+      username: "Ada",
+      image: "",
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const stranger = (await generateKeyPairSigner()).address;
+    const one = await app.inject({ url: `/user/user?pubkey=${wallet.address}` });
+    expect(one.json()).toEqual({
+      pubkey: wallet.address,
+      userId: wallet.address,
+      profile: { username: "Ada", image: "" },
+    });
+    const many = await app.inject({ url: `/user/multiple-users?pubkeys=${stranger},${wallet.address}` });
+    expect(many.json()).toEqual([
+      { pubkey: stranger, userId: stranger, profile: null },
+      { pubkey: wallet.address, userId: wallet.address, profile: { username: "Ada", image: "" } },
+    ]);
+  });
+
   it("refuses a message issued for another purpose (a chat login is not a link)", async () => {
     const store = createSignedMessageStore(t.db);
     const chat = await store.issue({

@@ -110,15 +110,15 @@ describe("pool form", () => {
     );
     fireEvent.click(screen.getByLabelText("Borrower conditions"));
     fireEvent.change(field(/Minimum wallet age/), { target: { value: "2.5" } });
-    fireEvent.change(field(/Liquidation threshold/), { target: { value: "150" } });
     fireEvent.click(screen.getByLabelText(/Private loans/));
     fireEvent.click(screen.getByTestId("pool-submit"));
     expect(await screen.findByText("Minimum wallet age must be a whole number.")).toBeTruthy();
-    expect(screen.getByText("Liquidation threshold must be at most 100.")).toBeTruthy();
+    // the program stores compounding and the liquidation threshold but never reads them: no control for them
+    expect(screen.queryByLabelText(/Liquidation threshold/)).toBeNull();
+    expect(screen.queryByText(/Compounding/)).toBeNull();
     expect(screen.getByText("Enter the whitelist (lookup table) address.")).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
     fireEvent.change(field(/Minimum wallet age/), { target: { value: "3" } });
-    fireEvent.change(field(/Liquidation threshold/), { target: { value: "80" } });
     fireEvent.click(screen.getByLabelText(/Private loans/));
     fireEvent.click(screen.getByTestId("pool-submit"));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));

@@ -38,6 +38,7 @@ export interface PoolFormState {
   durationDays: string;
   isMortgageEnabled: boolean;
   isAutoSellEnabled: boolean;
+  /** Carried unchanged (not editable): the program stores it and never reads it. */
   isCompoundingEnabled: boolean;
   minAmountUsd: string;
   maxAmountUsd: string;
@@ -45,6 +46,7 @@ export interface PoolFormState {
   minAgeDays: string;
   minLoan: string;
   minVolume: string;
+  /** Carried unchanged (not editable): the program stores it and never reads it. */
   liquidationThreshold: string;
   isPrivate: boolean;
   whitelist: string;
@@ -210,10 +212,6 @@ export function validatePoolForm(
     numberField(errors, "minAgeDays", form.minAgeDays, "Minimum wallet age", { min: 0, integer: true });
     numberField(errors, "minLoan", form.minLoan, "Minimum past loans", { min: 0, integer: true });
     numberField(errors, "minVolume", form.minVolume, "Minimum volume", { min: 0 });
-    numberField(errors, "liquidationThreshold", form.liquidationThreshold, "Liquidation threshold", {
-      min: 0,
-      max: 100,
-    });
   }
   if (mode === "update" && form.isPrivate) {
     if (!isValidPublicKey(form.whitelist.trim()))

@@ -186,9 +186,6 @@ export function PoolFormView({
           {check("isAutoSellEnabled", "Auto-sell liquidated collateral")}
           {check("withConditions", "Borrower conditions")}
           {check("isPrivate", "Private loans", "Only whitelisted wallets may borrow.")}
-          <p className="muted pg-small">
-            Compounding: {form.isCompoundingEnabled ? "on" : "off"} (set by the program).
-          </p>
         </fieldset>
       )}
       {mode === "update" && form.withConditions ? (
@@ -201,13 +198,6 @@ export function PoolFormView({
           </Field>
           <Field id={id("minVolume")} label="Minimum volume (USD)" error={errors.minVolume}>
             <input {...input("minVolume")} inputMode="decimal" />
-          </Field>
-          <Field
-            id={id("liquidationThreshold")}
-            label="Liquidation threshold (%)"
-            error={errors.liquidationThreshold}
-          >
-            <input {...input("liquidationThreshold")} inputMode="decimal" />
           </Field>
         </div>
       ) : null}

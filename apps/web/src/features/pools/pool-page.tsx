@@ -81,13 +81,11 @@ function PoolDetails({ pool }: { pool: ParsedPool }) {
             hour.
           </li>
           <li>Auto-sell of liquidated collateral: {pool.isAutoSellEnabled ? "on" : "off"}.</li>
-          <li>Compounding: {pool.isCompoundingEnabled ? "on" : "off"}.</li>
           {isNft ? <li>Mortgages: {pool.isMortgageEnabled ? "on" : "off"}.</li> : null}
           {pool.conditions.isEnabled ? (
             <li>
               Borrower conditions: wallet age ≥ {Math.round(pool.conditions.minAge / 86_400)} days, ≥{" "}
-              {pool.conditions.minLoan} past loans, volume ≥ {formatUsd(pool.conditions.minVolume)},
-              liquidation threshold {formatBps(pool.conditions.liquidationThreshold)}.
+              {pool.conditions.minLoan} past loans, volume ≥ {formatUsd(pool.conditions.minVolume)}.
             </li>
           ) : (
             <li>No borrower conditions.</li>
