@@ -3,12 +3,13 @@ import { readBigInt, readNumber } from "../db/database.ts";
 import { BaseUnitsString, EpochSeconds, NullableString, Pubkey } from "../http/schemas.ts";
 
 export const ACTIVITY_COLUMNS =
-  "loan, kind, signature, at, pool, borrower, lender, currency, collection, amount";
+  "loan, kind, signature, actor, at, pool, borrower, lender, currency, collection, amount";
 
 export interface ActivityRow {
   loan: string;
   kind: string;
   signature: string | null;
+  actor: string | null;
   at: unknown;
   pool: string;
   borrower: string;
@@ -23,6 +24,11 @@ export const ActivitySchema = Type.Object({
   loan: Pubkey,
   kind: Type.String({ description: "taken | repaid | extended | liquidated | sold" }),
   signature: NullableString({ description: "transaction signature when known" }),
+  actor: NullableString({
+    description:
+      "the wallet that signed and paid for the transaction, when known: for a liquidation, who liquidated " +
+      "(a lender, anyone, or the API's liquidation keeper)",
+  }),
   at: EpochSeconds,
   pool: Pubkey,
   borrower: Pubkey,
@@ -40,6 +46,7 @@ export function toActivityView(row: ActivityRow) {
     loan: row.loan,
     kind: row.kind,
     signature: row.signature,
+    actor: row.actor,
     at: readNumber(row.at),
     pool: row.pool,
     borrower: row.borrower,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../db/database.ts";
 import type { RpcClient } from "../solana/rpc-client.ts";
+import { readTransactionFacts } from "./transaction-facts.ts";
 
 const BACKFILL_BATCH = 50;
 const SIGNATURES_PER_LOAN = 20;
@@ -8,7 +9,9 @@ const SIGNATURES_PER_LOAN = 20;
 /**
  * Attaches transaction signatures to loan events that have none: a loan's 'taken' event gets the oldest
  * signature touching the loan account, a closing event (repaid, extended, liquidated, sold) the newest.
- * When the RPC lacks getSignaturesForAddress the events keep a null signature.
+ * When the RPC lacks getSignaturesForAddress the events keep a null signature. With the signature it reads
+ * the transaction: its fee payer becomes the event's actor (who took, repaid or liquidated), and a referral
+ * the builder recorded for that exact message is linked to the event (signature, loan, kind).
  */
 export async function backfillSignatures(
   db: Database,
@@ -39,10 +42,19 @@ export async function backfillSignatures(
     for (const kind of kinds) {
       const signature = kind === "taken" ? oldest : newest;
       if (signature === null || (kind !== "taken" && signatures.length === 1)) continue;
+      const facts = await readTransactionFacts(rpc, signature).catch((error: unknown) => {
+        log.warn({ err: error, signature }, "getTransaction failed; the event keeps no actor");
+        return null;
+      });
       await db.query(
-        "UPDATE loan_activity SET signature = $3 WHERE loan = $1 AND kind = $2 AND signature IS NULL",
-        [loan, kind, signature],
+        "UPDATE loan_activity SET signature = $3, actor = $4 WHERE loan = $1 AND kind = $2 AND signature IS NULL",
+        [loan, kind, signature, facts?.feePayer ?? null],
       );
+      if (facts !== null)
+        await db.query(
+          "UPDATE referrals SET signature = $2, loan = $3, kind = $4 WHERE message_hash = $1 AND signature IS NULL",
+          [facts.messageHash, signature, loan, kind],
+        );
       filled++;
     }
   }

@@ -12,7 +12,7 @@ export async function getUserProfiles(ctx: AppContext, pubkeys: readonly string[
   if (pubkeys.length === 0) return [];
   const rows = await ctx.db.query<{ pubkey: string; username: string; image: string }>(
     "SELECT pubkey, username, image FROM user_profiles WHERE pubkey = ANY($1::text[])",
-    [pubkeys],
+    [[...pubkeys]],
   );
   const byPubkey = new Map(rows.map((r) => [r.pubkey, { username: r.username, image: r.image }]));
   return pubkeys.map((pubkey) => ({ pubkey, userId: pubkey, profile: byPubkey.get(pubkey) ?? null }));

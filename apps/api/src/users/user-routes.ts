@@ -1,12 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
-import { getValuation } from "../catalog/token-info.ts";
-import { readBigInt } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Pubkey, withErrors } from "../http/schemas.ts";
 import { parsePubkeyList } from "../pools/pool-routes.ts";
-import { getUsdValue } from "../prices/usd-value.ts";
+import { getReferralFigures, ReferralFigures } from "../referrals/referral-figures.ts";
+import { computeDroplets } from "./droplets.ts";
 import { getUserProfiles } from "./user-profiles.ts";
 
 const UserSchema = Type.Object({
@@ -99,41 +98,36 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     "/user/user-droplets",
     {
       description:
-        "Droplets: loyalty points of a wallet, 1 per whole USD (current prices) of principal it borrowed plus " +
-        "1 per whole USD lent from its pools, over all indexed loans.",
+        "Droplets, the points programme: 1 droplet per USD-day of principal the wallet had outstanding as " +
+        "borrower or as lender, from the indexed on-chain loan history (each loan from creation to its " +
+        "repayment, extension, sale or liquidation; ongoing loans up to now), principal valued at today's prices.",
       tags: ["users"],
       querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
       response: withErrors({
         200: Type.Object({
           pubkey: Pubkey,
-          droplets: Type.Integer(),
-          borrowedUsd: Type.Number(),
-          lentUsd: Type.Number(),
+          droplets: Type.Integer({
+            description: "whole droplets: floor(borrowedUsdDays) + floor(lentUsdDays)",
+          }),
+          borrowedUsdDays: Type.Number({ description: "USD-days of principal borrowed" }),
+          lentUsdDays: Type.Number({ description: "USD-days of principal lent from the wallet's pools" }),
         }),
       }),
     },
-    async ({ pubkey }) => {
-      const [rows, valuation] = await Promise.all([
-        ctx.db.query<{ role: string; currency: string; volume: unknown }>(
-          `SELECT 'borrower' AS role, currency, sum(principal) AS volume FROM loans WHERE borrower = $1 GROUP BY currency
-           UNION ALL
-           SELECT 'lender' AS role, currency, sum(principal) AS volume FROM loans WHERE lender = $1 GROUP BY currency`,
-          [pubkey],
-        ),
-        getValuation(ctx),
-      ]);
-      let borrowedUsd = 0;
-      let lentUsd = 0;
-      for (const r of rows) {
-        const usd = getUsdValue(
-          readBigInt(r.volume),
-          valuation.decimals(r.currency),
-          valuation.price(r.currency),
-        );
-        if (r.role === "borrower") borrowedUsd += usd;
-        else lentUsd += usd;
-      }
-      return { pubkey, droplets: Math.floor(borrowedUsd) + Math.floor(lentUsd), borrowedUsd, lentUsd };
+    async ({ pubkey }) => computeDroplets(ctx, pubkey, ctx.now()),
+  );
+
+  getRoute<{ referrer: string }, unknown>(
+    app,
+    "/user/referrals",
+    {
+      description:
+        "What a referrer brought: wallets whose referred transactions landed, loans they took through a " +
+        "referred transaction and that principal per currency (base units and USD at today's prices).",
+      tags: ["users"],
+      querystring: Type.Object({ referrer: Pubkey }, { additionalProperties: false }),
+      response: withErrors({ 200: ReferralFigures }),
     },
+    async ({ referrer }) => getReferralFigures(ctx, referrer),
   );
 }

@@ -160,11 +160,13 @@ describe("indexer and routes against the lending program on a localnet", () => {
     const activity = (await get(`/dirty/activity-by-user?pubkey=${borrower.address}`)).activity as {
       kind: string;
       signature: string | null;
+      actor: string | null;
     }[];
-    expect(activity.map((a) => [a.kind, a.signature]).sort()).toEqual(
+    // the actor is the wallet that signed and paid for the event's transaction
+    expect(activity.map((a) => [a.kind, a.signature, a.actor]).sort()).toEqual(
       [
-        ["repaid", repaySignature],
-        ["taken", taken.signature],
+        ["repaid", repaySignature, borrower.address],
+        ["taken", taken.signature, borrower.address],
       ].sort(),
     );
   }, 60_000);
@@ -244,6 +246,12 @@ describe("indexer and routes against the lending program on a localnet", () => {
       "SELECT loan, kind FROM loan_activity ORDER BY loan, kind",
     );
     expect(events.filter((e) => e.loan === taken.loan).map((e) => e.kind)).toEqual(["liquidated", "taken"]);
+    // the loan's history says who liquidated: here the driver's admin wallet signed and paid
+    const [liquidated] = await t.db.query<{ actor: string | null }>(
+      "SELECT actor FROM loan_activity WHERE loan = $1 AND kind = 'liquidated'",
+      [taken.loan],
+    );
+    expect(liquidated?.actor).toBe(driver.admin.address);
     expect(events).toHaveLength(7);
     const list = parseLoanList(await get(`/loan/pool?pubkey=${pool}`));
     expect(list).toMatchObject({ totalCount: 4, ongoingCount: 1 });

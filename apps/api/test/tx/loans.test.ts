@@ -45,9 +45,11 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
   let cheapPool: Address;
   let dearPool: Address;
   let defiPool: Address;
+  let referrer: KeyPairSigner;
 
   beforeAll(async () => {
     w = await startTxWorld();
+    referrer = await generateKeyPairSigner();
     lender = (await fundedWallet(w.net)).signer;
     const b = await fundedWallet(w.net);
     borrower = b.signer;
@@ -179,6 +181,7 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
         duration: 7 * DAY,
         amount: "200000000",
         options: { priorityFeeLevel: "fast", amount: "0.001" },
+        referrer: referrer.address,
       },
       [borrower],
     );
@@ -295,6 +298,38 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
     };
     expect(listed.loans.find((l) => l.pubkey === extended)?.status.toLowerCase()).toBe("repaid");
     expect(listed.loans.find((l) => l.pubkey === nftLoan)?.status.toLowerCase()).toBe("repaid");
+    // The referred take-loan landed: the indexer linked it to the loan; a referral of a message that never
+    // landed and a wallet referring itself count for nothing.
+    const takeNft1 = {
+      borrower: borrower.address,
+      nftMint: nfts[1]!.mint,
+      duration: DAY,
+      amount: "10000000",
+    };
+    expect((await post(w.app, "/nft/take-loan", { ...takeNft1, referrer: referrer.address })).status).toBe(
+      200,
+    );
+    expect((await post(w.app, "/nft/take-loan", { ...takeNft1, referrer: borrower.address })).status).toBe(
+      200,
+    );
+    await indexer.reconcile();
+    const figures = (
+      await w.app.inject({ method: "GET", url: `/user/referrals?referrer=${referrer.address}` })
+    ).json() as Record<string, unknown>;
+    expect(figures).toEqual({
+      referrer: referrer.address,
+      walletsReferred: 1,
+      transactions: 1,
+      loans: 1,
+      volume: [{ currency: USDC_MINT, principal: "200000000", usd: expect.any(Number) }],
+      volumeUsd: expect.any(Number),
+    });
+    expect(figures.volumeUsd).toBeGreaterThan(197);
+    const [self] = await w.tx.app.db.query<{ n: unknown }>(
+      "SELECT count(*) AS n FROM referrals WHERE referrer = $1",
+      [borrower.address],
+    );
+    expect(Number(self?.n)).toBe(0);
   }, 60_000);
 
   it("lends SOL: the borrower receives native SOL and repays from native SOL (wrapped and unwrapped)", async () => {

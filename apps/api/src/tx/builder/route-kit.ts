@@ -4,6 +4,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { Address, Instruction } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
 import { withErrors } from "../../http/schemas.ts";
+import { recordReferral } from "../../referrals/referral-store.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError } from "../tx-errors.ts";
 import { BuildResponseSchema } from "./builder-schemas.ts";
@@ -27,8 +28,8 @@ export interface CommonBody {
 /**
  * Declares a builder POST route: validates the body with `schema`, runs `plan` and turns its instructions
  * into issued transactions. sdk argument errors become 400s, and so does a plan whose fee payer is the
- * oracle (it would co-sign and pay). The referrer, when a valid address, is
- * echoed in metadata.
+ * oracle (it would co-sign and pay). The referrer, when a valid address, is echoed in metadata and recorded
+ * with each issued transaction, for the indexer to link when the transaction lands.
  */
 export function builderRoute<B extends CommonBody>(
   app: FastifyInstance,
@@ -56,7 +57,7 @@ export function builderRoute<B extends CommonBody>(
         if (p.feePayer === tx.oracle.address)
           throw badRequest("The oracle's address cannot pay for or sign a user transaction");
         const referrer = isValidPublicKey(body.referrer) ? body.referrer : undefined;
-        return await tx.factory.build({
+        const built = await tx.factory.build({
           feePayer: p.feePayer,
           groups: p.groups,
           options,
@@ -64,6 +65,16 @@ export function builderRoute<B extends CommonBody>(
           simulate: body.options?.simulate === true,
           metadata: { ...p.metadata, ...(referrer ? { referrer } : {}) },
         });
+        if (referrer !== undefined)
+          // a referral that cannot be recorded costs the referrer its credit, not the user the transaction
+          await recordReferral(tx.app.db, {
+            referrer,
+            wallet: p.feePayer,
+            action: path,
+            transactions: built.transactions,
+            builtAtSeconds: tx.app.now(),
+          }).catch((error: unknown) => request.log.warn({ err: error, referrer }, "referral not recorded"));
+        return built;
       } catch (error) {
         throw toRequestError(error);
       }
