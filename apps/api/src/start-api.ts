@@ -3,6 +3,8 @@ import { type AppOverrides, createApp } from "./app.ts";
 import type { ApiConfig } from "./config/config.ts";
 import { createIndexer, type Indexer } from "./indexer/indexer.ts";
 import { registerTxRoutes } from "./tx/index.ts";
+import type { LiquidationKeeper } from "./tx/keeper/liquidation-keeper.ts";
+import { startLiquidationKeeper } from "./tx/keeper/start-keeper.ts";
 
 export interface StartApiOptions {
   /**
@@ -17,12 +19,15 @@ export interface RunningApi {
   /** Base URL the server listens on. */
   url: string;
   indexer: Indexer | undefined;
+  /** The liquidation keeper when on (KEEPER; default on for localnet). */
+  keeper: LiquidationKeeper | undefined;
   close(): Promise<void>;
 }
 
 /**
  * Starts the API: builds the app (with the write path when a lending program id is configured), starts the price refresh (every PRICE_REFRESH_MS) and, with a lending
- * program id and INDEXER not "off", the indexer (leader only), then listens on host:port.
+ * program id and INDEXER not "off", the indexer (leader only), the liquidation keeper (KEEPER, leader only),
+ * then listens on host:port.
  */
 export async function startApi(
   config: ApiConfig,
@@ -31,9 +36,10 @@ export async function startApi(
 ): Promise<RunningApi> {
   const app = await createApp(config, overrides);
   // The write path (loan calculator, builder, sender, user routes) needs the program it builds for.
-  if (config.lendingProgramId !== undefined) {
-    await registerTxRoutes(app, { env: { ...process.env, LENDING_PROGRAM_ID: config.lendingProgramId } });
-  }
+  const tx =
+    config.lendingProgramId === undefined
+      ? undefined
+      : await registerTxRoutes(app, { env: { ...process.env, LENDING_PROGRAM_ID: config.lendingProgramId } });
   if (options.beforeListen !== undefined) {
     try {
       await options.beforeListen(app);
@@ -58,6 +64,7 @@ export async function startApi(
     app.addHook("onClose", async () => indexer?.stop());
     await indexer.start();
   }
+  const keeper = tx === undefined ? undefined : await startLiquidationKeeper(app, tx);
   const url = await app.listen({ host: config.host, port: config.port });
-  return { app, url, indexer, close: () => app.close() };
+  return { app, url, indexer, keeper, close: () => app.close() };
 }

@@ -19,6 +19,14 @@ export interface TxConfig {
    * (TX_MAX_PRIORITY_FEE_LAMPORTS, default 10_000_000 = 0.01 SOL). Above it the builder answers 400.
    */
   maxPriorityFeeLamports: bigint;
+  /** The liquidation keeper (KEEPER: on | off; default on for localnet, off elsewhere). */
+  keeper: {
+    enabled: boolean;
+    /** KEEPER_KEYPAIR_PATH, default `<DATA_DIR>/keys/keeper.json` (generated on localnet only). */
+    keypairPath: string;
+    /** KEEPER_INTERVAL_MS, default 15000: a loan past grace is liquidated within about this long. */
+    intervalMs: number;
+  };
 }
 
 /** Default cap of a requested priority fee or jito tip: 0.01 SOL in lamports. */
@@ -46,8 +54,8 @@ function maxFeeLamports(raw: string | undefined): bigint {
 /**
  * Reads the write-path settings: LENDING_PROGRAM_ID (required), ORACLE_KEYPAIR_PATH (default
  * `<DATA_DIR>/keys/oracle.json`, generated when missing on cluster 'localnet' only),
- * TX_SNAPSHOT_TTL_MS (default 1000), TX_REBROADCAST_MS (default 2000) and TX_MAX_PRIORITY_FEE_LAMPORTS
- * (default 10_000_000 = 0.01 SOL).
+ * TX_SNAPSHOT_TTL_MS (default 1000), TX_REBROADCAST_MS (default 2000), TX_MAX_PRIORITY_FEE_LAMPORTS
+ * (default 10_000_000 = 0.01 SOL) and the keeper's KEEPER, KEEPER_KEYPAIR_PATH and KEEPER_INTERVAL_MS.
  * Throws ApiError CONFIG_INVALID naming the bad variable.
  */
 export function loadTxConfig(
@@ -57,19 +65,25 @@ export function loadTxConfig(
   const programId = env.LENDING_PROGRAM_ID || api.lendingProgramId;
   if (programId === undefined || programId === "") fail("LENDING_PROGRAM_ID is required for transactions");
   if (!BASE58.test(programId)) fail(`LENDING_PROGRAM_ID is not a base58 address: '${programId}'`);
-  const rawPath = env.ORACLE_KEYPAIR_PATH;
-  const oracleKeypairPath =
-    rawPath === undefined || rawPath === ""
-      ? join(api.dataDir, "keys", "oracle.json")
-      : isAbsolute(rawPath)
-        ? rawPath
-        : resolve(process.cwd(), rawPath);
+  const keyPath = (raw: string | undefined, file: string) =>
+    raw === undefined || raw === ""
+      ? join(api.dataDir, "keys", file)
+      : isAbsolute(raw)
+        ? raw
+        : resolve(process.cwd(), raw);
+  const keeperFlag = env.KEEPER ?? (api.cluster === "localnet" ? "on" : "off");
+  if (keeperFlag !== "on" && keeperFlag !== "off") fail(`KEEPER must be 'on' or 'off', not '${keeperFlag}'`);
   return {
     lendingProgramId: programId,
-    oracleKeypairPath,
+    oracleKeypairPath: keyPath(env.ORACLE_KEYPAIR_PATH, "oracle.json"),
     generateOracleKeypair: api.cluster === "localnet",
     snapshotTtlMs: positiveMs("TX_SNAPSHOT_TTL_MS", env.TX_SNAPSHOT_TTL_MS, 1000),
     rebroadcastIntervalMs: positiveMs("TX_REBROADCAST_MS", env.TX_REBROADCAST_MS, 2000),
     maxPriorityFeeLamports: maxFeeLamports(env.TX_MAX_PRIORITY_FEE_LAMPORTS),
+    keeper: {
+      enabled: keeperFlag === "on",
+      keypairPath: keyPath(env.KEEPER_KEYPAIR_PATH, "keeper.json"),
+      intervalMs: positiveMs("KEEPER_INTERVAL_MS", env.KEEPER_INTERVAL_MS, 15_000),
+    },
   };
 }

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { DEMO_WORLD, getAssociatedTokenAddress, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { type Address, generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
 import { type RunningApi, startApi } from "../../src/start-api.ts";
@@ -11,6 +12,8 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
   let net: LocalnetHandle;
   let dataDir: string;
   let api: RunningApi;
+  /** Initialises the program's config (once per chain): made by the first test, used by the next. */
+  let driver: Awaited<ReturnType<typeof createLendingDriver>>;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "cistern-api-start-"));
@@ -47,7 +50,7 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
   it("listens on loopback, leads the indexer and serves what the program holds over HTTP", async () => {
     expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(api.indexer?.isLeader()).toBe(true);
-    const driver = await createLendingDriver(net);
+    driver = await createLendingDriver(net);
     const { lender, bank } = await driver.createLender(5_000_000n);
     const deadline = Date.now() + 15_000;
     let banks: { pubkey: string; totalLiquidity: string }[] = [];
@@ -63,4 +66,63 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
     expect(currencyConfig.status).toBe(200);
     expect(await (await fetch(`${api.url}/extra`)).json()).toEqual({ registered: true });
   });
+
+  it("runs the liquidation keeper (on by default on localnet): a loan past grace goes to the pool owner", async () => {
+    const keeper = api.keeper!;
+    expect(keeper).toBeDefined();
+    const { lender, bank } = await driver.createLender(1_000_000_000n);
+    const pool = await driver.createPool(
+      lender,
+      1n,
+      DEMO_WORLD.collections.map((c) => c.collectionId as Address),
+    );
+    const borrower = await generateKeyPairSigner();
+    const nft = (await net.faucet(borrower.address)).nfts[0]!;
+    const loanFor = (nonce: bigint, durationSeconds: bigint) =>
+      driver.takeLoan({
+        borrower,
+        pool,
+        bank,
+        nft: nft.mint as Address,
+        collection: nft.collectionId as Address,
+        nonce,
+        principal: 50_000_000n,
+        durationSeconds,
+      });
+    const taken = await loanFor(1n, 86_400n);
+    // inside the term, then inside the grace hour: the keeper leaves the loan alone
+    expect(await keeper.runRound()).toEqual({ leader: true, liquidated: [], failed: [] });
+    await net.advanceClock(86_400 + 1_800);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await keeper.runRound()).liquidated).toEqual([]);
+    // past expiry + grace: liquidated in the next round, the NFT in the lender's wallet
+    await net.advanceClock(1_800 + 60);
+    await new Promise((r) => setTimeout(r, 300));
+    const round = await keeper.runRound();
+    expect(round).toEqual({
+      leader: true,
+      liquidated: [{ loan: taken.loan, signature: expect.any(String) }],
+      failed: [],
+    });
+    const ownerAta = await getAssociatedTokenAddress(lender.address, nft.mint);
+    const held = await api.app.cistern.rpc.call<{ value: { amount: string } }>("getTokenAccountBalance", [
+      ownerAta,
+    ]);
+    expect(held.value.amount).toBe("1");
+    // idempotent: nothing left to do, and the loan's history names the keeper as the liquidator
+    expect(await keeper.runRound()).toEqual({ leader: true, liquidated: [], failed: [] });
+    const deadline = Date.now() + 15_000;
+    let actor: string | null | undefined;
+    while (Date.now() < deadline && !actor) {
+      await api.indexer?.reconcile();
+      const body = (await (
+        await fetch(`${api.url}/dirty/activity-by-user?pubkey=${lender.address}`)
+      ).json()) as {
+        activity: { loan: string; kind: string; actor: string | null }[];
+      };
+      actor = body.activity.find((a) => a.loan === taken.loan && a.kind === "liquidated")?.actor;
+      if (!actor) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(actor).toBe(keeper.address);
+  }, 60_000);
 });

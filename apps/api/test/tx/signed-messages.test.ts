@@ -13,7 +13,9 @@ import {
   createSignedMessageStore,
   SIGNED_MESSAGE_TTL_SECONDS,
 } from "../../src/tx/auth/signed-message-store.ts";
+import type { TxContext } from "../../src/tx/index.ts";
 import { registerTxRoutes } from "../../src/tx/index.ts";
+import { createLiquidationKeeper, KEEPER_LOCK_KEY } from "../../src/tx/keeper/liquidation-keeper.ts";
 import { createIssuedMessageStore } from "../../src/tx/sender/issued-messages.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../helpers/test-database.ts";
 
@@ -221,5 +223,13 @@ describe("two API processes over one PostgreSQL database", () => {
     expect(await storeA.count()).toBe(1);
     await storeA.prune(501);
     expect(await storeB.count()).toBe(0);
+  });
+
+  it("let one of them lead the liquidation keeper; the other's rounds do nothing", async () => {
+    const signer = await generateKeyPairSigner();
+    const log = { info: () => undefined, warn: () => undefined };
+    const keeperB = createLiquidationKeeper({ app: { db: secondDb } } as unknown as TxContext, signer, log);
+    expect(await t.db.tryAdvisoryLock(KEEPER_LOCK_KEY)).toBe(true);
+    expect(await keeperB.runRound()).toEqual({ leader: false, liquidated: [], failed: [] });
   });
 });

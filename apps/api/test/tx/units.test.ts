@@ -33,7 +33,16 @@ describe("tx settings and oracle key", () => {
       lendingProgramId: PROGRAM,
       oracleKeypairPath: join(dataDir, "keys", "oracle.json"),
       generateOracleKeypair: true,
+      keeper: { enabled: true, keypairPath: join(dataDir, "keys", "keeper.json"), intervalMs: 15_000 },
     });
+    // the keeper is off by default away from localnet, and its settings are checked
+    const mainnet = loadConfig({ DATA_DIR: dataDir, SOLANA_CLUSTER: "mainnet" });
+    expect(loadTxConfig(mainnet, { LENDING_PROGRAM_ID: PROGRAM }).keeper.enabled).toBe(false);
+    expect(loadTxConfig(mainnet, { LENDING_PROGRAM_ID: PROGRAM, KEEPER: "on" }).keeper.enabled).toBe(true);
+    expect(() => loadTxConfig(api, { LENDING_PROGRAM_ID: PROGRAM, KEEPER: "yes" })).toThrow(/KEEPER must be/);
+    expect(() => loadTxConfig(api, { LENDING_PROGRAM_ID: PROGRAM, KEEPER_INTERVAL_MS: "-1" })).toThrow(
+      /KEEPER_INTERVAL_MS/,
+    );
     expect(
       loadTxConfig(loadConfig({ DATA_DIR: dataDir, SOLANA_CLUSTER: "mainnet" }), {
         LENDING_PROGRAM_ID: PROGRAM,

@@ -38,6 +38,8 @@ export interface LendingState {
   getLoans(addresses: readonly string[]): Promise<(LoanAccount | null)[]>;
   /** Loans of a borrower (any status), read with a memcmp filter on the borrower field. */
   getBorrowerLoans(borrower: string): Promise<{ pubkey: string; loan: LoanAccount }[]>;
+  /** Every Ongoing loan of the program (a filtered getProgramAccounts). */
+  getOngoingLoans(): Promise<{ pubkey: string; loan: LoanAccount }[]>;
   /** Raw accounts (any owner). */
   getAccounts(addresses: readonly string[]): Promise<(RpcAccount | null)[]>;
 }
@@ -102,6 +104,19 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
     return { slot: Math.min(pools.context.slot, banks.context.slot), config, pools: poolMap, banks: bankMap };
   }
 
+  async function loansWhere(filters: unknown[]): Promise<{ pubkey: string; loan: LoanAccount }[]> {
+    const result = await programAccounts(filters);
+    const out: { pubkey: string; loan: LoanAccount }[] = [];
+    for (const { pubkey, account } of result.value) {
+      try {
+        out.push({ pubkey, loan: decodeLoanAccount(bytesOf(account)) });
+      } catch {
+        // not a loan of this layout: skipped
+      }
+    }
+    return out;
+  }
+
   // Fresh for ttlMs; until 5 x ttlMs the old snapshot answers while one reload runs in the background.
   let snapshot = cachedFor(ttlMs, ttlMs * 5, load);
 
@@ -124,21 +139,11 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
       const accounts = await getAccounts(addresses);
       return accounts.map((a) => tryDecode(decodeLoanAccount, a, programId));
     },
-    async getBorrowerLoans(borrower) {
-      const result = await programAccounts([
-        { dataSize: ACCOUNT_SIZE.Loan },
-        { memcmp: { offset: 8, bytes: borrower } },
-      ]);
-      const out: { pubkey: string; loan: LoanAccount }[] = [];
-      for (const { pubkey, account } of result.value) {
-        try {
-          out.push({ pubkey, loan: decodeLoanAccount(bytesOf(account)) });
-        } catch {
-          // skipped
-        }
-      }
-      return out;
-    },
+    getBorrowerLoans: (borrower) =>
+      loansWhere([{ dataSize: ACCOUNT_SIZE.Loan }, { memcmp: { offset: 8, bytes: borrower } }]),
+    // status byte at offset 4 (header 2, bump, escrow bump); "1" is base58 of the byte 0 (Ongoing)
+    getOngoingLoans: () =>
+      loansWhere([{ dataSize: ACCOUNT_SIZE.Loan }, { memcmp: { offset: 4, bytes: "1" } }]),
     getAccounts,
   };
 }

@@ -6,17 +6,26 @@ import { readKeypairFile } from "@cistern/sdk";
 import { createKeyPairSignerFromPrivateKeyBytes, getAddressEncoder, type KeyPairSigner } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 
+/** Loads the oracle keypair (see loadServiceKeypair). */
+export function loadOracleKeypair(path: string, generate: boolean): Promise<KeyPairSigner> {
+  return loadServiceKeypair(path, generate, "oracle");
+}
+
 /**
- * Loads the oracle keypair from `path` (Solana CLI JSON). When the file is missing and `generate` is
- * true (localnet only) a new keypair is written there (mode 0600); otherwise a missing file is a
- * configuration error.
+ * Loads a key of the server (`role`: oracle, keeper) from `path` (Solana CLI JSON). When the file is missing
+ * and `generate` is true (localnet only) a new keypair is written there (mode 0600); otherwise a missing
+ * file is a configuration error.
  */
-export async function loadOracleKeypair(path: string, generate: boolean): Promise<KeyPairSigner> {
+export async function loadServiceKeypair(
+  path: string,
+  generate: boolean,
+  role: string,
+): Promise<KeyPairSigner> {
   if (!existsSync(path)) {
     if (!generate) {
       throw new ApiError(
         ERROR_CODES.CONFIG_INVALID,
-        `Invalid configuration: oracle keypair ${path} is missing (generated only on localnet)`,
+        `Invalid configuration: ${role} keypair ${path} is missing (generated only on localnet)`,
       );
     }
     const seed = new Uint8Array(randomBytes(32));
@@ -32,7 +41,7 @@ export async function loadOracleKeypair(path: string, generate: boolean): Promis
   } catch (cause) {
     throw new ApiError(
       ERROR_CODES.CONFIG_INVALID,
-      `Invalid configuration: oracle keypair ${path} unreadable`,
+      `Invalid configuration: ${role} keypair ${path} unreadable`,
       {
         cause,
       },

@@ -1,0 +1,121 @@
+import { getPriorityFeeOptions, isLiquidatable } from "@cistern/protocol";
+import { getTransactionDecoder, type KeyPairSigner, partiallySignTransaction } from "@solana/kit";
+import type { FastifyBaseLogger } from "fastify";
+import { liquidatePlan } from "../builder/liquidate-builder.ts";
+import { submitAndConfirm } from "../sender/sender.ts";
+import type { TxContext } from "../tx-context.ts";
+
+/** Advisory lock of the keeper leader (one keeper sends, whatever the number of API processes). */
+export const KEEPER_LOCK_KEY = 7_402_002;
+/** Most liquidations one round sends (the rest wait for the next round). */
+export const MAX_LIQUIDATIONS_PER_ROUND = 20;
+
+/** What one round did, loan by loan. */
+export interface KeeperRound {
+  /** False when another process leads: this one did nothing. */
+  leader: boolean;
+  liquidated: { loan: string; signature: string }[];
+  failed: { loan: string; error: string }[];
+}
+
+export interface LiquidationKeeper {
+  /** The keeper's own fee payer (holds only SOL for fees; receives the escrows' rent). */
+  readonly address: string;
+  /** One round: if leader, liquidates the Ongoing loans past expiry + grace on the chain clock. */
+  runRound(): Promise<KeeperRound>;
+  /** Runs a round every `intervalMs` until stop(). */
+  start(intervalMs: number): void;
+  stop(): void;
+}
+
+/**
+ * The liquidation keeper: every round the leader (advisory lock KEEPER_LOCK_KEY, so one process of many)
+ * lists the program's Ongoing loans, keeps those past expiry + grace on the chain clock and, for each, builds
+ * the same Liquidate transaction as POST /…/liquidate-loan with the keeper as fee payer, signs it with the
+ * keeper key and sends it. The collateral goes to the pool owner, as when the lender clicks. Idempotent: a
+ * loan liquidated meanwhile is no longer Ongoing (refused by the builder, or by the program with
+ * LoanNotOngoing) and is skipped. Keeps no state between rounds, so a restart resumes where the chain is.
+ */
+export function createLiquidationKeeper(
+  tx: TxContext,
+  signer: KeyPairSigner,
+  log: Pick<FastifyBaseLogger, "info" | "warn">,
+): LiquidationKeeper {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<KeeperRound> | undefined;
+
+  async function liquidate(
+    loan: string,
+    isDefi: boolean,
+  ): Promise<{ signature: string } | { error: string }> {
+    const plan = await liquidatePlan(tx, isDefi, { loan, payer: signer.address });
+    const built = await tx.factory.build({
+      feePayer: signer.address,
+      groups: plan.groups,
+      options: getPriorityFeeOptions(),
+      needsOracle: false,
+    });
+    const unsigned = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
+    const signed = await partiallySignTransaction([signer.keyPair], unsigned);
+    const sent = await submitAndConfirm(tx, signed, built.lastValidBlockHeight);
+    if (sent.result === null) return { error: sent.error?.message ?? "not confirmed" };
+    return { signature: sent.result };
+  }
+
+  async function round(): Promise<KeeperRound> {
+    const out: KeeperRound = { leader: false, liquidated: [], failed: [] };
+    out.leader = await tx.app.db.tryAdvisoryLock(KEEPER_LOCK_KEY);
+    if (!out.leader) return out;
+    const [loans, now] = await Promise.all([tx.state.getOngoingLoans(), tx.clock.unixTime()]);
+    const due = loans
+      .filter(({ loan }) =>
+        isLiquidatable({ createdAt: loan.createdAt, durationSeconds: loan.durationSeconds, now }),
+      )
+      .sort((a, b) => Number(a.loan.expiredAt - b.loan.expiredAt))
+      .slice(0, MAX_LIQUIDATIONS_PER_ROUND);
+    for (const { pubkey, loan } of due) {
+      try {
+        const r = await liquidate(pubkey, loan.isDefi);
+        if ("signature" in r) {
+          out.liquidated.push({ loan: pubkey, signature: r.signature });
+          log.info(
+            { loan: pubkey, pool: loan.pool, borrower: loan.borrower, signature: r.signature },
+            "keeper liquidated a loan past expiry + grace; its collateral went to the pool owner",
+          );
+        } else {
+          out.failed.push({ loan: pubkey, error: r.error });
+          log.warn({ loan: pubkey, error: r.error }, "keeper could not liquidate a loan; next round retries");
+        }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        out.failed.push({ loan: pubkey, error: message });
+        log.warn({ loan: pubkey, error: message }, "keeper could not liquidate a loan; next round retries");
+      }
+    }
+    return out;
+  }
+
+  return {
+    address: signer.address,
+    runRound() {
+      // one round at a time: a slow round is not overlapped by the next tick
+      running ??= round().finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+    start(intervalMs) {
+      if (timer !== undefined) return;
+      timer = setInterval(() => {
+        void this.runRound().catch((error: unknown) =>
+          log.warn({ err: error }, "keeper round failed; next round retries"),
+        );
+      }, intervalMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
