@@ -1,3 +1,4 @@
+import { JITO_TIP_ACCOUNTS } from "@cistern/protocol";
 import { decodeAddress } from "./base58.ts";
 import type { AccountWrite } from "./chain.ts";
 import { DEMO_COLLECTIONS, DEMO_TOKENS, WRAPPED_SOL_MINT_ADDRESS } from "./demo-world.ts";
@@ -72,4 +73,18 @@ export async function ensureFaucetReserve(admin: WorldAdmin): Promise<void> {
 /** Runs extra seeding steps in order. */
 export async function runSeedSteps(steps: SeedStep[], ctx: SeedContext): Promise<void> {
   for (const step of steps) await step(ctx);
+}
+
+/**
+ * Creates Jito's tip accounts as mainnet has them (system accounts holding at least the rent-exempt minimum),
+ * so a transaction that tips in jito mode lands here as it would there. Runs on every start.
+ */
+export async function ensureJitoTipAccounts(admin: WorldAdmin): Promise<void> {
+  const rentExempt = admin.chain.svm.minimumBalanceForRentExemption(0n);
+  await admin.batch((pending) => {
+    for (const tip of JITO_TIP_ACCOUNTS) {
+      const balance = admin.chain.svm.getBalance(decodeAddress(tip)) ?? 0n;
+      if (balance < rentExempt) admin.addLamports(tip, rentExempt - balance, pending);
+    }
+  });
 }

@@ -2,7 +2,13 @@ import type { Server } from "node:http";
 import { join } from "node:path";
 import { Chain } from "./chain.ts";
 import { getDemoAddress } from "./demo-address.ts";
-import { ensureFaucetReserve, runSeedSteps, type SeedStep, seedDemoWorld } from "./demo-seed.ts";
+import {
+  ensureFaucetReserve,
+  ensureJitoTipAccounts,
+  runSeedSteps,
+  type SeedStep,
+  seedDemoWorld,
+} from "./demo-seed.ts";
 import { DEMO_WORLD, type DemoWorld } from "./demo-world.ts";
 import { createRpcHttpServer } from "./http-server.ts";
 import { loadOrCreateKeypair } from "./keypair.ts";
@@ -183,6 +189,7 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
   };
   try {
     await ensureFaucetReserve(admin);
+    await ensureJitoTipAccounts(admin);
     if (opts.seed !== false) {
       await seedDemoWorld(admin);
     }

@@ -128,6 +128,8 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This signature request expired or was not issued for this wallet. Please try again.";
     case 11005:
       return "This signed message was already used. Please sign again.";
+    case 11006:
+      return "Jito tips are not available on this network. Choose priority fees in Settings and try again.";
     case ERROR_CODES.BLOCK_HEIGHT_EXCEEDED:
       return "The transaction was not confirmed in time. This is due to network congestion. Please try again in few mins.";
     default:

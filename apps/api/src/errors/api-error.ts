@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   SIGNED_MESSAGE_REFUSED: 11004,
   /** A signed message that was already accepted once (409: sign a new one). */
   SIGNED_MESSAGE_REPLAYED: 11005,
+  /** Jito mode was asked for on a cluster without Jito's tip accounts (422: nothing was built). */
+  JITO_UNAVAILABLE: 11006,
   /** Unexpected internal failure (500, message never leaks internals). */
   INTERNAL: 11099,
 } as const;
@@ -46,6 +48,7 @@ const HTTP_STATUS: Record<ApiErrorCode, number> = {
   11003: 400,
   11004: 400,
   11005: 409,
+  11006: 422,
   11099: 500,
 };
 

@@ -122,6 +122,46 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
   };
 }
 
+/** Most NFTs one take-loans request borrows against. */
+export const MAX_NFTS_PER_REQUEST = 5;
+
+/**
+ * Borrows against several NFTs at once: one TakeLoan per NFT, each its own oracle co-signed transaction (a
+ * TakeLoan with its accounts and attestation fills most of a transaction), sent as a BundleCoSigned in
+ * order. Every loan comes from the same pool, the best for the first NFT or the one asked for, at `amount`
+ * each (the most the pool allows per NFT when absent); the bank must hold all of it now. Each transaction is
+ * a whole loan: if the chain refuses one, the loans before it stand and the rest are not sent.
+ */
+export async function takeLoansPlan(
+  tx: TxContext,
+  input: Omit<TakeLoanInput, "collateralMint" | "collateralAmount"> & { nftMints: string[] },
+): Promise<BuildPlan> {
+  if (new Set(input.nftMints).size !== input.nftMints.length) throw badRequest("nftMints lists an NFT twice");
+  const { nftMints, ...rest } = input;
+  const first = await takeLoanPlan(tx, false, {
+    ...rest,
+    collateralMint: nftMints[0]!,
+    collateralAmount: 1n,
+  });
+  const pool = first.metadata!.pool as string;
+  const plans = [first];
+  for (const mint of nftMints.slice(1))
+    plans.push(await takeLoanPlan(tx, false, { ...rest, pool, collateralMint: mint, collateralAmount: 1n }));
+  const quotes = plans.map((p) => p.metadata!.quote as QuoteJson);
+  const total = quotes.reduce((sum, q) => sum + BigInt(q.amount), 0n);
+  const bank = await tx.state.getBank(quotes[0]!.bank);
+  if (bank === null || bank.availableLiquidity < total)
+    throw unprocessable(
+      `pool ${pool} cannot lend ${total} base units for ${nftMints.length} NFTs now (its bank has ${bank?.availableLiquidity ?? 0n} available)`,
+    );
+  return {
+    feePayer: first.feePayer,
+    groups: plans.map((p) => p.groups[0]!),
+    needsOracle: true,
+    metadata: { loans: plans.map((p) => p.metadata!.loan), pool, quotes },
+  };
+}
+
 /** Repays loans of one borrower; as many per transaction as fit, the rest in more (a bundle). */
 export async function repayPlan(
   tx: TxContext,

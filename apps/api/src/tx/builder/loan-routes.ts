@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { TxContext } from "../tx-context.ts";
 import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
-import { extendPlan, repayPlan, takeLoanPlan } from "./loan-builder.ts";
+import { extendPlan, MAX_NFTS_PER_REQUEST, repayPlan, takeLoanPlan, takeLoansPlan } from "./loan-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
 
 const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
@@ -15,6 +15,23 @@ const NftTakeBody = body({
   nftMint: Pubkey,
   duration: Duration,
   amount: OptionalAmount,
+  pool: Type.Optional(Pubkey),
+  currency: Type.Optional(Pubkey),
+});
+const NftTakeManyBody = body({
+  borrower: Pubkey,
+  nftMints: Type.Array(Pubkey, {
+    minItems: 2,
+    maxItems: MAX_NFTS_PER_REQUEST,
+    description: "the NFTs to borrow against, one loan each",
+  }),
+  duration: Duration,
+  amount: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description: "principal per NFT, base units (the most the pool allows when absent)",
+    }),
+  ),
   pool: Type.Optional(Pubkey),
   currency: Type.Optional(Pubkey),
 });
@@ -66,6 +83,23 @@ export function registerLoanBuilderRoutes(app: FastifyInstance, tx: TxContext): 
         borrower: b.borrower,
         collateralMint: b.nftMint,
         collateralAmount: 1n,
+        durationSeconds: b.duration,
+        ...amountOf(b),
+        ...filters(b),
+      }),
+  );
+  builderRoute<TakeCommon & { nftMints: string[] }>(
+    app,
+    tx,
+    "/nft/take-loans",
+    "Borrow against several NFTs at once, one loan each from the same nft-pool (the best for the first NFT, or " +
+      "the one given). Kind BundleCoSigned: one oracle co-signed transaction per loan, sent in order to " +
+      "/send-cos-bundle; if the chain refuses one, the loans before it stand and the rest are not sent.",
+    NftTakeManyBody,
+    (b) =>
+      takeLoansPlan(tx, {
+        borrower: b.borrower,
+        nftMints: b.nftMints,
         durationSeconds: b.duration,
         ...amountOf(b),
         ...filters(b),

@@ -1,5 +1,6 @@
+import { randomInt } from "node:crypto";
 import type { PriorityFeeOptions } from "@cistern/protocol";
-import { TransactionKind } from "@cistern/protocol";
+import { JITO_TIP_ACCOUNTS, TransactionKind } from "@cistern/protocol";
 import {
   type Address,
   address,
@@ -14,7 +15,7 @@ import {
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
-import type { ApiError } from "../../errors/api-error.ts";
+import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 import type { ChainClock } from "../chain/chain-clock.ts";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { IssuedMessageStore } from "../sender/issued-messages.ts";
@@ -23,8 +24,6 @@ import { estimateComputeUnits } from "./compute-units.ts";
 import { computeUnitPrice } from "./priority-fees.ts";
 import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./wire-instructions.ts";
 
-/** Jito tip account the tip transfer goes to in broadcast mode 'jito'. */
-export const JITO_TIP_ACCOUNT = address("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5");
 /** Largest compute budget of a transaction. */
 const MAX_COMPUTE_UNITS = 1_400_000;
 /** Wire size limit of a transaction, bytes. */
@@ -44,7 +43,8 @@ export interface TransactionFactory {
    * Builds one v0 transaction per instruction group (fee payer = `feePayer`): compute budget with a CU
    * limit from per-instruction estimates plus headroom (or, with `simulate`, from a simulation plus 20%:
    * then a failing transaction is answered 422 with the decoded program error before anything is issued),
-   * priority fee from the node's recent fees capped by the options, a jito tip in jito mode. Every message
+   * priority fee from the node's recent fees capped by the options, a jito tip in jito mode (to one of Jito's
+   * tip accounts at random; 422 JITO_UNAVAILABLE, nothing built, when the cluster lacks it). Every message
    * is remembered so the sender can recognise it.
    */
   build(input: {
@@ -106,6 +106,26 @@ export function createTransactionFactory(deps: {
     return r.value.unitsConsumed ?? 200_000;
   }
 
+  // Tip accounts seen on the cluster (an account that exists keeps existing: it only receives lamports).
+  const tipAccountsSeen = new Set<string>();
+  async function pickTipAccount(): Promise<Address> {
+    const tip = JITO_TIP_ACCOUNTS[randomInt(JITO_TIP_ACCOUNTS.length)]!;
+    if (!tipAccountsSeen.has(tip)) {
+      const r = await requireJsonRpc<{ value: unknown }>(deps.rpcUrl, "getAccountInfo", [
+        tip,
+        { encoding: "base64", commitment: "confirmed" },
+      ]);
+      if (r.value === null)
+        throw new ApiError(
+          ERROR_CODES.JITO_UNAVAILABLE,
+          "Jito mode is not available on this cluster (Jito's tip account does not exist here); choose priority fees",
+          { params: { tipAccount: tip } },
+        );
+      tipAccountsSeen.add(tip);
+    }
+    return address(tip);
+  }
+
   let lastPrune = 0;
   return {
     fits(feePayer, instructions) {
@@ -127,7 +147,7 @@ export function createTransactionFactory(deps: {
       const blockhash = lifetime.blockhash as Blockhash;
       const tip =
         options.broadcastMode === "jito" && options.jitoTipLamports > 0n
-          ? systemTransfer(feePayer, JITO_TIP_ACCOUNT, options.jitoTipLamports)
+          ? systemTransfer(feePayer, await pickTipAccount(), options.jitoTipLamports)
           : null;
       const kind =
         groups.length > 1
