@@ -10,7 +10,7 @@ import { bootstrapCluster, publishDemoPoolMetadata } from "@cistern/bootstrap";
 import { startLocalnet } from "@cistern/localnet";
 import { loadConfig, startApi } from "../apps/api/src/index.ts";
 import { startWebServer } from "../apps/web/server.ts";
-import { parseRuntimeConfig } from "../apps/web/src/config/runtime-config.ts";
+import { getRuntimeConfigFromEnv, parseRuntimeConfig } from "../apps/web/src/config/runtime-config.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -97,7 +97,18 @@ async function main(): Promise<void> {
   const web = await startWebServer({
     port: flags.webPort,
     distDir: join(repoRoot, "apps/web/dist"),
-    config: parseRuntimeConfig({ apiUrl: api.url, rpcUrl: localnet.rpcUrl, cluster: "localnet" }),
+    config: parseRuntimeConfig({
+      apiUrl: api.url,
+      rpcUrl: localnet.rpcUrl,
+      cluster: "localnet",
+      // ?referral=cistern credits the protocol treasury, ?referral=founders the admin wallet (both keys in
+      // the data dir); CISTERN_WEB_REFERRAL_NAMES adds or replaces names
+      referralNames: {
+        cistern: cluster.treasuryAddress,
+        founders: cluster.adminAddress,
+        ...getRuntimeConfigFromEnv(process.env).referralNames,
+      },
+    }),
   });
 
   console.log(`

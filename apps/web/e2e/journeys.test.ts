@@ -3,7 +3,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
-import { formatUnits, SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { formatUnits, JITO_TIP_ACCOUNTS, SOL_MINT, USDC_MINT } from "@cistern/protocol";
 import { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -209,6 +209,48 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await shot(lender, "09b-liquidated");
   });
 
+  it("a lender's profile name shows on the borrower's loan; a loan in Jito mode lands and tips Jito", async () => {
+    // The lender saves a display name on the Dashboard (the wallet signs the link message).
+    await lender.goto(`${stack!.webUrl}/dashboard`);
+    const profile = lender.getByRole("form", { name: "Your profile" });
+    await profile.waitFor({ timeout: 30_000 });
+    await profile.getByTestId("profile-submit").click();
+    await profile.getByText("Enter a display name.").waitFor();
+    await profile.getByLabel("Display name").fill("Otter Lender");
+    await profile.getByTestId("profile-submit").click();
+    await lender.locator(".toast-title", { hasText: "Profile saved" }).waitFor({ timeout: 30_000 });
+    await lender.getByTestId("droplets").waitFor();
+    await shot(lender, "10-profile-rewards");
+
+    // The borrower chooses Jito in Settings and borrows: the loan lands and one tip account gets the tip.
+    const tipBalances = async () => {
+      const { value } = await rpc<{ value: ({ lamports: number } | null)[] }>(
+        stack!.localnet.rpcUrl,
+        "getMultipleAccounts",
+        [[...JITO_TIP_ACCOUNTS], { encoding: "base64" }],
+      );
+      return value.reduce((sum, a) => sum + BigInt(a?.lamports ?? 0), 0n);
+    };
+    const tipsBefore = await tipBalances();
+    await borrower.goto(`${stack!.webUrl}/`);
+    await borrower.getByTestId("open-settings").click();
+    await borrower.getByLabel("Broadcast mode").selectOption("jito");
+    await borrower.keyboard.press("Escape");
+    await borrowNft(faucetNfts[0]!.name, "10", "7");
+    expect((await tipBalances()) - tipsBefore).toBe(500_000n); // the spec's default amount, 0.0005 SOL
+
+    // Its row names the lender by profile name; repaying (still in Jito mode) lands too.
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const row = borrower.getByTestId("ongoing-loans").locator("tbody tr", { hasText: "10 USDC" }).first();
+    await row.getByTestId("loan-party").getByText("Otter Lender").waitFor({ timeout: 30_000 });
+    await shot(borrower, "10b-loan-lender-profile");
+    await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
+    expect((await tipBalances()) - tipsBefore).toBe(1_000_000n);
+    await borrower.getByTestId("open-settings").click();
+    await borrower.getByLabel("Broadcast mode").selectOption("priorityFees");
+    await borrower.keyboard.press("Escape");
+  });
+
   it("a lender renames and updates a pool, deposits, withdraws, and closes an unused pool", async () => {
     const owner = lenderKey.publicKey.toBase58();
     const mine = (await (await fetch(`${stack!.apiUrl}/pool/get-by-owner?owner=${owner}`)).json()) as {
@@ -295,11 +337,11 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
 
     // Meanwhile the lender withdraws everything the bank has available.
     const owner = lenderKey.publicKey.toBase58();
-    const banks = (await (await fetch(`${stack!.apiUrl}/bank/user?pubkey=${owner}`)).json()) as {
-      mint: string;
-      availableLiquidity: string;
-    }[];
-    const available = BigInt(banks.find((b) => b.mint === USDC_MINT)!.availableLiquidity);
+    // what the bank holds now, from the chain (its vault), not from the indexer that may trail a repayment
+    const vault = await rpc<{ value: { amount: string } }>(stack!.localnet.rpcUrl, "getTokenAccountBalance", [
+      await bankVault(owner, USDC_MINT),
+    ]);
+    const available = BigInt(vault.value.amount);
     await lender.goto(`${stack!.webUrl}/my-pools`);
     const bank = lender.getByTestId("bank").filter({ hasText: "USDC bank" });
     await bank.waitFor({ timeout: 30_000 });

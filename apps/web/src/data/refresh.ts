@@ -27,6 +27,21 @@ export async function refreshScopes(queryClient: QueryClient, scopes: readonly s
   }
 }
 
+/** Delays of the follow-up refreshes after a write: the API's indexer takes a moment to see a transaction. */
+export const INDEXING_REFRESH_DELAYS_MS = [1000, 3000] as const;
+
+/**
+ * Reloads the scopes again 1 s and 3 s from now, so lists read after the API's indexer has seen the latest
+ * transactions (the first reload can still return the state from before them).
+ */
+export function refreshAgainAfterIndexing(queryClient: QueryClient, scopes: readonly string[]): void {
+  for (const delayMs of INDEXING_REFRESH_DELAYS_MS) {
+    setTimeout(() => {
+      for (const scope of scopes) void queryClient.invalidateQueries({ queryKey: [scope] });
+    }, delayMs);
+  }
+}
+
 /** Drops wallet assets, user stats, collateral totals and balances (on disconnect). */
 export function clearWalletData(queryClient: QueryClient): void {
   for (const scope of CLEARED_ON_DISCONNECT) queryClient.removeQueries({ queryKey: [scope] });

@@ -1,6 +1,7 @@
 import { useConnection, useWallet } from "@solana/wallet-adapter-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { refreshAgainAfterIndexing } from "../data/refresh.ts";
 import { navigate } from "../shell/location.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";
 
@@ -173,16 +174,7 @@ export function useChainNow(): number {
  */
 export function useRefreshAfterIndexing(): (scopes: readonly string[]) => void {
   const queryClient = useQueryClient();
-  return useCallback(
-    (scopes) => {
-      for (const delayMs of [1000, 3000]) {
-        setTimeout(() => {
-          for (const scope of scopes) void queryClient.invalidateQueries({ queryKey: [scope] });
-        }, delayMs);
-      }
-    },
-    [queryClient],
-  );
+  return useCallback((scopes) => refreshAgainAfterIndexing(queryClient, scopes), [queryClient]);
 }
 
 /**

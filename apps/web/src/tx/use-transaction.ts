@@ -16,7 +16,7 @@ import { useConnection, useWallet } from "@solana/wallet-adapter-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 import { useAppContext } from "../app-context.ts";
-import { refreshScopes } from "../data/refresh.ts";
+import { refreshAgainAfterIndexing, refreshScopes } from "../data/refresh.ts";
 import { formatMoney } from "../pages/format.ts";
 import { getStoredReferrer } from "../referral/referral.ts";
 import { getBuilderPriorityFeeOptions } from "../settings/priority-fee.ts";
@@ -165,9 +165,13 @@ export function useTransaction(): UseTransactionResult {
         stateRef.current = transactionReducer(stateRef.current, { type: "clear" });
         setState(stateRef.current);
         // What made it fail (a pool emptied, a loan closed) is on the lists the action touches and on the pool
-        // lists: refresh them, so the same failing offer is not shown again.
-        const scopes = getRefreshScopes(request.action, { isTokenLoan: request.isTokenLoan });
-        await refreshScopes(queryClient, [...new Set([...scopes, "pool" as const])]).catch(() => undefined);
+        // lists: refresh them now and again once the indexer has seen the change, so the same failing offer is
+        // not shown again.
+        const scopes = [
+          ...new Set([...getRefreshScopes(request.action, { isTokenLoan: request.isTokenLoan }), "pool"]),
+        ];
+        await refreshScopes(queryClient, scopes).catch(() => undefined);
+        refreshAgainAfterIndexing(queryClient, scopes);
         return null;
       } finally {
         busyRef.current = false;

@@ -5,6 +5,8 @@ import { formatMoney, formatUsd, symbolOf } from "../../pages/format.ts";
 import { Page, QueryState, Stats } from "../../pages/page-kit.tsx";
 import { useBorrowerLoans } from "../loans/loan-data.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
+import { ProfileForm } from "../profile/profile-form.tsx";
+import { RewardsSection } from "../profile/rewards-section.tsx";
 import { BarList, ColumnChart, LineChart } from "./charts.tsx";
 import {
   parseCollateral,
@@ -121,6 +123,8 @@ function UserSection({ owner }: { owner: string }) {
           )}
         </QueryState>
       </div>
+      <RewardsSection owner={owner} />
+      <ProfileForm owner={owner} />
     </section>
   );
 }

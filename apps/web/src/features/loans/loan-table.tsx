@@ -1,6 +1,8 @@
 import { shortenAddress } from "@cistern/protocol";
 import type { ReactNode } from "react";
 import { formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
+import { useProfiles } from "../profile/profile-data.ts";
+import { ProfileName } from "../profile/profile-name.tsx";
 import { type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
 
 /** Countdown text of a loan. */
@@ -12,12 +14,16 @@ export function countdown(row: LoanRowView): string {
   return "";
 }
 
-/** A table of loans with a caller-given leading cell (checkbox) and action cell. */
+/**
+ * A table of loans with a caller-given leading cell (checkbox) and action cell, and the other party of each
+ * loan (its lender for a borrower, its borrower for a lender) by profile name where one is set.
+ */
 export function LoanTable({
   rows,
   name,
   lead,
   actions,
+  party,
   caption,
   testId,
 }: {
@@ -25,9 +31,12 @@ export function LoanTable({
   name: (id: string) => string;
   lead?: (row: LoanRowView) => ReactNode;
   actions?: (row: LoanRowView) => ReactNode;
+  party?: "lender" | "borrower";
   caption: string;
   testId: string;
 }) {
+  const partyOf = (row: LoanRowView) => (party === undefined ? "" : row.loan[party]);
+  const profiles = useProfiles(party === undefined ? [] : rows.map(partyOf).filter((a) => a !== ""));
   return (
     <div className="pg-table-wrap">
       <table className="pg-table" data-testid={testId}>
@@ -45,6 +54,7 @@ export function LoanTable({
             <th scope="col">Owed now</th>
             <th scope="col">Due</th>
             <th scope="col">Status</th>
+            {party ? <th scope="col">{party === "lender" ? "Lender" : "Borrower"}</th> : null}
             {actions ? (
               <th scope="col">
                 <span className="pg-sr">Actions</span>
@@ -75,6 +85,15 @@ export function LoanTable({
               <td>
                 <span className={`pg-status pg-status-${row.phase}`}>{PHASE_LABEL[row.phase]}</span>
               </td>
+              {party ? (
+                <td data-testid="loan-party">
+                  {partyOf(row) === "" ? (
+                    "—"
+                  ) : (
+                    <ProfileName address={partyOf(row)} profile={profiles.data?.get(partyOf(row))} />
+                  )}
+                </td>
+              ) : null}
               {actions ? <td className="pg-actions-cell">{actions(row)}</td> : null}
             </tr>
           ))}

@@ -96,6 +96,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                 <LoanTable
                   rows={ongoing}
                   name={name}
+                  party="lender"
                   caption="Ongoing loans"
                   testId="ongoing-loans"
                   lead={(row) => (
@@ -158,7 +159,13 @@ function BorrowerLoans({ owner }: { owner: string }) {
               {history.length === 0 ? (
                 <p className="pg-state pg-empty">No closed loans yet.</p>
               ) : (
-                <LoanTable rows={history} name={name} caption="Closed loans" testId="loan-history" />
+                <LoanTable
+                  rows={history}
+                  name={name}
+                  party="lender"
+                  caption="Closed loans"
+                  testId="loan-history"
+                />
               )}
             </section>
           </>
@@ -208,6 +215,7 @@ function LenderLoans({ owner }: { owner: string }) {
                 <LoanTable
                   rows={ongoing}
                   name={name}
+                  party="borrower"
                   caption="Loans drawn on your pools"
                   testId="lender-loans"
                   actions={(row) =>
@@ -238,6 +246,7 @@ function LenderLoans({ owner }: { owner: string }) {
                 <LoanTable
                   rows={history}
                   name={name}
+                  party="borrower"
                   caption="Closed loans on your pools"
                   testId="lender-loan-history"
                 />

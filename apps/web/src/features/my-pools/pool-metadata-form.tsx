@@ -1,4 +1,4 @@
-import { CisternError, checkImageUrl, ERROR_CODES, getErrorText, type ParsedPool } from "@cistern/protocol";
+import { getErrorText, type ParsedPool } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
@@ -7,30 +7,8 @@ import { refreshScopes } from "../../data/refresh.ts";
 import { toQueryString } from "../../pages/api.ts";
 import { showToast } from "../../toasts/toast-store.ts";
 import { requestJson } from "../../tx/http-client.ts";
-
-/** Checks a name and image URL; returns field messages (empty when valid). */
-export function checkPoolMetadata(name: string, image: string): { name?: string; image?: string } {
-  const errors: { name?: string; image?: string } = {};
-  if (name.trim().length > 32) errors.name = "Name must be at most 32 characters.";
-  const rule = checkImageUrl(image);
-  if (!rule.ok) errors.image = "Images hosted on twimg are not supported; use another URL.";
-  else if (rule.needsContentTypeCheck) {
-    try {
-      const url = new URL(rule.url);
-      if (url.protocol !== "https:" && url.protocol !== "http:")
-        errors.image = "Image URL must start with https://.";
-    } catch {
-      errors.image = "Image URL is not a valid URL.";
-    }
-  }
-  return errors;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let text = "";
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text);
-}
+import { signLinkMessage } from "../../wallet/sign-link.ts";
+import { checkNameAndImage } from "../profile/name-image-rules.ts";
 
 /**
  * A pool's name and image. Saving asks the API whether the image URL serves an image, then has the
@@ -53,7 +31,7 @@ export function PoolMetadataForm({ pool }: { pool: ParsedPool }) {
       onSubmit={async (event) => {
         event.preventDefault();
         if (busy || !publicKey) return;
-        const found: { name?: string; image?: string; form?: string } = checkPoolMetadata(name, image);
+        const found: { name?: string; image?: string; form?: string } = checkNameAndImage(name, image);
         setErrors(found);
         if (Object.keys(found).length > 0) return;
         setBusy(true);
@@ -67,17 +45,15 @@ export function PoolMetadataForm({ pool }: { pool: ParsedPool }) {
               return;
             }
           }
-          if (!signMessage) throw new CisternError(ERROR_CODES.WALLET_SIGN_MESSAGE_UNSUPPORTED);
-          // the API issues the message (the spec's line, the wallet, a nonce and an expiry); it is accepted once
-          const { message } = await requestJson<{ message: string }>(`${config.apiUrl}/user/link-message`, {
-            body: { wallet: publicKey.toBase58() },
+          const { message, signature } = await signLinkMessage(config.apiUrl, {
+            publicKey,
+            ...(signMessage ? { signMessage } : {}),
           });
-          const signature = await signMessage(new TextEncoder().encode(message));
           await requestJson(`${config.apiUrl}/pool/update`, {
             body: {
               pool: pool.pubkey,
               owner: publicKey.toBase58(),
-              signature: toBase64(signature),
+              signature,
               message,
               name: name.trim(),
               thumbnail: image.trim(),
