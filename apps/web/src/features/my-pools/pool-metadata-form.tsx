@@ -8,6 +8,7 @@ import { toQueryString } from "../../pages/api.ts";
 import { showToast } from "../../toasts/toast-store.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import { signLinkMessage } from "../../wallet/sign-link.ts";
+import { NameImageFields } from "../profile/name-image-fields.tsx";
 import { checkNameAndImage } from "../profile/name-image-rules.ts";
 
 /**
@@ -72,29 +73,15 @@ export function PoolMetadataForm({ pool }: { pool: ParsedPool }) {
       <p className="muted pg-small">
         Your wallet signs a message to prove you own the pool; nothing is sent on chain.
       </p>
-      <div className="pg-grid-form">
-        <div className={errors.name ? "pg-field has-error" : "pg-field"}>
-          <label htmlFor={`${id}-name`}>Pool name</label>
-          <input id={`${id}-name`} value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
-          {errors.name ? <small className="error-text">{errors.name}</small> : null}
-        </div>
-        <div className={errors.image ? "pg-field has-error" : "pg-field"}>
-          <label htmlFor={`${id}-image`}>Image URL</label>
-          <input
-            id={`${id}-image`}
-            type="url"
-            placeholder="https://"
-            value={image}
-            aria-invalid={errors.image !== undefined}
-            onChange={(e) => setImage(e.target.value)}
-          />
-          {errors.image ? (
-            <small className="error-text" data-testid="error-image">
-              {errors.image}
-            </small>
-          ) : null}
-        </div>
-      </div>
+      <NameImageFields
+        id={id}
+        labels={{ name: "Pool name", image: "Image URL" }}
+        name={name}
+        image={image}
+        errors={errors}
+        onName={setName}
+        onImage={setImage}
+      />
       <p className="error-text" role="alert" data-testid="metadata-error">
         {errors.form ?? ""}
       </p>

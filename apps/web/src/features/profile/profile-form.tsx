@@ -8,6 +8,7 @@ import { useApiQuery } from "../../pages/api.ts";
 import { showToast } from "../../toasts/toast-store.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import { signLinkMessage } from "../../wallet/sign-link.ts";
+import { NameImageFields } from "./name-image-fields.tsx";
 import { checkNameAndImage } from "./name-image-rules.ts";
 import { parseUserProfile } from "./profile-data.ts";
 
@@ -65,32 +66,15 @@ export function ProfileForm({ owner }: { owner: string }) {
         Lenders and borrowers see this name and picture on your loans instead of your wallet address. Your
         wallet signs a message to prove it is yours; nothing is sent on chain.
       </p>
-      <div className="pg-grid-form">
-        <div className={errors.name ? "pg-field has-error" : "pg-field"}>
-          <label htmlFor={`${id}-name`}>Display name</label>
-          <input
-            id={`${id}-name`}
-            value={name}
-            maxLength={32}
-            required
-            aria-invalid={errors.name !== undefined}
-            onChange={(e) => setName(e.target.value)}
-          />
-          {errors.name ? <small className="error-text">{errors.name}</small> : null}
-        </div>
-        <div className={errors.image ? "pg-field has-error" : "pg-field"}>
-          <label htmlFor={`${id}-image`}>Avatar image URL (optional)</label>
-          <input
-            id={`${id}-image`}
-            type="url"
-            placeholder="https://"
-            value={image}
-            aria-invalid={errors.image !== undefined}
-            onChange={(e) => setImage(e.target.value)}
-          />
-          {errors.image ? <small className="error-text">{errors.image}</small> : null}
-        </div>
-      </div>
+      <NameImageFields
+        id={id}
+        labels={{ name: "Display name", image: "Avatar image URL (optional)" }}
+        name={name}
+        image={image}
+        errors={errors}
+        onName={setName}
+        onImage={setImage}
+      />
       <p className="error-text" role="alert" data-testid="profile-error">
         {errors.form ?? ""}
       </p>
