@@ -103,6 +103,7 @@ export const ERROR_CODE_RANGES = {
   api: [[11000, 11999]],
   bootstrap: [[12000, 12999]],
   toolchain: [[13000, 13999]],
+  swapVenue: [[15000, 15099]],
 } as const satisfies Record<string, readonly (readonly [number, number])[]>;
 
 /** Name of an error code (`"UNKNOWN_POOL_TYPE"`...). */

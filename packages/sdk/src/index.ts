@@ -22,3 +22,4 @@ export * from "./instructions/pool-instructions.ts";
 export * from "./metaplex/metadata.ts";
 export * from "./pda.ts";
 export * from "./sdk-error.ts";
+export * from "./swap-venue/swap-venue.ts";

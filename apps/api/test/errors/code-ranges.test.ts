@@ -1,5 +1,5 @@
 import { ERROR_CODE_RANGES, PROGRAM_ERRORS, ERROR_CODES as PROTOCOL_CODES } from "@cistern/protocol";
-import { SDK_ERROR } from "@cistern/sdk";
+import { SDK_ERROR, SWAP_VENUE_ERRORS } from "@cistern/sdk";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_ERROR } from "../../../../packages/bootstrap/src/bootstrap-error.ts";
 import { TOOLCHAIN_ERROR_CODES } from "../../../../programs/toolchain/src/errors.ts";
@@ -26,6 +26,7 @@ describe("one error vocabulary: each layer's codes live in its own range", () =>
       ["sdk", Object.values(SDK_ERROR)],
       ["bootstrap", Object.values(BOOTSTRAP_ERROR)],
       ["toolchain", Object.values(TOOLCHAIN_ERROR_CODES)],
+      ["swapVenue", Object.values(SWAP_VENUE_ERRORS)],
     ];
     for (const [layer, codes] of tables)
       for (const code of codes) expect(inRange(layer, code), `${layer} ${code}`).toBe(true);
