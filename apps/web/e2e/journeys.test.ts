@@ -236,12 +236,13 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await borrower.getByTestId("open-settings").click();
     await borrower.getByLabel("Broadcast mode").selectOption("jito");
     await borrower.keyboard.press("Escape");
-    await borrowNft(faucetNfts[0]!.name, "10", "7");
+    // 15 USDC: well above the pool's 10 USD minimum whatever the local price drift
+    await borrowNft(faucetNfts[0]!.name, "15", "7");
     expect((await tipBalances()) - tipsBefore).toBe(500_000n); // the spec's default amount, 0.0005 SOL
 
     // Its row names the lender by profile name; repaying (still in Jito mode) lands too.
     await borrower.goto(`${stack!.webUrl}/loans`);
-    const row = borrower.getByTestId("ongoing-loans").locator("tbody tr", { hasText: "10 USDC" }).first();
+    const row = borrower.getByTestId("ongoing-loans").locator("tbody tr", { hasText: "15 USDC" }).first();
     await row.getByTestId("loan-party").getByText("Otter Lender").waitFor({ timeout: 30_000 });
     await shot(borrower, "10b-loan-lender-profile");
     await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
