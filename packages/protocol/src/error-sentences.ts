@@ -111,6 +111,10 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This NFT's metadata could not be verified, so it cannot be used as collateral.";
     case P.CollectionNotVerified:
       return "This NFT is not a verified member of a collection, so it cannot be used as collateral.";
+    case P.SaleShort:
+      return "The sale would not bring enough to repay this loan, so nothing was sold. Try a smaller slippage or repay instead.";
+    case P.InvalidVenue:
+      return "This market is not one Cistern trades on. Please refresh and try again.";
     case P.LoanLiquidatable:
       return "This loan is past its grace period: it can still be repaid, but not extended.";
     case P.Unauthorized:

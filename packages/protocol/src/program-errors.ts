@@ -90,6 +90,14 @@ export const PROGRAM_ERRORS = {
     name: "InconsistentCounters",
     message: "releasing the loan would take a pool, collection or bank counter below zero",
   },
+  6048: {
+    name: "InvalidVenue",
+    message: "the venue program is not the one the admin pinned (or none is pinned)",
+  },
+  6049: {
+    name: "SaleShort",
+    message: "the sale took no collateral or its proceeds do not cover principal + owed interest",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

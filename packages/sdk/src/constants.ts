@@ -39,4 +39,6 @@ export const INSTRUCTION_TAG = {
   Repay: 9,
   Extend: 10,
   Liquidate: 11,
+  SetVenues: 12,
+  MarketSell: 13,
 } as const;

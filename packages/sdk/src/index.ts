@@ -19,6 +19,7 @@ export * from "./instructions/config-instructions.ts";
 export * from "./instructions/loan-instructions.ts";
 export * from "./instructions/parse-instruction.ts";
 export * from "./instructions/pool-instructions.ts";
+export * from "./instructions/venue-instructions.ts";
 export * from "./metaplex/metadata.ts";
 export * from "./pda.ts";
 export * from "./sdk-error.ts";

@@ -57,3 +57,8 @@ export function findLoanPda(
 export function findEscrowPda(programAddress: Address, loan: Address): Promise<ProgramDerivedAddress> {
   return getProgramDerivedAddress({ programAddress, seeds: ["escrow", addressBytes(loan)] });
 }
+
+/** Venues PDA: ["venues"] (the outside programs the admin pins). Returns [address, bump]. */
+export function findVenuesPda(programAddress: Address): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({ programAddress, seeds: ["venues"] });
+}

@@ -1,7 +1,7 @@
 /* Cistern lending program entrypoint: decodes the input and dispatches on the instruction tag. */
 #include "lending.h"
 
-#define MAX_ACCOUNTS 16
+#define MAX_ACCOUNTS 32
 
 u64 entrypoint(const u8 *input) {
   SolAccountInfo ka[MAX_ACCOUNTS];
@@ -24,6 +24,8 @@ u64 entrypoint(const u8 *input) {
     case 9: return ix_repay(&p);
     case 10: return ix_extend(&p);
     case 11: return ix_liquidate(&p);
+    case 12: return ix_set_venues(&p);
+    case 13: return ix_market_sell(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -52,6 +52,8 @@
 #define E_COLLECTION_NOT_VERIFIED 6045ULL
 #define E_LOAN_LIQUIDATABLE 6046ULL
 #define E_INCONSISTENT_COUNTERS 6047ULL
+#define E_INVALID_VENUE 6048ULL
+#define E_SALE_SHORT 6049ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1
@@ -59,6 +61,7 @@
 #define TAG_BANK 2
 #define TAG_POOL 3
 #define TAG_LOAN 4
+#define TAG_VENUES 5
 #define MAX_ATTESTATION_AGE_SLOTS 150ULL
 #define MAX_COLLECTIONS 8
 #define MIN_DURATION 86400ULL
@@ -79,6 +82,7 @@
 #define LOAN_ONGOING 0
 #define LOAN_REPAID 1
 #define LOAN_LIQUIDATED 2
+#define LOAN_SOLD 3
 #define LOAN_CLASSIC 0
 
 #define TOKEN_ACCOUNT_SIZE 165ULL
@@ -145,7 +149,16 @@ typedef struct {
   SolPubkey extended_to;
 } Loan;
 
+/* The outside programs the lending program composes with (SetVenues, admin only). */
+typedef struct {
+  u8 tag, version, bump, reserved0[5];
+  SolPubkey swap_program, market_program, lending_program;
+  i64 updated_at;
+  u8 reserved1[16];
+} Venues;
+
 #define OFFSET_OF(t, f) __builtin_offsetof(t, f)
+_Static_assert(sizeof(Venues) == 128, "Venues size");
 _Static_assert(sizeof(Config) == 128, "Config size");
 _Static_assert(OFFSET_OF(Config, created_at) == 104, "Config.created_at");
 _Static_assert(sizeof(Bank) == 256, "Bank size");
@@ -220,6 +233,8 @@ u64 check_mint(const SolAccountInfo *a, u8 *decimals, u64 *supply);
 /* create_program_address(seeds) == expected */
 u64 verify_pda(const SolSignerSeed *seeds, int n, const SolPubkey *program_id, const SolPubkey *expected);
 u64 clock_now(SolClock *clock);
+/* the Venues account at its PDA ["venues", bump] (venues.c) */
+u64 check_venues(const SolAccountInfo *a, const SolPubkey *program_id);
 
 /* ---- CPIs (util.c) ---- */
 typedef struct {
@@ -290,3 +305,5 @@ u64 ix_take_loan(const SolParameters *p);
 u64 ix_repay(const SolParameters *p);
 u64 ix_extend(const SolParameters *p);
 u64 ix_liquidate(const SolParameters *p);
+u64 ix_set_venues(const SolParameters *p);
+u64 ix_market_sell(const SolParameters *p);

@@ -41,3 +41,21 @@ void loan_signer_seeds(const Loan *loan, SolSignerSeed *out);
 /* releases an ended loan from the pool and bank counters (not bank liquidity); InconsistentCounters when a
  * counter would go below zero (never clamped) */
 u64 release_loan(Pool *pool, Bank *bank, const Loan *loan);
+
+/* pool, bank, loan (Ongoing) and escrow links of an existing loan (Repay, MarketSell, Liquidate) */
+u64 check_loan_accounts(const SolParameters *p, const SolAccountInfo *pool, const SolAccountInfo *bank,
+                        const SolAccountInfo *loan, const SolAccountInfo *escrow);
+
+/* Paying off an Ongoing loan at `now` (Repay, MarketSell): accounts already checked by the caller. */
+typedef struct {
+  const SolAccountInfo *borrower, *token, *currency, *treasury, *vault, *loan, *escrow, *collateral;
+  const Config *cfg;
+  Pool *pl;
+  Bank *bk;
+  Loan *l;
+  i64 now;
+} Settlement;
+/* The borrower pays principal + owed interest from `currency` (the fee to the treasury, the rest to the
+ * vault); what the escrow still holds goes to `collateral` and the escrow closes to the borrower; bank, pool
+ * and loan (repaid_at, repaid_amount, fee_paid) are updated. The caller sets the loan's status. */
+u64 settle_loan(const Settlement *s);

@@ -1,8 +1,8 @@
 /* Repay (9) and Liquidate (11). */
 #include "loan.h"
 
-/* checks shared by Repay and Liquidate: pool, bank, loan (Ongoing) and escrow links */
-static u64 check_loan_accounts(const SolParameters *p, const SolAccountInfo *pool, const SolAccountInfo *bank,
+/* checks shared by Repay, MarketSell and Liquidate: pool, bank, loan (Ongoing) and escrow links */
+u64 check_loan_accounts(const SolParameters *p, const SolAccountInfo *pool, const SolAccountInfo *bank,
                                const SolAccountInfo *loan, const SolAccountInfo *escrow) {
   u64 r = check_state(pool, p->program_id, TAG_POOL, sizeof(Pool), true);
   if (r) return r;
@@ -13,6 +13,47 @@ static u64 check_loan_accounts(const SolParameters *p, const SolAccountInfo *poo
     return E_ACCOUNT_MISMATCH;
   if (!escrow->is_writable) return E_NOT_WRITABLE;
   if (l->status != LOAN_ONGOING) return E_LOAN_NOT_ONGOING;
+  return SUCCESS;
+}
+
+u64 settle_loan(const Settlement *s) {
+  const Config *cfg = s->cfg;
+  Bank *bk = s->bk;
+  Loan *l = s->l;
+  u64 r, owed;
+  if (!owed_interest(l, s->now, &owed)) return E_MATH_OVERFLOW;
+  u64 fee = protocol_fee(owed, cfg->fee_bps);
+  u64 share = owed - fee, to_vault, repaid, total, available;
+  if (!add_ok(l->principal, share, &to_vault) || !add_ok(l->principal, owed, &repaid) ||
+      !add_ok(bk->total, share, &total) || !add_ok(bk->available, to_vault, &available))
+    return E_MATH_OVERFLOW;
+
+  if (fee) {
+    TransferArgs f = {s->token, s->currency, s->treasury, s->borrower, fee, NULL};
+    if ((r = token_transfer(&f))) return r;
+  }
+  TransferArgs v = {s->token, s->currency, s->vault, s->borrower, to_vault, NULL};
+  if ((r = token_transfer(&v))) return r;
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(l, seeds);
+  SolSignerSeeds signer = {seeds, 5};
+  /* what the escrow holds now: all of the collateral on a repay, what a market sale left of it */
+  u64 left = rd64(s->escrow->data + 64);
+  if (left) {
+    TransferArgs back = {s->token, s->escrow, s->collateral, s->loan, left, &signer};
+    if ((r = token_transfer(&back))) return r;
+  }
+  TransferArgs close = {s->token, s->escrow, s->borrower, s->loan, 0, &signer};
+  if ((r = token_close(&close))) return r;
+
+  bk->total = total;
+  bk->available = available;
+  bk->repaid_at = s->now;
+  if ((r = release_loan(s->pl, bk, l))) return r;
+  s->pl->total_interest += owed;
+  l->repaid_at = s->now;
+  l->repaid_amount = repaid;
+  l->fee_paid = fee;
   return SUCCESS;
 }
 
@@ -45,37 +86,10 @@ u64 ix_repay(const SolParameters *p) {
 
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
-  u64 owed;
-  if (!owed_interest(l, clock.unix_timestamp, &owed)) return E_MATH_OVERFLOW;
-  u64 fee = protocol_fee(owed, cfg->fee_bps);
-  u64 share = owed - fee, to_vault, repaid, total, available;
-  if (!add_ok(l->principal, share, &to_vault) || !add_ok(l->principal, owed, &repaid) ||
-      !add_ok(bk->total, share, &total) || !add_ok(bk->available, to_vault, &available))
-    return E_MATH_OVERFLOW;
-
-  if (fee) {
-    TransferArgs f = {token, currency, treasury, borrower, fee, NULL};
-    if ((r = token_transfer(&f))) return r;
-  }
-  TransferArgs v = {token, currency, vault, borrower, to_vault, NULL};
-  if ((r = token_transfer(&v))) return r;
-  SolSignerSeed seeds[5];
-  loan_signer_seeds(l, seeds);
-  SolSignerSeeds signer = {seeds, 5};
-  TransferArgs back = {token, escrow, collateral, loan, l->collateral_amount, &signer};
-  if ((r = token_transfer(&back))) return r;
-  TransferArgs close = {token, escrow, borrower, loan, 0, &signer};
-  if ((r = token_close(&close))) return r;
-
-  bk->total = total;
-  bk->available = available;
-  bk->repaid_at = clock.unix_timestamp;
-  if ((r = release_loan(pl, bk, l))) return r;
-  pl->total_interest += owed;
+  Settlement s = {borrower, token, currency, treasury, vault, loan, escrow, collateral, cfg, pl, bk, l,
+                  clock.unix_timestamp};
+  if ((r = settle_loan(&s))) return r;
   l->status = LOAN_REPAID;
-  l->repaid_at = clock.unix_timestamp;
-  l->repaid_amount = repaid;
-  l->fee_paid = fee;
   return SUCCESS;
 }
 

@@ -1,0 +1,119 @@
+import {
+  type Address,
+  getAddressDecoder,
+  getAddressEncoder,
+  type Instruction,
+  type ReadonlyUint8Array,
+} from "@solana/kit";
+import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
+import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
+import { findConfigPda, findEscrowPda, findVaultPda, findVenuesPda } from "../pda.ts";
+import { readonly, type SignerInput, signer, writable } from "./account-metas.ts";
+
+/** The system program's address: "no venue" in a Venues account. */
+export const NO_VENUE = SYSTEM_PROGRAM_ADDRESS;
+/** Size of the Venues account, bytes. */
+export const VENUES_ACCOUNT_SIZE = 128;
+
+/** The outside programs the lending program composes with, as the admin pinned them. */
+export interface VenuesAccount {
+  swapProgram: Address;
+  marketProgram: Address;
+  lendingProgram: Address;
+  updatedAt: bigint;
+}
+
+/** Decodes the Venues account (tag 5). */
+export function decodeVenuesAccount(data: ReadonlyUint8Array): VenuesAccount {
+  if (data.length !== VENUES_ACCOUNT_SIZE || data[0] !== 5 || data[1] !== 1)
+    throw new Error("not a Venues account");
+  const key = (offset: number) => getAddressDecoder().decode(data.slice(offset, offset + 32));
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  return {
+    swapProgram: key(8),
+    marketProgram: key(40),
+    lendingProgram: key(72),
+    updatedAt: view.getBigInt64(104, true),
+  };
+}
+
+/** SetVenues (tag 12, admin only): pins the swap, NFT market and lending venue programs (NO_VENUE: none). */
+export async function getSetVenuesInstruction(input: {
+  programAddress: Address;
+  admin: SignerInput;
+  swapProgram: Address;
+  marketProgram?: Address;
+  lendingProgram?: Address;
+}): Promise<Instruction> {
+  const [config] = await findConfigPda(input.programAddress);
+  const [venues, bump] = await findVenuesPda(input.programAddress);
+  const data = new Uint8Array(98);
+  data[0] = INSTRUCTION_TAG.SetVenues;
+  data[1] = bump;
+  const enc = getAddressEncoder();
+  data.set(enc.encode(input.swapProgram), 2);
+  data.set(enc.encode(input.marketProgram ?? NO_VENUE), 34);
+  data.set(enc.encode(input.lendingProgram ?? NO_VENUE), 66);
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      signer(input.admin, true),
+      readonly(config),
+      writable(venues),
+      readonly(SYSTEM_PROGRAM_ADDRESS),
+    ],
+    data,
+  };
+}
+
+/**
+ * MarketSell (tag 13): sells the loan's collateral through the pinned swap venue and repays the loan from the
+ * proceeds in the same instruction. `swap` is the venue's swap instruction whose input is the loan's escrow,
+ * whose authority is the loan (the program signs for it) and whose output is the borrower's currency account;
+ * its accounts and data are passed through. The program refuses unless the proceeds cover principal + owed
+ * interest; what remains after repaying stays with the borrower, unsold collateral comes back.
+ */
+export async function getMarketSellInstruction(input: {
+  programAddress: Address;
+  borrower: SignerInput;
+  pool: Address;
+  bank: Address;
+  loan: Address;
+  borrowerCollateralTokenAccount: Address;
+  borrowerCurrencyTokenAccount: Address;
+  treasuryCurrencyTokenAccount: Address;
+  swap: Instruction;
+}): Promise<Instruction> {
+  const [config] = await findConfigPda(input.programAddress);
+  const [venues] = await findVenuesPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const [escrow] = await findEscrowPda(input.programAddress, input.loan);
+  const swapData = input.swap.data ?? new Uint8Array();
+  const data = new Uint8Array(1 + swapData.length);
+  data[0] = INSTRUCTION_TAG.MarketSell;
+  data.set(swapData, 1);
+  // the loan is the swap's signing user: passed as a plain account, the program signs for it
+  const passThrough = (input.swap.accounts ?? []).map((a) =>
+    a.address === input.loan ? readonly(a.address) : { address: a.address, role: a.role },
+  );
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      signer(input.borrower, true),
+      readonly(config),
+      readonly(venues),
+      writable(input.pool),
+      writable(input.bank),
+      writable(vault),
+      writable(input.loan),
+      writable(escrow),
+      writable(input.borrowerCollateralTokenAccount),
+      writable(input.borrowerCurrencyTokenAccount),
+      writable(input.treasuryCurrencyTokenAccount),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+      readonly(input.swap.programAddress),
+      ...passThrough,
+    ],
+    data,
+  };
+}

@@ -1,0 +1,86 @@
+/* MarketSell (13): sell an ongoing loan's collateral through the pinned swap venue and repay from the proceeds,
+ * in one instruction. The venue is trusted for nothing: the program measures what left the escrow and what
+ * reached the borrower's currency account, and pays the loan off exactly as Repay would. */
+#include "loan.h"
+
+#define SWAP_FIRST_ACCOUNT 13
+#define MAX_SWAP_ACCOUNTS 19
+#define MAX_SWAP_DATA 512
+
+/* The swap CPI: the accounts from SWAP_FIRST_ACCOUNT on, in order, with the loan PDA signing (it is the escrow's
+ * authority); the data as the caller gave it. */
+static u64 invoke_swap(const SolParameters *p, const SolAccountInfo *program, const Loan *l, const SolAccountInfo *loan) {
+  u64 n = p->ka_num - SWAP_FIRST_ACCOUNT;
+  if (n > MAX_SWAP_ACCOUNTS) return E_NOT_ENOUGH_ACCOUNTS;
+  SolAccountMeta metas[MAX_SWAP_ACCOUNTS];
+  SolAccountInfo infos[MAX_SWAP_ACCOUNTS + 1];
+  for (u64 i = 0; i < n; i++) {
+    const SolAccountInfo *a = &p->ka[SWAP_FIRST_ACCOUNT + i];
+    metas[i].pubkey = a->key;
+    metas[i].is_writable = a->is_writable;
+    metas[i].is_signer = a->is_signer || pubkey_eq(a->key, loan->key);
+    infos[i] = *a;
+    infos[i].data_len = *(const u64 *)(a->data - 8);
+  }
+  infos[n] = *program;
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(l, seeds);
+  SolSignerSeeds signer = {seeds, 5};
+  SolInstruction ix = {program->key, metas, n, (u8 *)p->data + 1, p->data_len - 1};
+  return sol_invoke_signed_c(&ix, infos, (int)n + 1, &signer, 1);
+}
+
+/* accounts: 0 borrower (s, w), 1 config, 2 venues, 3 pool (w), 4 bank (w), 5 vault (w), 6 loan (w), 7 escrow (w),
+ * 8 borrower collateral token account (w), 9 borrower currency token account (w), 10 treasury currency token
+ * account (w), 11 token program, 12 swap program (the one the venues account pins), 13.. the swap
+ * instruction's accounts in its order. data: tag, then the swap instruction's data (at most 512 bytes). */
+u64 ix_market_sell(const SolParameters *p) {
+  if (p->data_len < 2 || p->data_len > 1 + MAX_SWAP_DATA) return E_INVALID_INSTRUCTION;
+  if (p->ka_num <= SWAP_FIRST_ACCOUNT) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *ka = p->ka;
+  const SolAccountInfo *borrower = &ka[0], *config = &ka[1], *venues = &ka[2], *pool = &ka[3], *bank = &ka[4];
+  const SolAccountInfo *vault = &ka[5], *loan = &ka[6], *escrow = &ka[7], *collateral = &ka[8];
+  const SolAccountInfo *currency = &ka[9], *treasury = &ka[10], *token = &ka[11], *swap = &ka[12];
+  u64 r = check_signer(borrower, true);
+  if (r) return r;
+  if ((r = check_config(config, p->program_id, false))) return r;
+  if ((r = check_venues(venues, p->program_id))) return r;
+  const SolPubkey *pinned = &((const Venues *)venues->data)->swap_program;
+  if (is_zero_key(pinned) || !pubkey_eq(swap->key, pinned) || !swap->executable) return E_INVALID_VENUE;
+  if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
+  const Config *cfg = (const Config *)config->data;
+  Pool *pl = (Pool *)pool->data;
+  Bank *bk = (Bank *)bank->data;
+  Loan *l = (Loan *)loan->data;
+  if (!pubkey_eq(&l->borrower, borrower->key)) return E_UNAUTHORIZED;
+  if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
+  if (!vault->is_writable) return E_NOT_WRITABLE;
+  if ((r = check_token_program(token))) return r;
+  if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
+  if ((r = check_wallet_currency_account(currency, &bk->mint, borrower->key, vault))) return r;
+  if ((r = check_token_account(treasury, &bk->mint, NULL))) return r;
+  if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &cfg->treasury)) return E_INVALID_TREASURY;
+
+  u64 escrow_before = rd64(escrow->data + 64), currency_before = rd64(currency->data + 64);
+  if ((r = invoke_swap(p, swap, l, loan))) return r;
+  u64 escrow_after = rd64(escrow->data + 64), currency_after = rd64(currency->data + 64);
+  /* what the venue took from the escrow and what reached the borrower: nothing else counts */
+  if (escrow_after >= escrow_before || currency_after <= currency_before) return E_SALE_SHORT;
+  u64 sold = escrow_before - escrow_after, proceeds = currency_after - currency_before;
+
+  SolClock clock;
+  if ((r = clock_now(&clock))) return r;
+  u64 owed, due;
+  if (!owed_interest(l, clock.unix_timestamp, &owed) || !add_ok(l->principal, owed, &due)) return E_MATH_OVERFLOW;
+  if (proceeds < due) return E_SALE_SHORT;
+  Settlement s = {borrower, token, currency, treasury, vault, loan, escrow, collateral, cfg, pl, bk, l,
+                  clock.unix_timestamp};
+  if ((r = settle_loan(&s))) return r;
+  l->status = LOAN_SOLD;
+  l->sold_at = clock.unix_timestamp;
+  /* the sale for the indexer: "sold", collateral sold, proceeds (base units, u64 LE each) */
+  static const u8 EVENT[] = "sold";
+  SolBytes fields[3] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&sold, 8}, {(const u8 *)&proceeds, 8}};
+  sol_log_data(fields, 3);
+  return SUCCESS;
+}

@@ -1,0 +1,380 @@
+/**
+ * MarketSell: a token loan's collateral is sold through the pinned swap venue (the local AMM, deployed beside
+ * the lending program) and the loan repaid from the proceeds in one instruction; the venue is trusted for
+ * nothing but what the program measures.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { computeOwedInterest, computeProtocolFee, PROGRAM_ERROR_CODE as P } from "@cistern/protocol";
+import {
+  decodeSwapPool,
+  findEscrowPda,
+  getAddSwapLiquidityInstruction,
+  getInitializeSwapPoolInstruction,
+  getMarketSellInstruction,
+  getSetVenuesInstruction,
+  getSwapInstruction,
+  quoteSwapExactIn,
+  type SwapPoolAccount,
+} from "@cistern/sdk";
+import {
+  createLendingWorld,
+  createMint,
+  createPool,
+  createWallet,
+  getAccountData,
+  getNow,
+  getTokenBalance,
+  type LendingWorld,
+  LiteSvmTransactionError,
+  mintTo,
+  readBank,
+  readLoan,
+  repay,
+  sendWithLiteSvm,
+  setUnixTime,
+  takeLoan,
+  tokenAccountOf,
+  type Wallet,
+  type WorldPool,
+} from "@cistern/sdk/testing";
+import { type Address, generateKeyPairSigner, type Instruction } from "@solana/kit";
+import { getTransferInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const LENDING_SO = fileURLToPath(new URL("../build/lending.so", import.meta.url));
+const VENUE_SO = fileURLToPath(new URL("../../swap-venue/build/swap-venue.so", import.meta.url));
+const DAY = 86_400n;
+/** 100 collateral tokens (9 decimals) per loan; the pool prices 1 token at 2 currency units (6 decimals). */
+const COLLATERAL = 100_000_000_000n;
+const PRINCIPAL = 100_000_000n;
+
+interface Sale {
+  world: LendingWorld;
+  venue: Address;
+  swapPool: SwapPoolAccount & { address: Address };
+  pool: WorldPool;
+  collateralMint: Address;
+  borrower: Wallet;
+}
+
+async function failureCode(run: Promise<unknown>): Promise<number | string> {
+  try {
+    await run;
+    return "success";
+  } catch (error) {
+    if (!(error instanceof LiteSvmTransactionError)) throw error;
+    for (const line of [...error.logs].reverse()) {
+      const m = /custom program error: 0x([0-9a-f]+)/i.exec(line);
+      if (m?.[1]) return Number.parseInt(m[1], 16);
+    }
+    return error.message.split("\n")[0]!;
+  }
+}
+
+async function createSale(): Promise<Sale> {
+  const world = await createLendingWorld({ soPath: LENDING_SO, depositBaseUnits: 10_000_000_000n });
+  const venue = (await generateKeyPairSigner()).address;
+  world.svm.addProgram(venue, new Uint8Array(readFileSync(VENUE_SO)));
+  const collateralMint = await createMint(world.svm, world.admin, 9);
+  // the venue's pool: 100,000 tokens against 200,000 currency units (2 per token)
+  const init = await getInitializeSwapPoolInstruction({
+    programAddress: venue,
+    payer: world.admin,
+    mintX: collateralMint,
+    mintY: world.currencyMint,
+    feeBps: 30,
+  });
+  await sendWithLiteSvm(world.svm, [init], world.admin);
+  const swapPool = { ...decodeSwapPool(getAccountData(world.svm, init.pool)!), address: init.pool };
+  const operator = await createWallet(world.svm, world.admin, [collateralMint, world.currencyMint]);
+  await mintTo(
+    world.svm,
+    world.admin,
+    collateralMint,
+    operator.tokenAccounts.get(collateralMint)!,
+    100_000n * 10n ** 9n,
+  );
+  await mintTo(
+    world.svm,
+    world.admin,
+    world.currencyMint,
+    operator.tokenAccounts.get(world.currencyMint)!,
+    200_000n * 10n ** 6n,
+  );
+  const aIsCollateral = swapPool.mintA === collateralMint;
+  await sendWithLiteSvm(
+    world.svm,
+    [
+      await getAddSwapLiquidityInstruction({
+        programAddress: venue,
+        depositor: operator.signer,
+        pool: swapPool,
+        depositorTokenA: operator.tokenAccounts.get(swapPool.mintA)!,
+        depositorTokenB: operator.tokenAccounts.get(swapPool.mintB)!,
+        amountA: aIsCollateral ? 100_000n * 10n ** 9n : 200_000n * 10n ** 6n,
+        amountB: aIsCollateral ? 200_000n * 10n ** 6n : 100_000n * 10n ** 9n,
+      }),
+    ],
+    operator.signer,
+  );
+  await sendWithLiteSvm(
+    world.svm,
+    [
+      await getSetVenuesInstruction({
+        programAddress: world.programAddress,
+        admin: world.admin,
+        swapProgram: venue,
+      }),
+    ],
+    world.admin,
+  );
+  const pool = await createPool(world, {
+    poolType: "defi-pool",
+    collectionIds: [collateralMint],
+    loanAprBps: 2000,
+    ltvBps: 6000,
+  });
+  const borrower = await createWallet(world.svm, world.admin, [collateralMint, world.currencyMint]);
+  await mintTo(
+    world.svm,
+    world.admin,
+    collateralMint,
+    borrower.tokenAccounts.get(collateralMint)!,
+    10n * COLLATERAL,
+  );
+  return { world, venue, swapPool, pool, collateralMint, borrower };
+}
+
+async function openLoan(s: Sale): Promise<Address> {
+  return takeLoan(s.world, {
+    pool: s.pool,
+    borrower: s.borrower,
+    collateralMint: s.collateralMint,
+    collection: s.collateralMint,
+    collateralAmountBaseUnits: COLLATERAL,
+    collateralValueBaseUnits: 200_000_000n,
+    principalBaseUnits: PRINCIPAL,
+    durationSeconds: 7n * DAY,
+  });
+}
+
+/** The venue swap selling `amountIn` of the loan's escrow into the borrower's currency account. */
+async function venueSwap(
+  s: Sale,
+  loan: Address,
+  amountIn: bigint,
+  minAmountOut: bigint,
+  over: Partial<Parameters<typeof getSwapInstruction>[0]> = {},
+): Promise<Instruction> {
+  const [escrow] = await findEscrowPda(s.world.programAddress, loan);
+  const collateralIsA = s.swapPool.mintA === s.collateralMint;
+  return getSwapInstruction({
+    programAddress: s.venue,
+    user: loan,
+    source: escrow,
+    destination: await tokenAccountOf(s.world, s.borrower, s.world.currencyMint),
+    pool: s.swapPool.address,
+    vaultIn: collateralIsA ? s.swapPool.vaultA : s.swapPool.vaultB,
+    vaultOut: collateralIsA ? s.swapPool.vaultB : s.swapPool.vaultA,
+    amountIn,
+    minAmountOut,
+    ...over,
+  });
+}
+
+async function marketSell(
+  s: Sale,
+  loan: Address,
+  swap: Instruction,
+  over: { borrower?: Wallet; currencyAccount?: Address } = {},
+) {
+  const l = readLoan(s.world, loan);
+  const borrower = over.borrower ?? s.borrower;
+  return getMarketSellInstruction({
+    programAddress: s.world.programAddress,
+    borrower: borrower.signer,
+    pool: l.pool,
+    bank: l.bank,
+    loan,
+    borrowerCollateralTokenAccount: await tokenAccountOf(s.world, borrower, l.collateralMint),
+    borrowerCurrencyTokenAccount:
+      over.currencyAccount ?? (await tokenAccountOf(s.world, borrower, l.currencyMint)),
+    treasuryCurrencyTokenAccount: await tokenAccountOf(s.world, s.world.treasury, l.currencyMint),
+    swap,
+  });
+}
+
+describe("MarketSell through the pinned swap venue", () => {
+  let s: Sale;
+  beforeAll(async () => {
+    s = await createSale();
+  });
+
+  it("sells part of the collateral, repays exactly what Repay would, returns the rest and the remainder", async () => {
+    const loan = await openLoan(s);
+    setUnixTime(s.world, getNow(s.world).unix + 2n * DAY);
+    const w = s.world;
+    const currency = await tokenAccountOf(w, s.borrower, w.currencyMint);
+    const collateral = await tokenAccountOf(w, s.borrower, s.collateralMint);
+    const treasury = await tokenAccountOf(w, w.treasury, w.currencyMint);
+    const before = {
+      currency: getTokenBalance(w.svm, currency),
+      collateral: getTokenBalance(w.svm, collateral),
+      treasury: getTokenBalance(w.svm, treasury),
+      vault: getTokenBalance(w.svm, w.vault),
+      bank: readBank(w),
+    };
+    const l = readLoan(w, loan);
+    const owed = computeOwedInterest({
+      aprBps: l.aprBps,
+      principal: l.principal,
+      durationSeconds: l.durationSeconds,
+      createdAt: l.createdAt,
+      now: getNow(w).unix,
+    });
+    const fee = computeProtocolFee(owed);
+    // sell 60 of the 100 tokens: about 119 units, enough for 100 + interest
+    const sell = 60_000_000_000n;
+    const collateralIsA = s.swapPool.mintA === s.collateralMint;
+    const [reserveIn, reserveOut] = [
+      getTokenBalance(w.svm, collateralIsA ? s.swapPool.vaultA : s.swapPool.vaultB),
+      getTokenBalance(w.svm, collateralIsA ? s.swapPool.vaultB : s.swapPool.vaultA),
+    ];
+    const quote = quoteSwapExactIn(reserveIn, reserveOut, sell, 30);
+    const ix = await marketSell(s, loan, await venueSwap(s, loan, sell, quote.amountOut));
+    const sent = await sendWithLiteSvm(w.svm, [ix], s.borrower.signer);
+    console.log(`MarketSell incl. the venue swap: ${sent.computeUnits} CU`);
+    const after = readLoan(w, loan);
+    expect(after.status).toBe("Sold");
+    expect(after.soldAt).toBe(getNow(w).unix);
+    expect(after.repaidAmount).toBe(PRINCIPAL + owed);
+    expect(getTokenBalance(w.svm, treasury) - before.treasury).toBe(fee);
+    expect(getTokenBalance(w.svm, w.vault) - before.vault).toBe(PRINCIPAL + owed - fee);
+    expect(getTokenBalance(w.svm, currency) - before.currency).toBe(quote.amountOut - PRINCIPAL - owed);
+    expect(getTokenBalance(w.svm, collateral) - before.collateral).toBe(COLLATERAL - sell);
+    expect(w.svm.getAccount((await findEscrowPda(w.programAddress, loan))[0]).exists).toBe(false);
+    const bank = readBank(w);
+    expect(bank.availableLiquidity - before.bank.availableLiquidity).toBe(PRINCIPAL + owed - fee);
+    expect(bank.ongoingLoans).toBe(before.bank.ongoingLoans - 1n);
+    // the sale is in the logs for the indexer: "sold", collateral sold, proceeds
+    expect(sent.logs.some((line) => line.startsWith("Program data: "))).toBe(true);
+  });
+
+  it("refuses when the proceeds do not cover what is owed, and nothing moves", async () => {
+    const loan = await openLoan(s);
+    const currency = await tokenAccountOf(s.world, s.borrower, s.world.currencyMint);
+    const before = getTokenBalance(s.world.svm, currency);
+    // 10 tokens bring about 20 units: far below the 100 owed
+    const code = await failureCode(
+      sendWithLiteSvm(
+        s.world.svm,
+        [await marketSell(s, loan, await venueSwap(s, loan, 10_000_000_000n, 0n))],
+        s.borrower.signer,
+      ),
+    );
+    expect(code).toBe(P.SaleShort);
+    expect(readLoan(s.world, loan).status).toBe("Ongoing");
+    expect(getTokenBalance(s.world.svm, currency)).toBe(before);
+    // a swap whose own minimum is not met fails in the venue (SlippageExceeded), and the loan stays
+    const slipped = await failureCode(
+      sendWithLiteSvm(
+        s.world.svm,
+        [await marketSell(s, loan, await venueSwap(s, loan, COLLATERAL, 10n ** 15n))],
+        s.borrower.signer,
+      ),
+    );
+    expect(slipped).toBe(15014);
+    expect(readLoan(s.world, loan).status).toBe("Ongoing");
+    await repay(s.world, s.borrower, loan);
+  });
+
+  it("refuses a substituted venue, a venue that keeps the collateral, another signer, another's account and a closed loan", async () => {
+    const loan = await openLoan(s);
+    const w = s.world;
+    const [escrow] = await findEscrowPda(w.programAddress, loan);
+    const thief = await createWallet(w.svm, w.admin, [s.collateralMint, w.currencyMint]);
+    // a "venue" that is the token program itself: its transfer would hand the escrow to the thief
+    const keep: Instruction = {
+      ...getTransferInstruction({
+        source: escrow,
+        destination: thief.tokenAccounts.get(s.collateralMint)!,
+        authority: loan,
+        amount: COLLATERAL,
+      }),
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+    };
+    expect(
+      await failureCode(sendWithLiteSvm(w.svm, [await marketSell(s, loan, keep)], s.borrower.signer)),
+    ).toBe(P.InvalidVenue);
+    // even pinned by the admin, a venue that keeps the collateral brings no proceeds: refused
+    await sendWithLiteSvm(
+      w.svm,
+      [
+        await getSetVenuesInstruction({
+          programAddress: w.programAddress,
+          admin: w.admin,
+          swapProgram: TOKEN_PROGRAM_ADDRESS,
+        }),
+      ],
+      w.admin,
+    );
+    expect(
+      await failureCode(sendWithLiteSvm(w.svm, [await marketSell(s, loan, keep)], s.borrower.signer)),
+    ).toBe(P.SaleShort);
+    await sendWithLiteSvm(
+      w.svm,
+      [
+        await getSetVenuesInstruction({
+          programAddress: w.programAddress,
+          admin: w.admin,
+          swapProgram: s.venue,
+        }),
+      ],
+      w.admin,
+    );
+    // only the admin pins venues
+    const notAdmin = await failureCode(
+      sendWithLiteSvm(
+        w.svm,
+        [
+          await getSetVenuesInstruction({
+            programAddress: w.programAddress,
+            admin: thief.signer,
+            swapProgram: TOKEN_PROGRAM_ADDRESS,
+          }),
+        ],
+        thief.signer,
+      ),
+    );
+    expect(notAdmin).toBe(P.Unauthorized);
+    // someone other than the borrower
+    const swap = await venueSwap(s, loan, 80_000_000_000n, 0n, {
+      destination: thief.tokenAccounts.get(w.currencyMint)!,
+    });
+    expect(
+      await failureCode(
+        sendWithLiteSvm(w.svm, [await marketSell(s, loan, swap, { borrower: thief })], thief.signer),
+      ),
+    ).toBe(P.Unauthorized);
+    // the borrower, but proceeds into an account that is not the borrower's
+    const elsewhere = await marketSell(s, loan, swap, {
+      currencyAccount: thief.tokenAccounts.get(w.currencyMint)!,
+    });
+    expect(await failureCode(sendWithLiteSvm(w.svm, [elsewhere], s.borrower.signer))).toBe(
+      P.InvalidTokenAccount,
+    );
+    expect(readLoan(w, loan).status).toBe("Ongoing");
+    expect(getTokenBalance(w.svm, escrow)).toBe(COLLATERAL);
+    // a loan already repaid
+    await repay(w, s.borrower, loan);
+    const closed = await failureCode(
+      sendWithLiteSvm(
+        w.svm,
+        [await marketSell(s, loan, await venueSwap(s, loan, COLLATERAL, 0n))],
+        s.borrower.signer,
+      ),
+    );
+    expect(closed).toBe(P.LoanNotOngoing);
+  });
+});
