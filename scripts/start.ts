@@ -70,6 +70,7 @@ async function main(): Promise<void> {
     dataDir: flags.dataDir,
     cluster: "localnet",
     lendingSoPath: join(repoRoot, "programs/lending/build/lending.so"),
+    swapVenueSoPath: join(repoRoot, "programs/swap-venue/build/swap-venue.so"),
     demo: true,
   });
 

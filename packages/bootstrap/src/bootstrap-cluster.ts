@@ -13,6 +13,7 @@ import {
   ensureLocalnetLamports,
   seedDemoLenders,
 } from "./seed-demo.ts";
+import { ensureSwapVenue, type SwapVenueResult } from "./swap-venue.ts";
 import { ensureTreasuryTokenAccounts, type TreasuryTokenAccount } from "./treasury-accounts.ts";
 
 /** On localnet the admin is topped up to 100 SOL whenever it holds less than 20 SOL. */
@@ -33,6 +34,12 @@ export interface BootstrapClusterOptions {
   lendingSoPath: string;
   /** Seed demo lenders, banks and pools (localnet only). */
   demo?: boolean;
+  /**
+   * Path of the local swap venue ELF (programs/swap-venue/build/swap-venue.so): when given it is deployed and
+   * pinned as the lending program's swap venue, with demo pools when `demo` (the embedded default's stand-in
+   * for Jupiter; a real cluster pins its own venue instead).
+   */
+  swapVenueSoPath?: string;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
 }
@@ -50,6 +57,7 @@ export interface BootstrapClusterResult {
   clusterInfo: ClusterInfo;
   clusterInfoPath: string;
   demo?: DemoSeedResult;
+  swapVenue?: SwapVenueResult;
 }
 
 function assertOptions(options: BootstrapClusterOptions): Uint8Array {
@@ -132,6 +140,22 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
     treasury: keys.treasury.address,
   });
 
+  let swapVenue: SwapVenueResult | undefined;
+  if (options.swapVenueSoPath !== undefined) {
+    swapVenue = await ensureSwapVenue({
+      chain,
+      dataDir,
+      admin: keys.admin,
+      lendingProgramId: keys.program.address,
+      soPath: options.swapVenueSoPath,
+      demo: options.demo === true,
+    });
+    const seeded = swapVenue.pools.filter((p) => p.action !== "unchanged").length;
+    log(
+      `swap venue ${swapVenue.programId}: ${swapVenue.programAction}, ${swapVenue.venuesAction}; ${seeded} pools seeded`,
+    );
+  }
+
   let demo: DemoSeedResult | undefined;
   if (options.demo) {
     demo = await seedDemoLenders({ chain, programAddress: keys.program.address, dataDir });
@@ -161,5 +185,6 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
     clusterInfo,
     clusterInfoPath: resolve(dataDir, "cluster.json"),
     ...(demo ? { demo } : {}),
+    ...(swapVenue ? { swapVenue } : {}),
   };
 }

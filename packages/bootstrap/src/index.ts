@@ -8,4 +8,5 @@ export { type ClusterKeys, getKeysDir, KEY_FILE_MODE, loadOrCreateClusterKeys } 
 export * from "./pool-params.ts";
 export * from "./publish-demo-metadata.ts";
 export type { DemoBank, DemoLender, DemoPool, DemoSeedResult } from "./seed-demo.ts";
+export * from "./swap-venue.ts";
 export type { TreasuryTokenAccount } from "./treasury-accounts.ts";

@@ -78,7 +78,7 @@ export async function ensureLocalnetLamports(
 }
 
 /** Gives `owner` exactly the missing tokens so its associated token account holds >= `amountBaseUnits`. */
-async function ensureLocalnetTokens(
+export async function ensureLocalnetTokens(
   chain: ChainClient,
   owner: Address,
   mint: Address,

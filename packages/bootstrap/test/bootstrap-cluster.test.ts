@@ -10,10 +10,13 @@ import {
   decodeBankAccount,
   decodeConfigAccount,
   decodePoolAccount,
+  decodeSwapPool,
+  decodeVenuesAccount,
   findBankPda,
   findConfigPda,
   findPoolPda,
   findProgramDataAddress,
+  findVenuesPda,
   PROGRAMDATA_METADATA_SIZE,
 } from "@cistern/sdk";
 import { type Address, address } from "@solana/kit";
@@ -22,6 +25,7 @@ import {
   type BootstrapClusterResult,
   bootstrapCluster,
   DEMO_LENDERS,
+  getDemoSwapPairs,
   getPoolCreationPlan,
   readClusterInfo,
 } from "../src/index.ts";
@@ -30,6 +34,7 @@ import {
   fetchProgramAccountsByTag,
   fetchTokenAmount,
   LENDING_SO_PATH,
+  SWAP_VENUE_SO_PATH,
   startTestLocalnet,
   tempDir,
 } from "./helpers.ts";
@@ -58,6 +63,7 @@ describe("bootstrapCluster on a real localnet", () => {
       dataDir,
       cluster: "localnet",
       lendingSoPath: extra.lendingSoPath ?? LENDING_SO_PATH,
+      swapVenueSoPath: SWAP_VENUE_SO_PATH,
       demo: true,
     });
 
@@ -214,6 +220,27 @@ describe("bootstrapCluster on a real localnet", () => {
     expect(new Set(all.map((p) => p.plan.params.loanAprBps)).size).toBe(all.length);
   });
 
+  it("deploys the local swap venue, pins it in the lending program's Venues and seeds the demo pairs at their prices", async () => {
+    const venue = first.swapVenue!;
+    expect([venue.programAction, venue.venuesAction]).toEqual(["deployed", "pinned"]);
+    const [venuesAddress] = await findVenuesPda(first.lendingProgramId);
+    expect(decodeVenuesAccount((await fetchData(net.rpc, venuesAddress))!).swapProgram).toBe(venue.programId);
+    expect(venue.pools.map((p) => p.pair)).toEqual(getDemoSwapPairs().map(([x, y]) => `${x}/${y}`));
+    expect(venue.pools.every((p) => p.action === "created")).toBe(true);
+    // JUP/USDC: 200,000 USD a side at 0.8 USD per JUP
+    const jupUsdc = venue.pools.find((p) => p.pair === "JUP/USDC")!;
+    const pool = decodeSwapPool((await fetchData(net.rpc, jupUsdc.address))!);
+    const reserves = new Map([
+      [pool.mintA, await fetchTokenAmount(net.rpc, pool.vaultA)],
+      [pool.mintB, await fetchTokenAmount(net.rpc, pool.vaultB)],
+    ]);
+    expect(reserves.get(USDC)).toBe(200_000_000_000n);
+    expect(reserves.get(token("JUP"))).toBe(250_000_000_000n);
+    const solUsdc = decodeSwapPool((await fetchData(net.rpc, venue.pools[0]!.address))!);
+    const sol = solUsdc.mintA === SOL ? solUsdc.vaultA : solUsdc.vaultB;
+    expect(await fetchTokenAmount(net.rpc, sol)).toBe(1_333_333_333_333n);
+  });
+
   it("is idempotent: a second run sends nothing and returns the same ids", async () => {
     const balances = async () =>
       Promise.all(
@@ -233,6 +260,8 @@ describe("bootstrapCluster on a real localnet", () => {
     ]);
     expect(second.programAction).toBe("unchanged");
     expect(second.configAction).toBe("unchanged");
+    expect(second.swapVenue).toMatchObject({ programAction: "unchanged", venuesAction: "unchanged" });
+    expect(second.swapVenue!.pools.map((p) => p.action)).toEqual(Array(7).fill("unchanged"));
     expect(second.demo!.lenders.flatMap((l) => l.banks.map((b) => b.action))).toEqual(
       Array(6).fill("unchanged"),
     );

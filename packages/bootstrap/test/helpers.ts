@@ -13,6 +13,10 @@ import {
 
 /** The committed lending program build. */
 export const LENDING_SO_PATH = join(import.meta.dirname, "../../../programs/lending/build/lending.so");
+export const SWAP_VENUE_SO_PATH = join(
+  import.meta.dirname,
+  "../../../programs/swap-venue/build/swap-venue.so",
+);
 
 /** A fresh temp dir under os.tmpdir(). */
 export function tempDir(prefix: string): string {

@@ -1,0 +1,185 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEMO_TOKENS, getAssociatedTokenAddress, WRAPPED_SOL_MINT_ADDRESS } from "@cistern/localnet";
+import { parsePriceMicroUsd } from "@cistern/protocol";
+import {
+  decodeSwapPool,
+  decodeVenuesAccount,
+  findSwapPoolPda,
+  findVenuesPda,
+  getAddSwapLiquidityInstruction,
+  getInitializeSwapPoolInstruction,
+  getSetVenuesInstruction,
+} from "@cistern/sdk";
+import { type Address, address, type KeyPairSigner } from "@solana/kit";
+import { getTransferSolInstruction } from "@solana-program/system";
+import {
+  getCreateAssociatedTokenIdempotentInstructionAsync,
+  getSyncNativeInstruction,
+} from "@solana-program/token";
+import type { ChainClient } from "./chain-client.ts";
+import { ensureLendingProgram, type ProgramDeployAction } from "./deploy-lending.ts";
+import { getKeysDir, loadOrCreateKeyFile } from "./key-files.ts";
+import { ensureLocalnetLamports, ensureLocalnetTokens } from "./seed-demo.ts";
+
+/** Fee of the demo swap pools, basis points. */
+export const DEMO_SWAP_FEE_BPS = 30;
+/** Depth of each side of a demo swap pool, USD at the seeded prices. */
+export const DEMO_SWAP_DEPTH_USD = 200_000n;
+
+/** The demo pairs: every collateral token against each lending currency, and SOL against USDC. */
+export function getDemoSwapPairs(): [string, string][] {
+  const currencies = DEMO_TOKENS.filter((t) => t.role === "currency").map((t) => t.symbol);
+  const collateral = DEMO_TOKENS.filter((t) => t.role === "collateral").map((t) => t.symbol);
+  return [["SOL", "USDC"], ...collateral.flatMap((c) => currencies.map((q): [string, string] => [c, q]))];
+}
+
+/** Base units of `symbol` worth DEMO_SWAP_DEPTH_USD at its seeded price. */
+function depthOf(symbol: string): { mint: Address; amount: bigint } {
+  const token = DEMO_TOKENS.find((t) => t.symbol === symbol)!;
+  const price = parsePriceMicroUsd(token.priceUsd)!;
+  return {
+    mint: address(token.mint),
+    amount: (DEMO_SWAP_DEPTH_USD * 1_000_000n * 10n ** BigInt(token.decimals)) / price,
+  };
+}
+
+export interface SwapVenueResult {
+  programId: Address;
+  programAction: ProgramDeployAction;
+  /** Whether SetVenues was sent (the lending program's Venues did not pin this venue yet). */
+  venuesAction: "pinned" | "unchanged";
+  pools: { pair: string; address: Address; action: "created" | "seeded" | "unchanged" }[];
+}
+
+/**
+ * The local swap venue, idempotently: its program deployed or upgraded (key `swap-venue-program.json` in the
+ * data dir, admin = upgrade authority), pinned in the lending program's Venues, and with `demo` its pools for
+ * the demo pairs created and seeded at the demo prices (each side DEMO_SWAP_DEPTH_USD; the admin's tokens come
+ * from the localnet faucet, SOL is wrapped).
+ */
+export async function ensureSwapVenue(input: {
+  chain: ChainClient;
+  dataDir: string;
+  admin: KeyPairSigner;
+  lendingProgramId: Address;
+  soPath: string;
+  demo: boolean;
+}): Promise<SwapVenueResult> {
+  const { chain, admin } = input;
+  const program = await loadOrCreateKeyFile(join(getKeysDir(input.dataDir), "swap-venue-program.json"));
+  const deployed = await ensureLendingProgram({
+    chain,
+    programBytes: new Uint8Array(readFileSync(input.soPath)),
+    program,
+    admin,
+  });
+  const [venuesAddress] = await findVenuesPda(input.lendingProgramId);
+  const venues = await chain.fetchAccount(venuesAddress);
+  let venuesAction: SwapVenueResult["venuesAction"] = "unchanged";
+  if (venues === null || decodeVenuesAccount(venues.data).swapProgram !== program.address) {
+    const current = venues === null ? null : decodeVenuesAccount(venues.data);
+    await chain.send(
+      "pin the swap venue",
+      [
+        await getSetVenuesInstruction({
+          programAddress: input.lendingProgramId,
+          admin,
+          swapProgram: program.address,
+          ...(current
+            ? { marketProgram: current.marketProgram, lendingProgram: current.lendingProgram }
+            : {}),
+        }),
+      ],
+      admin,
+    );
+    venuesAction = "pinned";
+  }
+  const pools: SwapVenueResult["pools"] = [];
+  if (input.demo) {
+    for (const [x, y] of getDemoSwapPairs())
+      pools.push(
+        await ensureDemoSwapPool(chain, admin, program.address, depthOf(x), depthOf(y), `${x}/${y}`),
+      );
+  }
+  return { programId: program.address, programAction: deployed.action, venuesAction, pools };
+}
+
+async function ensureDemoSwapPool(
+  chain: ChainClient,
+  admin: KeyPairSigner,
+  programAddress: Address,
+  x: { mint: Address; amount: bigint },
+  y: { mint: Address; amount: bigint },
+  pair: string,
+): Promise<SwapVenueResult["pools"][number]> {
+  const [poolAddress] = await findSwapPoolPda(programAddress, x.mint, y.mint);
+  let action: "created" | "seeded" | "unchanged" = "unchanged";
+  if ((await chain.fetchAccount(poolAddress)) === null) {
+    const init = await getInitializeSwapPoolInstruction({
+      programAddress,
+      payer: admin,
+      mintX: x.mint,
+      mintY: y.mint,
+      feeBps: DEMO_SWAP_FEE_BPS,
+    });
+    await chain.send(`create the ${pair} swap pool`, [init], admin);
+    action = "created";
+  }
+  const pool = { ...decodeSwapPool((await chain.fetchAccount(poolAddress))!.data), address: poolAddress };
+  const reserves = [await chain.fetchTokenBalance(pool.vaultA), await chain.fetchTokenBalance(pool.vaultB)];
+  if (reserves[0]! > 0n || reserves[1]! > 0n) return { pair, address: poolAddress, action };
+  const byMint = new Map([
+    [x.mint, x.amount],
+    [y.mint, y.amount],
+  ]);
+  const accounts: Address[] = [];
+  for (const mint of [pool.mintA, pool.mintB])
+    accounts.push(await fundAdmin(chain, admin, mint, byMint.get(mint)!));
+  await chain.send(
+    `seed the ${pair} swap pool`,
+    [
+      await getAddSwapLiquidityInstruction({
+        programAddress,
+        depositor: admin,
+        pool,
+        depositorTokenA: accounts[0]!,
+        depositorTokenB: accounts[1]!,
+        amountA: byMint.get(pool.mintA)!,
+        amountB: byMint.get(pool.mintB)!,
+      }),
+    ],
+    admin,
+  );
+  return { pair, address: poolAddress, action: action === "created" ? "created" : "seeded" };
+}
+
+/** The admin's token account of `mint` holding at least `amount` (faucet tokens; SOL wrapped from lamports). */
+async function fundAdmin(
+  chain: ChainClient,
+  admin: KeyPairSigner,
+  mint: Address,
+  amount: bigint,
+): Promise<Address> {
+  if (mint !== WRAPPED_SOL_MINT_ADDRESS) return ensureLocalnetTokens(chain, admin.address, mint, amount);
+  const ata = address(await getAssociatedTokenAddress(admin.address, mint));
+  const have = await chain.fetchTokenBalance(ata);
+  if (have >= amount) return ata;
+  const balance = await chain.fetchBalance(admin.address);
+  await ensureLocalnetLamports(
+    chain,
+    admin.address,
+    amount + 10_000_000_000n,
+    balance + amount + 10_000_000_000n,
+  );
+  await chain.send(
+    "wrap SOL for the swap pools",
+    [
+      await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: admin, owner: admin.address, mint }),
+      getTransferSolInstruction({ source: admin, destination: ata, amount: amount - have }),
+      getSyncNativeInstruction({ account: ata }),
+    ],
+    admin,
+  );
+  return ata;
+}
