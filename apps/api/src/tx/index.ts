@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { registerLocalSwapRoutes } from "../venues/swap/swap-routes.ts";
 import { registerUserUpdateRoutes } from "./auth/user-routes.ts";
 import { registerBankPoolBuilderRoutes } from "./builder/builder-routes.ts";
 import { registerLiquidateBuilderRoutes } from "./builder/liquidate-routes.ts";
@@ -35,5 +36,7 @@ export async function registerTxRoutes(app: FastifyInstance, deps: TxDeps): Prom
   registerLiquidateBuilderRoutes(app, tx);
   registerSenderRoutes(app, tx);
   registerUserUpdateRoutes(app, tx);
+  // the local swap venue answers in Jupiter's shapes on the API itself (production calls Jupiter instead)
+  if (tx.swapVenue.name === "local") registerLocalSwapRoutes(app, tx.swapVenue);
   return tx;
 }

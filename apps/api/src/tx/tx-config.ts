@@ -19,6 +19,11 @@ export interface TxConfig {
    * (TX_MAX_PRIORITY_FEE_LAMPORTS, default 10_000_000 = 0.01 SOL). Above it the builder answers 400.
    */
   maxPriorityFeeLamports: bigint;
+  /**
+   * The swap venue (SWAP_VENUE: local | jupiter; default local on localnet, jupiter elsewhere), Jupiter's API
+   * base (JUPITER_API_URL; default the keyed endpoint with JUPITER_API_KEY, else the public one) and key.
+   */
+  swapVenue: { kind: "local" | "jupiter"; jupiterApiUrl: string; jupiterApiKey: string };
   /** The liquidation keeper (KEEPER: on | off; default on for localnet, off elsewhere). */
   keeper: {
     enabled: boolean;
@@ -73,6 +78,9 @@ export function loadTxConfig(
         : resolve(process.cwd(), raw);
   const keeperFlag = env.KEEPER ?? (api.cluster === "localnet" ? "on" : "off");
   if (keeperFlag !== "on" && keeperFlag !== "off") fail(`KEEPER must be 'on' or 'off', not '${keeperFlag}'`);
+  const swapVenue = env.SWAP_VENUE ?? (api.cluster === "localnet" ? "local" : "jupiter");
+  if (swapVenue !== "local" && swapVenue !== "jupiter")
+    fail(`SWAP_VENUE must be 'local' or 'jupiter', not '${swapVenue}'`);
   return {
     lendingProgramId: programId,
     oracleKeypairPath: keyPath(env.ORACLE_KEYPAIR_PATH, "oracle.json"),
@@ -80,6 +88,11 @@ export function loadTxConfig(
     snapshotTtlMs: positiveMs("TX_SNAPSHOT_TTL_MS", env.TX_SNAPSHOT_TTL_MS, 1000),
     rebroadcastIntervalMs: positiveMs("TX_REBROADCAST_MS", env.TX_REBROADCAST_MS, 2000),
     maxPriorityFeeLamports: maxFeeLamports(env.TX_MAX_PRIORITY_FEE_LAMPORTS),
+    swapVenue: {
+      kind: swapVenue,
+      jupiterApiUrl: env.JUPITER_API_URL ?? "",
+      jupiterApiKey: env.JUPITER_API_KEY ?? "",
+    },
     keeper: {
       enabled: keeperFlag === "on",
       keypairPath: keyPath(env.KEEPER_KEYPAIR_PATH, "keeper.json"),

@@ -1,5 +1,8 @@
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import type { AppContext } from "../app-context.ts";
+import { createJupiterSwapVenue } from "../venues/swap/jupiter-swap-venue.ts";
+import { createLocalSwapVenue } from "../venues/swap/local-swap-venue.ts";
+import type { SwapVenue } from "../venues/swap/swap-venue.ts";
 import { createSignedMessageStore, type SignedMessageStore } from "./auth/signed-message-store.ts";
 import {
   type BuildResponse,
@@ -25,6 +28,8 @@ export interface TxContext {
   /** Single-use wallet-signed messages (link, chat login), in the database. */
   signedMessages: SignedMessageStore;
   factory: TransactionFactory;
+  /** Where market sells (and later margin swaps) trade: the local AMM on localnet, Jupiter in production. */
+  swapVenue: SwapVenue;
 }
 
 export type { BuildResponse };
@@ -45,5 +50,12 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
     issued,
     signedMessages: createSignedMessageStore(app.db),
     factory: createTransactionFactory({ rpcUrl: app.rpc.url, programId, clock, issued }),
+    swapVenue:
+      config.swapVenue.kind === "local"
+        ? createLocalSwapVenue(app.rpc, programId)
+        : createJupiterSwapVenue({
+            basePath: config.swapVenue.jupiterApiUrl,
+            apiKey: config.swapVenue.jupiterApiKey,
+          }),
   };
 }

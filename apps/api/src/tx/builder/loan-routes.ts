@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { TxContext } from "../tx-context.ts";
 import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
 import { extendPlan, MAX_NFTS_PER_REQUEST, repayPlan, takeLoanPlan, takeLoansPlan } from "./loan-builder.ts";
+import { marketSellPlan } from "./market-sell-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
 
 const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
@@ -43,6 +44,21 @@ const DefiTakeBody = body({
   amount: OptionalAmount,
   pool: Type.Optional(Pubkey),
   currency: Type.Optional(Pubkey),
+});
+const MarketSellBody = body({
+  borrower: Pubkey,
+  loan: Pubkey,
+  amount: Type.Optional(
+    Type.String({ maxLength: 40, description: "collateral to sell, base units (all of it when absent)" }),
+  ),
+  slippageBps: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 5000,
+      default: 100,
+      description: "largest slippage accepted, basis points",
+    }),
+  ),
 });
 const RepayBody = body({
   borrower: Pubkey,
@@ -119,6 +135,22 @@ export function registerLoanBuilderRoutes(app: FastifyInstance, tx: TxContext): 
         durationSeconds: b.duration,
         ...amountOf(b),
         ...filters(b),
+      }),
+  );
+  builderRoute<CommonBody & { borrower: string; loan: string; amount?: string; slippageBps?: number }>(
+    app,
+    tx,
+    "/defi/market-sell",
+    "Sell a token loan's collateral (all, or `amount`) on the swap venue and repay the loan from the proceeds in " +
+      "one transaction; the borrower keeps the rest. 422 (SaleShort) when the least the sale may bring after " +
+      "slippage would not cover what is owed. Kind Normal.",
+    MarketSellBody,
+    (b) =>
+      marketSellPlan(tx, {
+        borrower: b.borrower,
+        loan: b.loan,
+        ...(b.amount !== undefined ? { amount: parseBaseUnits("amount", b.amount) } : {}),
+        ...(b.slippageBps !== undefined ? { slippageBps: b.slippageBps } : {}),
       }),
   );
   for (const [prefix, isDefi] of [

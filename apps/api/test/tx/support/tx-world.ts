@@ -1,14 +1,24 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { DEMO_WORLD, getAssociatedTokenAddress, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
 import { getPriorityFeeOptions } from "@cistern/protocol";
-import { findBankPda, findPoolPda, getInitializeConfigInstruction, readKeypairFile } from "@cistern/sdk";
+import {
+  decodeSwapPool,
+  findBankPda,
+  findPoolPda,
+  getAddSwapLiquidityInstruction,
+  getInitializeConfigInstruction,
+  getInitializeSwapPoolInstruction,
+  getSetVenuesInstruction,
+  readKeypairFile,
+} from "@cistern/sdk";
 import {
   type Address,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
+  type Instruction,
   type KeyPairSigner,
   partiallySignTransaction,
 } from "@solana/kit";
@@ -31,6 +41,10 @@ export const TEST_POOL_LIMITS = {
 };
 
 const SO_PATH = resolve(import.meta.dirname, "../../../../../programs/lending/build/lending.so");
+const SWAP_VENUE_SO_PATH = resolve(
+  import.meta.dirname,
+  "../../../../../programs/swap-venue/build/swap-venue.so",
+);
 
 /** A running localnet with the lending program deployed and configured, and the API with the tx routes. */
 export interface TxWorld {
@@ -40,6 +54,8 @@ export interface TxWorld {
   programId: Address;
   treasury: Address;
   dataDir: string;
+  /** The local swap venue pinned in Venues, with a JTO/USDC pool (only with `swapVenue`). */
+  swapVenue?: { programId: Address; pool: Address };
   close(): Promise<void>;
 }
 
@@ -148,13 +164,80 @@ export async function fundedWallet(net: LocalnetHandle) {
 }
 
 /** Starts localnet (lending program deployed), the API with the tx routes, and initialises the config. */
-export async function startTxWorld(): Promise<TxWorld> {
+/** Admin-signed instructions through the builder and sender (the admin pays). */
+async function sendAsAdmin(
+  app: FastifyInstance,
+  tx: TxContext,
+  admin: KeyPairSigner,
+  instructions: Instruction[],
+) {
+  const built = await tx.factory.build({
+    feePayer: admin.address,
+    groups: [instructions],
+    options: getPriorityFeeOptions(),
+    needsOracle: false,
+  });
+  const [signed] = await signAll(built, [admin]);
+  const sent = await post(app, "/send-transaction", {
+    transaction: signed,
+    blockHeight: built.lastValidBlockHeight,
+  });
+  if (sent.body.result === null || sent.status !== 200)
+    throw new Error(`admin transaction failed: ${JSON.stringify(sent.body)}`);
+}
+
+/** JTO/USDC reserves of the world's swap pool: 100,000 JTO against 250,000 USDC (2.5 USDC per JTO). */
+export const SWAP_POOL_JTO = 100_000_000_000_000n;
+export const SWAP_POOL_USDC = 250_000_000_000n;
+
+/** Deploys nothing (the localnet did): pins the venue and seeds its JTO/USDC pool as the admin. */
+async function setUpSwapVenue(
+  w: { app: FastifyInstance; tx: TxContext; net: LocalnetHandle; programId: Address },
+  admin: KeyPairSigner,
+  venue: Address,
+) {
+  await sendAsAdmin(w.app, w.tx, admin, [
+    await getSetVenuesInstruction({ programAddress: w.programId, admin: admin.address, swapProgram: venue }),
+  ]);
+  const init = await getInitializeSwapPoolInstruction({
+    programAddress: venue,
+    payer: admin.address,
+    mintX: JTO_MINT,
+    mintY: USDC_MINT,
+    feeBps: 30,
+  });
+  await sendAsAdmin(w.app, w.tx, admin, [init]);
+  await w.net.fundWallet(admin.address, {
+    tokens: [
+      { mint: JTO_MINT, amount: SWAP_POOL_JTO },
+      { mint: USDC_MINT, amount: SWAP_POOL_USDC },
+    ],
+  });
+  const [pool] = await w.tx.state.getAccounts([init.pool]);
+  const decoded = { ...decodeSwapPool(pool!.data), address: init.pool };
+  const ata = async (mint: Address) => (await getAssociatedTokenAddress(admin.address, mint)) as Address;
+  const jtoIsA = decoded.mintA === JTO_MINT;
+  await sendAsAdmin(w.app, w.tx, admin, [
+    await getAddSwapLiquidityInstruction({
+      programAddress: venue,
+      depositor: admin.address,
+      pool: decoded,
+      depositorTokenA: await ata(decoded.mintA),
+      depositorTokenB: await ata(decoded.mintB),
+      amountA: jtoIsA ? SWAP_POOL_JTO : SWAP_POOL_USDC,
+      amountB: jtoIsA ? SWAP_POOL_USDC : SWAP_POOL_JTO,
+    }),
+  ]);
+  return { programId: venue, pool: init.pool };
+}
+
+export async function startTxWorld(options: { swapVenue?: boolean } = {}): Promise<TxWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "cistern-tx-"));
   const net = await startLocalnet({
     rpcPort: 0,
     dataDir: join(dataDir, "chain"),
     slotMs: 80,
-    programs: [{ soPath: SO_PATH }],
+    programs: [{ soPath: SO_PATH }, ...(options.swapVenue ? [{ soPath: SWAP_VENUE_SO_PATH }] : [])],
   });
   const programId = net.programs[0]!.programId as Address;
   const t: TestDatabase = await createTestDatabase("pglite");
@@ -193,6 +276,9 @@ export async function startTxWorld(): Promise<TxWorld> {
   });
   if (sent.body.result === null || sent.status !== 200)
     throw new Error(`config initialisation failed: ${JSON.stringify(sent.body)}`);
+  const swapVenue = options.swapVenue
+    ? await setUpSwapVenue({ app, tx, net, programId }, admin, net.programs[1]!.programId as Address)
+    : undefined;
   return {
     net,
     app,
@@ -200,6 +286,7 @@ export async function startTxWorld(): Promise<TxWorld> {
     programId,
     treasury,
     dataDir,
+    ...(swapVenue ? { swapVenue } : {}),
     async close() {
       await app.close();
       await t.drop();

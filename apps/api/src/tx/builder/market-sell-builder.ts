@@ -1,0 +1,111 @@
+import { PROGRAM_ERROR_CODE } from "@cistern/protocol";
+import { findEscrowPda, getMarketSellInstruction } from "@cistern/sdk";
+import { type Address, address } from "@solana/kit";
+import { DEFAULT_SLIPPAGE_BPS, toKitInstruction } from "../../venues/swap/swap-venue.ts";
+import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
+import type { TxContext } from "../tx-context.ts";
+import { badRequest, unprocessable } from "../tx-errors.ts";
+import { currencyFlow } from "./currency-flows.ts";
+import { owedAt, REPAY_MARGIN_SECONDS, requireNotOracle } from "./loan-builder.ts";
+import type { BuildPlan } from "./route-kit.ts";
+import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
+
+/** Market sell request after parsing. */
+export interface MarketSellInput {
+  borrower: string;
+  loan: string;
+  /** Collateral to sell, base units (all of it when absent). */
+  amount?: bigint;
+  slippageBps?: number;
+}
+
+/**
+ * MarketSell: quotes the sale of the loan's collateral (all, or `amount`) on the swap venue, refuses (422, the
+ * program's SaleShort) when the least it may bring after slippage would not cover principal + the interest owed
+ * by the time it lands (two hours of margin), then builds the venue's swap (input: the loan's escrow, signed by
+ * the loan; output: the borrower's currency account) inside the program's MarketSell. The borrower keeps
+ * what the sale brings above what is owed, and unsold collateral. SOL proceeds are unwrapped after.
+ */
+export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Promise<BuildPlan> {
+  requireNotOracle(tx, "borrower", input.borrower);
+  const borrower = address(input.borrower);
+  const loan = await requireOngoingLoan(tx, input.loan, true);
+  if (loan.borrower !== borrower)
+    throw badRequest(`loan ${input.loan} belongs to ${loan.borrower}, not ${borrower}`);
+  const amount = input.amount ?? loan.collateralAmount;
+  if (amount <= 0n || amount > loan.collateralAmount)
+    throw badRequest(
+      `amount must be between 1 and the ${loan.collateralAmount} base units of collateral the loan holds`,
+    );
+  const slippageBps = input.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
+  const [config, now] = await Promise.all([tx.state.getConfig(), tx.clock.unixTime()]);
+  if (config === null) throw unprocessable("The lending program is not initialised");
+  const quote = await tx.swapVenue.quote({
+    inputMint: loan.collateralMint,
+    outputMint: loan.currencyMint,
+    amount: Number(amount),
+    slippageBps,
+  });
+  const due = loan.principal + owedAt(loan, now + REPAY_MARGIN_SECONDS);
+  const minimum = BigInt(quote.otherAmountThreshold);
+  if (minimum < due) {
+    const error = unprocessable(
+      `The sale would bring at least ${minimum} base units after ${slippageBps} bps slippage, less than the ${due} owed`,
+    );
+    throw Object.assign(error, {
+      refusal: {
+        code: PROGRAM_ERROR_CODE.SaleShort,
+        name: "SaleShort",
+        message: "the sale's proceeds would not cover principal + owed interest",
+        params: { minimumProceeds: minimum.toString(), owed: due.toString(), currency: loan.currencyMint },
+      },
+    });
+  }
+  const [escrow] = await findEscrowPda(tx.programId, address(input.loan));
+  const flow = await currencyFlow(borrower, loan.currencyMint);
+  const swap = await tx.swapVenue.swapInstructions({
+    quoteResponse: quote,
+    userPublicKey: input.loan,
+    sourceTokenAccount: escrow,
+    destinationTokenAccount: flow.tokenAccount,
+  });
+  const collateralAta = await findAssociatedTokenAddress(borrower, loan.collateralMint);
+  const treasuryAta: Address = await findAssociatedTokenAddress(config.treasury, loan.currencyMint);
+  const ix = await getMarketSellInstruction({
+    programAddress: tx.programId,
+    borrower,
+    pool: loan.pool,
+    bank: loan.bank,
+    loan: address(input.loan),
+    borrowerCollateralTokenAccount: collateralAta,
+    borrowerCurrencyTokenAccount: flow.tokenAccount,
+    treasuryCurrencyTokenAccount: treasuryAta,
+    swap: toKitInstruction(swap.swapInstruction),
+  });
+  return {
+    feePayer: borrower,
+    groups: [
+      [
+        ...flow.before,
+        createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint),
+        createAssociatedTokenIdempotent(borrower, treasuryAta, config.treasury, loan.currencyMint),
+        ix,
+        ...flow.after,
+      ],
+    ],
+    metadata: {
+      loan: input.loan,
+      venue: tx.swapVenue.name,
+      sale: {
+        collateralSold: amount.toString(),
+        expectedProceeds: quote.outAmount,
+        minimumProceeds: quote.otherAmountThreshold,
+        slippageBps,
+        priceImpactPct: quote.priceImpactPct,
+        owedNow: (loan.principal + owedAt(loan, now)).toString(),
+        borrowerKeepsAtLeast: (minimum - due).toString(),
+        collateralReturned: (loan.collateralAmount - amount).toString(),
+      },
+    },
+  };
+}

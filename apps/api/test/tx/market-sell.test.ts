@@ -1,0 +1,137 @@
+import { computeOwedInterest, computeProtocolFee } from "@cistern/protocol";
+import type { Address, KeyPairSigner } from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
+import {
+  buildSignSend,
+  createUsdcJtoPool,
+  fundedWallet,
+  JTO_MINT,
+  post,
+  startTxWorld,
+  type TxWorld,
+  USDC_MINT,
+} from "./support/tx-world.ts";
+
+const DAY = 86_400;
+
+async function tokenBalance(w: TxWorld, owner: Address, mint: Address): Promise<bigint> {
+  const [account] = await w.tx.state.getAccounts([await findAssociatedTokenAddress(owner, mint)]);
+  return account ? Buffer.from(account.data).readBigUInt64LE(64) : 0n;
+}
+
+describe("market sell through the local swap venue (Jupiter's shapes), on localnet", () => {
+  let w: TxWorld;
+  let lender: KeyPairSigner;
+  let borrower: KeyPairSigner;
+  let loan: Address;
+
+  beforeAll(async () => {
+    w = await startTxWorld({ swapVenue: true });
+    lender = (await fundedWallet(w.net)).signer;
+    borrower = (await fundedWallet(w.net)).signer;
+    await createUsdcJtoPool(w, lender, 1, "1000000000");
+    w.tx.state.invalidate();
+    // 40 JTO (about 100 USD) against 30 USDC for 7 days
+    const taken = await buildSignSend(
+      w.app,
+      "/defi/take-loan",
+      {
+        borrower: borrower.address,
+        collateralMint: JTO_MINT,
+        collateralAmount: "40000000000",
+        duration: 7 * DAY,
+        amount: "30000000",
+      },
+      [borrower],
+    );
+    expect(taken.sent.error).toBeUndefined();
+    loan = taken.built.metadata.loan as Address;
+  }, 180_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it("quotes in Jupiter's shape from the pool on chain, and builds its swap instruction", async () => {
+    const q = await w.app.inject({
+      url: `/swap/v1/quote?inputMint=${JTO_MINT}&outputMint=${USDC_MINT}&amount=1000000000&slippageBps=50`,
+    });
+    expect(q.statusCode, q.body).toBe(200);
+    const quote = q.json();
+    expect(quote).toMatchObject({
+      inputMint: JTO_MINT,
+      outputMint: USDC_MINT,
+      inAmount: "1000000000",
+      swapMode: "ExactIn",
+      slippageBps: 50,
+      routePlan: [{ swapInfo: { ammKey: w.swapVenue!.pool, label: "Cistern local AMM" }, percent: 100 }],
+    });
+    // 1 JTO into 100,000 JTO / 250,000 USDC less 0.3%: about 2.49 USDC
+    expect(BigInt(quote.outAmount)).toBeGreaterThan(2_480_000n);
+    expect(BigInt(quote.outAmount)).toBeLessThan(2_500_000n);
+    expect(BigInt(quote.otherAmountThreshold)).toBe((BigInt(quote.outAmount) * 9950n) / 10000n);
+    const ix = await post(w.app, "/swap/v1/swap-instructions", {
+      quoteResponse: quote,
+      userPublicKey: borrower.address,
+    });
+    expect(ix.status).toBe(200);
+    expect(ix.body).toMatchObject({
+      swapInstruction: { programId: w.swapVenue!.programId },
+      addressLookupTableAddresses: [],
+    });
+    const noRoute = await w.app.inject({
+      url: `/swap/v1/quote?inputMint=${JTO_MINT}&outputMint=${borrower.address}&amount=1`,
+    });
+    expect(noRoute.statusCode).toBe(422);
+    expect(noRoute.json().message).toMatch(/No route/);
+  });
+
+  it("refuses a sale that would not cover what is owed (the program's SaleShort code), building nothing", async () => {
+    const issued = await w.tx.issued.count();
+    const r = await post(w.app, "/defi/market-sell", {
+      borrower: borrower.address,
+      loan,
+      amount: "5000000000",
+    });
+    expect([r.status, r.body.code, r.body.name]).toEqual([422, 6049, "SaleShort"]);
+    expect(await w.tx.issued.count()).toBe(issued);
+    const bad = [
+      { borrower: lender.address, loan },
+      { borrower: borrower.address, loan, amount: "40000000001" },
+      { borrower: borrower.address, loan, slippageBps: 6000 },
+    ];
+    for (const payload of bad) expect((await post(w.app, "/defi/market-sell", payload)).status).toBe(400);
+  });
+
+  it("sells all of the collateral: the lender is paid as by a repay, the borrower keeps the rest", async () => {
+    const [before, bankBefore] = [
+      await tokenBalance(w, borrower.address, USDC_MINT),
+      await tokenBalance(w, w.treasury, USDC_MINT),
+    ];
+    const { built, sent } = await buildSignSend(
+      w.app,
+      "/defi/market-sell",
+      { borrower: borrower.address, loan, slippageBps: 100 },
+      [borrower],
+    );
+    expect(built.kind).toBe("Normal");
+    expect(sent.error, JSON.stringify(sent.error)).toBeUndefined();
+    const sale = built.metadata.sale as Record<string, string>;
+    expect(sale.collateralSold).toBe("40000000000");
+    const [account] = await w.tx.state.getLoans([loan]);
+    expect(account?.status).toBe("Sold");
+    const owed = computeOwedInterest({
+      aprBps: account!.aprBps,
+      principal: account!.principal,
+      durationSeconds: account!.durationSeconds,
+      createdAt: account!.createdAt,
+      now: account!.soldAt,
+    });
+    expect(account!.repaidAmount).toBe(30_000_000n + owed);
+    expect((await tokenBalance(w, w.treasury, USDC_MINT)) - bankBefore).toBe(computeProtocolFee(owed));
+    // the borrower received the proceeds (the expected amount: nothing else traded) minus what was owed
+    const received = (await tokenBalance(w, borrower.address, USDC_MINT)) - before;
+    expect(received).toBe(BigInt(sale.expectedProceeds!) - 30_000_000n - owed);
+    expect(await tokenBalance(w, borrower.address, JTO_MINT)).toBeGreaterThanOrEqual(0n);
+  }, 60_000);
+});
