@@ -22,6 +22,8 @@ const JUP_TOKEN = DEMO_WORLD.tokens.find((t) => t.symbol === "JUP")!;
 const JUP = JUP_TOKEN.mint;
 const JUP_DECIMALS = JUP_TOKEN.decimals;
 let faucetNfts: { mint: string; collectionId: string; name: string }[] = [];
+/** The borrower's JUP once 1,000 are locked in the token loan (a full market sell returns none of them). */
+let jupAfterBorrow = 0n;
 
 async function tokenBalance(owner: string, mint: string): Promise<bigint> {
   const result = await rpc<{
@@ -130,6 +132,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await confirmed(borrower, () => borrower.getByTestId("borrow-submit").click());
     const jupAfter = await tokenBalance(me, JUP);
     expect(jupBefore - jupAfter).toBe(1000n * 10n ** BigInt(JUP_DECIMALS));
+    jupAfterBorrow = jupAfter;
   });
 
   it("repays one loan, then two at once; the USDC paid is the amount shown", async () => {
@@ -250,6 +253,37 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await borrower.getByTestId("open-settings").click();
     await borrower.getByLabel("Broadcast mode").selectOption("priorityFees");
     await borrower.keyboard.press("Escape");
+  });
+
+  it("market-sells the token loan: the terms show before signing, the loan ends Sold, the borrower keeps the rest", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const row = borrower.getByTestId("ongoing-loans").locator("tbody tr", { hasText: "0.1 SOL" }).first();
+    await row.waitFor({ timeout: 30_000 });
+    const loanId = (await row.getAttribute("data-loan"))!;
+    await row.getByTestId("market-sell").click();
+    const panel = borrower.getByTestId("market-sell-panel");
+    const keep = panel.getByTestId("market-sell-keep");
+    await keep.waitFor({ timeout: 30_000 });
+    // 1,000 JUP at 0.8 USD against SOL at 150 USD: about 5.3 SOL, of which 0.1 SOL and its interest repay the loan
+    expect(await panel.getByTestId("market-sell-quote").textContent()).toMatch(/You sell1,000 JUP/);
+    expect(await keep.textContent()).toMatch(/about 5\.\d+ SOL/);
+    await shot(borrower, "10c-market-sell-quote");
+    const solBefore = BigInt(
+      (await rpc<{ value: number }>(stack!.localnet.rpcUrl, "getBalance", [me])).value,
+    );
+    await confirmed(borrower, () => panel.getByTestId("market-sell-submit").click());
+    const solAfter = BigInt((await rpc<{ value: number }>(stack!.localnet.rpcUrl, "getBalance", [me])).value);
+    expect(solAfter - solBefore).toBeGreaterThan(5_000_000_000n); // the proceeds above what was owed, unwrapped
+    expect(await tokenBalance(me, JUP)).toBe(jupAfterBorrow);
+    await borrower
+      .getByTestId("loan-history")
+      .locator(`tr[data-loan="${loanId}"]`)
+      .waitFor({ timeout: 30_000 });
+    const loans = (await (await fetch(`${stack!.apiUrl}/loan/user?pubkey=${me}`)).json()) as {
+      loans: { pubkey: string; status: string }[];
+    };
+    expect(loans.loans.find((l) => l.pubkey === loanId)?.status.toLowerCase()).toBe("sold");
   });
 
   it("a lender renames and updates a pool, deposits, withdraws, and closes an unused pool", async () => {

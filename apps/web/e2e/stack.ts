@@ -11,6 +11,7 @@ import {
   partiallySignTransaction,
 } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
+import { createChainClient, ensureSwapVenue } from "../../../packages/bootstrap/src/index.ts";
 import { createApp, createIndexer, loadConfig } from "../../api/src/index.ts";
 import { registerTxRoutes } from "../../api/src/tx/index.ts";
 import { startWebServer, type WebServer } from "../server.ts";
@@ -18,6 +19,7 @@ import { parseRuntimeConfig } from "../src/config/runtime-config.ts";
 import { buildWebApp, makeTempDir, removeDir, WEB_ROOT } from "./harness.ts";
 
 const LENDING_SO = resolve(WEB_ROOT, "../../programs/lending/build/lending.so");
+const SWAP_VENUE_SO = resolve(WEB_ROOT, "../../programs/swap-venue/build/swap-venue.so");
 
 /** Localnet with the lending program, the API (read + write path, indexer on) and the web app. */
 export interface Stack {
@@ -111,6 +113,15 @@ export async function startStack(): Promise<Stack> {
   const sentBody = (await sent.json()) as { result?: string | null };
   if (!sent.ok || !sentBody.result)
     throw new Error(`config initialisation failed: ${JSON.stringify(sentBody)}`);
+  // The local swap venue, as npm start has it: deployed, pinned, its demo pairs seeded at the demo prices.
+  await ensureSwapVenue({
+    chain: createChainClient({ rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl }),
+    dataDir: root,
+    admin,
+    lendingProgramId: programId as never,
+    soPath: SWAP_VENUE_SO,
+    demo: true,
+  });
 
   let web: WebServer | undefined;
   try {

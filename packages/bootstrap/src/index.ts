@@ -1,5 +1,6 @@
 export * from "./bootstrap-cluster.ts";
 export * from "./bootstrap-error.ts";
+export { type ChainClient, createChainClient } from "./chain-client.ts";
 export * from "./cluster-info.ts";
 export * from "./demo-plan.ts";
 export { isProgramDataEqual, type ProgramDeployAction } from "./deploy-lending.ts";

@@ -108,6 +108,18 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
       await tokenBalance(w, borrower.address, USDC_MINT),
       await tokenBalance(w, w.treasury, USDC_MINT),
     ];
+    const preview = await post(w.app, "/defi/market-sell-quote", { borrower: borrower.address, loan });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body).toMatchObject({
+      loan,
+      venue: "local",
+      collateralSold: "40000000000",
+      collateralReturned: "0",
+      slippageBps: 100,
+    });
+    expect(BigInt(preview.body.borrowerKeeps as string)).toBe(
+      BigInt(preview.body.expectedProceeds as string) - BigInt(preview.body.owedNow as string),
+    );
     const { built, sent } = await buildSignSend(
       w.app,
       "/defi/market-sell",

@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { TxContext } from "../tx-context.ts";
+import { toRequestError } from "../tx-errors.ts";
 import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
 import { extendPlan, MAX_NFTS_PER_REQUEST, repayPlan, takeLoanPlan, takeLoansPlan } from "./loan-builder.ts";
-import { marketSellPlan } from "./market-sell-builder.ts";
+import { marketSellPlan, quoteMarketSell } from "./market-sell-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
 
 const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
@@ -152,6 +153,33 @@ export function registerLoanBuilderRoutes(app: FastifyInstance, tx: TxContext): 
         ...(b.amount !== undefined ? { amount: parseBaseUnits("amount", b.amount) } : {}),
         ...(b.slippageBps !== undefined ? { slippageBps: b.slippageBps } : {}),
       }),
+  );
+  app.post(
+    "/defi/market-sell-quote",
+    {
+      schema: {
+        description:
+          "The terms of a market sell before signing: collateral sold and returned, expected and minimum proceeds " +
+          "(slippage), price impact, what repays the loan now and what the borrower keeps. 422 SaleShort when the " +
+          "minimum would not cover what is owed.",
+        tags: ["loan calculator"],
+        body: MarketSellBody,
+      },
+    },
+    async (request) => {
+      const b = request.body as { borrower: string; loan: string; amount?: string; slippageBps?: number };
+      try {
+        const { quote } = await quoteMarketSell(tx, {
+          borrower: b.borrower,
+          loan: b.loan,
+          ...(b.amount !== undefined ? { amount: parseBaseUnits("amount", b.amount) } : {}),
+          ...(b.slippageBps !== undefined ? { slippageBps: b.slippageBps } : {}),
+        });
+        return quote;
+      } catch (error) {
+        throw toRequestError(error);
+      }
+    },
   );
   for (const [prefix, isDefi] of [
     ["/nft", false],

@@ -3,6 +3,7 @@ import { findEscrowPda, getMarketSellInstruction } from "@cistern/sdk";
 import { type Address, address } from "@solana/kit";
 import { DEFAULT_SLIPPAGE_BPS, toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
+import { loadTxValuation } from "../calculator/valuation.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
@@ -19,14 +20,34 @@ export interface MarketSellInput {
   slippageBps?: number;
 }
 
+/** A market sell's terms before signing: what is sold, what it should bring, what repays and what is kept. */
+export interface MarketSellQuote {
+  loan: string;
+  venue: "local" | "jupiter";
+  currency: string;
+  collateralMint: string;
+  /** Decimals and symbol of the collateral token, to show the amounts sold and returned. */
+  collateralDecimals: number;
+  collateralSymbol: string;
+  collateralSold: string;
+  collateralReturned: string;
+  expectedProceeds: string;
+  minimumProceeds: string;
+  slippageBps: number;
+  priceImpactPct: string;
+  /** Principal + interest owed now. */
+  owedNow: string;
+  /** What the borrower keeps if the sale brings the expected amount / only the minimum (owed now deducted). */
+  borrowerKeeps: string;
+  borrowerKeepsAtLeast: string;
+}
+
 /**
- * MarketSell: quotes the sale of the loan's collateral (all, or `amount`) on the swap venue, refuses (422, the
- * program's SaleShort) when the least it may bring after slippage would not cover principal + the interest owed
- * by the time it lands (two hours of margin), then builds the venue's swap (input: the loan's escrow, signed by
- * the loan; output: the borrower's currency account) inside the program's MarketSell. The borrower keeps
- * what the sale brings above what is owed, and unsold collateral. SOL proceeds are unwrapped after.
+ * Quotes the sale of a token loan's collateral (all, or `amount`) on the swap venue. Refuses (422, the
+ * program's SaleShort code) when the least it may bring after slippage would not cover principal + the interest
+ * owed by the time it lands (two hours of margin).
  */
-export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Promise<BuildPlan> {
+export async function quoteMarketSell(tx: TxContext, input: MarketSellInput) {
   requireNotOracle(tx, "borrower", input.borrower);
   const borrower = address(input.borrower);
   const loan = await requireOngoingLoan(tx, input.loan, true);
@@ -38,16 +59,17 @@ export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Pro
       `amount must be between 1 and the ${loan.collateralAmount} base units of collateral the loan holds`,
     );
   const slippageBps = input.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
-  const [config, now] = await Promise.all([tx.state.getConfig(), tx.clock.unixTime()]);
-  if (config === null) throw unprocessable("The lending program is not initialised");
-  const quote = await tx.swapVenue.quote({
+  const [now, valuation] = await Promise.all([tx.clock.unixTime(), loadTxValuation(tx.app)]);
+  const venueQuote = await tx.swapVenue.quote({
     inputMint: loan.collateralMint,
     outputMint: loan.currencyMint,
     amount: Number(amount),
     slippageBps,
   });
   const due = loan.principal + owedAt(loan, now + REPAY_MARGIN_SECONDS);
-  const minimum = BigInt(quote.otherAmountThreshold);
+  const owedNow = loan.principal + owedAt(loan, now);
+  const minimum = BigInt(venueQuote.otherAmountThreshold);
+  const expected = BigInt(venueQuote.outAmount);
   if (minimum < due) {
     const error = unprocessable(
       `The sale would bring at least ${minimum} base units after ${slippageBps} bps slippage, less than the ${due} owed`,
@@ -61,10 +83,41 @@ export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Pro
       },
     });
   }
+  const quote: MarketSellQuote = {
+    loan: input.loan,
+    venue: tx.swapVenue.name,
+    currency: loan.currencyMint,
+    collateralMint: loan.collateralMint,
+    collateralDecimals: valuation.decimals(loan.collateralMint),
+    collateralSymbol: valuation.name(loan.collateralMint) ?? loan.collateralMint,
+    collateralSold: amount.toString(),
+    collateralReturned: (loan.collateralAmount - amount).toString(),
+    expectedProceeds: expected.toString(),
+    minimumProceeds: minimum.toString(),
+    slippageBps,
+    priceImpactPct: venueQuote.priceImpactPct,
+    owedNow: owedNow.toString(),
+    borrowerKeeps: (expected - owedNow).toString(),
+    borrowerKeepsAtLeast: (minimum - due).toString(),
+  };
+  return { loan, borrower, venueQuote, quote };
+}
+
+/**
+ * MarketSell: the quote above, then the venue's swap (input: the loan's escrow, signed by the loan; output: the
+ * borrower's currency account) inside the program's MarketSell. The borrower keeps what the sale brings above
+ * what is owed, and unsold collateral. SOL proceeds are unwrapped after.
+ */
+export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Promise<BuildPlan> {
+  const [{ loan, borrower, venueQuote, quote }, config] = await Promise.all([
+    quoteMarketSell(tx, input),
+    tx.state.getConfig(),
+  ]);
+  if (config === null) throw unprocessable("The lending program is not initialised");
   const [escrow] = await findEscrowPda(tx.programId, address(input.loan));
   const flow = await currencyFlow(borrower, loan.currencyMint);
   const swap = await tx.swapVenue.swapInstructions({
-    quoteResponse: quote,
+    quoteResponse: venueQuote,
     userPublicKey: input.loan,
     sourceTokenAccount: escrow,
     destinationTokenAccount: flow.tokenAccount,
@@ -93,19 +146,6 @@ export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Pro
         ...flow.after,
       ],
     ],
-    metadata: {
-      loan: input.loan,
-      venue: tx.swapVenue.name,
-      sale: {
-        collateralSold: amount.toString(),
-        expectedProceeds: quote.outAmount,
-        minimumProceeds: quote.otherAmountThreshold,
-        slippageBps,
-        priceImpactPct: quote.priceImpactPct,
-        owedNow: (loan.principal + owedAt(loan, now)).toString(),
-        borrowerKeepsAtLeast: (minimum - due).toString(),
-        collateralReturned: (loan.collateralAmount - amount).toString(),
-      },
-    },
+    metadata: { loan: input.loan, venue: tx.swapVenue.name, sale: quote },
   };
 }

@@ -7,6 +7,7 @@ import { ExtendPanel } from "./extend-panel.tsx";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
 import { canLiquidate, type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
 import { LoanTable } from "./loan-table.tsx";
+import { MarketSellPanel } from "./market-sell-panel.tsx";
 
 /** My loans (as borrower) and the loans on my pools (as lender). */
 export function LoansPage() {
@@ -39,6 +40,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
   const tx = usePageTransaction();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [extending, setExtending] = useState<string | null>(null);
+  const [selling, setSelling] = useState<string | null>(null);
   return (
     <QueryState
       query={loans}
@@ -130,6 +132,17 @@ function BorrowerLoans({ owner }: { owner: string }) {
                       >
                         Extend
                       </button>
+                      {row.loan.isDefi ? (
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={tx.busy}
+                          onClick={() => setSelling(row.loan.pubkey)}
+                          data-testid="market-sell"
+                        >
+                          Market sell
+                        </button>
+                      ) : null}
                     </span>
                   )}
                 />
@@ -150,6 +163,26 @@ function BorrowerLoans({ owner }: { owner: string }) {
                         payload: { borrower: owner, loan: row.loan.pubkey, duration: durationSeconds },
                       });
                       if (signature) setExtending(null);
+                    }}
+                  />
+                ))}
+              {ongoing
+                .filter((r) => r.loan.pubkey === selling)
+                .map((row) => (
+                  <MarketSellPanel
+                    key={row.loan.pubkey}
+                    row={row}
+                    owner={owner}
+                    busy={tx.busy}
+                    onCancel={() => setSelling(null)}
+                    onConfirm={async (slippageBps) => {
+                      const signature = await tx.run({
+                        action: "Market Sell",
+                        path: "/defi/market-sell",
+                        payload: { borrower: owner, loan: row.loan.pubkey, slippageBps },
+                        isTokenLoan: true,
+                      });
+                      if (signature) setSelling(null);
                     }}
                   />
                 ))}
