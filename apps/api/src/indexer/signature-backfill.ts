@@ -10,8 +10,9 @@ const SIGNATURES_PER_LOAN = 20;
  * Attaches transaction signatures to loan events that have none: a loan's 'taken' event gets the oldest
  * signature touching the loan account, a closing event (repaid, extended, liquidated, sold) the newest.
  * When the RPC lacks getSignaturesForAddress the events keep a null signature. With the signature it reads
- * the transaction: its fee payer becomes the event's actor (who took, repaid or liquidated), and a referral
- * the builder recorded for that exact message is linked to the event (signature, loan, kind).
+ * the transaction: its fee payer becomes the event's actor (who took, repaid or liquidated), a referral the
+ * builder recorded for that exact message is linked to the event (signature, loan, kind), and a market sale's
+ * proceeds, slot and signature are recorded on the loan.
  */
 export async function backfillSignatures(
   db: Database,
@@ -54,6 +55,11 @@ export async function backfillSignatures(
         await db.query(
           "UPDATE referrals SET signature = $2, loan = $3, kind = $4 WHERE message_hash = $1 AND signature IS NULL",
           [facts.messageHash, signature, loan, kind],
+        );
+      if (kind === "sold" && facts?.sale)
+        await db.query(
+          "UPDATE loans SET sold_amount = $2, sale_slot = $3, sale_signature = $4 WHERE pubkey = $1",
+          [loan, facts.sale.proceeds, facts.slot, signature],
         );
       filled++;
     }

@@ -8,6 +8,28 @@ export interface TransactionFacts {
   feePayer: string;
   /** SHA-256 of the message bytes, as the builder recorded them when it issued the transaction. */
   messageHash: string;
+  slot: number;
+  /** A MarketSell's sale, from the lending program's "sold" program data: collateral sold and proceeds. */
+  sale: { collateralSold: bigint; proceeds: bigint } | null;
+}
+
+/** The lending program's sale event among the logs: `Program data: <"sold"> <u64 LE> <u64 LE>` (base64 fields). */
+export function readSaleEvent(logs: readonly string[]): TransactionFacts["sale"] {
+  for (const line of logs) {
+    if (!line.startsWith("Program data: ")) continue;
+    const fields = line
+      .slice("Program data: ".length)
+      .split(" ")
+      .map((f) => Buffer.from(f, "base64"));
+    if (
+      fields.length === 3 &&
+      fields[0]!.toString() === "sold" &&
+      fields[1]!.length === 8 &&
+      fields[2]!.length === 8
+    )
+      return { collateralSold: fields[1]!.readBigUInt64LE(0), proceeds: fields[2]!.readBigUInt64LE(0) };
+  }
+  return null;
 }
 
 /** Reads a confirmed transaction by signature; null when the node does not have it. */
@@ -15,7 +37,11 @@ export async function readTransactionFacts(
   rpc: RpcClient,
   signature: string,
 ): Promise<TransactionFacts | null> {
-  const r = await rpc.call<{ transaction: [string, string] } | null>("getTransaction", [
+  const r = await rpc.call<{
+    slot: number;
+    transaction: [string, string];
+    meta: { logMessages?: string[] | null } | null;
+  } | null>("getTransaction", [
     signature,
     { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
   ]);
@@ -24,5 +50,10 @@ export async function readTransactionFacts(
   const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
   const feePayer = message.staticAccounts[0];
   if (feePayer === undefined) return null;
-  return { feePayer, messageHash: hashMessage(transaction.messageBytes) };
+  return {
+    feePayer,
+    messageHash: hashMessage(transaction.messageBytes),
+    slot: r.slot,
+    sale: readSaleEvent(r.meta?.logMessages ?? []),
+  };
 }

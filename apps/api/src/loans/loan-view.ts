@@ -8,7 +8,7 @@ import { getUsdValue } from "../prices/usd-value.ts";
 /** Columns every loan query selects. */
 export const LOAN_COLUMNS = `pubkey, pool, bank, borrower, lender, currency, collateral_mint, collateral_amount,
   collection, is_defi, principal, interest, apr_bps, duration, created_at, expired_at, repaid_at, liquidated_at,
-  sold_at, sold_amount, repaid_amount, status, kind, loan_type`;
+  sold_at, sold_amount, sale_slot, sale_signature, repaid_amount, status, kind, loan_type`;
 
 export interface LoanRow {
   pubkey: string;
@@ -31,6 +31,8 @@ export interface LoanRow {
   liquidated_at: unknown;
   sold_at: unknown;
   sold_amount: unknown;
+  sale_slot: unknown;
+  sale_signature: string | null;
   repaid_amount: unknown;
   status: string;
   kind: string;
@@ -63,7 +65,14 @@ export const LoanSchema = Type.Object(
     liquidatedAt: EpochSeconds,
     soldAt: EpochSeconds,
     repaidAmount: BaseUnitsString,
-    soldAmount: BaseUnitsString,
+    soldAmount: { ...BaseUnitsString, description: "a sold loan's sale proceeds (0 otherwise)" },
+    sale: Type.Optional(
+      Type.Object({
+        salePrice: { ...BaseUnitsString, description: "proceeds of the sale, loan currency base units" },
+        saleSlot: Type.Integer(),
+        saleTransaction: Type.String({ description: "signature of the MarketSell transaction" }),
+      }),
+    ),
     status: StringEnum(["ongoing", "repaid", "liquidated", "sold"] as const),
     loanType: Type.String({ description: "Nft or Token" }),
     kind: Type.Object(
@@ -126,6 +135,15 @@ export function toLoanView(row: LoanRow, valuation: Valuation) {
     soldAt: readNumber(row.sold_at),
     repaidAmount: (readNullableBigInt(row.repaid_amount) ?? 0n).toString(),
     soldAmount: readBigInt(row.sold_amount).toString(),
+    ...(row.sale_signature
+      ? {
+          sale: {
+            salePrice: readBigInt(row.sold_amount).toString(),
+            saleSlot: readNumber(row.sale_slot),
+            saleTransaction: row.sale_signature,
+          },
+        }
+      : {}),
     status: row.status.toLowerCase() as "ongoing" | "repaid" | "liquidated" | "sold",
     loanType: row.loan_type,
     kind: { [row.kind.charAt(0).toLowerCase() + row.kind.slice(1)]: {} },

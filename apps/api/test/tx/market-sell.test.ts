@@ -1,6 +1,7 @@
-import { computeOwedInterest, computeProtocolFee } from "@cistern/protocol";
+import { computeOwedInterest, computeProtocolFee, parseLoan } from "@cistern/protocol";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIndexer } from "../../src/indexer/indexer.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {
   buildSignSend,
@@ -144,6 +145,26 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
     // the borrower received the proceeds (the expected amount: nothing else traded) minus what was owed
     const received = (await tokenBalance(w, borrower.address, USDC_MINT)) - before;
     expect(received).toBe(BigInt(sale.expectedProceeds!) - 30_000_000n - owed);
-    expect(await tokenBalance(w, borrower.address, JTO_MINT)).toBeGreaterThanOrEqual(0n);
+    // the read side: the loan is sold, with its sale (proceeds, slot, signature) read from the transaction
+    const indexer = createIndexer({
+      db: w.tx.app.db,
+      rpc: w.tx.app.rpc,
+      wsUrl: w.net.wsUrl,
+      programId: w.programId,
+      reconcileIntervalMs: 60_000,
+      log: w.app.log,
+    });
+    await indexer.reconcile();
+    const listed = (await w.app.inject({ url: `/loan/user?pubkey=${borrower.address}` })).json() as {
+      loans: { pubkey: string; status: string; soldAmount: string; sale?: Record<string, unknown> }[];
+    };
+    const view = listed.loans.find((l) => l.pubkey === loan)!;
+    expect(view).toMatchObject({
+      status: "sold",
+      soldAmount: sale.expectedProceeds,
+      sale: { salePrice: sale.expectedProceeds, saleTransaction: sent.result, saleSlot: expect.any(Number) },
+    });
+    const parsed = parseLoan(view);
+    expect(parsed.sale?.salePrice).toBe(BigInt(sale.expectedProceeds!));
   }, 60_000);
 });
