@@ -113,6 +113,8 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This NFT is not a verified member of a collection, so it cannot be used as collateral.";
     case P.SaleShort:
       return "The sale would not bring enough to repay this loan, so nothing was sold. Try a smaller slippage or repay instead.";
+    case P.AutoSellDisabled:
+      return "This pool does not sell collateral at liquidation; liquidate it to receive the collateral.";
     case P.InvalidVenue:
       return "This market is not one Cistern trades on. Please refresh and try again.";
     case P.LoanLiquidatable:

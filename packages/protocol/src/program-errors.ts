@@ -98,6 +98,10 @@ export const PROGRAM_ERRORS = {
     name: "SaleShort",
     message: "the sale took no collateral or its proceeds do not cover principal + owed interest",
   },
+  6050: {
+    name: "AutoSellDisabled",
+    message: "LiquidateSell on a pool without auto-sell (liquidate it the classic way)",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

@@ -41,4 +41,5 @@ export const INSTRUCTION_TAG = {
   Liquidate: 11,
   SetVenues: 12,
   MarketSell: 13,
+  LiquidateSell: 14,
 } as const;

@@ -54,6 +54,7 @@
 #define E_INCONSISTENT_COUNTERS 6047ULL
 #define E_INVALID_VENUE 6048ULL
 #define E_SALE_SHORT 6049ULL
+#define E_AUTO_SELL_DISABLED 6050ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1
@@ -307,3 +308,4 @@ u64 ix_extend(const SolParameters *p);
 u64 ix_liquidate(const SolParameters *p);
 u64 ix_set_venues(const SolParameters *p);
 u64 ix_market_sell(const SolParameters *p);
+u64 ix_liquidate_sell(const SolParameters *p);

@@ -59,3 +59,17 @@ typedef struct {
  * vault); what the escrow still holds goes to `collateral` and the escrow closes to the borrower; bank, pool
  * and loan (repaid_at, repaid_amount, fee_paid) are updated. The caller sets the loan's status. */
 u64 settle_loan(const Settlement *s);
+
+/* Most accounts a venue swap may take (after the instruction's own accounts). */
+#define MAX_SWAP_ACCOUNTS 19
+/* the Venues account and that `swap` is its pinned, executable swap program (InvalidVenue) */
+u64 check_swap_venue(const SolAccountInfo *venues, const SolAccountInfo *swap, const SolPubkey *program_id);
+/* A venue swap for a loan: the accounts from `first` on, in order, with the loan PDA signing (the escrow's
+ * authority); the instruction data after the tag, as given. */
+typedef struct {
+  const SolParameters *p;
+  u64 first;
+  const SolAccountInfo *program, *loan;
+  const Loan *l;
+} SwapCall;
+u64 invoke_loan_swap(const SwapCall *c);

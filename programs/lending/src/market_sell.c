@@ -4,18 +4,21 @@
 #include "loan.h"
 
 #define SWAP_FIRST_ACCOUNT 13
-#define MAX_SWAP_ACCOUNTS 19
 #define MAX_SWAP_DATA 512
 
-/* The swap CPI: the accounts from SWAP_FIRST_ACCOUNT on, in order, with the loan PDA signing (it is the escrow's
- * authority); the data as the caller gave it. */
-static u64 invoke_swap(const SolParameters *p, const SolAccountInfo *program, const Loan *l, const SolAccountInfo *loan) {
-  u64 n = p->ka_num - SWAP_FIRST_ACCOUNT;
+/* The swap CPI: the accounts from `first` on, in order, with the loan PDA signing (it is the escrow's authority);
+ * the data as the caller gave it (after the tag). */
+u64 invoke_loan_swap(const SwapCall *c) {
+  const SolParameters *p = c->p;
+  const SolAccountInfo *program = c->program, *loan = c->loan;
+  const Loan *l = c->l;
+  if (p->ka_num <= c->first) return E_NOT_ENOUGH_ACCOUNTS;
+  u64 n = p->ka_num - c->first;
   if (n > MAX_SWAP_ACCOUNTS) return E_NOT_ENOUGH_ACCOUNTS;
   SolAccountMeta metas[MAX_SWAP_ACCOUNTS];
   SolAccountInfo infos[MAX_SWAP_ACCOUNTS + 1];
   for (u64 i = 0; i < n; i++) {
-    const SolAccountInfo *a = &p->ka[SWAP_FIRST_ACCOUNT + i];
+    const SolAccountInfo *a = &p->ka[c->first + i];
     metas[i].pubkey = a->key;
     metas[i].is_writable = a->is_writable;
     metas[i].is_signer = a->is_signer || pubkey_eq(a->key, loan->key);
@@ -28,6 +31,14 @@ static u64 invoke_swap(const SolParameters *p, const SolAccountInfo *program, co
   SolSignerSeeds signer = {seeds, 5};
   SolInstruction ix = {program->key, metas, n, (u8 *)p->data + 1, p->data_len - 1};
   return sol_invoke_signed_c(&ix, infos, (int)n + 1, &signer, 1);
+}
+
+u64 check_swap_venue(const SolAccountInfo *venues, const SolAccountInfo *swap, const SolPubkey *program_id) {
+  u64 r = check_venues(venues, program_id);
+  if (r) return r;
+  const SolPubkey *pinned = &((const Venues *)venues->data)->swap_program;
+  if (is_zero_key(pinned) || !pubkey_eq(swap->key, pinned) || !swap->executable) return E_INVALID_VENUE;
+  return SUCCESS;
 }
 
 /* accounts: 0 borrower (s, w), 1 config, 2 venues, 3 pool (w), 4 bank (w), 5 vault (w), 6 loan (w), 7 escrow (w),
@@ -44,9 +55,7 @@ u64 ix_market_sell(const SolParameters *p) {
   u64 r = check_signer(borrower, true);
   if (r) return r;
   if ((r = check_config(config, p->program_id, false))) return r;
-  if ((r = check_venues(venues, p->program_id))) return r;
-  const SolPubkey *pinned = &((const Venues *)venues->data)->swap_program;
-  if (is_zero_key(pinned) || !pubkey_eq(swap->key, pinned) || !swap->executable) return E_INVALID_VENUE;
+  if ((r = check_swap_venue(venues, swap, p->program_id))) return r;
   if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
   const Config *cfg = (const Config *)config->data;
   Pool *pl = (Pool *)pool->data;
@@ -62,7 +71,8 @@ u64 ix_market_sell(const SolParameters *p) {
   if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &cfg->treasury)) return E_INVALID_TREASURY;
 
   u64 escrow_before = rd64(escrow->data + 64), currency_before = rd64(currency->data + 64);
-  if ((r = invoke_swap(p, swap, l, loan))) return r;
+  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l};
+  if ((r = invoke_loan_swap(&call))) return r;
   u64 escrow_after = rd64(escrow->data + 64), currency_after = rd64(currency->data + 64);
   /* what the venue took from the escrow and what reached the borrower: nothing else counts */
   if (escrow_after >= escrow_before || currency_after <= currency_before) return E_SALE_SHORT;

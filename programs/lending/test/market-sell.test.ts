@@ -11,6 +11,7 @@ import {
   findEscrowPda,
   getAddSwapLiquidityInstruction,
   getInitializeSwapPoolInstruction,
+  getLiquidateSellInstruction,
   getMarketSellInstruction,
   getSetVenuesInstruction,
   getSwapInstruction,
@@ -27,6 +28,7 @@ import {
   getTokenBalance,
   type LendingWorld,
   LiteSvmTransactionError,
+  liquidate,
   mintTo,
   readBank,
   readLoan,
@@ -376,5 +378,108 @@ describe("MarketSell through the pinned swap venue", () => {
       ),
     );
     expect(closed).toBe(P.LoanNotOngoing);
+  });
+});
+
+describe("LiquidateSell: an auto-sell pool's overdue loan is sold into the bank", () => {
+  let s: Sale;
+  let autoPool: WorldPool;
+  beforeAll(async () => {
+    s = await createSale();
+    autoPool = await createPool(s.world, {
+      poolType: "defi-pool",
+      collectionIds: [s.collateralMint],
+      loanAprBps: 2000,
+      ltvBps: 6000,
+      autoSell: true,
+    });
+  });
+
+  /** The venue swap selling all of a loan's escrow into the bank's vault. */
+  async function sellIntoVault(loan: Address, minAmountOut = 0n) {
+    return venueSwap(s, loan, COLLATERAL, minAmountOut, { destination: s.world.vault });
+  }
+  async function liquidateSell(loan: Address, liquidator = s.world.admin, swap?: Instruction) {
+    const l = readLoan(s.world, loan);
+    const owner = s.world.pools.get(l.pool)!.bank.owner;
+    return getLiquidateSellInstruction({
+      programAddress: s.world.programAddress,
+      liquidator,
+      pool: l.pool,
+      bank: l.bank,
+      loan,
+      poolOwnerCollateralTokenAccount: await tokenAccountOf(s.world, owner, s.collateralMint),
+      swap: swap ?? (await sellIntoVault(loan)),
+    });
+  }
+  async function overdueLoan(pool: WorldPool): Promise<Address> {
+    const loan = await takeLoan(s.world, {
+      pool,
+      borrower: s.borrower,
+      collateralMint: s.collateralMint,
+      collection: s.collateralMint,
+      collateralAmountBaseUnits: COLLATERAL,
+      collateralValueBaseUnits: 200_000_000n,
+      principalBaseUnits: PRINCIPAL,
+      durationSeconds: 7n * DAY,
+    });
+    setUnixTime(s.world, getNow(s.world).unix + 8n * DAY);
+    return loan;
+  }
+
+  it("sells the collateral into the vault: the bank gets principal, interest and the surplus", async () => {
+    const w = s.world;
+    const loan = await overdueLoan(autoPool);
+    const before = { vault: getTokenBalance(w.svm, w.vault), bank: readBank(w) };
+    const out = await sendWithLiteSvm(w.svm, [await liquidateSell(loan)], w.admin);
+    console.log(`LiquidateSell incl. the venue swap: ${out.computeUnits} CU`);
+    const l = readLoan(w, loan);
+    expect(l.status).toBe("Liquidated");
+    const proceeds = getTokenBalance(w.svm, w.vault) - before.vault;
+    expect(l.repaidAmount).toBe(proceeds);
+    expect(proceeds).toBeGreaterThan(PRINCIPAL);
+    const bank = readBank(w);
+    expect(bank.availableLiquidity - before.bank.availableLiquidity).toBe(proceeds);
+    expect(bank.totalLiquidity - before.bank.totalLiquidity).toBe(proceeds - PRINCIPAL);
+    expect(w.svm.getAccount((await findEscrowPda(w.programAddress, loan))[0]).exists).toBe(false);
+  });
+
+  it("refuses before grace ends, on a pool without auto-sell, and a sale below what is owed; classic liquidation still works", async () => {
+    const w = s.world;
+    const early = await takeLoan(w, {
+      pool: autoPool,
+      borrower: s.borrower,
+      collateralMint: s.collateralMint,
+      collection: s.collateralMint,
+      collateralAmountBaseUnits: COLLATERAL,
+      collateralValueBaseUnits: 200_000_000n,
+      principalBaseUnits: PRINCIPAL,
+      durationSeconds: 7n * DAY,
+    });
+    expect(await failureCode(sendWithLiteSvm(w.svm, [await liquidateSell(early)], w.admin))).toBe(
+      P.NotLiquidatable,
+    );
+    const classic = await overdueLoan(s.pool);
+    expect(await failureCode(sendWithLiteSvm(w.svm, [await liquidateSell(classic)], w.admin))).toBe(
+      P.AutoSellDisabled,
+    );
+    // a sale of only a tenth of the collateral brings about 20, not the 100 + interest owed
+    const short = await liquidateSell(
+      early,
+      w.admin,
+      await venueSwap(s, early, COLLATERAL / 10n, 0n, { destination: w.vault }),
+    );
+    expect(await failureCode(sendWithLiteSvm(w.svm, [short], w.admin))).toBe(P.SaleShort);
+    expect(readLoan(w, early).status).toBe("Ongoing");
+    // the proceeds may not go elsewhere than the vault
+    const thief = await createWallet(w.svm, w.admin, [w.currencyMint]);
+    const elsewhere = await liquidateSell(
+      early,
+      w.admin,
+      await venueSwap(s, early, COLLATERAL, 0n, { destination: thief.tokenAccounts.get(w.currencyMint)! }),
+    );
+    expect(await failureCode(sendWithLiteSvm(w.svm, [elsewhere], w.admin))).toBe(P.SaleShort);
+    await liquidate(w, w.admin, classic);
+    expect(readLoan(w, classic).status).toBe("Liquidated");
   });
 });

@@ -37,6 +37,13 @@ export function decodeVenuesAccount(data: ReadonlyUint8Array): VenuesAccount {
   };
 }
 
+/** A venue swap's accounts for the lending program to pass on: the loan (its signing user) as a plain account. */
+function passThrough(swap: Instruction, loan: Address) {
+  return (swap.accounts ?? []).map((a) =>
+    a.address === loan ? readonly(a.address) : { address: a.address, role: a.role },
+  );
+}
+
 /** SetVenues (tag 12, admin only): pins the swap, NFT market and lending venue programs (NO_VENUE: none). */
 export async function getSetVenuesInstruction(input: {
   programAddress: Address;
@@ -92,10 +99,7 @@ export async function getMarketSellInstruction(input: {
   const data = new Uint8Array(1 + swapData.length);
   data[0] = INSTRUCTION_TAG.MarketSell;
   data.set(swapData, 1);
-  // the loan is the swap's signing user: passed as a plain account, the program signs for it
-  const passThrough = (input.swap.accounts ?? []).map((a) =>
-    a.address === input.loan ? readonly(a.address) : { address: a.address, role: a.role },
-  );
+
   return {
     programAddress: input.programAddress,
     accounts: [
@@ -112,7 +116,50 @@ export async function getMarketSellInstruction(input: {
       writable(input.treasuryCurrencyTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(input.swap.programAddress),
-      ...passThrough,
+      ...passThrough(input.swap, input.loan),
+    ],
+    data,
+  };
+}
+
+/**
+ * LiquidateSell (tag 14, anyone, auto-sell pools only): liquidates a loan past expiry + grace by selling its
+ * collateral through the pinned swap venue into the bank's vault. `swap` sells from the loan's escrow (the loan
+ * signs) into the vault; the program requires the vault to gain at least principal + owed interest, and sends
+ * what the sale leaves of the collateral to the pool owner's account.
+ */
+export async function getLiquidateSellInstruction(input: {
+  programAddress: Address;
+  liquidator: SignerInput;
+  pool: Address;
+  bank: Address;
+  loan: Address;
+  poolOwnerCollateralTokenAccount: Address;
+  swap: Instruction;
+}): Promise<Instruction> {
+  const [config] = await findConfigPda(input.programAddress);
+  const [venues] = await findVenuesPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const [escrow] = await findEscrowPda(input.programAddress, input.loan);
+  const swapData = input.swap.data ?? new Uint8Array();
+  const data = new Uint8Array(1 + swapData.length);
+  data[0] = INSTRUCTION_TAG.LiquidateSell;
+  data.set(swapData, 1);
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      signer(input.liquidator, true),
+      readonly(config),
+      readonly(venues),
+      writable(input.pool),
+      writable(input.bank),
+      writable(vault),
+      writable(input.loan),
+      writable(escrow),
+      writable(input.poolOwnerCollateralTokenAccount),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+      readonly(input.swap.programAddress),
+      ...passThrough(input.swap, input.loan),
     ],
     data,
   };

@@ -273,6 +273,8 @@ export async function createPool(
     ltvBps?: number;
     exposureBps?: number;
     bank?: WorldBank;
+    /** Sell the collateral at liquidation (LiquidateSell) instead of handing it to the owner. */
+    autoSell?: boolean;
   },
 ): Promise<WorldPool> {
   const bank = input.bank ?? world.defaultBank;
@@ -283,14 +285,17 @@ export async function createPool(
     currencyMint: bank.currencyMint,
     poolType: input.poolType,
     seed,
-    params: createPoolParams(
-      input.collectionIds.map((id) => ({
-        id,
-        ltvBps: input.ltvBps ?? 10_000,
-        exposureBps: input.exposureBps ?? 10_000,
-      })),
-      input.loanAprBps,
-    ),
+    params: {
+      ...createPoolParams(
+        input.collectionIds.map((id) => ({
+          id,
+          ltvBps: input.ltvBps ?? 10_000,
+          exposureBps: input.exposureBps ?? 10_000,
+        })),
+        input.loanAprBps,
+      ),
+      flags: { autoSell: input.autoSell ?? false, mortgage: false, compounding: false },
+    },
   });
   await sendWithLiteSvm(world.svm, [ix], bank.owner.signer);
   const pool: WorldPool = {

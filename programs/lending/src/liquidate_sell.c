@@ -1,0 +1,75 @@
+/* LiquidateSell (14): a loan past expiry + grace in an auto-sell pool is liquidated by selling its collateral
+ * through the pinned swap venue into the bank's vault, instead of handing the collateral to the pool owner. */
+#include "loan.h"
+
+#define SWAP_FIRST_ACCOUNT 11
+#define MAX_SWAP_DATA 512
+#define FLAG_AUTO_SELL 1
+
+/* accounts: 0 liquidator (s, w; anyone; receives the escrow rent), 1 config, 2 venues, 3 pool (w), 4 bank (w),
+ * 5 vault (w; the swap's output), 6 loan (w), 7 escrow (w), 8 pool owner's collateral token account (w; what
+ * the sale leaves), 9 token program, 10 swap program (the pinned one), 11.. the swap instruction's accounts.
+ * data: tag, then the swap instruction's data. The sale must bring the vault at least principal + the interest
+ * owed now, so the lenders are paid in full; otherwise nothing happens and the loan can be liquidated the
+ * classic way (Liquidate). */
+u64 ix_liquidate_sell(const SolParameters *p) {
+  if (p->data_len < 2 || p->data_len > 1 + MAX_SWAP_DATA) return E_INVALID_INSTRUCTION;
+  if (p->ka_num <= SWAP_FIRST_ACCOUNT) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *ka = p->ka;
+  const SolAccountInfo *liquidator = &ka[0], *config = &ka[1], *venues = &ka[2], *pool = &ka[3], *bank = &ka[4];
+  const SolAccountInfo *vault = &ka[5], *loan = &ka[6], *escrow = &ka[7], *dest = &ka[8], *token = &ka[9];
+  const SolAccountInfo *swap = &ka[10];
+  u64 r = check_signer(liquidator, true);
+  if (r) return r;
+  if ((r = check_config(config, p->program_id, false))) return r;
+  if ((r = check_swap_venue(venues, swap, p->program_id))) return r;
+  if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
+  Pool *pl = (Pool *)pool->data;
+  Bank *bk = (Bank *)bank->data;
+  Loan *l = (Loan *)loan->data;
+  if (!(pl->flags & FLAG_AUTO_SELL)) return E_AUTO_SELL_DISABLED;
+  if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
+  if ((r = check_token_account(vault, &bk->mint, NULL))) return r;
+  if ((r = check_token_program(token))) return r;
+  if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
+  SolClock clock;
+  if ((r = clock_now(&clock))) return r;
+  i64 deadline = l->expired_at + (i64)grace_seconds(l->duration);
+  if (clock.unix_timestamp <= deadline) return E_NOT_LIQUIDATABLE;
+
+  u64 escrow_before = rd64(escrow->data + 64), vault_before = rd64(vault->data + 64);
+  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l};
+  if ((r = invoke_loan_swap(&call))) return r;
+  u64 escrow_after = rd64(escrow->data + 64), vault_after = rd64(vault->data + 64);
+  if (escrow_after >= escrow_before || vault_after <= vault_before) return E_SALE_SHORT;
+  u64 sold = escrow_before - escrow_after, proceeds = vault_after - vault_before;
+  u64 owed, due, total, available;
+  if (!owed_interest(l, clock.unix_timestamp, &owed) || !add_ok(l->principal, owed, &due)) return E_MATH_OVERFLOW;
+  if (proceeds < due) return E_SALE_SHORT;
+  /* the principal comes back and the rest of the proceeds is the lenders' */
+  if (!add_ok(bk->total, proceeds - l->principal, &total) || !add_ok(bk->available, proceeds, &available))
+    return E_MATH_OVERFLOW;
+
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(l, seeds);
+  SolSignerSeeds signer = {seeds, 5};
+  if (escrow_after) {
+    TransferArgs rest = {token, escrow, dest, loan, escrow_after, &signer};
+    if ((r = token_transfer(&rest))) return r;
+  }
+  TransferArgs close = {token, escrow, liquidator, loan, 0, &signer};
+  if ((r = token_close(&close))) return r;
+
+  bk->total = total;
+  bk->available = available;
+  if ((r = release_loan(pl, bk, l))) return r;
+  pl->total_liquidations++;
+  pl->total_interest += proceeds - l->principal;
+  l->status = LOAN_LIQUIDATED;
+  l->liquidated_at = clock.unix_timestamp;
+  l->repaid_amount = proceeds;
+  static const u8 EVENT[] = "autosold";
+  SolBytes fields[3] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&sold, 8}, {(const u8 *)&proceeds, 8}};
+  sol_log_data(fields, 3);
+  return SUCCESS;
+}
