@@ -1,8 +1,10 @@
 import { computeOwedInterest, computeProtocolFee, parseLoan } from "@cistern/protocol";
+import { findBankPda } from "@cistern/sdk";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIndexer } from "../../src/indexer/indexer.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
+import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import {
   buildSignSend,
   createUsdcJtoPool,
@@ -10,6 +12,7 @@ import {
   JTO_MINT,
   post,
   startTxWorld,
+  TEST_POOL_LIMITS,
   type TxWorld,
   USDC_MINT,
 } from "./support/tx-world.ts";
@@ -167,4 +170,61 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
     const parsed = parseLoan(view);
     expect(parsed.sale?.salePrice).toBe(BigInt(sale.expectedProceeds!));
   }, 60_000);
+
+  it("liquidates an overdue loan of an auto-sell pool by selling into the bank (keeper and builder)", async () => {
+    const pool = await createUsdcJtoPool(w, lender, 2, "0");
+    const updated = await buildSignSend(
+      w.app,
+      "/defi/update-pool",
+      {
+        pool,
+        owner: lender.address,
+        enableAutoSell: true,
+        param: {
+          apr: 2000,
+          limits: TEST_POOL_LIMITS,
+          currencies: [{ currency: JTO_MINT, currencyLtv: 6000, exposure: 10000 }],
+        },
+      },
+      [lender],
+    );
+    expect(updated.sent.error).toBeUndefined();
+    w.tx.state.invalidate();
+    const taken = await buildSignSend(
+      w.app,
+      "/defi/take-loan",
+      {
+        borrower: borrower.address,
+        collateralMint: JTO_MINT,
+        collateralAmount: "40000000000",
+        duration: DAY,
+        amount: "30000000",
+        pool,
+      },
+      [borrower],
+    );
+    expect(taken.sent.error).toBeUndefined();
+    const overdue = taken.built.metadata.loan as Address;
+    await w.net.advanceClock(DAY + 3 * 3600);
+    for (
+      let i = 0;
+      i < 50 &&
+      (await w.tx.clock.unixTime()) < Number((await w.tx.state.getLoans([overdue]))[0]!.expiredAt) + 3600;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 50));
+    const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
+    const before = (await w.tx.state.getBank(bank))!;
+    const lenderJto = await tokenBalance(w, lender.address, JTO_MINT);
+    const keeper = createLiquidationKeeper(w.tx, lender, { info: () => undefined, warn: () => undefined });
+    const round = await keeper.runRound();
+    expect(round.liquidated.map((l) => l.loan)).toContain(overdue);
+    const [after] = await w.tx.state.getLoans([overdue]);
+    expect(after?.status).toBe("Liquidated");
+    const bankAfter = (await w.tx.state.getBank(bank))!;
+    // the bank got the sale's proceeds (about 99 USDC for 40 JTO), the lender's wallet no collateral
+    expect(bankAfter.availableLiquidity - before.availableLiquidity).toBe(after!.repaidAmount);
+    expect(after!.repaidAmount).toBeGreaterThan(90_000_000n);
+    expect(await tokenBalance(w, lender.address, JTO_MINT)).toBe(lenderJto);
+  }, 90_000);
 });

@@ -1,8 +1,16 @@
 import { computeGraceSeconds, isLiquidatable } from "@cistern/protocol";
-import { getLiquidateInstruction } from "@cistern/sdk";
+import {
+  findEscrowPda,
+  findVaultPda,
+  getLiquidateInstruction,
+  getLiquidateSellInstruction,
+  type LoanAccount,
+} from "@cistern/sdk";
 import { address } from "@solana/kit";
+import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest } from "../tx-errors.ts";
+import { owedAt, REPAY_MARGIN_SECONDS } from "./loan-builder.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
@@ -10,13 +18,20 @@ import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./w
 export interface LiquidateInput {
   loan: string;
   payer: string;
+  /** Hand the collateral to the pool owner even in an auto-sell pool (the fallback when a sale fails). */
+  classic?: boolean;
 }
+
+/** Slippage accepted when an auto-sell liquidation sells the collateral, basis points. */
+export const AUTO_SELL_SLIPPAGE_BPS = 100;
 
 /**
  * Liquidate: for an Ongoing loan past expiry + grace (checked against the cluster clock), creates the pool
  * owner's collateral token account when missing (the payer pays its rent) and moves the collateral there.
  * The payer receives the escrow's rent. Refuses (400) unknown loans, loans of the other kind, loans that
- * are not Ongoing and loans still inside their term or grace period.
+ * are not Ongoing and loans still inside their term or grace period. In an auto-sell pool it sells the collateral
+ * through the swap venue into the bank instead (LiquidateSell) when the venue's minimum after slippage covers
+ * principal + interest owed; otherwise, or with `classic`, it liquidates the classic way.
  */
 export async function liquidatePlan(
   tx: TxContext,
@@ -38,6 +53,34 @@ export async function liquidatePlan(
   const pool = await tx.state.getPool(loan.pool);
   if (pool === null) throw badRequest(`pool ${loan.pool} of loan ${input.loan} no longer exists`);
   const ownerAta = await findAssociatedTokenAddress(pool.owner, loan.collateralMint);
+  const ownerAtaIx = createAssociatedTokenIdempotent(payer, ownerAta, pool.owner, loan.collateralMint);
+  const common = {
+    loan: input.loan,
+    pool: loan.pool,
+    poolOwner: pool.owner,
+    collateralMint: loan.collateralMint,
+    collateralAmount: loan.collateralAmount.toString(),
+    principal: loan.principal.toString(),
+  };
+  if (pool.flags.autoSell && input.classic !== true) {
+    const sell = await autoSellSwap(tx, loan, input.loan, now).catch(() => null);
+    if (sell !== null) {
+      const ix = await getLiquidateSellInstruction({
+        programAddress: tx.programId,
+        liquidator: payer,
+        pool: loan.pool,
+        bank: loan.bank,
+        loan: address(input.loan),
+        poolOwnerCollateralTokenAccount: ownerAta,
+        swap: sell.swap,
+      });
+      return {
+        feePayer: payer,
+        groups: [[ownerAtaIx, ix]],
+        metadata: { ...common, autoSell: true, expectedProceeds: sell.expectedProceeds },
+      };
+    }
+  }
   const ix = await getLiquidateInstruction({
     programAddress: tx.programId,
     liquidator: payer,
@@ -48,14 +91,31 @@ export async function liquidatePlan(
   });
   return {
     feePayer: payer,
-    groups: [[createAssociatedTokenIdempotent(payer, ownerAta, pool.owner, loan.collateralMint), ix]],
-    metadata: {
-      loan: input.loan,
-      pool: loan.pool,
-      poolOwner: pool.owner,
-      collateralMint: loan.collateralMint,
-      collateralAmount: loan.collateralAmount.toString(),
-      principal: loan.principal.toString(),
-    },
+    groups: [[ownerAtaIx, ix]],
+    metadata: { ...common, autoSell: false },
   };
+}
+
+/**
+ * The venue swap of an auto-sell liquidation (all the collateral, from the escrow into the bank's vault), or
+ * null when the venue's minimum after slippage would not pay principal + interest owed (then: classic).
+ */
+async function autoSellSwap(tx: TxContext, loan: LoanAccount, loanAddress: string, now: number) {
+  const quote = await tx.swapVenue.quote({
+    inputMint: loan.collateralMint,
+    outputMint: loan.currencyMint,
+    amount: Number(loan.collateralAmount),
+    slippageBps: AUTO_SELL_SLIPPAGE_BPS,
+  });
+  if (BigInt(quote.otherAmountThreshold) < loan.principal + owedAt(loan, now + REPAY_MARGIN_SECONDS))
+    return null;
+  const [escrow] = await findEscrowPda(tx.programId, address(loanAddress));
+  const [vault] = await findVaultPda(tx.programId, loan.bank);
+  const swap = await tx.swapVenue.swapInstructions({
+    quoteResponse: quote,
+    userPublicKey: loanAddress,
+    sourceTokenAccount: escrow,
+    destinationTokenAccount: vault,
+  });
+  return { swap: toKitInstruction(swap.swapInstruction), expectedProceeds: quote.outAmount };
 }

@@ -32,7 +32,8 @@ export interface LiquidationKeeper {
  * The liquidation keeper: every round the leader (advisory lock KEEPER_LOCK_KEY, so one process of many)
  * lists the program's Ongoing loans, keeps those past expiry + grace on the chain clock and, for each, builds
  * the same Liquidate transaction as POST /…/liquidate-loan with the keeper as fee payer, signs it with the
- * keeper key and sends it. The collateral goes to the pool owner, as when the lender clicks. Idempotent: a
+ * keeper key and sends it. The collateral goes to the pool owner, as when the lender clicks (an auto-sell pool
+ * sells it into the bank instead, and falls back to the classic way when the sale does not land). Idempotent: a
  * loan liquidated meanwhile is no longer Ongoing (refused by the builder, or by the program with
  * LoanNotOngoing) and is skipped. Keeps no state between rounds, so a restart resumes where the chain is.
  */
@@ -44,11 +45,24 @@ export function createLiquidationKeeper(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<KeeperRound> | undefined;
 
+  /** Liquidates `loan`; in an auto-sell pool a sale that fails to land falls back to the classic way. */
   async function liquidate(
     loan: string,
     isDefi: boolean,
   ): Promise<{ signature: string } | { error: string }> {
-    const plan = await liquidatePlan(tx, isDefi, { loan, payer: signer.address });
+    const first = await liquidateOnce(loan, isDefi, false);
+    if ("signature" in first || !first.autoSell) return first;
+    log.warn({ loan, error: first.error }, "keeper's auto-sell did not land; liquidating the classic way");
+    return liquidateOnce(loan, isDefi, true);
+  }
+
+  async function liquidateOnce(
+    loan: string,
+    isDefi: boolean,
+    classic: boolean,
+  ): Promise<{ signature: string } | { error: string; autoSell: boolean }> {
+    const plan = await liquidatePlan(tx, isDefi, { loan, payer: signer.address, classic });
+    const autoSell = plan.metadata?.autoSell === true;
     const built = await tx.factory.build({
       feePayer: signer.address,
       groups: plan.groups,
@@ -58,7 +72,7 @@ export function createLiquidationKeeper(
     const unsigned = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
     const signed = await partiallySignTransaction([signer.keyPair], unsigned);
     const sent = await submitAndConfirm(tx, signed, built.lastValidBlockHeight);
-    if (sent.result === null) return { error: sent.error?.message ?? "not confirmed" };
+    if (sent.result === null) return { error: sent.error?.message ?? "not confirmed", autoSell };
     return { signature: sent.result };
   }
 
