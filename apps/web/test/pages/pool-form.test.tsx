@@ -115,6 +115,8 @@ describe("pool form", () => {
     expect(await screen.findByText("Minimum wallet age must be a whole number.")).toBeTruthy();
     // the program stores compounding and the liquidation threshold but never reads them: no control for them
     expect(screen.queryByLabelText(/Liquidation threshold/)).toBeNull();
+    // auto-sell sells token collateral only: an nft-pool does not offer it
+    expect(screen.queryByLabelText(/Auto-sell/)).toBeNull();
     expect(screen.queryByText(/Compounding/)).toBeNull();
     expect(screen.getByText("Enter the whitelist (lookup table) address.")).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();

@@ -183,7 +183,14 @@ export function PoolFormView({
           {isNft
             ? check("isMortgageEnabled", "Mortgages", "Let borrowers buy NFTs with a loan from this pool.")
             : null}
-          {check("isAutoSellEnabled", "Auto-sell liquidated collateral")}
+          {/* the program sells token collateral through the swap venue; NFTs wait for the NFT market venue */}
+          {isNft
+            ? null
+            : check(
+                "isAutoSellEnabled",
+                "Auto-sell liquidated collateral",
+                "An unpaid loan's tokens are sold into your bank when the sale repays principal and interest; otherwise you receive the tokens.",
+              )}
           {check("withConditions", "Borrower conditions")}
           {check("isPrivate", "Private loans", "Only whitelisted wallets may borrow.")}
         </fieldset>
