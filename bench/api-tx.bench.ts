@@ -8,14 +8,23 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEMO_WORLD, startLocalnet } from "@cistern/localnet";
+import { DEMO_WORLD, getAssociatedTokenAddress, startLocalnet } from "@cistern/localnet";
 import { getPriorityFeeOptions } from "@cistern/protocol";
-import { findBankPda, getInitializeConfigInstruction, readKeypairFile } from "@cistern/sdk";
+import {
+  decodeSwapPool,
+  findBankPda,
+  getAddSwapLiquidityInstruction,
+  getInitializeConfigInstruction,
+  getInitializeSwapPoolInstruction,
+  getSetVenuesInstruction,
+  readKeypairFile,
+} from "@cistern/sdk";
 import {
   type Address,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
+  type Instruction,
   type KeyPairSigner,
   partiallySignTransaction,
 } from "@solana/kit";
@@ -28,6 +37,7 @@ import { registerTxRoutes } from "../apps/api/src/tx/index.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const SO_PATH = resolve(SELF, "../../programs/lending/build/lending.so");
+const SWAP_VENUE_SO_PATH = resolve(SELF, "../../programs/swap-venue/build/swap-venue.so");
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const JTO = DEMO_WORLD.tokens.find((t) => t.symbol === "JTO")!.mint;
 const DAY = 86_400;
@@ -35,7 +45,8 @@ const DAY = 86_400;
 interface Job {
   name: string;
   url: string;
-  body: string;
+  /** POST with this JSON body; GET when absent. */
+  body?: string;
   rate: number;
   seconds: number;
 }
@@ -68,7 +79,9 @@ async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
         const started = performance.now();
         const req = request(
           job.url,
-          { agent, method: "POST", headers: { "content-type": "application/json" } },
+          job.body === undefined
+            ? { agent, method: "GET" }
+            : { agent, method: "POST", headers: { "content-type": "application/json" } },
           (res) => {
             let text = "";
             res.on("data", (c) => {
@@ -130,19 +143,38 @@ async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
 
 /** Child: the localnet. */
 async function localnetChild(dataDir: string): Promise<void> {
-  const net = await startLocalnet({ rpcPort: 0, dataDir, slotMs: 400, programs: [{ soPath: SO_PATH }] });
-  process.on("message", async (m: { faucet?: string; fund?: string; close?: boolean; id: number }) => {
-    if (m.faucet) process.send!({ id: m.id, value: await net.faucet(m.faucet) });
-    if (m.fund) {
-      await net.fundWallet(m.fund, { lamports: 100_000_000_000n });
-      process.send!({ id: m.id, value: null });
-    }
-    if (m.close) {
-      await net.close();
-      process.send!({ id: m.id, value: null });
-      process.exit(0);
-    }
+  const net = await startLocalnet({
+    rpcPort: 0,
+    dataDir,
+    slotMs: 400,
+    programs: [{ soPath: SO_PATH }, { soPath: SWAP_VENUE_SO_PATH }],
   });
+  process.on(
+    "message",
+    async (m: {
+      faucet?: string;
+      fund?: string;
+      tokens?: { owner: string; mint: string; amount: string }[];
+      close?: boolean;
+      id: number;
+    }) => {
+      if (m.faucet) process.send!({ id: m.id, value: await net.faucet(m.faucet) });
+      if (m.fund) {
+        await net.fundWallet(m.fund, { lamports: 100_000_000_000n });
+        process.send!({ id: m.id, value: null });
+      }
+      if (m.tokens) {
+        for (const t of m.tokens)
+          await net.fundWallet(t.owner, { tokens: [{ mint: t.mint, amount: BigInt(t.amount) }] });
+        process.send!({ id: m.id, value: null });
+      }
+      if (m.close) {
+        await net.close();
+        process.send!({ id: m.id, value: null });
+        process.exit(0);
+      }
+    },
+  );
   process.on("disconnect", () => {
     void net.close().finally(() => process.exit(0));
   });
@@ -151,6 +183,7 @@ async function localnetChild(dataDir: string): Promise<void> {
     value: {
       rpcUrl: net.rpcUrl,
       programId: net.programs[0]!.programId,
+      venueProgramId: net.programs[1]!.programId,
       faucetKeypairPath: net.faucetKeypairPath,
     },
   });
@@ -187,9 +220,10 @@ async function main(): Promise<void> {
       waiters.set(id, r as (v: unknown) => void);
       if (id !== 0) chain.send({ ...msg, id });
     });
-  const { rpcUrl, programId, faucetKeypairPath } = await ask<{
+  const { rpcUrl, programId, venueProgramId, faucetKeypairPath } = await ask<{
     rpcUrl: string;
     programId: string;
+    venueProgramId: string;
     faucetKeypairPath: string;
   }>({}, 0);
   console.log(`api-tx: localnet at ${rpcUrl}`);
@@ -231,6 +265,56 @@ async function main(): Promise<void> {
     needsOracle: false,
   });
   await send(app, built as unknown as Record<string, unknown>, admin);
+  // the local swap venue: pinned, with a JTO/USDC pool of 100,000 JTO against 250,000 USDC
+  const adminTx = async (instructions: Instruction[]) =>
+    send(
+      app,
+      (await tx.factory.build({
+        feePayer: admin.address,
+        groups: [instructions],
+        options: getPriorityFeeOptions(),
+        needsOracle: false,
+      })) as unknown as Record<string, unknown>,
+      admin,
+    );
+  const venue = venueProgramId as Address;
+  await adminTx([
+    await getSetVenuesInstruction({
+      programAddress: programId as Address,
+      admin: admin.address,
+      swapProgram: venue,
+    }),
+  ]);
+  const initPool = await getInitializeSwapPoolInstruction({
+    programAddress: venue,
+    payer: admin.address,
+    mintX: JTO as Address,
+    mintY: USDC as Address,
+    feeBps: 30,
+  });
+  await adminTx([initPool]);
+  const reserves = { [JTO]: 100_000_000_000_000n, [USDC]: 250_000_000_000n };
+  await ask({
+    tokens: Object.entries(reserves).map(([mint, amount]) => ({
+      owner: admin.address,
+      mint,
+      amount: String(amount),
+    })),
+  });
+  const [poolAccount] = await tx.state.getAccounts([initPool.pool]);
+  const swapPool = { ...decodeSwapPool(poolAccount!.data), address: initPool.pool };
+  const ata = async (mint: Address) => (await getAssociatedTokenAddress(admin.address, mint)) as Address;
+  await adminTx([
+    await getAddSwapLiquidityInstruction({
+      programAddress: venue,
+      depositor: admin.address,
+      pool: swapPool,
+      depositorTokenA: await ata(swapPool.mintA),
+      depositorTokenB: await ata(swapPool.mintB),
+      amountA: reserves[swapPool.mintA]!,
+      amountB: reserves[swapPool.mintB]!,
+    }),
+  ]);
   const [bank] = await findBankPda(programId as Address, lender.address, USDC as Address);
   const collections = [...new Set(given.nfts.map((n) => n.collectionId))];
   const limits = { minDuration: DAY, maxDuration: 30 * DAY, maxAmountUsd: 100_000, minAmountUsd: 1 };
@@ -269,6 +353,17 @@ async function main(): Promise<void> {
     await send(app, b, lender);
   }
 
+  // one ongoing token loan, for the market-sell quote
+  const loanBuild = await post(app, "/defi/take-loan", {
+    borrower: borrower.address,
+    collateralMint: JTO,
+    collateralAmount: "40000000000",
+    duration: 7 * DAY,
+    amount: "10000000",
+  });
+  await send(app, loanBuild, borrower);
+  const sellLoan = (loanBuild.metadata as { loan: string }).loan;
+
   console.log("api-tx: world ready, starting load");
   const base = `http://127.0.0.1:${port}`;
   const jobs: Job[] = [
@@ -284,6 +379,19 @@ async function main(): Promise<void> {
       url: `${base}/defi/quote`,
       body: JSON.stringify({ collateralMint: JTO, collateralAmount: "20000000000", duration: 7 * DAY }),
       rate: 1000,
+      seconds: 6,
+    },
+    {
+      name: "GET /swap/v1/quote (local venue)",
+      url: `${base}/swap/v1/quote?inputMint=${JTO}&outputMint=${USDC}&amount=40000000000&slippageBps=100`,
+      rate: 500,
+      seconds: 6,
+    },
+    {
+      name: "POST /defi/market-sell-quote",
+      url: `${base}/defi/market-sell-quote`,
+      body: JSON.stringify({ borrower: borrower.address, loan: sellLoan }),
+      rate: 500,
       seconds: 6,
     },
     {
@@ -309,13 +417,17 @@ async function main(): Promise<void> {
   const targets: Record<string, number> = {
     "POST /nft/quote": 10,
     "POST /defi/quote": 10,
+    "GET /swap/v1/quote (local venue)": 10,
+    "POST /defi/market-sell-quote": 10,
     "POST /defi/take-loan (build)": 25,
   };
-  console.log("api-tx: open-loop load on loopback (pools: 6 nft, 3 defi; issued messages kept in memory)");
+  console.log(
+    "api-tx: open-loop load on loopback (pools: 6 nft, 3 defi; one swap pool; issued messages in the database)",
+  );
   for (const r of results) {
     const target = targets[r.name]!;
     console.log(
-      `${r.name.padEnd(30)} ${String(r.rps).padStart(5)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}/${r.requests}  target p99 <= ${target} ms: ${r.p99 <= target && r.errors === 0 ? "met" : "MISSED"}`,
+      `${r.name.padEnd(34)} ${String(r.rps).padStart(5)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}/${r.requests}  target p99 <= ${target} ms: ${r.p99 <= target && r.errors === 0 ? "met" : "MISSED"}`,
     );
     if (r.firstError) console.log(`  first error: ${r.firstError}`);
   }

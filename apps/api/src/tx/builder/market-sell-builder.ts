@@ -59,7 +59,7 @@ export async function quoteMarketSell(tx: TxContext, input: MarketSellInput) {
       `amount must be between 1 and the ${loan.collateralAmount} base units of collateral the loan holds`,
     );
   const slippageBps = input.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
-  const [now, valuation] = await Promise.all([tx.clock.unixTime(), loadTxValuation(tx.app)]);
+  const [now, valuation] = await Promise.all([tx.clock.recentUnixTime(), loadTxValuation(tx.app)]);
   const venueQuote = await tx.swapVenue.quote({
     inputMint: loan.collateralMint,
     outputMint: loan.currencyMint,

@@ -12,10 +12,15 @@ import type { RpcClient } from "../../solana/rpc-client.ts";
 import { findAssociatedTokenAddress } from "../../tx/builder/wire-instructions.ts";
 import { minimumOutAfterSlippage, type SwapVenue } from "./swap-venue.ts";
 
+/** How long vault balances read for quotes are reused, milliseconds (a quote is never older than this). */
+export const RESERVES_TTL_MS = 250;
+
 /**
  * The embedded default's swap venue: the local AMM program that the lending program's Venues account pins
- * (deployed and seeded by the bootstrap). Quotes read the pool and its vault balances from the chain and use
- * the program's own maths; swap instructions are the program's Swap with the quote's minimum output.
+ * (deployed and seeded by the bootstrap). Quotes read the pool (its mints, vaults and fee never change, so it is
+ * read once) and its vault balances (reused for at most RESERVES_TTL_MS; the swap's minimum output is checked
+ * on chain at execution) and use the program's own maths; swap instructions are the program's Swap with the
+ * quote's minimum output.
  */
 export function createLocalSwapVenue(rpc: RpcClient, lendingProgramId: Address): SwapVenue {
   let venueProgram: Address | undefined;
@@ -28,19 +33,48 @@ export function createLocalSwapVenue(rpc: RpcClient, lendingProgramId: Address):
     return venueProgram;
   }
 
+  const pools = new Map<string, Promise<{ address: Address; pool: ReturnType<typeof decodeSwapPool> }>>();
+  function poolOf(programAddress: Address, inputMint: Address, outputMint: Address) {
+    const key = [inputMint, outputMint].sort().join(":");
+    let found = pools.get(key);
+    if (found === undefined) {
+      found = (async () => {
+        const [poolAddress] = await findSwapPoolPda(programAddress, inputMint, outputMint);
+        const [poolAccount] = (await rpc.getMultipleAccounts([poolAddress])).accounts;
+        if (!poolAccount || poolAccount.owner !== programAddress)
+          throw new ApiError(
+            ERROR_CODES.UNPROCESSABLE,
+            `No route: the local swap venue has no pool for ${inputMint} and ${outputMint}`,
+          );
+        return { address: poolAddress, pool: decodeSwapPool(poolAccount.data) };
+      })();
+      pools.set(key, found);
+      // a pool that does not exist yet may be created later: forget the refusal
+      found.catch(() => pools.delete(key));
+    }
+    return found;
+  }
+
+  const reserves = new Map<string, { at: number; value: Promise<{ slot: number; a: bigint; b: bigint }> }>();
+  function reservesOf(poolAddress: Address, pool: ReturnType<typeof decodeSwapPool>) {
+    const cached = reserves.get(poolAddress);
+    if (cached !== undefined && Date.now() - cached.at < RESERVES_TTL_MS) return cached.value;
+    const value = rpc.getMultipleAccounts([pool.vaultA, pool.vaultB]).then(({ slot, accounts }) => ({
+      slot,
+      a: Buffer.from(accounts[0]!.data).readBigUInt64LE(64),
+      b: Buffer.from(accounts[1]!.data).readBigUInt64LE(64),
+    }));
+    reserves.set(poolAddress, { at: Date.now(), value });
+    value.catch(() => reserves.delete(poolAddress));
+    return value;
+  }
+
   async function readPool(inputMint: Address, outputMint: Address) {
     const programAddress = await program();
-    const [poolAddress] = await findSwapPoolPda(programAddress, inputMint, outputMint);
-    const [poolAccount] = (await rpc.getMultipleAccounts([poolAddress])).accounts;
-    if (!poolAccount || poolAccount.owner !== programAddress)
-      throw new ApiError(
-        ERROR_CODES.UNPROCESSABLE,
-        `No route: the local swap venue has no pool for ${inputMint} and ${outputMint}`,
-      );
-    const pool = decodeSwapPool(poolAccount.data);
+    const { address: poolAddress, pool } = await poolOf(programAddress, inputMint, outputMint);
     const aIn = pool.mintA === inputMint;
-    const { slot, accounts } = await rpc.getMultipleAccounts([pool.vaultA, pool.vaultB]);
-    const balance = (i: number) => Buffer.from(accounts[i]!.data).readBigUInt64LE(64);
+    const { slot, a, b } = await reservesOf(poolAddress, pool);
+    const balance = (i: number) => (i === 0 ? a : b);
     return {
       programAddress,
       poolAddress,
