@@ -4,9 +4,28 @@
 import { mkdir } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
 import { formatUnits, JITO_TIP_ACCOUNTS, SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createSolanaRpc,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  partiallySignTransaction,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from "@solana/kit";
 import { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createAssociatedTokenIdempotent,
+  findAssociatedTokenAddress,
+} from "../../api/src/tx/builder/wire-instructions.ts";
+import { type SwapInstructionsResponse, toKitInstruction } from "../../api/src/venues/swap/swap-venue.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
 import { confirmed, createUsdcNftPool, openAs, shot } from "./journey-helpers.ts";
 import { rpc, type Stack, startStack } from "./stack.ts";
@@ -286,6 +305,36 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(loans.loans.find((l) => l.pubkey === loanId)?.status.toLowerCase()).toBe("sold");
   });
 
+  it("a market sell that could no longer repay the loan (the price fell) says so in plain words and cannot be signed", async () => {
+    // a new 0.1 SOL loan against 1,000 JUP
+    await borrower.goto(`${stack!.webUrl}/borrow?tab=token`);
+    await borrower.getByLabel("Collateral token").waitFor({ timeout: 30_000 });
+    await borrower.getByLabel("Collateral token").selectOption(JUP);
+    await borrower.getByLabel("Collateral amount").fill("1000");
+    await borrower.getByLabel(/Amount \(SOL\)/).fill("0.1");
+    await borrower.getByTestId("quote").waitFor({ timeout: 30_000 });
+    await confirmed(borrower, () => borrower.getByTestId("borrow-submit").click());
+    // a whale dumps 50 million JUP into the venue: 1,000 JUP now fetch far less than 0.1 SOL
+    await dumpOnVenue(JUP, SOL_MINT, 50_000_000n * 10n ** BigInt(JUP_DECIMALS));
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const row = borrower.getByTestId("ongoing-loans").locator("tbody tr", { hasText: "0.1 SOL" }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.getByTestId("market-sell").click();
+    const panel = borrower.getByTestId("market-sell-panel");
+    const error = panel.getByTestId("market-sell-error");
+    await error.waitFor({ timeout: 30_000 });
+    expect(await error.textContent()).toBe(
+      "The sale would not bring enough to repay this loan, so nothing was sold. Repay the loan instead, or sell when the price recovers.",
+    );
+    expect(await panel.getByTestId("market-sell-submit").isDisabled()).toBe(true);
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    await shot(borrower, "10d-market-sell-refused-360");
+    await borrower.setViewportSize({ width: 1280, height: 900 });
+    // the loan is untouched; the borrower repays it the usual way
+    await panel.getByRole("button", { name: "Cancel" }).click();
+    await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
+  });
+
   it("a lender renames and updates a pool, deposits, withdraws, and closes an unused pool", async () => {
     const owner = lenderKey.publicKey.toBase58();
     const mine = (await (await fetch(`${stack!.apiUrl}/pool/get-by-owner?owner=${owner}`)).json()) as {
@@ -494,4 +543,59 @@ async function expectShownBalance(page: Page, owner: string, mint: string, decim
 function parseUsdc(text: string): bigint {
   const [whole = "0", fraction = ""] = text.replace(/[^0-9.]/g, "").split(".");
   return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6));
+}
+
+/** A whale sells `amount` of `fromMint` on the local swap venue (through the API's Jupiter-shaped routes). */
+async function dumpOnVenue(fromMint: string, toMint: string, amount: bigint) {
+  const whale = await generateKeyPairSigner();
+  await rpc(stack!.localnet.rpcUrl, "localnet_fundWallet", [
+    whale.address,
+    { lamports: "10000000000", tokens: [{ mint: fromMint, amount: amount.toString() }] },
+  ]);
+  const quote = await (
+    await fetch(
+      `${stack!.apiUrl}/swap/v1/quote?inputMint=${fromMint}&outputMint=${toMint}&amount=${amount}&slippageBps=5000`,
+    )
+  ).json();
+  const destination = await findAssociatedTokenAddress(whale.address, toMint as Address);
+  const response = await fetch(`${stack!.apiUrl}/swap/v1/swap-instructions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      quoteResponse: quote,
+      userPublicKey: whale.address,
+      destinationTokenAccount: destination,
+    }),
+  });
+  const { swapInstruction } = (await response.json()) as SwapInstructionsResponse;
+  const swap = toKitInstruction(swapInstruction);
+  const { value: blockhash } = await createSolanaRpc(stack!.localnet.rpcUrl).getLatestBlockhash().send();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayer(whale.address, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
+    (m) =>
+      appendTransactionMessageInstructions(
+        [createAssociatedTokenIdempotent(whale.address, destination, whale.address, toMint as Address), swap],
+        m,
+      ),
+  );
+  const signed = await partiallySignTransaction([whale.keyPair], compileTransaction(message));
+  const signature = getSignatureFromTransaction(signed);
+  await rpc(stack!.localnet.rpcUrl, "sendTransaction", [
+    getBase64EncodedWireTransaction(signed),
+    { encoding: "base64" },
+  ]);
+  for (let i = 0; i < 100; i++) {
+    const { value } = await rpc<{ value: ({ confirmationStatus?: string; err: unknown } | null)[] }>(
+      stack!.localnet.rpcUrl,
+      "getSignatureStatuses",
+      [[signature]],
+    );
+    if (value[0]?.err) throw new Error(`whale swap failed: ${JSON.stringify(value[0].err)}`);
+    if (value[0]?.confirmationStatus === "confirmed" || value[0]?.confirmationStatus === "finalized") break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // the venue's quotes reuse vault balances for at most 250 ms
+  await new Promise((r) => setTimeout(r, 300));
 }

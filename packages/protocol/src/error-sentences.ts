@@ -112,7 +112,7 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
     case P.CollectionNotVerified:
       return "This NFT is not a verified member of a collection, so it cannot be used as collateral.";
     case P.SaleShort:
-      return "The sale would not bring enough to repay this loan, so nothing was sold. Try a smaller slippage or repay instead.";
+      return "The sale would not bring enough to repay this loan, so nothing was sold. Repay the loan instead, or sell when the price recovers.";
     case P.AutoSellDisabled:
       return "This pool does not sell collateral at liquidation; liquidate it to receive the collateral.";
     case P.InvalidVenue:
