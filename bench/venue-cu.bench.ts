@@ -1,0 +1,89 @@
+// Compute units of the instructions that compose with the swap venue (in-process LiteSVM, deterministic):
+// the venue's Swap alone, MarketSell and LiquidateSell each including the venue swap, against the issue's
+// budget of 120,000 CU for the whole transaction.
+
+import { getLiquidateSellInstruction, quoteSwapExactIn } from "@cistern/sdk";
+import {
+  createPool,
+  getNow,
+  getTokenBalance,
+  readLoan,
+  sendWithLiteSvm,
+  setUnixTime,
+  tokenAccountOf,
+} from "@cistern/sdk/testing";
+import {
+  COLLATERAL,
+  createSale,
+  DAY,
+  marketSell,
+  openLoan,
+  venueSwap,
+} from "../programs/lending/test/support/sale-world.ts";
+
+const BUDGET = 120_000n;
+const s = await createSale();
+const w = s.world;
+const rows: [string, bigint][] = [];
+
+// MarketSell of all the collateral, two days into the loan
+const loan = await openLoan(s);
+setUnixTime(w, getNow(w).unix + 2n * DAY);
+const collateralIsA = s.swapPool.mintA === s.collateralMint;
+const reserveIn = getTokenBalance(w.svm, collateralIsA ? s.swapPool.vaultA : s.swapPool.vaultB);
+const reserveOut = getTokenBalance(w.svm, collateralIsA ? s.swapPool.vaultB : s.swapPool.vaultA);
+const quote = quoteSwapExactIn(reserveIn, reserveOut, COLLATERAL, 30);
+const sell = await sendWithLiteSvm(
+  w.svm,
+  [await marketSell(s, loan, await venueSwap(s, loan, COLLATERAL, quote.amountOut))],
+  s.borrower.signer,
+);
+rows.push(["MarketSell (incl. venue Swap)", sell.computeUnits]);
+
+// LiquidateSell in an auto-sell pool, a day past expiry
+const auto = await createPool(w, {
+  poolType: "defi-pool",
+  collectionIds: [s.collateralMint],
+  loanAprBps: 2000,
+  ltvBps: 6000,
+  autoSell: true,
+});
+const overdue = await openLoan({ ...s, pool: auto });
+setUnixTime(w, getNow(w).unix + 8n * DAY);
+const l = readLoan(w, overdue);
+const liquidation = await sendWithLiteSvm(
+  w.svm,
+  [
+    await getLiquidateSellInstruction({
+      programAddress: w.programAddress,
+      liquidator: w.admin,
+      pool: l.pool,
+      bank: l.bank,
+      loan: overdue,
+      poolOwnerCollateralTokenAccount: await tokenAccountOf(w, w.lender, s.collateralMint),
+      swap: await venueSwap(s, overdue, COLLATERAL, 0n, { destination: w.vault }),
+    }),
+  ],
+  w.admin,
+);
+rows.push(["LiquidateSell (incl. venue Swap)", liquidation.computeUnits]);
+
+// the venue's Swap on its own: the borrower sells 1 token
+const own = await sendWithLiteSvm(
+  w.svm,
+  [
+    await venueSwap(s, overdue, 1_000_000_000n, 0n, {
+      user: s.borrower.signer,
+      source: await tokenAccountOf(w, s.borrower, s.collateralMint),
+    }),
+  ],
+  s.borrower.signer,
+);
+rows.push(["swap venue Swap", own.computeUnits]);
+
+console.log("venue-cu: compute units (LiteSVM), budget 120,000 per transaction");
+for (const [name, units] of rows)
+  console.log(
+    `${name.padEnd(34)} ${String(units).padStart(7)} CU  ${units <= BUDGET ? "within budget" : "OVER BUDGET"}`,
+  );
+if (rows.some(([, units]) => units > BUDGET)) process.exit(1);
