@@ -42,4 +42,5 @@ export const INSTRUCTION_TAG = {
   SetVenues: 12,
   MarketSell: 13,
   LiquidateSell: 14,
+  MarginSwap: 15,
 } as const;

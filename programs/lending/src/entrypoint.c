@@ -27,6 +27,7 @@ u64 entrypoint(const u8 *input) {
     case 12: return ix_set_venues(&p);
     case 13: return ix_market_sell(&p);
     case 14: return ix_liquidate_sell(&p);
+    case 15: return ix_margin_swap(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -9,6 +9,7 @@ u64 ix_extend(const SolParameters *p) {
   const SolAccountInfo *ka = p->ka;
   NewLoan c;
   c.p = p;
+  c.trailing_data = false;
   c.borrower = &ka[0];
   c.oracle = &ka[1];
   c.config = &ka[2];

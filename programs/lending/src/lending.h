@@ -309,3 +309,4 @@ u64 ix_liquidate(const SolParameters *p);
 u64 ix_set_venues(const SolParameters *p);
 u64 ix_market_sell(const SolParameters *p);
 u64 ix_liquidate_sell(const SolParameters *p);
+u64 ix_margin_swap(const SolParameters *p);

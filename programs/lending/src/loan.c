@@ -6,7 +6,7 @@ static const u8 ESCROW_SEED[] = "escrow";
 
 u64 new_loan_parse(NewLoan *c) {
   const SolParameters *p = c->p;
-  if (p->data_len != LOAN_DATA_LEN) return E_INVALID_INSTRUCTION;
+  if (c->trailing_data ? p->data_len <= LOAN_DATA_LEN : p->data_len != LOAN_DATA_LEN) return E_INVALID_INSTRUCTION;
   const u8 *d = p->data;
   c->loan_bump = d[1];
   c->escrow_bump = d[2];
@@ -181,6 +181,7 @@ u64 ix_take_loan(const SolParameters *p) {
   const SolAccountInfo *ka = p->ka;
   NewLoan c;
   c.p = p;
+  c.trailing_data = false;
   c.borrower = &ka[0];
   c.oracle = &ka[1];
   c.config = &ka[2];

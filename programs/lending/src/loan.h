@@ -23,6 +23,7 @@ typedef struct {
   u64 bank_total; /* bank total liquidity used for exposure */
   u64 released;   /* principal released from the same entry in the same instruction (Extend) */
   SolPubkey collection; /* nft: the verified collection; defi: the collateral mint; Extend: the old loan's */
+  bool trailing_data;   /* MarginSwap: data goes on after the 124 bytes of terms (the venue swap's data) */
 } NewLoan;
 
 /* parses TakeLoan/Extend data and checks config, oracle, pool, bank, vault, programs, attestation age */

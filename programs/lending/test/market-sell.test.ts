@@ -1,8 +1,11 @@
 import { computeOwedInterest, computeProtocolFee, PROGRAM_ERROR_CODE as P } from "@cistern/protocol";
 import {
   findEscrowPda,
+  findLoanPda,
   getLiquidateSellInstruction,
+  getMarginSwapInstruction,
   getSetVenuesInstruction,
+  getSwapInstruction,
   quoteSwapExactIn,
 } from "@cistern/sdk";
 import {
@@ -11,6 +14,7 @@ import {
   getNow,
   getTokenBalance,
   liquidate,
+  mintTo,
   readBank,
   readLoan,
   repay,
@@ -310,5 +314,124 @@ describe("LiquidateSell: an auto-sell pool's overdue loan is sold into the bank"
     expect(await failureCode(sendWithLiteSvm(w.svm, [elsewhere], w.admin))).toBe(P.SaleShort);
     await liquidate(w, w.admin, classic);
     expect(readLoan(w, classic).status).toBe("Liquidated");
+  });
+});
+
+describe("MarginSwap: down payment + loan swapped into the collateral, locked as a MarginSwapLoan", () => {
+  let s: Sale;
+  const DOWN = 50_000_000n;
+  const BORROW = 60_000_000n;
+  beforeAll(async () => {
+    s = await createSale();
+    const currency = await tokenAccountOf(s.world, s.borrower, s.world.currencyMint);
+    await mintTo(s.world.svm, s.world.admin, s.world.currencyMint, currency, 10n * DOWN);
+  });
+
+  /** The margin swap of DOWN + `principal` into at least `minimum` collateral (attested at 2 units a token). */
+  async function marginSwap(input: {
+    principal: bigint;
+    minimum: bigint;
+    destination?: Address;
+    venue?: Address;
+  }) {
+    const w = s.world;
+    const nonce = w.counters.loanNonce++;
+    const [loan] = await findLoanPda(w.programAddress, s.pool.address, s.borrower.signer.address, nonce);
+    const [escrow] = await findEscrowPda(w.programAddress, loan);
+    const currency = await tokenAccountOf(w, s.borrower, w.currencyMint);
+    const collateralIsA = s.swapPool.mintA === s.collateralMint;
+    const swap = getSwapInstruction({
+      programAddress: input.venue ?? s.venue,
+      user: s.borrower.signer,
+      source: currency,
+      destination: input.destination ?? escrow,
+      pool: s.swapPool.address,
+      vaultIn: collateralIsA ? s.swapPool.vaultB : s.swapPool.vaultA,
+      vaultOut: collateralIsA ? s.swapPool.vaultA : s.swapPool.vaultB,
+      amountIn: DOWN + input.principal,
+      minAmountOut: 0n,
+    });
+    return getMarginSwapInstruction({
+      programAddress: w.programAddress,
+      borrower: s.borrower.signer,
+      oracle: w.oracle,
+      pool: s.pool.address,
+      bank: s.pool.bank.address,
+      collateralMint: s.collateralMint,
+      borrowerCurrencyTokenAccount: currency,
+      downPaymentBaseUnits: DOWN,
+      nonce,
+      principalBaseUnits: input.principal,
+      durationSeconds: 7n * DAY,
+      collateralAmountBaseUnits: input.minimum,
+      expectedAprBps: 2000,
+      attestation: {
+        collateralValueBaseUnits: (input.minimum * 2n) / 1000n, // 9-decimal tokens at 2 six-decimal units each
+        collection: s.collateralMint,
+        currencyPriceMicroUsd: 1_000_000n,
+        walletAgeSeconds: 0n,
+        pastLoans: 0n,
+        volumeMicroUsd: 0n,
+        slot: getNow(w).slot,
+      },
+      swap,
+    });
+  }
+
+  it("borrows, swaps and locks what the venue delivered; the borrower paid only the down payment", async () => {
+    const w = s.world;
+    const currency = await tokenAccountOf(w, s.borrower, w.currencyMint);
+    const [cashBefore, vaultBefore] = [getTokenBalance(w.svm, currency), getTokenBalance(w.svm, w.vault)];
+    const collateralIsA = s.swapPool.mintA === s.collateralMint;
+    const expected = quoteSwapExactIn(
+      getTokenBalance(w.svm, collateralIsA ? s.swapPool.vaultB : s.swapPool.vaultA),
+      getTokenBalance(w.svm, collateralIsA ? s.swapPool.vaultA : s.swapPool.vaultB),
+      DOWN + BORROW,
+      30,
+    ).amountOut;
+    const minimum = (expected * 99n) / 100n;
+    const ix = await marginSwap({ principal: BORROW, minimum });
+    const out = await sendWithLiteSvm(w.svm, [ix], s.borrower.signer);
+    console.log(`MarginSwap incl. the venue swap: ${out.computeUnits} CU`);
+    const loan = readLoan(w, ix.loan);
+    expect(loan).toMatchObject({
+      status: "Ongoing",
+      kind: "MarginSwapLoan",
+      principal: BORROW,
+      collateralAmount: expected,
+    });
+    expect(getTokenBalance(w.svm, ix.escrow)).toBe(expected);
+    expect(cashBefore - getTokenBalance(w.svm, currency)).toBe(DOWN);
+    expect(vaultBefore - getTokenBalance(w.svm, w.vault)).toBe(BORROW);
+    // it is repaid like any loan: the collateral comes back
+    await repay(w, s.borrower, ix.loan);
+    expect(readLoan(w, ix.loan).status).toBe("Repaid");
+    expect(
+      getTokenBalance(w.svm, await tokenAccountOf(w, s.borrower, s.collateralMint)),
+    ).toBeGreaterThanOrEqual(expected);
+  });
+
+  it("refuses leverage above the pool's LTV, a swap that delivers elsewhere or less, and a substituted venue", async () => {
+    const w = s.world;
+    const vault = getTokenBalance(w.svm, w.vault);
+    // 60% LTV: borrowing 100 against about 75 tokens (150 units) is above it
+    const greedy = await marginSwap({ principal: 100_000_000n, minimum: 75_000_000_000n });
+    expect(await failureCode(sendWithLiteSvm(w.svm, [greedy], s.borrower.signer))).toBe(P.LtvExceeded);
+    const elsewhere = await marginSwap({
+      principal: BORROW,
+      minimum: 50_000_000_000n,
+      destination: await tokenAccountOf(w, s.borrower, s.collateralMint),
+    });
+    expect(await failureCode(sendWithLiteSvm(w.svm, [elsewhere], s.borrower.signer))).toBe(P.SaleShort);
+    // a minimum above what the venue delivers
+    const short = await marginSwap({ principal: BORROW, minimum: 60_000_000_000n });
+    expect(await failureCode(sendWithLiteSvm(w.svm, [short], s.borrower.signer))).toBe(P.SaleShort);
+    const fake = await marginSwap({
+      principal: BORROW,
+      minimum: 50_000_000_000n,
+      venue: TOKEN_PROGRAM_ADDRESS,
+    });
+    expect(await failureCode(sendWithLiteSvm(w.svm, [fake], s.borrower.signer))).toBe(P.InvalidVenue);
+    expect(getTokenBalance(w.svm, w.vault)).toBe(vault);
   });
 });

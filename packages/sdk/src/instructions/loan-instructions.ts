@@ -72,7 +72,8 @@ function checkTerms(terms: LoanTerms): void {
     fail("expectedAprBps must be a u32");
 }
 
-async function encodeTerms(
+/** The 124 bytes of a new loan's terms under `tag` with its loan and escrow PDAs (TakeLoan, Extend, MarginSwap). */
+export async function encodeTerms(
   tag: number,
   programAddress: Address,
   pool: Address,

@@ -8,7 +8,8 @@ import {
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
 import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
 import { findConfigPda, findEscrowPda, findVaultPda, findVenuesPda } from "../pda.ts";
-import { readonly, type SignerInput, signer, writable } from "./account-metas.ts";
+import { readonly, type SignerInput, signer, signerAddress, writable } from "./account-metas.ts";
+import { encodeTerms, type LoanTerms } from "./loan-instructions.ts";
 
 /** The system program's address: "no venue" in a Venues account. */
 export const NO_VENUE = SYSTEM_PROGRAM_ADDRESS;
@@ -160,6 +161,75 @@ export async function getLiquidateSellInstruction(input: {
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(input.swap.programAddress),
       ...passThrough(input.swap, input.loan),
+    ],
+    data,
+  };
+}
+
+/**
+ * MarginSwap (tag 15, oracle co-signed): borrows `principalBaseUnits` from a defi-pool and swaps it with the
+ * down payment (both in the borrower's currency account) through the pinned venue into the pool's collateral
+ * token, locked in the new loan's escrow as a MarginSwapLoan. `collateralAmountBaseUnits` is the least the swap
+ * must deliver (the attestation values it; the LTV applies to it). `swap` spends from the borrower's currency
+ * account (the borrower signs) into the escrow returned here, which the caller derives with
+ * {@link findLoanPda} / findEscrowPda before building the swap.
+ */
+export async function getMarginSwapInstruction(
+  input: {
+    programAddress: Address;
+    borrower: SignerInput;
+    oracle: SignerInput;
+    pool: Address;
+    bank: Address;
+    collateralMint: Address;
+    borrowerCurrencyTokenAccount: Address;
+    downPaymentBaseUnits: bigint;
+    swap: Instruction;
+  } & LoanTerms,
+): Promise<Instruction & { loan: Address; escrow: Address }> {
+  const {
+    loan,
+    escrow,
+    data: terms,
+  } = await encodeTerms(
+    INSTRUCTION_TAG.MarginSwap,
+    input.programAddress,
+    input.pool,
+    signerAddress(input.borrower),
+    input,
+  );
+  const [config] = await findConfigPda(input.programAddress);
+  const [venues] = await findVenuesPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const swapData = input.swap.data ?? new Uint8Array();
+  const data = new Uint8Array(terms.length + 8 + swapData.length);
+  data.set(terms, 0);
+  new DataView(data.buffer).setBigUint64(terms.length, input.downPaymentBaseUnits, true);
+  data.set(swapData, terms.length + 8);
+  return {
+    programAddress: input.programAddress,
+    loan,
+    escrow,
+    accounts: [
+      signer(input.borrower, true),
+      signer(input.oracle, false),
+      readonly(config),
+      writable(input.pool),
+      writable(input.bank),
+      writable(vault),
+      writable(loan),
+      writable(escrow),
+      readonly(input.collateralMint),
+      writable(input.borrowerCurrencyTokenAccount),
+      readonly(venues),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+      readonly(SYSTEM_PROGRAM_ADDRESS),
+      readonly(input.swap.programAddress),
+      ...(input.swap.accounts ?? []).map((a) =>
+        a.address === signerAddress(input.borrower)
+          ? signer(input.borrower, true)
+          : { address: a.address, role: a.role },
+      ),
     ],
     data,
   };
