@@ -227,4 +227,50 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
     expect(after!.repaidAmount).toBeGreaterThan(90_000_000n);
     expect(await tokenBalance(w, lender.address, JTO_MINT)).toBe(lenderJto);
   }, 90_000);
+
+  it("opens a margin position (down payment + loan swapped into JTO, oracle co-signed) and repays it", async () => {
+    const usdcBefore = await tokenBalance(w, borrower.address, USDC_MINT);
+    const jtoBefore = await tokenBalance(w, borrower.address, JTO_MINT);
+    const { built, sent } = await buildSignSend(
+      w.app,
+      "/defi/margin-swap",
+      {
+        borrower: borrower.address,
+        collateralMint: JTO_MINT,
+        currency: USDC_MINT,
+        downPayment: "20000000",
+        amount: "20000000",
+        duration: 7 * DAY,
+      },
+      [borrower],
+    );
+    expect(built.kind).toBe("NormalCoSigned");
+    expect(sent.error, JSON.stringify(sent.error)).toBeUndefined();
+    const margin = built.metadata.margin as Record<string, unknown>;
+    expect(margin).toMatchObject({ downPayment: "20000000", principal: "20000000", leverage: 2 });
+    const position = built.metadata.loan as Address;
+    const [loan] = await w.tx.state.getLoans([position]);
+    expect(loan).toMatchObject({ status: "Ongoing", kind: "MarginSwapLoan", principal: 20_000_000n });
+    expect(loan!.collateralAmount).toBeGreaterThanOrEqual(BigInt(margin.minimumCollateral as string));
+    // the borrower paid the down payment; the 40 USDC bought about 16 JTO, locked
+    expect(usdcBefore - (await tokenBalance(w, borrower.address, USDC_MINT))).toBe(20_000_000n);
+    const repaid = await buildSignSend(
+      w.app,
+      "/defi/repay-loan",
+      { borrower: borrower.address, loans: [position] },
+      [borrower],
+    );
+    expect(repaid.sent.error).toBeUndefined();
+    expect((await tokenBalance(w, borrower.address, JTO_MINT)) - jtoBefore).toBe(loan!.collateralAmount);
+    // above the pool's LTV (60%): 20 USDC down, 100 borrowed is refused by the rule-book, nothing built
+    const greedy = await post(w.app, "/defi/margin-swap", {
+      borrower: borrower.address,
+      collateralMint: JTO_MINT,
+      currency: USDC_MINT,
+      downPayment: "20000000",
+      amount: "100000000",
+      duration: 7 * DAY,
+    });
+    expect([greedy.status, greedy.body.name]).toEqual([422, "LtvExceeded"]);
+  }, 60_000);
 });

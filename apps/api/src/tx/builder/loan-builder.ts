@@ -37,7 +37,8 @@ export interface TakeLoanInput {
   currency?: string;
 }
 
-const randomNonce = () => randomBytes(8).readBigUInt64LE(0);
+/** A random u64 making a new loan PDA. */
+export const randomNonce = () => randomBytes(8).readBigUInt64LE(0);
 
 /** Refuses (400) a borrower that is the oracle: the oracle would co-sign as borrower and fee payer. */
 export function requireNotOracle(tx: TxContext, field: string, value: string): void {

@@ -4,6 +4,7 @@ import type { TxContext } from "../tx-context.ts";
 import { toRequestError } from "../tx-errors.ts";
 import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
 import { extendPlan, MAX_NFTS_PER_REQUEST, repayPlan, takeLoanPlan, takeLoansPlan } from "./loan-builder.ts";
+import { marginSwapPlan } from "./margin-swap-builder.ts";
 import { marketSellPlan, quoteMarketSell } from "./market-sell-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
 
@@ -52,6 +53,23 @@ const MarketSellBody = body({
   amount: Type.Optional(
     Type.String({ maxLength: 40, description: "collateral to sell, base units (all of it when absent)" }),
   ),
+  slippageBps: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 5000,
+      default: 100,
+      description: "largest slippage accepted, basis points",
+    }),
+  ),
+});
+const MarginSwapBody = body({
+  borrower: Pubkey,
+  collateralMint: Pubkey,
+  currency: Type.Optional(Pubkey),
+  pool: Type.Optional(Pubkey),
+  downPayment: Type.String({ maxLength: 40, description: "down payment, loan currency base units" }),
+  amount: Type.String({ maxLength: 40, description: "principal borrowed, loan currency base units" }),
+  duration: Duration,
   slippageBps: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -151,6 +169,37 @@ export function registerLoanBuilderRoutes(app: FastifyInstance, tx: TxContext): 
         borrower: b.borrower,
         loan: b.loan,
         ...(b.amount !== undefined ? { amount: parseBaseUnits("amount", b.amount) } : {}),
+        ...(b.slippageBps !== undefined ? { slippageBps: b.slippageBps } : {}),
+      }),
+  );
+  builderRoute<
+    CommonBody & {
+      borrower: string;
+      collateralMint: string;
+      currency?: string;
+      pool?: string;
+      downPayment: string;
+      amount: string;
+      duration: number;
+      slippageBps?: number;
+    }
+  >(
+    app,
+    tx,
+    "/defi/margin-swap",
+    "Buy `collateralMint` with a down payment plus a loan from a defi-pool (the best, or the one given): both are " +
+      "swapped on the swap venue and the tokens locked as the loan's collateral (MarginSwapLoan). The pool's LTV " +
+      "applies to the least the swap may deliver after slippage. Kind NormalCoSigned.",
+    MarginSwapBody,
+    (b) =>
+      marginSwapPlan(tx, {
+        borrower: b.borrower,
+        collateralMint: b.collateralMint,
+        downPayment: parseBaseUnits("downPayment", b.downPayment),
+        amount: parseBaseUnits("amount", b.amount),
+        durationSeconds: b.duration,
+        ...(b.currency !== undefined ? { currency: b.currency } : {}),
+        ...(b.pool !== undefined ? { pool: b.pool } : {}),
         ...(b.slippageBps !== undefined ? { slippageBps: b.slippageBps } : {}),
       }),
   );

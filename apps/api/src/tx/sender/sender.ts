@@ -58,7 +58,11 @@ function missingSigners(tx: Transaction): Address[] {
 }
 
 /** Lending program instructions the oracle signs (its attestation role), by tag (first data byte). */
-const ORACLE_TAGS: ReadonlySet<number> = new Set([INSTRUCTION_TAG.TakeLoan, INSTRUCTION_TAG.Extend]);
+const ORACLE_TAGS: ReadonlySet<number> = new Set([
+  INSTRUCTION_TAG.TakeLoan,
+  INSTRUCTION_TAG.Extend,
+  INSTRUCTION_TAG.MarginSwap,
+]);
 
 /**
  * Refuses (400) a message the oracle must not sign whatever its origin: the oracle is the fee payer or a
@@ -93,7 +97,9 @@ export function requireOracleRoleOnly(
     if (!(ix.accountIndices ?? []).includes(position)) continue;
     const tag = ix.data?.[0];
     if (program !== programId || tag === undefined || !ORACLE_TAGS.has(tag))
-      throw refuse("the oracle signs only the lending program's take-loan and extend instructions");
+      throw refuse(
+        "the oracle signs only the lending program's take-loan, extend and margin-swap instructions",
+      );
     attestations++;
   }
   if (attestations === 0) throw refuse("no lending instruction needs the oracle");
