@@ -273,4 +273,66 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
     });
     expect([greedy.status, greedy.body.name]).toEqual([422, "LtvExceeded"]);
   }, 60_000);
+
+  it("multi-quote in margin mode answers the leverage the pool's LTV allows, and that position can be opened", async () => {
+    const r = await post(w.app, "/defi/multi-quote", {
+      mode: "margin",
+      currencyIn: JTO_MINT,
+      currency: USDC_MINT,
+      amountIn: "20000000",
+      minDurationInDays: 7,
+      jupSlippage: 100,
+      borrower: borrower.address,
+      tag: "margin-page",
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ tag: "margin-page", quotes: [] });
+    const [best] = r.body.margins as Record<string, string | number>[];
+    // LTV 60%: at most 1 / (1 - 0.6) = 2.5x before price impact and slippage, and a little less after them
+    expect(best).toMatchObject({
+      currency: USDC_MINT,
+      downPayment: "20000000",
+      maxLeverage: 2.5,
+      slippageBps: 100,
+    });
+    expect(best!.leverage).toBeGreaterThan(2.3);
+    expect(best!.leverage).toBeLessThanOrEqual(2.5);
+    expect(BigInt(best!.minimumCollateral as string)).toBeLessThan(
+      BigInt(best!.expectedCollateral as string),
+    );
+    expect(BigInt(best!.interest as string)).toBeGreaterThan(0n);
+    const opened = await buildSignSend(
+      w.app,
+      "/defi/margin-swap",
+      {
+        borrower: borrower.address,
+        collateralMint: JTO_MINT,
+        pool: best!.pool,
+        downPayment: "20000000",
+        amount: best!.principal,
+        duration: 7 * DAY,
+        slippageBps: 100,
+      },
+      [borrower],
+    );
+    expect(opened.sent.error, JSON.stringify(opened.sent.error)).toBeUndefined();
+    const [loan] = await w.tx.state.getLoans([opened.built.metadata.loan as Address]);
+    expect(loan).toMatchObject({ kind: "MarginSwapLoan", principal: BigInt(best!.principal as string) });
+    // bad input: no currency in margin mode; margin-only fields in borrow mode
+    const noCurrency = await post(w.app, "/defi/multi-quote", {
+      mode: "margin",
+      currencyIn: JTO_MINT,
+      amountIn: "1",
+    });
+    expect([noCurrency.status, noCurrency.body.message]).toEqual([
+      400,
+      "margin mode needs the down payment's currency (currency) or a pool",
+    ]);
+    const mixed = await post(w.app, "/defi/multi-quote", {
+      currencyIn: JTO_MINT,
+      amountIn: "1",
+      jupSlippage: 50,
+    });
+    expect(mixed.status).toBe(400);
+  }, 60_000);
 });

@@ -5,9 +5,11 @@ import { parseBaseUnits } from "../builder/builder-schemas.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError } from "../tx-errors.ts";
 import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
+import { quoteMargins } from "./margin-quotes.ts";
 import {
   DefiQuoteBody,
   ExtendQuoteBody,
+  MarginQuoteSchema,
   MultiQuoteBody,
   NftQuoteBody,
   QuoteSchema,
@@ -162,11 +164,16 @@ export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): v
     "/defi/multi-quote",
     {
       schema: {
-        description: "Quotes of every defi-pool that can lend against the collateral, best first.",
+        description:
+          "Quotes of every defi-pool that can lend against the collateral (mode borrow), or margin terms for a down payment (mode margin), best first.",
         tags: ["loan calculator"],
         body: MultiQuoteBody,
         response: withErrors({
-          200: Type.Object({ tag: Type.Optional(Type.String()), quotes: Type.Array(QuoteSchema) }),
+          200: Type.Object({
+            tag: Type.Optional(Type.String()),
+            quotes: Type.Array(QuoteSchema),
+            margins: Type.Optional(Type.Array(MarginQuoteSchema)),
+          }),
         }),
       },
     },
@@ -178,8 +185,30 @@ export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): v
       borrower?: string;
       minDurationInDays?: number;
       tag?: string;
+      mode?: "borrow" | "margin";
+      currency?: string;
+      jupSlippage?: number;
     }>(async (b) => {
       const durationSeconds = (b.minDurationInDays ?? 1) * 86_400;
+      if (b.mode === "margin") {
+        if (b.currency === undefined && b.pool === undefined)
+          throw badRequest("margin mode needs the down payment's currency (currency) or a pool");
+        const downPayment = parseBaseUnits("amountIn", b.amountIn);
+        if (downPayment <= 0n) throw badRequest("amountIn (the down payment) must be positive");
+        const margins = await quoteMargins(tx, {
+          collateralMint: b.currencyIn,
+          downPayment,
+          durationSeconds,
+          ...optional("currency", b.currency),
+          ...optional("pool", b.pool),
+          ...optional("borrower", b.borrower),
+          ...optional("slippageBps", b.jupSlippage),
+        });
+        if (b.order === "apr") margins.sort((x, y) => x.apr - y.apr);
+        return { ...optional("tag", b.tag), quotes: [], margins };
+      }
+      if (b.currency !== undefined || b.jupSlippage !== undefined)
+        throw badRequest("currency and jupSlippage apply to mode margin only");
       const collateralAmount = parseBaseUnits("amountIn", b.amountIn);
       const r = await quoteLoan(tx, {
         poolType: "defi-pool",

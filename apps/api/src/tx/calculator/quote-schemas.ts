@@ -101,16 +101,43 @@ export const ExtendQuoteBody = Type.Object(
 export const MultiQuoteBody = Type.Object(
   {
     currencyIn: Pubkey,
-    amountIn: Type.String({ maxLength: 40, description: "collateral base units" }),
+    amountIn: Type.String({
+      maxLength: 40,
+      description: "base units: collateral (borrow) or down payment (margin)",
+    }),
     order: Type.Optional(Type.Union([Type.Literal("apr"), Type.Literal("amount")])),
     pool: Type.Optional(Pubkey),
     borrower: Type.Optional(Pubkey),
     minDurationInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
     tag: Type.Optional(Type.String({ maxLength: 64 })),
+    mode: Type.Optional(Type.Union([Type.Literal("borrow"), Type.Literal("margin")])),
+    currency: Type.Optional(Pubkey),
+    jupSlippage: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 5_000,
+        description: "margin mode: swap slippage, bps (default 100)",
+      }),
+    ),
   },
   {
     additionalProperties: false,
     description:
-      "One quote per defi-pool able to lend against `amountIn` of `currencyIn` (max amount each), for minDurationInDays (default 1).",
+      "mode borrow (default): one quote per defi-pool able to lend against `amountIn` of `currencyIn` (max amount each), for minDurationInDays (default 1). mode margin: `currencyIn` is the token bought, `amountIn` the down payment in `currency` (or the named pool's currency); one margin quote per pool, best leverage first.",
   },
 );
+
+export const MarginQuoteSchema = Type.Object({
+  pool: Type.String(),
+  currency: Type.String(),
+  apr: Type.Integer(),
+  leverage: Type.Number(),
+  maxLeverage: Type.Number(),
+  downPayment: Type.String(),
+  principal: Type.String(),
+  expectedCollateral: Type.String(),
+  minimumCollateral: Type.String(),
+  interest: Type.String(),
+  priceImpactPct: Type.String(),
+  slippageBps: Type.Integer(),
+});
