@@ -56,6 +56,11 @@ export async function backfillSignatures(
           "UPDATE referrals SET signature = $2, loan = $3, kind = $4 WHERE message_hash = $1 AND signature IS NULL",
           [facts.messageHash, signature, loan, kind],
         );
+      if (kind === "taken" && facts?.margin)
+        await db.query("UPDATE loans SET down_payment = $2 WHERE pubkey = $1", [
+          loan,
+          facts.margin.downPayment,
+        ]);
       if (kind === "sold" && facts?.sale)
         await db.query(
           "UPDATE loans SET sold_amount = $2, sale_slot = $3, sale_signature = $4 WHERE pubkey = $1",

@@ -11,10 +11,24 @@ export interface TransactionFacts {
   slot: number;
   /** A MarketSell's sale, from the lending program's "sold" program data: collateral sold and proceeds. */
   sale: { collateralSold: bigint; proceeds: bigint } | null;
+  /** A MarginSwap's opening, from the "margin" program data: down payment and collateral received. */
+  margin: { downPayment: bigint; collateralReceived: bigint } | null;
 }
 
-/** The lending program's sale event among the logs: `Program data: <"sold"> <u64 LE> <u64 LE>` (base64 fields). */
+/** The lending program's sale event among the logs. */
 export function readSaleEvent(logs: readonly string[]): TransactionFacts["sale"] {
+  const event = readU64PairEvent(logs, "sold");
+  return event && { collateralSold: event[0], proceeds: event[1] };
+}
+
+/** The lending program's margin-swap event among the logs. */
+export function readMarginEvent(logs: readonly string[]): TransactionFacts["margin"] {
+  const event = readU64PairEvent(logs, "margin");
+  return event && { downPayment: event[0], collateralReceived: event[1] };
+}
+
+/** `Program data: <name> <u64 LE> <u64 LE>` (base64 fields) among the logs: the two numbers. */
+function readU64PairEvent(logs: readonly string[], name: string): [bigint, bigint] | null {
   for (const line of logs) {
     if (!line.startsWith("Program data: ")) continue;
     const fields = line
@@ -23,11 +37,11 @@ export function readSaleEvent(logs: readonly string[]): TransactionFacts["sale"]
       .map((f) => Buffer.from(f, "base64"));
     if (
       fields.length === 3 &&
-      fields[0]!.toString() === "sold" &&
+      fields[0]!.toString() === name &&
       fields[1]!.length === 8 &&
       fields[2]!.length === 8
     )
-      return { collateralSold: fields[1]!.readBigUInt64LE(0), proceeds: fields[2]!.readBigUInt64LE(0) };
+      return [fields[1]!.readBigUInt64LE(0), fields[2]!.readBigUInt64LE(0)];
   }
   return null;
 }
@@ -55,5 +69,6 @@ export async function readTransactionFacts(
     messageHash: hashMessage(transaction.messageBytes),
     slot: r.slot,
     sale: readSaleEvent(r.meta?.logMessages ?? []),
+    margin: readMarginEvent(r.meta?.logMessages ?? []),
   };
 }

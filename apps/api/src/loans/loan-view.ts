@@ -8,7 +8,7 @@ import { getUsdValue } from "../prices/usd-value.ts";
 /** Columns every loan query selects. */
 export const LOAN_COLUMNS = `pubkey, pool, bank, borrower, lender, currency, collateral_mint, collateral_amount,
   collection, is_defi, principal, interest, apr_bps, duration, created_at, expired_at, repaid_at, liquidated_at,
-  sold_at, sold_amount, sale_slot, sale_signature, repaid_amount, status, kind, loan_type`;
+  sold_at, sold_amount, sale_slot, sale_signature, repaid_amount, status, kind, loan_type, down_payment`;
 
 export interface LoanRow {
   pubkey: string;
@@ -33,6 +33,7 @@ export interface LoanRow {
   sold_amount: unknown;
   sale_slot: unknown;
   sale_signature: string | null;
+  down_payment: unknown;
   repaid_amount: unknown;
   status: string;
   kind: string;
@@ -79,7 +80,8 @@ export const LoanSchema = Type.Object(
       {},
       {
         additionalProperties: true,
-        description: "Anchor-style enum tag: { classicLoan: {} } (or marginSwapLoan, requestLoan, mortgage)",
+        description:
+          "Anchor-style enum tag: { classicLoan: {} } (or requestLoan, mortgage); a margin position's is { marginSwapLoan: { downPayment } } (loan currency base units) once indexed",
       },
     ),
     metadata: Type.Object({
@@ -146,7 +148,12 @@ export function toLoanView(row: LoanRow, valuation: Valuation) {
       : {}),
     status: row.status.toLowerCase() as "ongoing" | "repaid" | "liquidated" | "sold",
     loanType: row.loan_type,
-    kind: { [row.kind.charAt(0).toLowerCase() + row.kind.slice(1)]: {} },
+    kind: {
+      [row.kind.charAt(0).toLowerCase() + row.kind.slice(1)]:
+        row.down_payment === null || row.down_payment === undefined
+          ? {}
+          : { downPayment: readBigInt(row.down_payment).toString() },
+    },
     metadata: {
       borrowedAmountUsd: getUsdValue(amount, valuation.decimals(row.currency), valuation.price(row.currency)),
       collateralAmountUsd: getCollateralUsd(row, valuation),

@@ -254,6 +254,23 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
     expect(loan!.collateralAmount).toBeGreaterThanOrEqual(BigInt(margin.minimumCollateral as string));
     // the borrower paid the down payment; the 40 USDC bought about 16 JTO, locked
     expect(usdcBefore - (await tokenBalance(w, borrower.address, USDC_MINT))).toBe(20_000_000n);
+    // the read side: the spec's kind carries the down payment, read from the opening transaction
+    const indexer = createIndexer({
+      db: w.tx.app.db,
+      rpc: w.tx.app.rpc,
+      wsUrl: w.net.wsUrl,
+      programId: w.programId,
+      reconcileIntervalMs: 60_000,
+      log: w.app.log,
+    });
+    await indexer.reconcile();
+    const listed = (await w.app.inject({ url: `/loan/user?pubkey=${borrower.address}` })).json() as {
+      loans: { pubkey: string; kind: unknown; status: string }[];
+    };
+    expect(listed.loans.find((l) => l.pubkey === position)).toMatchObject({
+      status: "ongoing",
+      kind: { marginSwapLoan: { downPayment: "20000000" } },
+    });
     const repaid = await buildSignSend(
       w.app,
       "/defi/repay-loan",
