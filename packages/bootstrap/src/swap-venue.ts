@@ -10,6 +10,7 @@ import {
   getAddSwapLiquidityInstruction,
   getInitializeSwapPoolInstruction,
   getSetVenuesInstruction,
+  type SwapPoolAccount,
 } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
@@ -97,24 +98,57 @@ export async function ensureSwapVenue(input: {
   }
   const pools: SwapVenueResult["pools"] = [];
   if (input.demo) {
+    const pending = [];
     for (const [x, y] of getDemoSwapPairs())
-      pools.push(
+      pending.push(
         await ensureDemoSwapPool(chain, admin, program.address, depthOf(x), depthOf(y), `${x}/${y}`),
       );
+    // SOL is wrapped once for every pool still to seed: one wrap per pool would repeat the same transaction
+    const sol = pending
+      .filter((p) => p.unseeded !== null)
+      .flatMap((p) => [p.unseeded!.x, p.unseeded!.y])
+      .filter((side) => side.mint === WRAPPED_SOL_MINT_ADDRESS)
+      .reduce((sum, side) => sum + side.amount, 0n);
+    if (sol > 0n) await fundAdmin(chain, admin, address(WRAPPED_SOL_MINT_ADDRESS), sol);
+    for (const p of pending) {
+      if (p.unseeded !== null) await seedDemoSwapPool(chain, admin, program.address, p.unseeded);
+      pools.push({
+        pair: p.pair,
+        address: p.address,
+        action: p.unseeded === null ? p.action : p.action === "created" ? "created" : "seeded",
+      });
+    }
   }
   return { programId: program.address, programAction: deployed.action, venuesAction, pools };
 }
 
+interface DemoSide {
+  mint: Address;
+  amount: bigint;
+}
+interface UnseededPool {
+  pool: SwapPoolAccount & { address: Address };
+  x: DemoSide;
+  y: DemoSide;
+  pair: string;
+}
+
+/** Creates the demo pool of a pair when missing; `unseeded` is set when its vaults are still empty. */
 async function ensureDemoSwapPool(
   chain: ChainClient,
   admin: KeyPairSigner,
   programAddress: Address,
-  x: { mint: Address; amount: bigint },
-  y: { mint: Address; amount: bigint },
+  x: DemoSide,
+  y: DemoSide,
   pair: string,
-): Promise<SwapVenueResult["pools"][number]> {
+): Promise<{
+  pair: string;
+  address: Address;
+  action: "created" | "unchanged";
+  unseeded: UnseededPool | null;
+}> {
   const [poolAddress] = await findSwapPoolPda(programAddress, x.mint, y.mint);
-  let action: "created" | "seeded" | "unchanged" = "unchanged";
+  let action: "created" | "unchanged" = "unchanged";
   if ((await chain.fetchAccount(poolAddress)) === null) {
     const init = await getInitializeSwapPoolInstruction({
       programAddress,
@@ -128,7 +162,17 @@ async function ensureDemoSwapPool(
   }
   const pool = { ...decodeSwapPool((await chain.fetchAccount(poolAddress))!.data), address: poolAddress };
   const reserves = [await chain.fetchTokenBalance(pool.vaultA), await chain.fetchTokenBalance(pool.vaultB)];
-  if (reserves[0]! > 0n || reserves[1]! > 0n) return { pair, address: poolAddress, action };
+  const seeded = reserves[0]! > 0n || reserves[1]! > 0n;
+  return { pair, address: poolAddress, action, unseeded: seeded ? null : { pool, x, y, pair } };
+}
+
+/** Deposits the demo depth of both sides into an empty pool (the admin's tokens; SOL already wrapped). */
+async function seedDemoSwapPool(
+  chain: ChainClient,
+  admin: KeyPairSigner,
+  programAddress: Address,
+  { pool, x, y, pair }: UnseededPool,
+): Promise<void> {
   const byMint = new Map([
     [x.mint, x.amount],
     [y.mint, y.amount],
@@ -151,7 +195,6 @@ async function ensureDemoSwapPool(
     ],
     admin,
   );
-  return { pair, address: poolAddress, action: action === "created" ? "created" : "seeded" };
 }
 
 /** The admin's token account of `mint` holding at least `amount` (faucet tokens; SOL wrapped from lamports). */
