@@ -5,7 +5,8 @@ import { CisternError, ERROR_CODES, getErrorText } from "./errors.ts";
 
 /**
  * Action names, verbatim from the spec's error catalogue, plus Cistern's own "Liquidate Loan" (the spec
- * lists no liquidation; a lender liquidates a loan unpaid past expiry + grace).
+ * lists no liquidation; a lender liquidates a loan unpaid past expiry + grace) and "Swap" (the swap widget's
+ * trade on the swap venue).
  */
 export const ACTION_NAMES = [
   "Close Pool",
@@ -25,6 +26,7 @@ export const ACTION_NAMES = [
   "Delegate Funds",
   "Withdraw Delegated Funds",
   "Liquidate Loan",
+  "Swap",
 ] as const;
 
 /** One of {@link ACTION_NAMES}. */

@@ -23,7 +23,8 @@ export type RefreshScope = (typeof REFRESH_SCOPES)[number];
  * delegate / withdraw delegated, extend loan (nothing).
  * Create Pool and Update Pool are not in the spec's table; Cistern refreshes them like a deposit
  * (balance, mypool, pool) and like a pool edit (mypool, pool). Liquidate Loan (Cistern's own) moves the
- * collateral to the pool owner and the loan to history: loans, assets, balance, mypool.
+ * collateral to the pool owner and the loan to history: loans, assets, balance, mypool. Swap (Cistern's own,
+ * the swap widget) changes the wallet's tokens: balance, assets.
  */
 export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly RefreshScope[]>> = Object.freeze({
   "Close Pool": ["mypool"],
@@ -43,6 +44,7 @@ export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly Refr
   "Create Pool": ["balance", "mypool", "pool"],
   "Update Pool": ["mypool", "pool"],
   "Liquidate Loan": ["loans", "assets", "balance", "mypool"],
+  Swap: ["balance", "assets"],
 });
 
 /**

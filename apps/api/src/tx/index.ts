@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { registerLocalSwapRoutes } from "../venues/swap/swap-routes.ts";
+import { registerSwapRoutes } from "../venues/swap/swap-routes.ts";
 import { registerUserUpdateRoutes } from "./auth/user-routes.ts";
 import { registerBankPoolBuilderRoutes } from "./builder/builder-routes.ts";
 import { registerLiquidateBuilderRoutes } from "./builder/liquidate-routes.ts";
 import { registerLoanBuilderRoutes } from "./builder/loan-routes.ts";
+import { registerSwapBuilderRoute } from "./builder/swap-builder.ts";
 import { registerCalculatorRoutes } from "./calculator/calculator-routes.ts";
 import { registerSenderRoutes } from "./sender/sender-routes.ts";
 import { loadTxConfig, type TxConfig } from "./tx-config.ts";
@@ -34,9 +35,10 @@ export async function registerTxRoutes(app: FastifyInstance, deps: TxDeps): Prom
   registerBankPoolBuilderRoutes(app, tx);
   registerLoanBuilderRoutes(app, tx);
   registerLiquidateBuilderRoutes(app, tx);
+  registerSwapBuilderRoute(app, tx);
   registerSenderRoutes(app, tx);
   registerUserUpdateRoutes(app, tx);
-  // the local swap venue answers in Jupiter's shapes on the API itself (production calls Jupiter instead)
-  if (tx.swapVenue.name === "local") registerLocalSwapRoutes(app, tx.swapVenue);
+  // the swap venue in Jupiter's shapes on the API itself: the local AMM, or Jupiter forwarded in production
+  registerSwapRoutes(app, tx.swapVenue);
   return tx;
 }

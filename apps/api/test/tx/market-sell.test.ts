@@ -352,4 +352,48 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
     });
     expect(mixed.status).toBe(400);
   }, 60_000);
+
+  it("swaps for the wallet (the swap widget): USDC into JTO between its own accounts, at least the quote's minimum", async () => {
+    const trader = (await fundedWallet(w.net)).signer;
+    const [usdcBefore, jtoBefore] = [
+      await tokenBalance(w, trader.address, USDC_MINT),
+      await tokenBalance(w, trader.address, JTO_MINT),
+    ];
+    const { built, sent } = await buildSignSend(
+      w.app,
+      "/defi/swap",
+      {
+        wallet: trader.address,
+        inputMint: USDC_MINT,
+        outputMint: JTO_MINT,
+        amount: "25000000",
+        slippageBps: 50,
+      },
+      [trader],
+    );
+    expect([built.kind, sent.error]).toEqual(["Normal", undefined]);
+    const swap = built.metadata.swap as Record<string, string>;
+    expect(swap).toMatchObject({ inAmount: "25000000", venue: "local" });
+    // 25 USDC into 250,000 USDC / 100,000 JTO less 0.3%: about 9.97 JTO, exactly the quote (nothing else traded)
+    expect(usdcBefore - (await tokenBalance(w, trader.address, USDC_MINT))).toBe(25_000_000n);
+    const jto = (await tokenBalance(w, trader.address, JTO_MINT)) - jtoBefore;
+    expect(jto).toBe(BigInt(swap.outAmount!));
+    expect(jto).toBeGreaterThanOrEqual(BigInt(swap.minimumOut!));
+    // bad input: nothing built
+    const issued = await w.tx.issued.count();
+    const bad = [
+      { wallet: trader.address, inputMint: USDC_MINT, outputMint: USDC_MINT, amount: "1" },
+      { wallet: trader.address, inputMint: USDC_MINT, outputMint: JTO_MINT, amount: "0" },
+      { wallet: trader.address, inputMint: USDC_MINT, outputMint: JTO_MINT, amount: "1", slippageBps: 9000 },
+    ];
+    for (const payload of bad) expect((await post(w.app, "/defi/swap", payload)).status).toBe(400);
+    const noRoute = await post(w.app, "/defi/swap", {
+      wallet: trader.address,
+      inputMint: USDC_MINT,
+      outputMint: trader.address,
+      amount: "1",
+    });
+    expect(noRoute.status).toBe(422);
+    expect(await w.tx.issued.count()).toBe(issued);
+  });
 });

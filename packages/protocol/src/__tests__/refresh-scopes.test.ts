@@ -41,6 +41,10 @@ describe("refresh scopes (spec section 4)", () => {
     expect(getRefreshScopes("Extend Loan")).toEqual([]);
   });
 
+  it("refresh the wallet's balance and tokens after a swap (Cistern's own action)", () => {
+    expect(getRefreshScopes("Swap")).toEqual(["balance", "assets"]);
+  });
+
   it("refresh loans, assets, balance and the lender's pools after a liquidation (Cistern's own action)", () => {
     expect(isActionName("Liquidate Loan")).toBe(true);
     expect(getRefreshScopes("Liquidate Loan")).toEqual(["loans", "assets", "balance", "mypool"]);

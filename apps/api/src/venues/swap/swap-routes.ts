@@ -42,11 +42,12 @@ const QuoteResponse = Type.Object(
 );
 
 /**
- * The local swap venue's HTTP service, in the shapes of Jupiter's swap API v1 (GET /swap/v1/quote, POST
- * /swap/v1/swap-instructions): what the production adapter calls at api.jup.ag answers here for the local AMM.
+ * The swap venue's HTTP service, in the shapes of Jupiter's swap API v1 (GET /swap/v1/quote, POST
+ * /swap/v1/swap-instructions). With the local venue this is the stand-in for what the production adapter calls
+ * at api.jup.ag; with Jupiter it forwards there, so the web app quotes through one origin either way.
  * `sourceTokenAccount` is a local extension (the input's account when it is not the user's associated one).
  */
-export function registerLocalSwapRoutes(app: FastifyInstance, venue: SwapVenue): void {
+export function registerSwapRoutes(app: FastifyInstance, venue: SwapVenue): void {
   app.get(
     "/swap/v1/quote",
     {
