@@ -305,6 +305,63 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(loans.loans.find((l) => l.pubkey === loanId)?.status.toLowerCase()).toBe("sold");
   });
 
+  it("opens a 2x-LTV margin position in JUP with SOL on the Margin page, then repays it from Loans and gets the JUP", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    await borrower.goto(`${stack!.webUrl}/margin`);
+    await borrower.getByLabel("Token to buy").waitFor({ timeout: 30_000 });
+    await borrower.getByLabel("Token to buy").selectOption(JUP);
+    await borrower.getByLabel("Pay with").selectOption(SOL_MINT);
+    // bad input first: the message shows and no terms are offered
+    await borrower.getByLabel(/Down payment/).fill("1000000");
+    await borrower
+      .getByTestId("down-payment-error")
+      .getByText(/^You hold [\d,.]+ SOL\.$/)
+      .waitFor();
+    expect(await borrower.getByTestId("margin-terms").count()).toBe(0);
+    await borrower.getByLabel(/Down payment/).fill("1");
+    const terms = borrower.getByTestId("margin-terms");
+    await terms
+      .getByTestId("margin-buys")
+      .getByText(/about [\d,.]+ JUP/)
+      .waitFor({ timeout: 30_000 });
+    // the pool lends 50% LTV against JUP: at most 2x, a little less after price impact and slippage
+    expect(await terms.getByTestId("margin-leverage").textContent()).toMatch(/^1\.9\dx$/);
+    expect(await terms.getByTestId("margin-plain").textContent()).toMatch(
+      /^Your 1 SOL and a 0\.9\d+ SOL loan buy JUP, locked in the loan's escrow\./,
+    );
+    await shot(borrower, "10e-margin-terms");
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    const box = await terms.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+    await shot(borrower, "10f-margin-terms-360");
+    await borrower.setViewportSize({ width: 1280, height: 900 });
+    const solBefore = BigInt(
+      (await rpc<{ value: number }>(stack!.localnet.rpcUrl, "getBalance", [me])).value,
+    );
+    const jupBefore = await tokenBalance(me, JUP);
+    await confirmed(borrower, () => terms.getByTestId("margin-submit").click());
+    const solAfter = BigInt((await rpc<{ value: number }>(stack!.localnet.rpcUrl, "getBalance", [me])).value);
+    // the down payment (1 SOL) plus network fee and rent left the wallet; no JUP reached it (it is locked)
+    expect(solBefore - solAfter).toBeGreaterThanOrEqual(1_000_000_000n);
+    expect(solBefore - solAfter).toBeLessThan(1_010_000_000n);
+    expect(await tokenBalance(me, JUP)).toBe(jupBefore);
+    const listed = (await (await fetch(`${stack!.apiUrl}/loan/user?pubkey=${me}`)).json()) as {
+      loans: { pubkey: string; status: string; kind: Record<string, unknown>; collateralAmount: string }[];
+    };
+    const position = listed.loans.find((l) => l.status === "ongoing" && "marginSwapLoan" in l.kind)!;
+    expect(position).toBeDefined();
+    // repay it from the Loans page: the locked JUP comes to the wallet
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const row = borrower.getByTestId("ongoing-loans").locator(`tr[data-loan="${position.pubkey}"]`);
+    await row.getByText(/margin position/).waitFor({ timeout: 30_000 });
+    await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
+    expect((await tokenBalance(me, JUP)) - jupBefore).toBe(BigInt(position.collateralAmount));
+    await borrower
+      .getByTestId("loan-history")
+      .locator(`tr[data-loan="${position.pubkey}"]`)
+      .waitFor({ timeout: 30_000 });
+  });
+
   it("a market sell that could no longer repay the loan (the price fell) says so in plain words and cannot be signed", async () => {
     // a new 0.1 SOL loan against 1,000 JUP
     await borrower.goto(`${stack!.webUrl}/borrow?tab=token`);

@@ -11,6 +11,9 @@ const PoolPage = lazy(() => import("../features/pools/pool-page.tsx").then((m) =
 const BorrowPage = lazy(() =>
   import("../features/borrow/borrow-page.tsx").then((m) => ({ default: m.BorrowPage })),
 );
+const MarginPage = lazy(() =>
+  import("../features/margin/margin-page.tsx").then((m) => ({ default: m.MarginPage })),
+);
 const LoansPage = lazy(() =>
   import("../features/loans/loans-page.tsx").then((m) => ({ default: m.LoansPage })),
 );
@@ -30,6 +33,7 @@ const EditPoolPage = lazy(() =>
 /** Navigation entries of the feature pages (path, label). */
 export const PAGE_LINKS: readonly { path: string; label: string }[] = [
   { path: "/borrow", label: "Borrow" },
+  { path: "/margin", label: "Margin" },
   { path: "/lend", label: "Lend" },
   { path: "/pools", label: "Pools" },
   { path: "/my-pools", label: "My pools" },
@@ -44,6 +48,8 @@ function match(path: string) {
   switch (clean) {
     case "/borrow":
       return <BorrowPage />;
+    case "/margin":
+      return <MarginPage />;
     case "/lend":
       return <MarketPage />;
     case "/pools":

@@ -70,7 +70,13 @@ export function LoanTable({
                 {name(row.loan.collection)}
                 <small className="muted">
                   {" "}
-                  {row.loan.isDefi ? "token" : shortenAddress(row.loan.collateral)}
+                  {row.loan.kind.type === "MarginSwapLoan"
+                    ? row.loan.kind.downPayment
+                      ? `margin position, ${formatMoney(row.loan.kind.downPayment, row.loan.currency)} down`
+                      : "margin position"
+                    : row.loan.isDefi
+                      ? "token"
+                      : shortenAddress(row.loan.collateral)}
                 </small>
               </th>
               <td>{formatMoney(row.loan.amount, row.loan.currency)}</td>

@@ -1,0 +1,199 @@
+import { describeErrorForUser, getCurrencyByMint, parseUnits, SOL_MINT } from "@cistern/protocol";
+import { useId, useState } from "react";
+import { useWalletBalances } from "../../data/balances.ts";
+import { formatMoney, symbolOf } from "../../pages/format.ts";
+import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-kit.tsx";
+import { usePageTransaction } from "../../pages/use-page-transaction.ts";
+import { useOpenPools } from "../borrow/borrow-data.ts";
+import { useTokens } from "../pools/pool-data.ts";
+import { useMarginOffers } from "./margin-data.ts";
+import { getMarginDurations, getMarginMarkets } from "./margin-model.ts";
+import { MarginTerms } from "./margin-terms.tsx";
+
+const SLIPPAGE_CHOICES = [50, 100, 300] as const;
+
+/** Margin: buy a token with a down payment and a fixed-term loan, the token locked as the loan's collateral. */
+export function MarginPage() {
+  return (
+    <Page
+      title="Margin"
+      lead="Buy a token with leverage: your down payment plus a fixed-term loan are swapped into the token, which stays locked until you repay. No price liquidations: only an unpaid loan after its grace period is liquidated."
+    >
+      <RequireWallet what="open a margin position">{(owner) => <MarginForm owner={owner} />}</RequireWallet>
+    </Page>
+  );
+}
+
+function MarginForm({ owner }: { owner: string }) {
+  const pools = useOpenPools("defi-pool");
+  const catalogue = useTokens();
+  const balances = useWalletBalances();
+  const now = useChainNow();
+  const tx = usePageTransaction();
+  const ids = useId();
+  const [targetChoice, setTarget] = useState("");
+  const [currencyChoice, setCurrency] = useState("");
+  const [downText, setDownText] = useState("");
+  const [days, setDays] = useState(7);
+  const [slippageBps, setSlippageBps] = useState(100);
+  const list = pools.data?.pools ?? [];
+  const markets = getMarginMarkets(list);
+  const target = markets.has(targetChoice) ? targetChoice : ([...markets.keys()][0] ?? "");
+  const currencies = [...(markets.get(target) ?? [])];
+  const currency = currencies.includes(currencyChoice) ? currencyChoice : (currencies[0] ?? "");
+  const longest = Math.max(
+    0,
+    ...list
+      .filter((p) => p.currency === currency && p.collections.some((c) => c.collection === target))
+      .map((p) => p.limits.maxDuration),
+  );
+  const durations = getMarginDurations(longest);
+  const duration = durations.includes(days) ? days : (durations.at(-1) ?? 1);
+  const decimals = getCurrencyByMint(currency)?.decimals ?? 0;
+  const held =
+    currency === SOL_MINT
+      ? (balances.data?.lamports ?? 0n)
+      : (balances.data?.tokens.find((t) => t.mint === currency)?.amount ?? 0n);
+  let downPayment: bigint | null = null;
+  let downError = "";
+  try {
+    downPayment = downText.trim() === "" ? null : parseUnits(downText.trim(), decimals);
+    if (downPayment === 0n) downError = "The down payment must be greater than zero.";
+    else if (downPayment !== null && downPayment > held)
+      downError = `You hold ${formatMoney(held, currency, decimals)}.`;
+  } catch {
+    downError = `Enter a number with at most ${decimals} decimals.`;
+  }
+  const offers = useMarginOffers({
+    owner,
+    target,
+    currency,
+    downPayment: downError === "" ? downPayment : null,
+    days: duration,
+    slippageBps,
+  });
+  const targetSymbol = symbolOf(target, catalogue.data);
+  const targetDecimals = catalogue.data?.[target]?.decimals ?? 0;
+  return (
+    <QueryState
+      query={pools}
+      label="the pools"
+      isEmpty={() => markets.size === 0}
+      empty="No open token pool lends for margin positions yet."
+    >
+      {() => (
+        <div className="pg-split">
+          <section className="card pg-section" aria-label="Margin position">
+            <div className="pg-row">
+              <label>
+                Token to buy
+                <select value={target} onChange={(e) => setTarget(e.target.value)}>
+                  {[...markets.keys()].map((mint) => (
+                    <option key={mint} value={mint}>
+                      {symbolOf(mint, catalogue.data)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Pay with
+                <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
+                  {currencies.map((mint) => (
+                    <option key={mint} value={mint}>
+                      {symbolOf(mint)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+            <div className="pg-row">
+              <label>
+                Down payment ({symbolOf(currency)})
+                <input
+                  name="down-payment"
+                  inputMode="decimal"
+                  value={downText}
+                  aria-invalid={downError !== ""}
+                  onChange={(e) => setDownText(e.target.value)}
+                />
+                <small className="muted">You hold {formatMoney(held, currency)}</small>
+              </label>
+              <label>
+                Duration
+                <select value={duration} onChange={(e) => setDays(Number(e.target.value))}>
+                  {durations.map((d) => (
+                    <option key={d} value={d}>
+                      {d} {d === 1 ? "day" : "days"}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label htmlFor={`${ids}-slippage`}>
+                Slippage
+                <select
+                  id={`${ids}-slippage`}
+                  value={slippageBps}
+                  onChange={(e) => setSlippageBps(Number(e.target.value))}
+                >
+                  {SLIPPAGE_CHOICES.map((bps) => (
+                    <option key={bps} value={bps}>
+                      {bps / 100}%
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+            <p className="error-text" role="alert" data-testid="down-payment-error">
+              {downError}
+            </p>
+            {offers.isFetching && !offers.data ? (
+              <p className="pg-state">Finding the best leverage…</p>
+            ) : null}
+            {offers.error ? (
+              <p className="error-text" role="alert" data-testid="margin-error">
+                {describeErrorForUser(offers.error, { amount: (a, mint) => formatMoney(a, mint) })}
+              </p>
+            ) : null}
+            {offers.data?.length === 0 ? (
+              <p className="pg-state pg-empty" data-testid="margin-none">
+                No pool lends against {targetSymbol} in {symbolOf(currency)} for this down payment and
+                duration. Try a larger down payment or a shorter duration.
+              </p>
+            ) : null}
+            {offers.data?.[0] && downPayment !== null ? (
+              <MarginTerms
+                key={`${offers.data[0].pool}:${downPayment}:${duration}:${slippageBps}`}
+                offer={offers.data[0]}
+                target={target}
+                targetSymbol={targetSymbol}
+                targetDecimals={targetDecimals}
+                durationSeconds={duration * 86_400}
+                nowSeconds={now}
+                busy={tx.busy}
+                onOpen={async (principal) => {
+                  const signature = await tx.run({
+                    action: "Margin Swap",
+                    path: "/defi/margin-swap",
+                    payload: {
+                      borrower: owner,
+                      collateralMint: target,
+                      pool: offers.data![0]!.pool,
+                      downPayment: downPayment!.toString(),
+                      amount: principal.toString(),
+                      duration: duration * 86_400,
+                      slippageBps,
+                    },
+                    isTokenLoan: true,
+                  });
+                  if (signature) setDownText("");
+                }}
+              />
+            ) : downPayment === null ? (
+              <p className="muted">Enter a down payment to see how much {targetSymbol} you can buy.</p>
+            ) : null}
+          </section>
+        </div>
+      )}
+    </QueryState>
+  );
+}
