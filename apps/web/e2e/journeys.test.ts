@@ -3,7 +3,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
-import { formatUnits, JITO_TIP_ACCOUNTS, SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { formatUnits, JITO_TIP_ACCOUNTS, parseUnits, SOL_MINT, USDC_MINT } from "@cistern/protocol";
 import {
   type Address,
   appendTransactionMessageInstructions,
@@ -360,6 +360,40 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       .getByTestId("loan-history")
       .locator(`tr[data-loan="${position.pubkey}"]`)
       .waitFor({ timeout: 30_000 });
+  });
+
+  it("swaps USDC into JUP with the swap widget: the amount received is within the quote shown", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    await borrower.goto(`${stack!.webUrl}/margin`);
+    const widget = borrower.getByTestId("swap-widget");
+    await widget.getByLabel("From", { exact: true }).waitFor({ timeout: 30_000 });
+    await widget.getByLabel("From", { exact: true }).selectOption(USDC_MINT);
+    await widget.getByLabel("To", { exact: true }).selectOption(JUP);
+    await widget.getByLabel(/Amount/).fill("99999999");
+    await widget
+      .getByTestId("swap-amount-error")
+      .getByText(/^You hold [\d,.]+ USDC\.$/)
+      .waitFor();
+    expect(await widget.getByTestId("swap-submit").isDisabled()).toBe(true);
+    await widget.getByLabel(/Amount/).fill("8");
+    const quote = widget.getByTestId("swap-quote");
+    await quote.getByText(/about [\d,.]+ JUP/).waitFor({ timeout: 30_000 });
+    // 8 USDC at 0.8 USD per JUP: about 10 JUP less the venue's fee and impact
+    const least = parseUnits(
+      (await quote.textContent())!.match(/at least ([\d,.]+) JUP/)![1]!.replace(/,/g, ""),
+      JUP_DECIMALS,
+    );
+    const [usdcBefore, jupBefore] = [await tokenBalance(me, USDC_MINT), await tokenBalance(me, JUP)];
+    await confirmed(borrower, () => widget.getByTestId("swap-submit").click());
+    expect(usdcBefore - (await tokenBalance(me, USDC_MINT))).toBe(8_000_000n);
+    const received = (await tokenBalance(me, JUP)) - jupBefore;
+    expect(received).toBeGreaterThanOrEqual(least);
+    expect(received).toBeLessThan(10n * 10n ** BigInt(JUP_DECIMALS));
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    const box = await widget.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+    await shot(borrower, "10g-swap-widget-360");
+    await borrower.setViewportSize({ width: 1280, height: 900 });
   });
 
   it("a market sell that could no longer repay the loan (the price fell) says so in plain words and cannot be signed", async () => {

@@ -351,6 +351,12 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
       jupSlippage: 50,
     });
     expect(mixed.status).toBe(400);
+    const reverse = await post(w.app, "/defi/multi-quote", {
+      currencyIn: JTO_MINT,
+      amountIn: "1",
+      isReverse: true,
+    });
+    expect(reverse.status).toBe(400);
   }, 60_000);
 
   it("swaps for the wallet (the swap widget): USDC into JTO between its own accounts, at least the quote's minimum", async () => {

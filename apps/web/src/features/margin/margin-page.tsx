@@ -6,6 +6,7 @@ import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-k
 import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useOpenPools } from "../borrow/borrow-data.ts";
 import { useTokens } from "../pools/pool-data.ts";
+import { SwapWidget } from "../swap/swap-widget.tsx";
 import { useMarginOffers } from "./margin-data.ts";
 import { getMarginDurations, getMarginMarkets } from "./margin-model.ts";
 import { MarginTerms } from "./margin-terms.tsx";
@@ -192,6 +193,7 @@ function MarginForm({ owner }: { owner: string }) {
               <p className="muted">Enter a down payment to see how much {targetSymbol} you can buy.</p>
             ) : null}
           </section>
+          <SwapWidget owner={owner} />
         </div>
       )}
     </QueryState>
