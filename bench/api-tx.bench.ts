@@ -395,6 +395,20 @@ async function main(): Promise<void> {
       seconds: 6,
     },
     {
+      name: "POST /defi/multi-quote (margin)",
+      url: `${base}/defi/multi-quote`,
+      body: JSON.stringify({
+        mode: "margin",
+        currencyIn: JTO,
+        currency: USDC,
+        amountIn: "20000000",
+        minDurationInDays: 7,
+        borrower: borrower.address,
+      }),
+      rate: 500,
+      seconds: 6,
+    },
+    {
       name: "POST /defi/take-loan (build)",
       url: `${base}/defi/take-loan`,
       body: JSON.stringify({
@@ -419,6 +433,7 @@ async function main(): Promise<void> {
     "POST /defi/quote": 10,
     "GET /swap/v1/quote (local venue)": 10,
     "POST /defi/market-sell-quote": 10,
+    "POST /defi/multi-quote (margin)": 10,
     "POST /defi/take-loan (build)": 25,
   };
   console.log(

@@ -74,19 +74,25 @@ export async function quoteMargins(
     for (let round = 0; round < ROUNDS && principal > 0n; round++) {
       const swap = await swapOf(currency, input.downPayment + principal);
       const minimum = BigInt(swap.otherAmountThreshold);
-      const q = await quoteLoan(tx, { ...base, collateralAmount: minimum, pool, currency }).catch(() => null);
-      if (q === null) {
+      // decided on the cached pools and banks (a preview: the builder decides the chosen pool on fresh state)
+      const offerOf = async (amount?: bigint) =>
+        (
+          await quoteLoan(tx, {
+            ...base,
+            collateralAmount: minimum,
+            currency,
+            ...(amount !== undefined ? { amount } : {}),
+          }).catch(() => null)
+        )?.offers.find((o) => o.pool === pool);
+      const offer = await offerOf();
+      if (offer === undefined) {
         principal = 0n;
         break;
       }
-      const max = BigInt(q.quote.maxBorrowAmount);
+      const max = offer.maxBorrowAmount;
       if (max >= principal) {
-        last = {
-          swap,
-          interest: (
-            await quoteLoan(tx, { ...base, collateralAmount: minimum, pool, currency, amount: principal })
-          ).quote.interest,
-        };
+        const taken = await offerOf(principal);
+        if (taken !== undefined) last = { swap, interest: taken.interest.toString() };
         break;
       }
       // the pool lends `ltv` of each extra unit swapped, so the fixed point lies deficit / (1 - ltv) lower
