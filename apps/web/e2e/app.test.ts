@@ -105,6 +105,8 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     await dialog.getByRole("button", { name: "Development Wallet (localnet)" }).click();
     const addressButton = page.getByTestId("wallet-address");
     await addressButton.waitFor({ timeout: 30_000 });
+    // the user asked for it: a toast confirms the connection
+    await page.locator(".toast-title", { hasText: "Wallet Connected" }).waitFor({ timeout: 10_000 });
     const secret = await page.evaluate(() => localStorage.getItem("cistern-dev-wallet-secret"));
     const address = Keypair.fromSecretKey(
       Uint8Array.from(JSON.parse(secret!) as number[]),
@@ -156,6 +158,9 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     // The theme survived the reload and the selected wallet auto-connected once.
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
     await page.getByTestId("wallet-address").waitFor({ timeout: 30_000 });
+    // the remembered wallet reconnected silently: no "Wallet Connected" toast on a reload
+    await page.waitForTimeout(500);
+    expect(await page.locator(".toast-title", { hasText: "Wallet Connected" }).count()).toBe(0);
     await shot("05-referral");
   });
 

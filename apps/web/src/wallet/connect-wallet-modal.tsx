@@ -5,7 +5,7 @@ import { useTheme } from "../theme/theme.ts";
 import { getPreferredLanguage, type Language } from "./modal/translations.ts";
 import { WalletModal, type WalletModalTheme } from "./modal/wallet-modal.tsx";
 import { getPreviouslyConnected } from "./previously-connected.ts";
-import { closeWalletModal } from "./wallet-modal-store.ts";
+import { closeWalletModal, noteUserPickedWallet } from "./wallet-modal-store.ts";
 import { getWalletNotificationPayload, TOAST_WALLET_NOTIFICATIONS } from "./wallet-notifications.ts";
 
 /** The connect modal wired to the wallet provider (lazy-loaded: the first page does not need it). */
@@ -31,6 +31,7 @@ export default function ConnectWalletModal({
       explanationUrl={explanationUrl}
       onSelect={(adapter: Adapter) => {
         // autoConnect is on: selecting a wallet makes the provider connect it.
+        noteUserPickedWallet();
         select(adapter.name);
         closeWalletModal();
       }}

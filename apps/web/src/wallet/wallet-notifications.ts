@@ -8,6 +8,8 @@ export interface WalletNotificationPayload {
   shortAddress: string;
   walletName: string;
   metadata: { name: string; url: string; icon: string; supportedTransactionVersions: string[] };
+  /** True when the wallet reconnected by itself (page load with a remembered wallet), not at the user's request. */
+  isAutoConnect?: boolean;
 }
 
 export interface WalletNotifications {
@@ -43,7 +45,9 @@ export const TOAST_WALLET_NOTIFICATIONS: WalletNotifications = {
   onConnecting() {
     // The modal already shows the choice; no toast while the wallet opens.
   },
-  onConnect({ shortAddress, walletName }) {
+  onConnect({ shortAddress, walletName, isAutoConnect }) {
+    // A remembered wallet reconnecting on page load is silent: the header already shows it.
+    if (isAutoConnect) return;
     showToast({
       kind: "success",
       title: "Wallet Connected",

@@ -8,7 +8,7 @@ import { createMobileWalletAdapter, isAndroid } from "./mobile-wallet.ts";
 import type { WalletModalTheme } from "./modal/wallet-modal.tsx";
 import { rememberConnectedWallet } from "./previously-connected.ts";
 import { handleWalletError } from "./wallet-errors.ts";
-import { useWalletModalOpen } from "./wallet-modal-store.ts";
+import { takeUserPickedWallet, useWalletModalOpen } from "./wallet-modal-store.ts";
 import { getWalletNotificationPayload, type WalletNotifications } from "./wallet-notifications.ts";
 
 const ConnectWalletModal = lazy(() => import("./connect-wallet-modal.tsx"));
@@ -41,7 +41,7 @@ function WalletEvents({ notifications }: { notifications: WalletNotifications })
   useEffect(() => {
     if (!adapter) return;
     const onConnect = () => {
-      const payload = getWalletNotificationPayload(adapter);
+      const payload = { ...getWalletNotificationPayload(adapter), isAutoConnect: !takeUserPickedWallet() };
       lastKey.current = payload.publicKey;
       rememberConnectedWallet(adapter.name);
       notifications.onConnect(payload);

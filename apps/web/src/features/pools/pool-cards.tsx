@@ -1,6 +1,10 @@
 import { computeUtilisationPercent, getDurationDays, type ParsedPool } from "@cistern/protocol";
 import { formatBps, formatMoney } from "../../pages/format.ts";
 import { Link } from "../../pages/page-kit.tsx";
+import { useCollateralNamer } from "./collateral-name.tsx";
+
+/** How many accepted collaterals a card names before "+N more". */
+const NAMED_COLLATERALS = 3;
 
 /** Pool name, or a fallback from its address. */
 export function poolName(pool: ParsedPool): string {
@@ -9,6 +13,7 @@ export function poolName(pool: ParsedPool): string {
 
 /** A grid of pool cards linking to each pool's page. */
 export function PoolCards({ pools }: { pools: ParsedPool[] }) {
+  const name = useCollateralNamer();
   return (
     <ul className="pg-grid" data-testid="pool-cards">
       {pools.map((pool) => (
@@ -43,6 +48,17 @@ export function PoolCards({ pools }: { pools: ParsedPool[] }) {
                 <dd>{computeUtilisationPercent(pool.borrowedLiquidity, pool.totalLiquidity)}%</dd>
               </div>
             </dl>
+            <p className="pg-small pg-accepts" data-testid="pool-accepts">
+              Accepts{" "}
+              {pool.collections
+                .slice(0, NAMED_COLLATERALS)
+                .map((c) => `${name(c.collection)} at ${formatBps(c.collectionLtv)} LTV`)
+                .join(", ")}
+              {pool.collections.length > NAMED_COLLATERALS
+                ? `, +${pool.collections.length - NAMED_COLLATERALS} more`
+                : ""}
+              {pool.collections.length === 0 ? "nothing yet" : ""}
+            </p>
           </Link>
         </li>
       ))}
