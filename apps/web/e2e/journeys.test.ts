@@ -121,6 +121,15 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     ]);
     expect(vault.value.amount).toBe("20000000000");
     await shot(lender, "03-my-pools-two");
+    // another user's first visit lists the new pool at once (the list cache is bounded, not stale), with what it accepts
+    const visitor = await openAs(browser!, Keypair.generate(), pageErrors);
+    await visitor.goto(`${stack!.webUrl}/pools`);
+    await visitor
+      .getByTestId("pool-accepts")
+      .filter({ hasText: "Accepts JUP at 50% LTV" })
+      .first()
+      .waitFor({ timeout: 5_000 });
+    await visitor.context().close();
   });
 
   it("a borrower borrows USDC against an NFT: the quote shows before signing, the chain pays exactly it", async () => {
@@ -193,12 +202,29 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await row.getByRole("button", { name: "Extend" }).click();
     const panel = borrower.getByTestId("extend-panel");
     await panel.getByLabel(/New duration/).fill("3");
-    await panel.getByTestId("quote").waitFor();
+    // an extension reads as one: what is paid now, the new term and due date; nothing is "received"
+    const terms = panel.getByTestId("extend-terms");
+    await terms.waitFor();
+    expect(await terms.getByTestId("extend-principal").textContent()).toContain(
+      "40 USDC stays borrowed; nothing is paid out again",
+    );
+    expect(await terms.getByTestId("extend-new-term").textContent()).toContain(
+      "counted from when the extension lands",
+    );
+    expect(await panel.getByText("You receive").count()).toBe(0);
     await shot(borrower, "07-extend-quote");
+    const historyBefore = await borrower.getByTestId("loan-history").locator("tbody tr").count();
     await confirmed(borrower, () => panel.getByTestId("extend-submit").click());
-    await ongoing.locator("tbody tr", { hasText: "40 USDC" }).filter({ hasText: "Active" }).first().waitFor({
-      timeout: 30_000,
-    });
+    const extended = ongoing
+      .locator("tbody tr", { hasText: "40 USDC" })
+      .filter({ hasText: "Active" })
+      .first();
+    await extended
+      .getByTestId("loan-chain")
+      .getByText(/^ extended once · first taken /)
+      .waitFor({ timeout: 30_000 });
+    // the loan the extension closed is not in History as a repayment the borrower never made
+    expect(await borrower.getByTestId("loan-history").locator("tbody tr").count()).toBe(historyBefore);
 
     // 2.5 days later the extended loan (3 days) is near expiry.
     await rpc(stack!.localnet.rpcUrl, "localnet_advanceClock", [Math.round(2.5 * 86_400)]);
@@ -214,6 +240,19 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const due = lent.locator("tbody tr", { hasText: "40 USDC" }).filter({ hasText: "Past grace" }).first();
     await due.waitFor({ timeout: 30_000 });
     await shot(lender, "09-lender-loans");
+
+    // The borrower sees the page's loudest warning with its Repay, and why Extend is off.
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const pastDue = borrower.getByTestId("past-due");
+    await pastDue
+      .getByText(/The lender can claim your collateral at any moment\./)
+      .waitFor({ timeout: 30_000 });
+    expect(await pastDue.getByRole("button", { name: /^Repay [\d.]+ USDC$/ }).count()).toBe(1);
+    await borrower.getByTestId("extend-why").first().waitFor();
+    await shot(borrower, "08b-past-due");
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    await shot(borrower, "08c-past-due-360");
+    await borrower.setViewportSize({ width: 1280, height: 900 });
 
     // The lender liquidates it: the NFT moves to the lender's wallet and the loan to history as Liquidated.
     const nftMint = faucetNfts[3]!.mint;
@@ -586,6 +625,35 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       expect(overflow, path).toBeLessThanOrEqual(0);
       await shot(borrower, name);
     }
+    // loans stack as cards on a phone: every column of a row is on screen, labelled
+    const status = borrower
+      .getByTestId("loan-history")
+      .locator("tbody tr")
+      .first()
+      .locator('td[data-label="Status"]');
+    const statusBox = await status.boundingBox();
+    expect(statusBox!.x + statusBox!.width).toBeLessThanOrEqual(360);
+    // the navigation folds into a menu: every page is reachable on a phone, and the menu closes on navigation
+    const menu = borrower.getByTestId("nav-menu");
+    expect((await menu.textContent())?.trim()).toBe("☰ Loans");
+    await menu.click();
+    const links = borrower.getByRole("navigation", { name: "Main" }).getByRole("link");
+    expect(await links.allTextContents()).toEqual([
+      "Borrow",
+      "Margin",
+      "Lend",
+      "Pools",
+      "My pools",
+      "Loans",
+      "Dashboard",
+    ]);
+    for (const box of await Promise.all((await links.all()).map((l) => l.boundingBox())))
+      expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+    await shot(borrower, "16-menu-360");
+    await links.filter({ hasText: "Dashboard" }).click();
+    await borrower.waitForURL(/\/dashboard$/);
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    expect((await menu.textContent())?.trim()).toBe("☰ Dashboard");
     expect(pageErrors).toEqual([]);
   });
 });

@@ -80,6 +80,8 @@ export interface Loan {
   soldAmount: bigint | undefined;
   sale: LoanSale | undefined;
   metadata: { borrowedAmountUsd: number; collateralAmountUsd: number } | undefined;
+  /** The loan that continues this one when an extension closed it (status Repaid); undefined otherwise. */
+  extendedTo: string | undefined;
 }
 
 /** A page of loans. */
@@ -202,6 +204,7 @@ export function parseLoan(input: unknown): Loan {
     soldAmount,
     sale,
     metadata,
+    extendedTo: typeof raw.extendedTo === "string" && raw.extendedTo !== "" ? raw.extendedTo : undefined,
   };
 }
 

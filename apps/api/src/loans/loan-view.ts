@@ -8,7 +8,7 @@ import { getUsdValue } from "../prices/usd-value.ts";
 /** Columns every loan query selects. */
 export const LOAN_COLUMNS = `pubkey, pool, bank, borrower, lender, currency, collateral_mint, collateral_amount,
   collection, is_defi, principal, interest, apr_bps, duration, created_at, expired_at, repaid_at, liquidated_at,
-  sold_at, sold_amount, sale_slot, sale_signature, repaid_amount, status, kind, loan_type, down_payment`;
+  sold_at, sold_amount, sale_slot, sale_signature, repaid_amount, status, kind, loan_type, down_payment, extended_to`;
 
 export interface LoanRow {
   pubkey: string;
@@ -34,6 +34,7 @@ export interface LoanRow {
   sale_slot: unknown;
   sale_signature: string | null;
   down_payment: unknown;
+  extended_to: string | null;
   repaid_amount: unknown;
   status: string;
   kind: string;
@@ -75,6 +76,12 @@ export const LoanSchema = Type.Object(
       }),
     ),
     status: StringEnum(["ongoing", "repaid", "liquidated", "sold"] as const),
+    extendedTo: Type.Optional(
+      Type.String({
+        description:
+          "the loan that continues this one when it was closed by an extension (its status is then repaid)",
+      }),
+    ),
     loanType: Type.String({ description: "Nft or Token" }),
     kind: Type.Object(
       {},
@@ -147,6 +154,7 @@ export function toLoanView(row: LoanRow, valuation: Valuation) {
         }
       : {}),
     status: row.status.toLowerCase() as "ongoing" | "repaid" | "liquidated" | "sold",
+    ...(row.extended_to ? { extendedTo: row.extended_to } : {}),
     loanType: row.loan_type,
     kind: {
       [row.kind.charAt(0).toLowerCase() + row.kind.slice(1)]:

@@ -71,7 +71,7 @@ describe("loans page", () => {
     vi.spyOn(Date, "now").mockReturnValue(NOW * 1000);
     renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
     const table = await screen.findByTestId("ongoing-loans");
-    expect(screen.getByTestId("near-expiry").textContent).toContain("A loan expire");
+    expect(screen.getByTestId("near-expiry").textContent).toContain("A loan is due within a day");
     const soonRow = table.querySelector(`[data-loan="${soon.pubkey}"]`)!;
     expect(soonRow.textContent).toContain("Expires soon");
     expect(soonRow.textContent).toContain("expires in 12h 0m");
@@ -86,6 +86,51 @@ describe("loans page", () => {
     await waitFor(() => expect(requests.some((r) => r.method === "POST")).toBe(true));
     const post = requests.find((r) => r.method === "POST")!;
     expect(post.body).toMatchObject({ borrower: me, loans: [soon.pubkey, later.pubkey] });
+  });
+
+  it("puts past-due loans in the page's loudest warning with their Repay, and says why a past-grace loan cannot be extended", async () => {
+    const borrower = Keypair.generate();
+    const me = borrower.publicKey.toBase58();
+    // 7-day loans: grace is 7 h; one ended 2 h ago (in grace), one 8 h ago (past grace)
+    const inGrace = apiLoan({ borrower: me, createdAt: NOW - 7 * DAY - 2 * 3600, duration: 7 * DAY });
+    const pastGrace = apiLoan({ borrower: me, createdAt: NOW - 7 * DAY - 8 * 3600, duration: 7 * DAY });
+    const requests = installApi((r) => {
+      if (r.path === "/loan/user")
+        return { body: { loans: [inGrace, pastGrace], totalCount: 2, ongoingCount: 2 } };
+      if (r.method === "POST") return { status: 422, body: { code: 1, message: "refused" } };
+      return undefined;
+    });
+    vi.spyOn(Date, "now").mockReturnValue(NOW * 1000);
+    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    const alert = await screen.findByTestId("past-due");
+    expect(alert.getAttribute("role")).toBe("alert");
+    expect(within(alert).getByRole("heading").textContent).toBe(
+      "2 loans are past due: repay to keep your collateral",
+    );
+    const items = alert.querySelectorAll("li");
+    // most urgent first: the one the lender can claim now
+    expect(items[0]!.getAttribute("data-loan")).toBe(pastGrace.pubkey);
+    expect(items[0]!.textContent).toContain("The lender can claim your collateral at any moment.");
+    expect(items[1]!.textContent).toContain("The lender can claim your collateral in 5h 0m.");
+    expect(screen.queryByTestId("near-expiry")).toBeNull();
+    const table = screen.getByTestId("ongoing-loans");
+    const pastRow = table.querySelector(`[data-loan="${pastGrace.pubkey}"]`)!;
+    expect(
+      (within(pastRow as HTMLElement).getByRole("button", { name: "Extend" }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    expect(within(pastRow as HTMLElement).getByTestId("extend-why").textContent).toBe(
+      "Past grace: a loan can no longer be extended, only repaid.",
+    );
+    const graceRow = table.querySelector(`[data-loan="${inGrace.pubkey}"]`)!;
+    expect(
+      (within(graceRow as HTMLElement).getByRole("button", { name: "Extend" }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+    fireEvent.click(within(items[0] as HTMLElement).getByRole("button", { name: /^Repay / }));
+    await waitFor(() => expect(requests.some((r) => r.method === "POST")).toBe(true));
+    expect(requests.find((r) => r.method === "POST")!.body).toMatchObject({
+      borrower: me,
+      loans: [pastGrace.pubkey],
+    });
   });
 
   it("extends with a fresh quote and refuses a duration beyond the pool's maximum", async () => {
@@ -104,12 +149,13 @@ describe("loans page", () => {
     const panel = await screen.findByTestId("extend-panel");
     const days = await within(panel).findByLabelText(/New duration/);
     expect(within(panel).getByTestId("extend-pay-now").textContent).toContain("0.21 USDC");
+    expect(within(panel).queryByText(/You receive/)).toBeNull();
     fireEvent.change(days, { target: { value: "15" } });
     expect(within(panel).getByTestId("extend-error").textContent).toBe("Choose between 1 and 14 days.");
     fireEvent.click(within(panel).getByTestId("extend-submit"));
     expect(requests.filter((r) => r.method === "POST")).toEqual([]);
     fireEvent.change(days, { target: { value: "7" } });
-    expect(within(panel).getByTestId("quote-repay-by-expiry").textContent).toContain("100.7 USDC");
+    expect(within(panel).getByTestId("extend-repay-by-the-new-due-date").textContent).toContain("100.7 USDC");
     fireEvent.click(within(panel).getByTestId("extend-submit"));
     await waitFor(() => expect(requests.some((r) => r.path === "/nft/extend-loan")).toBe(true));
     expect(requests.find((r) => r.path === "/nft/extend-loan")!.body).toMatchObject({

@@ -1,9 +1,9 @@
 import { computeLoanQuote, computeOwedInterest, getCurrencyByMint, SECONDS_PER_DAY } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { usePrices } from "../../data/prices.ts";
-import { formatMoney } from "../../pages/format.ts";
+import { formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
 import { QueryState } from "../../pages/page-kit.tsx";
-import { QuotePanel } from "../borrow/quote-panel.tsx";
+import { getLoanSchedule } from "../borrow/borrow-model.ts";
 import { usePool } from "../pools/pool-data.ts";
 import type { LoanRowView } from "./loan-model.ts";
 
@@ -79,16 +79,16 @@ export function ExtendPanel({
               <p className="error-text" role="alert" data-testid="extend-error">
                 {!valid && (touched || daysText !== "") ? `Choose between 1 and ${maxDays} days.` : ""}
               </p>
-              <p data-testid="extend-pay-now">
-                Pay now: interest owed so far <strong>{formatMoney(owed, row.loan.currency, 9)}</strong>. Your
-                collateral stays locked.
-              </p>
               {quote ? (
-                <QuotePanel
-                  quote={quote}
+                <ExtensionTerms
+                  owedNow={owed}
+                  principal={row.loan.amount}
                   currency={row.loan.currency}
+                  aprBps={p.loanCurve.apr}
+                  durationSeconds={days * SECONDS_PER_DAY}
+                  interest={quote.interest}
+                  repayByDue={quote.requiredRepayment}
                   nowSeconds={now}
-                  collateralLabel={row.loan.isDefi ? "token collateral" : "NFT"}
                 />
               ) : null}
               <div className="pg-buttons">
@@ -108,6 +108,52 @@ export function ExtendPanel({
           );
         }}
       </QueryState>
+    </section>
+  );
+}
+
+/**
+ * An extension in its own words: what is paid now (the interest so far; the principal is not paid out
+ * again), the new rate and term counted from when the extension lands, the new due date and what to repay by it.
+ */
+function ExtensionTerms(input: {
+  owedNow: bigint;
+  principal: bigint;
+  currency: string;
+  aprBps: number;
+  durationSeconds: number;
+  interest: bigint;
+  repayByDue: bigint;
+  nowSeconds: number;
+}) {
+  const money = (amount: bigint) => formatMoney(amount, input.currency, 9);
+  const schedule = getLoanSchedule(input.nowSeconds, input.durationSeconds);
+  const rows: [string, string, string?][] = [
+    ["Pay now", money(input.owedNow), "the interest owed so far"],
+    ["Principal", money(input.principal), "stays borrowed; nothing is paid out again"],
+    ["New APR", formatBps(input.aprBps), "the pool's rate today"],
+    ["New term", formatDuration(input.durationSeconds), "counted from when the extension lands"],
+    ["New due date", formatDateTime(schedule.expiresAt)],
+    ["Interest for the new term", money(input.interest)],
+    ["Repay by the new due date", money(input.repayByDue)],
+    ["Grace period", formatDuration(schedule.graceSeconds)],
+  ];
+  return (
+    <section className="pg-quote" aria-label="Extension terms" data-testid="extend-terms">
+      <dl>
+        {rows.map(([label, value, hint]) => (
+          <div key={label} data-testid={`extend-${label.toLowerCase().replace(/\s+/g, "-")}`}>
+            <dt>{label}</dt>
+            <dd>
+              {value}
+              {hint ? <small className="muted"> {hint}</small> : null}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted pg-small">
+        Your collateral stays locked. The loan continues as one loan: Loans shows it with its first date.
+      </p>
     </section>
   );
 }

@@ -25,6 +25,8 @@ export interface LoanRowView {
   secondsToExpiry: number;
   /** Seconds until the lender may liquidate (negative once liquidatable). */
   secondsToLiquidation: number;
+  /** Epoch seconds from which the lender may liquidate (expiry + grace). */
+  liquidatableAt: number;
   /** Repayment owed now (principal + interest owed now), base units; ongoing loans only. */
   owedNow: bigint | undefined;
 }
@@ -60,6 +62,7 @@ export function viewLoan(loan: Loan, wallet: string, now: number): LoanRowView {
     phase,
     secondsToExpiry: expiredAt - now,
     secondsToLiquidation: expiredAt + grace - now,
+    liquidatableAt: expiredAt + grace,
     owedNow,
   };
 }
@@ -91,4 +94,39 @@ export function sumByCurrency(rows: readonly LoanRowView[]): Map<string, bigint>
     totals.set(row.loan.currency, (totals.get(row.loan.currency) ?? 0n) + row.owedNow);
   }
   return totals;
+}
+
+/** How a loan continues earlier ones that extensions closed: how many, and when the first was taken. */
+export interface ExtensionChain {
+  extensions: number;
+  firstTakenAt: number;
+}
+
+/**
+ * One loan per extension chain: the loans an extension closed (Repaid with `extendedTo`) leave the list, and the
+ * loan that continues them carries how many extensions it has had and when the first loan was taken.
+ */
+export function foldExtensions(rows: readonly LoanRowView[]): {
+  rows: LoanRowView[];
+  chains: Map<string, ExtensionChain>;
+} {
+  const closedBy = new Map<string, LoanRowView>();
+  for (const row of rows) if (row.loan.extendedTo !== undefined) closedBy.set(row.loan.extendedTo, row);
+  const chains = new Map<string, ExtensionChain>();
+  const kept = rows.filter((row) => row.loan.extendedTo === undefined);
+  for (const row of kept) {
+    let extensions = 0;
+    let firstTakenAt = row.loan.createdAt;
+    for (
+      let prev = closedBy.get(row.loan.pubkey);
+      prev !== undefined;
+      prev = closedBy.get(prev.loan.pubkey)
+    ) {
+      extensions++;
+      firstTakenAt = prev.loan.createdAt;
+      if (extensions > rows.length) break;
+    }
+    if (extensions > 0) chains.set(row.loan.pubkey, { extensions, firstTakenAt });
+  }
+  return { rows: kept, chains };
 }

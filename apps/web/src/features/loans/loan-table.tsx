@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
 import { useProfiles } from "../profile/profile-data.ts";
 import { ProfileName } from "../profile/profile-name.tsx";
-import { type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
+import { type ExtensionChain, type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
 
 /** Countdown text of a loan. */
 export function countdown(row: LoanRowView): string {
@@ -26,7 +26,10 @@ export function LoanTable({
   party,
   caption,
   testId,
+  chains,
 }: {
+  /** Extension chains by loan (see foldExtensions): shown under the collateral. */
+  chains?: Map<string, ExtensionChain>;
   rows: LoanRowView[];
   name: (id: string) => string;
   lead?: (row: LoanRowView) => ReactNode;
@@ -39,7 +42,7 @@ export function LoanTable({
   const profiles = useProfiles(party === undefined ? [] : rows.map(partyOf).filter((a) => a !== ""));
   return (
     <div className="pg-table-wrap">
-      <table className="pg-table" data-testid={testId}>
+      <table className="pg-table pg-stack" data-testid={testId}>
         <caption className="pg-caption">{caption}</caption>
         <thead>
           <tr>
@@ -65,7 +68,7 @@ export function LoanTable({
         <tbody>
           {rows.map((row) => (
             <tr key={row.loan.pubkey} data-loan={row.loan.pubkey} className={`pg-phase-${row.phase}`}>
-              {lead ? <td>{lead(row)}</td> : null}
+              {lead ? <td data-label="Select">{lead(row)}</td> : null}
               <th scope="row" title={row.loan.collateral}>
                 {name(row.loan.collection)}
                 <small className="muted">
@@ -78,21 +81,31 @@ export function LoanTable({
                       ? "token"
                       : shortenAddress(row.loan.collateral)}
                 </small>
+                {chains?.get(row.loan.pubkey) ? (
+                  <small className="muted pg-chain" data-testid="loan-chain">
+                    {" "}
+                    extended{" "}
+                    {chains.get(row.loan.pubkey)!.extensions === 1
+                      ? "once"
+                      : `${chains.get(row.loan.pubkey)!.extensions} times`}{" "}
+                    · first taken {formatDateTime(chains.get(row.loan.pubkey)!.firstTakenAt)}
+                  </small>
+                ) : null}
               </th>
-              <td>{formatMoney(row.loan.amount, row.loan.currency)}</td>
-              <td>{row.loan.aprBps === undefined ? "—" : formatBps(row.loan.aprBps)}</td>
-              <td data-testid="owed-now">
+              <td data-label="Principal">{formatMoney(row.loan.amount, row.loan.currency)}</td>
+              <td data-label="APR">{row.loan.aprBps === undefined ? "—" : formatBps(row.loan.aprBps)}</td>
+              <td data-label="Owed now" data-testid="owed-now">
                 {row.owedNow === undefined ? "—" : formatMoney(row.owedNow, row.loan.currency, 9)}
               </td>
-              <td>
+              <td data-label="Due">
                 {formatDateTime(row.loan.createdAt + row.loan.duration)}
                 <small className="muted"> {countdown(row)}</small>
               </td>
-              <td>
+              <td data-label="Status">
                 <span className={`pg-status pg-status-${row.phase}`}>{PHASE_LABEL[row.phase]}</span>
               </td>
               {party ? (
-                <td data-testid="loan-party">
+                <td data-label={party === "lender" ? "Lender" : "Borrower"} data-testid="loan-party">
                   {partyOf(row) === "" ? (
                     "—"
                   ) : (

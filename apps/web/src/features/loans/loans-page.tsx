@@ -5,9 +5,10 @@ import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
-import { canLiquidate, type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
+import { canLiquidate, foldExtensions, type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
 import { LoanTable } from "./loan-table.tsx";
 import { MarketSellPanel } from "./market-sell-panel.tsx";
+import { PastDueAlert } from "./past-due-alert.tsx";
 
 /** My loans (as borrower) and the loans on my pools (as lender). */
 export function LoansPage() {
@@ -49,11 +50,11 @@ function BorrowerLoans({ owner }: { owner: string }) {
       empty="You have no loans yet. Borrow against an NFT or tokens to see them here."
     >
       {(list) => {
-        const rows = list.loans.map((loan) => viewLoan(loan, owner, now));
+        const { rows, chains } = foldExtensions(list.loans.map((loan) => viewLoan(loan, owner, now)));
         const ongoing = rows.filter((r) => r.loan.status === "Ongoing");
         const history = rows.filter((r) => r.loan.status !== "Ongoing");
         const chosen = ongoing.filter((r) => selected.has(r.loan.pubkey));
-        const soon = ongoing.filter((r) => r.phase === "near-expiry" || r.phase === "grace");
+        const soon = ongoing.filter((r) => r.phase === "near-expiry");
         const repay = async (targets: LoanRowView[]) => {
           const first = targets[0];
           if (!first || targets.some((t) => t.loan.isDefi !== first.loan.isDefi)) return;
@@ -68,11 +69,12 @@ function BorrowerLoans({ owner }: { owner: string }) {
         const mixedKinds = chosen.some((r) => r.loan.isDefi !== chosen[0]?.loan.isDefi);
         return (
           <>
+            <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
             {soon.length > 0 ? (
               <div className="pg-warning" role="status" data-testid="near-expiry">
-                {soon.length === 1 ? "A loan" : `${soon.length} loans`} expire soon. The nearest is due in{" "}
-                {formatDuration(Math.min(...soon.map((r) => Math.max(0, r.secondsToExpiry))))}; repay or
-                extend to keep your collateral.
+                {soon.length === 1 ? "A loan is" : `${soon.length} loans are`} due within a day. The nearest
+                is due in {formatDuration(Math.min(...soon.map((r) => Math.max(0, r.secondsToExpiry))))}:
+                repay or extend it before then.
               </div>
             ) : null}
             <section className="pg-section">
@@ -96,6 +98,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                 <p className="pg-state pg-empty">No ongoing loans.</p>
               ) : (
                 <LoanTable
+                  chains={chains}
                   rows={ongoing}
                   name={name}
                   party="lender"
@@ -127,11 +130,17 @@ function BorrowerLoans({ owner }: { owner: string }) {
                       <button
                         type="button"
                         className="button"
-                        disabled={tx.busy || row.phase === "liquidatable" || row.phase === "grace"}
+                        disabled={tx.busy || row.phase === "liquidatable"}
+                        aria-describedby={row.phase === "liquidatable" ? `why-${row.loan.pubkey}` : undefined}
                         onClick={() => setExtending(row.loan.pubkey)}
                       >
                         Extend
                       </button>
+                      {row.phase === "liquidatable" ? (
+                        <small className="pg-why" id={`why-${row.loan.pubkey}`} data-testid="extend-why">
+                          Past grace: a loan can no longer be extended, only repaid.
+                        </small>
+                      ) : null}
                       {row.loan.isDefi ? (
                         <button
                           type="button"
@@ -193,6 +202,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                 <p className="pg-state pg-empty">No closed loans yet.</p>
               ) : (
                 <LoanTable
+                  chains={chains}
                   rows={history}
                   name={name}
                   party="lender"
@@ -221,7 +231,7 @@ function LenderLoans({ owner }: { owner: string }) {
       empty="No one has borrowed from your pools yet."
     >
       {(list) => {
-        const rows = list.loans.map((loan) => viewLoan(loan, owner, now));
+        const { rows, chains } = foldExtensions(list.loans.map((loan) => viewLoan(loan, owner, now)));
         const ongoing = rows.filter((r) => r.loan.status === "Ongoing");
         const history = rows.filter((r) => r.loan.status !== "Ongoing");
         const claimable = ongoing.filter(canLiquidate);
@@ -246,6 +256,7 @@ function LenderLoans({ owner }: { owner: string }) {
                 <p className="pg-state pg-empty">No ongoing loans on your pools.</p>
               ) : (
                 <LoanTable
+                  chains={chains}
                   rows={ongoing}
                   name={name}
                   party="borrower"
@@ -277,6 +288,7 @@ function LenderLoans({ owner }: { owner: string }) {
                 <p className="pg-state pg-empty">No closed loans on your pools yet.</p>
               ) : (
                 <LoanTable
+                  chains={chains}
                   rows={history}
                   name={name}
                   party="borrower"
