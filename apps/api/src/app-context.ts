@@ -17,4 +17,10 @@ export interface AppContext {
   images: ImageChecker;
   /** Current time in epoch seconds (injectable for tests). */
   now(): number;
+  /**
+   * The cluster's time in epoch seconds (its Clock sysvar, read at most every 500 ms and advanced by the wall
+   * clock): what loan dates are stamped with, so analytics windows ("today", "the last 30 days") use it. A
+   * localnet whose clock was advanced is respected. Tests that inject `now` get it here too.
+   */
+  chainNow(): Promise<number>;
 }

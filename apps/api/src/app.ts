@@ -33,6 +33,7 @@ import { registerPriceRoutes } from "./prices/price-routes.ts";
 import { createPriceService } from "./prices/price-service.ts";
 import type { PriceSource } from "./prices/price-source.ts";
 import { createRpcClient, type RpcClient } from "./solana/rpc-client.ts";
+import { createChainClock } from "./tx/chain/chain-clock.ts";
 import { registerUserRoutes } from "./users/user-routes.ts";
 
 /** Parts createApp would otherwise build from the config (tests pass their own). */
@@ -82,6 +83,11 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
   const db = overrides.db ?? (await openDatabase(config));
   const rpc = overrides.rpc ?? createRpcClient(config.solanaRpcUrl);
   const now = overrides.now ?? (() => Date.now() / 1000);
+  const chainClock = createChainClock(config.solanaRpcUrl);
+  const chainNow =
+    overrides.now !== undefined
+      ? async () => overrides.now!()
+      : () => chainClock.recentUnixTime().catch(() => Math.floor(Date.now() / 1000));
   const catalog = createCatalogService(
     overrides.catalogSource ?? createLocalnetCatalogSource(rpc),
     db,
@@ -107,6 +113,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     assets: overrides.assetSource ?? createLocalnetAssetSource(rpc),
     images: createImageChecker(config.imageProxyUrl),
     now,
+    chainNow,
   };
   app.decorate("cistern", ctx);
 

@@ -67,7 +67,7 @@ export function registerDirtyRoutes(app: FastifyInstance, ctx: AppContext): void
       }),
     },
     async ({ days, currency }) => {
-      const from = (Math.floor(ctx.now() / SECONDS_PER_DAY) - (days - 1)) * SECONDS_PER_DAY;
+      const from = (Math.floor((await ctx.chainNow()) / SECONDS_PER_DAY) - (days - 1)) * SECONDS_PER_DAY;
       const rows = await ctx.db.query<Record<string, unknown>>(
         `SELECT currency, day, average_apr_bps, median_apr_bps, pools FROM apr_history
          WHERE day >= $1 AND ($2::text IS NULL OR currency = $2) ORDER BY day, currency`,
@@ -213,7 +213,7 @@ export function registerDirtyRoutes(app: FastifyInstance, ctx: AppContext): void
     },
     async ({ currency, days, interval }) => {
       const step = interval === "hour" ? 3600 : SECONDS_PER_DAY;
-      const from = Math.floor(ctx.now()) - days * SECONDS_PER_DAY;
+      const from = Math.floor(await ctx.chainNow()) - days * SECONDS_PER_DAY;
       const rows = await ctx.db.query<{ created_at: unknown; principal: unknown }>(
         "SELECT created_at, principal FROM loans WHERE currency = $1 AND created_at >= $2 ORDER BY created_at, pubkey",
         [currency, from],

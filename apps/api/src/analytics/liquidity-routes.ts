@@ -91,7 +91,7 @@ export function registerLiquidityRoutes(app: FastifyInstance, ctx: AppContext): 
       }),
     },
     async ({ pubkey, days }) => {
-      const today = Math.floor(ctx.now() / SECONDS_PER_DAY) * SECONDS_PER_DAY;
+      const today = Math.floor((await ctx.chainNow()) / SECONDS_PER_DAY) * SECONDS_PER_DAY;
       const from = today - (days - 1) * SECONDS_PER_DAY;
       const [rows, valuation] = await Promise.all([
         ctx.db.query<LoanRow>(

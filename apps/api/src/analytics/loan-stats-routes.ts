@@ -112,7 +112,7 @@ export function registerLoanStatsRoutes(app: FastifyInstance, ctx: AppContext): 
       }),
     },
     async ({ currency, days }) => {
-      const today = Math.floor(ctx.now() / SECONDS_PER_DAY) * SECONDS_PER_DAY;
+      const today = Math.floor((await ctx.chainNow()) / SECONDS_PER_DAY) * SECONDS_PER_DAY;
       const from = today - (days - 1) * SECONDS_PER_DAY;
       const rows = await ctx.db.query<{ day: unknown; loans: unknown; volume: unknown; interest: unknown }>(
         `SELECT (created_at / 86400) * 86400 AS day, count(*) AS loans, sum(principal) AS volume,
@@ -297,7 +297,7 @@ export function registerLoanStatsRoutes(app: FastifyInstance, ctx: AppContext): 
       }),
     },
     async ({ days }) => {
-      const from = (Math.floor(ctx.now() / SECONDS_PER_DAY) - (days - 1)) * SECONDS_PER_DAY;
+      const from = (Math.floor((await ctx.chainNow()) / SECONDS_PER_DAY) - (days - 1)) * SECONDS_PER_DAY;
       const [rows, valuation] = await Promise.all([
         ctx.db.query<{ day: unknown; currency: string; loans: unknown; volume: unknown }>(
           `SELECT (created_at / 86400) * 86400 AS day, currency, count(*) AS loans, sum(principal) AS volume

@@ -114,7 +114,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
         }),
       }),
     },
-    async ({ pubkey }) => computeDroplets(ctx, pubkey, ctx.now()),
+    async ({ pubkey }) => computeDroplets(ctx, pubkey, await ctx.chainNow()),
   );
 
   getRoute<{ referrer: string }, unknown>(

@@ -1,4 +1,5 @@
 import { parsePool, SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { Keypair } from "@solana/web3.js";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DashboardPage } from "../../src/features/dashboard/dashboard-page.tsx";
@@ -6,7 +7,7 @@ import { MarketPage } from "../../src/features/lend/market-page.tsx";
 import { DEFAULT_POOL_FILTERS, filterAndSortPools } from "../../src/features/pools/pool-filters.ts";
 import { PoolsPage } from "../../src/features/pools/pools-page.tsx";
 import { apiPool } from "./fixtures.ts";
-import { installApi, renderPage } from "./render-page.tsx";
+import { installApi, makeWallet, renderPage } from "./render-page.tsx";
 
 afterEach(() => {
   cleanup();
@@ -144,5 +145,27 @@ describe("dashboard", () => {
     await waitFor(() => expect(screen.getByText("$1,234.50")).toBeTruthy());
     expect(screen.getByText("250 USDC")).toBeTruthy();
     expect(screen.queryByText("You")).toBeNull();
+  });
+
+  it("shows an empty state, not $0 axes, when the wallet's 30-day history is all zero", async () => {
+    installApi((r) => {
+      if (r.path === "/liquidity/liabilities")
+        return {
+          body: Array.from({ length: 30 }, (_, i) => ({
+            date: `2026-11-${String(i + 1).padStart(2, "0")}`,
+            liabilities: 0,
+            assets: 0,
+          })),
+        };
+      if (r.path === "/loan/volume-stats") return { body: [] };
+      return undefined;
+    });
+    renderPage(<DashboardPage />, { wallet: makeWallet(Keypair.generate()) });
+    expect(
+      await screen.findByText(
+        "No loans in the last 30 days: borrow to see your liabilities and collateral here.",
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole("img", { name: /Liabilities and collateral value/ })).toBeNull();
   });
 });

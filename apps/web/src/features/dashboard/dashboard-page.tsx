@@ -109,7 +109,12 @@ function UserSection({ owner }: { owner: string }) {
       </div>
       <div className="card pg-section">
         <h3>Liabilities and assets, 30 days</h3>
-        <QueryState query={liabilities} label="your history" isEmpty={(l) => l.length === 0}>
+        <QueryState
+          query={liabilities}
+          label="your history"
+          isEmpty={(l) => l.every((p) => p.liabilitiesUsd === 0 && p.assetsUsd === 0)}
+          empty="No loans in the last 30 days: borrow to see your liabilities and collateral here."
+        >
           {(points) => (
             <LineChart
               title="Liabilities and collateral value per day (USD)"
@@ -176,7 +181,7 @@ function ProtocolSection() {
           <QueryState
             query={volume}
             label="volume"
-            isEmpty={(v) => v.length === 0}
+            isEmpty={(v) => v.every((d) => d.volumeUsd === 0)}
             empty="No loans in the last 30 days."
           >
             {(days) => (
