@@ -57,7 +57,7 @@ export async function createUsdcNftPool(
   await page.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
   await form.getByLabel("Currency").selectOption(input.usdcMint);
   await form.getByLabel("Amount to lend").fill(input.amount);
-  await form.getByLabel("APY (%)").fill("36.5");
+  await form.getByLabel("APR (%)").fill("36.5");
   await form.getByLabel("Maximum duration (days)").fill("7");
   await form.getByLabel("Maximum loan (USD)").fill("1000");
   for (const [i, collection] of input.collections.entries()) {

@@ -1,4 +1,4 @@
-import { formatUnits, getAprPercent, getCurrencyByMint, shortenAddress } from "@cistern/protocol";
+import { formatUnits, getAprPercent, getCurrencyByMint, parseUnits, shortenAddress } from "@cistern/protocol";
 
 /** Symbol of a mint: the currency table's, else the catalogue's, else a shortened address. */
 export function symbolOf(mint: string, catalogue?: Record<string, { symbol: string }>): string {
@@ -63,4 +63,22 @@ export function formatDateTime(epochSeconds: number): string {
     minute: "2-digit",
     timeZone: "UTC",
   })} UTC`;
+}
+
+/**
+ * Reads an amount typed by the user into base units: null while empty; otherwise the amount, or the one
+ * sentence that says what is wrong (negative, too many decimals or not a number, zero).
+ */
+export function parseAmountInput(text: string, decimals: number): { amount: bigint | null; error: string } {
+  const value = text.trim();
+  if (value === "") return { amount: null, error: "" };
+  if (value.startsWith("-")) return { amount: null, error: "The amount must be positive." };
+  let amount: bigint;
+  try {
+    amount = parseUnits(value, decimals);
+  } catch {
+    return { amount: null, error: `Enter a number with at most ${decimals} decimals.` };
+  }
+  if (amount === 0n) return { amount: null, error: "The amount must be greater than zero." };
+  return { amount, error: "" };
 }

@@ -54,15 +54,44 @@ describe("pool form", () => {
         onSubmit={onSubmit}
       />,
     );
-    fireEvent.change(field(/APY/), { target: { value: "abc" } });
+    fireEvent.change(field(/APR/), { target: { value: "abc" } });
     fireEvent.click(screen.getByTestId("pool-submit"));
     expect(await screen.findByText("Enter how much to put in the pool.")).toBeTruthy();
-    expect(screen.getByText("APY must be a number.")).toBeTruthy();
+    expect(screen.getByText("APR must be a number.")).toBeTruthy();
     expect(screen.getByText("Maximum loan (USD) is required.")).toBeTruthy();
     expect(screen.getByText("Add at least one collection.")).toBeTruthy();
     expect(screen.getByTestId("form-summary").textContent).toBe("Fix 4 fields above.");
     expect(onSubmit).not.toHaveBeenCalled();
     expect(requests.filter((r) => r.method === "POST")).toEqual([]);
+  });
+
+  it("says a negative number must be positive, marks required fields and names the rate APR", () => {
+    const errors = validatePoolForm(
+      {
+        ...emptyPoolForm("nft-pool", USDC_MINT),
+        amount: "-5",
+        apy: "-2",
+        durationDays: "-1",
+        maxAmountUsd: "-3",
+      },
+      "create",
+    );
+    expect(errors).toMatchObject({
+      amount: "The amount must be positive.",
+      apy: "APR must be positive.",
+      durationDays: "Duration must be positive.",
+      maxAmountUsd: "Maximum loan (USD) must be positive.",
+    });
+    renderPage(
+      <PoolFormView
+        mode="create"
+        initial={emptyPoolForm("nft-pool", USDC_MINT)}
+        busy={false}
+        onSubmit={vi.fn()}
+      />,
+    );
+    expect(screen.getByText("APR (%)").parentElement?.textContent).toContain("(required)");
+    expect(screen.queryByText(/APY/)).toBeNull();
   });
 
   it("checks amounts against the currency minimum, the wallet and the USD range", () => {
@@ -138,7 +167,7 @@ describe("pool form", () => {
     });
     expect((await screen.findByTestId("first-bank-note")).textContent).toContain("two signatures");
     fireEvent.change(field(/Amount to lend/), { target: { value: "100" } });
-    fireEvent.change(field(/APY/), { target: { value: "20" } });
+    fireEvent.change(field(/APR/), { target: { value: "20" } });
     fireEvent.change(field(/Maximum loan/), { target: { value: "500" } });
     fireEvent.click(screen.getByText("Add collection"));
     await screen.findByText("Cistern Cats");
@@ -169,7 +198,7 @@ describe("pool form", () => {
     });
     await waitFor(() => expect(requests.some((r) => r.path === "/pool/get-by-owner")).toBe(true));
     fireEvent.change(field(/Amount to lend/), { target: { value: "250.5" } });
-    fireEvent.change(field(/APY/), { target: { value: "36.5" } });
+    fireEvent.change(field(/APR/), { target: { value: "36.5" } });
     fireEvent.change(field(/Maximum duration/), { target: { value: "14" } });
     fireEvent.change(field(/Maximum loan/), { target: { value: "2000" } });
     fireEvent.click(screen.getByText("Add collection"));

@@ -1,7 +1,14 @@
-import { formatUnits, parseUnits, SOL_MINT } from "@cistern/protocol";
+import { formatUnits, SOL_MINT } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { usePrices } from "../../data/prices.ts";
-import { formatAmount, formatBps, formatMoney, formatUsd, symbolOf } from "../../pages/format.ts";
+import {
+  formatAmount,
+  formatBps,
+  formatMoney,
+  formatUsd,
+  parseAmountInput,
+  symbolOf,
+} from "../../pages/format.ts";
 import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../pages/page-kit.tsx";
 import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useLocationHref } from "../../shell/location.ts";
@@ -225,16 +232,9 @@ function TokenBorrow({ owner, preferredPool }: { owner: string; preferredPool: s
         let collateral: bigint | null = null;
         let collateralError = "";
         if (token) {
-          try {
-            collateral =
-              collateralText.trim() === "" ? null : parseUnits(collateralText.trim(), token.decimals);
-            if (collateral !== null && collateral > token.amount) {
-              collateralError = `You hold ${formatAmount(token.amount, token.decimals, token.decimals)} ${symbolOf(token.mint, catalogue.data)}.`;
-            } else if (collateral === 0n)
-              collateralError = "The collateral amount must be greater than zero.";
-          } catch {
-            collateralError = `Enter a number with at most ${token.decimals} decimals.`;
-          }
+          ({ amount: collateral, error: collateralError } = parseAmountInput(collateralText, token.decimals));
+          if (collateral !== null && collateral > token.amount)
+            collateralError = `You hold ${formatAmount(token.amount, token.decimals, token.decimals)} ${symbolOf(token.mint, catalogue.data)}.`;
         }
         const offers =
           token && collateral !== null && collateralError === ""

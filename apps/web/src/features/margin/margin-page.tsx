@@ -1,7 +1,7 @@
-import { describeErrorForUser, getCurrencyByMint, parseUnits, SOL_MINT } from "@cistern/protocol";
+import { describeErrorForUser, getCurrencyByMint, SOL_MINT } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { useWalletBalances } from "../../data/balances.ts";
-import { formatMoney, symbolOf } from "../../pages/format.ts";
+import { formatMoney, parseAmountInput, symbolOf } from "../../pages/format.ts";
 import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-kit.tsx";
 import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useOpenPools } from "../borrow/borrow-data.ts";
@@ -55,16 +55,11 @@ function MarginForm({ owner }: { owner: string }) {
     currency === SOL_MINT
       ? (balances.data?.lamports ?? 0n)
       : (balances.data?.tokens.find((t) => t.mint === currency)?.amount ?? 0n);
-  let downPayment: bigint | null = null;
-  let downError = "";
-  try {
-    downPayment = downText.trim() === "" ? null : parseUnits(downText.trim(), decimals);
-    if (downPayment === 0n) downError = "The down payment must be greater than zero.";
-    else if (downPayment !== null && downPayment > held)
-      downError = `You hold ${formatMoney(held, currency, decimals)}.`;
-  } catch {
-    downError = `Enter a number with at most ${decimals} decimals.`;
-  }
+  const parsed = parseAmountInput(downText, decimals);
+  const downPayment = parsed.amount;
+  let downError = parsed.error;
+  if (downPayment !== null && downPayment > held)
+    downError = `You hold ${formatMoney(held, currency, decimals)}.`;
   const offers = useMarginOffers({
     owner,
     target,

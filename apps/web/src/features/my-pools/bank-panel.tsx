@@ -1,6 +1,6 @@
-import { type Bank, getCurrencyByMint, parseUnits } from "@cistern/protocol";
+import { type Bank, getCurrencyByMint } from "@cistern/protocol";
 import { useId, useState } from "react";
-import { formatMoney } from "../../pages/format.ts";
+import { formatMoney, parseAmountInput } from "../../pages/format.ts";
 import { Stats } from "../../pages/page-kit.tsx";
 import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 
@@ -14,13 +14,8 @@ export function checkBankAmount(
   const currency = getCurrencyByMint(mint);
   if (!currency) return { ok: false, message: "Unsupported currency." };
   if (text.trim() === "") return { ok: false, message: "Enter an amount." };
-  let amount: bigint;
-  try {
-    amount = parseUnits(text.trim(), currency.decimals);
-  } catch {
-    return { ok: false, message: `Enter a number with at most ${currency.decimals} decimals.` };
-  }
-  if (amount <= 0n) return { ok: false, message: "The amount must be greater than zero." };
+  const { amount, error } = parseAmountInput(text, currency.decimals);
+  if (amount === null) return { ok: false, message: error };
   if (amount > limit) {
     return {
       ok: false,

@@ -11,11 +11,10 @@ import {
   type PoolForm,
   type PoolType,
   type PoolUpdatePayload,
-  parseUnits,
   RATE_SCALE,
   SECONDS_PER_DAY,
 } from "@cistern/protocol";
-import { formatMoney } from "../../pages/format.ts";
+import { formatMoney, parseAmountInput } from "../../pages/format.ts";
 
 /** One collateral row of the form (percent strings). */
 export interface CollateralRow {
@@ -143,6 +142,10 @@ function numberField(
     if (rule.required) errors[field] = `${label} is required.`;
     return null;
   }
+  if (value.startsWith("-")) {
+    errors[field] = `${label} must be positive.`;
+    return null;
+  }
   if (!NUMBER.test(value)) {
     errors[field] = `${label} must be a number.`;
     return null;
@@ -169,19 +172,13 @@ export function validatePoolForm(
   if (form.name.trim().length > 32) errors.name = "Name must be at most 32 characters.";
   if (mode === "create" && currency) {
     const text = form.amount.trim();
+    const { amount, error } = parseAmountInput(text, currency.decimals);
+    const minimum = form.type === "nft-pool" ? currency.minAmountBaseUnits : currency.minDefiAmountBaseUnits;
     if (text === "") errors.amount = "Enter how much to put in the pool.";
-    else {
-      try {
-        const amount = parseUnits(text, currency.decimals);
-        const minimum =
-          form.type === "nft-pool" ? currency.minAmountBaseUnits : currency.minDefiAmountBaseUnits;
-        if (amount < minimum) errors.amount = `Deposit at least ${formatMoney(minimum, currency.mint, 9)}.`;
-        else if (options.walletBalance !== undefined && amount > options.walletBalance)
-          errors.amount = `Your wallet holds ${formatMoney(options.walletBalance, currency.mint, 9)}.`;
-      } catch {
-        errors.amount = `Enter a number with at most ${currency.decimals} decimals.`;
-      }
-    }
+    else if (amount === null) errors.amount = error;
+    else if (amount < minimum) errors.amount = `Deposit at least ${formatMoney(minimum, currency.mint, 9)}.`;
+    else if (options.walletBalance !== undefined && amount > options.walletBalance)
+      errors.amount = `Your wallet holds ${formatMoney(options.walletBalance, currency.mint, 9)}.`;
   }
   const image = checkImageUrl(form.image);
   if (!image.ok) errors.image = "Images hosted on twimg are not supported; use another URL.";
@@ -194,7 +191,7 @@ export function validatePoolForm(
       errors.image = "Image URL is not a valid URL.";
     }
   }
-  numberField(errors, "apy", form.apy, "APY", { required: true, min: 0.01, max: 1000 });
+  numberField(errors, "apy", form.apy, "APR", { required: true, min: 0.01, max: 1000 });
   numberField(errors, "durationDays", form.durationDays, "Duration", {
     required: true,
     min: 1,

@@ -9,16 +9,27 @@ function Field({
   hint,
   children,
   id,
+  required,
 }: {
   label: string;
   error?: string | undefined;
   hint?: string;
   children: ReactNode;
   id: string;
+  /** Marks the field as required (an asterisk, read out as "required"). */
+  required?: boolean;
 }) {
   return (
     <div className={error ? "pg-field has-error" : "pg-field"}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>
+        {label}
+        {required ? (
+          <span className="pg-required">
+            <span aria-hidden="true"> *</span>
+            <span className="pg-sr"> (required)</span>
+          </span>
+        ) : null}
+      </label>
       {children}
       {hint ? <small className="muted">{hint}</small> : null}
       {error ? (
@@ -142,6 +153,7 @@ export function PoolFormView({
             id={id("amount")}
             label="Amount to lend"
             error={errors.amount}
+            required
             hint="Deposited into your bank for this currency; withdraw what is not lent at any time."
           >
             <input {...input("amount")} inputMode="decimal" autoComplete="off" />
@@ -154,10 +166,16 @@ export function PoolFormView({
             </strong>
           </div>
         ) : null}
-        <Field id={id("apy")} label="APY (%)" error={errors.apy}>
+        <Field
+          id={id("apy")}
+          label="APR (%)"
+          error={errors.apy}
+          required
+          hint="Simple yearly rate borrowers pay; interest accrues per hour."
+        >
           <input {...input("apy")} inputMode="decimal" />
         </Field>
-        <Field id={id("durationDays")} label="Maximum duration (days)" error={errors.durationDays}>
+        <Field id={id("durationDays")} label="Maximum duration (days)" error={errors.durationDays} required>
           <input {...input("durationDays")} inputMode="numeric" />
         </Field>
         <Field
@@ -168,7 +186,7 @@ export function PoolFormView({
         >
           <input {...input("minAmountUsd")} inputMode="decimal" />
         </Field>
-        <Field id={id("maxAmountUsd")} label="Maximum loan (USD)" error={errors.maxAmountUsd}>
+        <Field id={id("maxAmountUsd")} label="Maximum loan (USD)" error={errors.maxAmountUsd} required>
           <input {...input("maxAmountUsd")} inputMode="decimal" />
         </Field>
       </div>

@@ -16,8 +16,15 @@ function compareBigDesc(a: bigint, b: bigint): number {
   return a === b ? 0 : a > b ? -1 : 1;
 }
 
-/** Filters and sorts pools (ties broken by address so the order is stable). */
-export function filterAndSortPools(pools: readonly ParsedPool[], filters: PoolFilters): ParsedPool[] {
+/**
+ * Filters and sorts pools (ties broken by address so the order is stable). Pools of several currencies are
+ * compared by liquidity in USD when `liquidityUsd` is given (base units otherwise).
+ */
+export function filterAndSortPools(
+  pools: readonly ParsedPool[],
+  filters: PoolFilters,
+  liquidityUsd?: (pool: ParsedPool) => number,
+): ParsedPool[] {
   const search = filters.search.trim().toLowerCase();
   const kept = pools.filter(
     (pool) =>
@@ -29,7 +36,10 @@ export function filterAndSortPools(pools: readonly ParsedPool[], filters: PoolFi
         pool.owner.toLowerCase().startsWith(search)),
   );
   const byKey: Record<PoolSort, (a: ParsedPool, b: ParsedPool) => number> = {
-    liquidity: (a, b) => compareBigDesc(a.availableLiquidity, b.availableLiquidity),
+    liquidity: (a, b) =>
+      liquidityUsd
+        ? liquidityUsd(b) - liquidityUsd(a)
+        : compareBigDesc(a.availableLiquidity, b.availableLiquidity),
     "apr-high": (a, b) => b.loanCurve.apr - a.loanCurve.apr,
     "apr-low": (a, b) => a.loanCurve.apr - b.loanCurve.apr,
     duration: (a, b) => b.limits.maxDuration - a.limits.maxDuration,

@@ -1,16 +1,23 @@
-import { listCurrencies } from "@cistern/protocol";
+import { formatUnits, getCurrencyByMint, listCurrencies, type ParsedPool } from "@cistern/protocol";
 import { useState } from "react";
+import { usePrices } from "../../data/prices.ts";
 import { Page, QueryState } from "../../pages/page-kit.tsx";
 import { PoolCards } from "./pool-cards.tsx";
 import { usePools } from "./pool-data.ts";
 import { DEFAULT_POOL_FILTERS, filterAndSortPools, type PoolFilters, type PoolSort } from "./pool-filters.ts";
 
-/** All open pools of a currency with search, type and sort. */
+/** All open pools (of every currency, or one) with search, type and sort. */
 export function PoolsPage() {
   const currencies = listCurrencies();
-  const [currency, setCurrency] = useState(currencies[0]!.mint);
+  const [currency, setCurrency] = useState("");
   const [filters, setFilters] = useState<PoolFilters>(DEFAULT_POOL_FILTERS);
-  const pools = usePools({ currency });
+  const pools = usePools(currency === "" ? {} : { currency });
+  const prices = usePrices();
+  const liquidityUsd = (pool: ParsedPool) => {
+    const decimals = getCurrencyByMint(pool.currency)?.decimals;
+    const price = Number(prices.data?.[pool.currency] ?? 0);
+    return decimals === undefined ? 0 : Number(formatUnits(pool.availableLiquidity, decimals)) * price;
+  };
   const set = (patch: Partial<PoolFilters>) => setFilters((f) => ({ ...f, ...patch }));
   return (
     <Page
@@ -21,6 +28,7 @@ export function PoolsPage() {
         <label>
           Currency
           <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
+            <option value="">All</option>
             {currencies.map((c) => (
               <option key={c.mint} value={c.mint}>
                 {c.symbol}
@@ -58,7 +66,7 @@ export function PoolsPage() {
       </form>
       <QueryState query={pools} label="pools">
         {(page) => {
-          const shown = filterAndSortPools(page.pools, filters);
+          const shown = filterAndSortPools(page.pools, filters, liquidityUsd);
           return shown.length === 0 ? (
             <div className="pg-state pg-empty" data-testid="state-empty">
               No pools match these filters.

@@ -1,7 +1,7 @@
-import { describeErrorForUser, parseUnits, SOL_MINT } from "@cistern/protocol";
+import { describeErrorForUser, SOL_MINT } from "@cistern/protocol";
 import { useState } from "react";
 import { useWalletBalances } from "../../data/balances.ts";
-import { formatAmount, formatMoney, symbolOf } from "../../pages/format.ts";
+import { formatAmount, formatMoney, parseAmountInput, symbolOf } from "../../pages/format.ts";
 import { usePageTransaction } from "../../pages/use-page-transaction.ts";
 import { useSwapQuote } from "../margin/margin-data.ts";
 import { useTokens } from "../pools/pool-data.ts";
@@ -27,16 +27,11 @@ export function SwapWidget({ owner }: { owner: string }) {
     from === SOL_MINT
       ? (balances.data?.lamports ?? 0n)
       : (balances.data?.tokens.find((t) => t.mint === from)?.amount ?? 0n);
-  let amount: bigint | null = null;
-  let amountError = "";
-  try {
-    amount = amountText.trim() === "" ? null : parseUnits(amountText.trim(), decimalsOf(from));
-    if (amount === 0n) amountError = "The amount must be greater than zero.";
-    else if (amount !== null && amount > held)
-      amountError = `You hold ${formatAmount(held, decimalsOf(from))} ${symbolOf(from, catalogue.data)}.`;
-  } catch {
-    amountError = `Enter a number with at most ${decimalsOf(from)} decimals.`;
-  }
+  const parsed = parseAmountInput(amountText, decimalsOf(from));
+  const amount = parsed.amount;
+  let amountError = parsed.error;
+  if (amount !== null && amount > held)
+    amountError = `You hold ${formatAmount(held, decimalsOf(from))} ${symbolOf(from, catalogue.data)}.`;
   const quote = useSwapQuote({
     inputMint: from,
     outputMint: to,
