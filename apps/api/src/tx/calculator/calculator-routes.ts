@@ -5,6 +5,7 @@ import { parseBaseUnits } from "../builder/builder-schemas.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError } from "../tx-errors.ts";
 import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
+import { quoteLeastCollateral } from "./least-collateral.ts";
 import { quoteMargins } from "./margin-quotes.ts";
 import {
   DefiQuoteBody,
@@ -186,19 +187,20 @@ export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): v
       minDurationInDays?: number;
       tag?: string;
       mode?: "borrow" | "margin";
+      isReverse?: boolean;
       currency?: string;
       jupSlippage?: number;
     }>(async (b) => {
       const durationSeconds = (b.minDurationInDays ?? 1) * 86_400;
+      const amountIn = parseBaseUnits("amountIn", b.amountIn);
+      if (amountIn <= 0n) throw badRequest("amountIn must be positive");
       if (b.mode === "margin") {
         if (b.currency === undefined && b.pool === undefined)
           throw badRequest("margin mode needs the down payment's currency (currency) or a pool");
-        const downPayment = parseBaseUnits("amountIn", b.amountIn);
-        if (downPayment <= 0n) throw badRequest("amountIn (the down payment) must be positive");
         const margins = await quoteMargins(tx, {
           collateralMint: b.currencyIn,
-          downPayment,
           durationSeconds,
+          ...(b.isReverse ? { principal: amountIn } : { downPayment: amountIn }),
           ...optional("currency", b.currency),
           ...optional("pool", b.pool),
           ...optional("borrower", b.borrower),
@@ -207,9 +209,24 @@ export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): v
         if (b.order === "apr") margins.sort((x, y) => x.apr - y.apr);
         return { ...optional("tag", b.tag), quotes: [], margins };
       }
-      if (b.currency !== undefined || b.jupSlippage !== undefined)
-        throw badRequest("currency and jupSlippage apply to mode margin only");
-      const collateralAmount = parseBaseUnits("amountIn", b.amountIn);
+      if (b.jupSlippage !== undefined) throw badRequest("jupSlippage applies to mode margin only");
+      if (b.isReverse) {
+        if (b.currency === undefined)
+          throw badRequest("isReverse needs the currency of the principal (currency)");
+        const quotes = await quoteLeastCollateral(tx, {
+          collateralMint: b.currencyIn,
+          currency: b.currency,
+          principal: amountIn,
+          durationSeconds,
+          ...optional("pool", b.pool),
+          ...optional("borrower", b.borrower),
+        });
+        if (b.order === "amount")
+          quotes.sort((x, y) => Number(BigInt(x.collateralAmount!) - BigInt(y.collateralAmount!)));
+        return { ...optional("tag", b.tag), quotes };
+      }
+      if (b.currency !== undefined) throw badRequest("currency applies to mode margin or isReverse only");
+      const collateralAmount = amountIn;
       const r = await quoteLoan(tx, {
         poolType: "defi-pool",
         collateralId: b.currencyIn,

@@ -1,13 +1,16 @@
+import type { QuoteResponse } from "../../venues/swap/swap-venue.ts";
 import { DEFAULT_SLIPPAGE_BPS } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
+import { findLeastAmount } from "./least-amount.ts";
+import type { PoolOffer } from "./pool-selection.ts";
 import { quoteLoan } from "./quote-service.ts";
 
-/** One pool's margin terms for a down payment. */
+/** One pool's margin terms for a down payment and principal. */
 export interface MarginQuote {
   pool: string;
   currency: string;
   apr: number;
-  /** Down payment + principal over down payment, at the largest principal the pool lends. */
+  /** Down payment + principal over down payment. */
   leverage: number;
   /** 1 / (1 - LTV): what the pool's LTV allows at the spot price, before price impact and slippage. */
   maxLeverage: number;
@@ -20,100 +23,127 @@ export interface MarginQuote {
   slippageBps: number;
 }
 
+/** What the margin quotes are asked: a down payment to lever up, or (reverse) a principal to find the least down payment for. */
+export interface MarginAsk {
+  collateralMint: string;
+  durationSeconds: number;
+  slippageBps?: number;
+  currency?: string;
+  pool?: string;
+  borrower?: string;
+  /** Forward: the down payment; the quote finds the largest principal each pool lends. */
+  downPayment?: bigint;
+  /** Reverse: the principal wanted; the quote finds the least down payment each pool lends it for. */
+  principal?: bigint;
+}
+
 /** Rounds of "swap the total, let the rule-book lend against the least it buys" (each lends less). */
 const ROUNDS = 6;
+/** A reverse quote gives up when even a down payment of this many times the principal would not do. */
+const MAX_DOWN_PAYMENT_MULTIPLE = 64n;
 
 /**
- * Margin terms of every defi-pool that lends against `collateralMint` (or the one named), for a down payment in
- * each pool's currency: the largest principal such that the pool's rule-book lends it against the least the swap
- * of down payment + principal may deliver after slippage (found by a few decreasing rounds from the LTV's
- * theoretical maximum), with the collateral it buys, the interest and the price impact. Best leverage first.
+ * Margin terms of every defi-pool that lends against `collateralMint` (or the one named) in `currency`. Forward
+ * (`downPayment`): the largest principal such that the pool's rule-book lends it against the least the swap of
+ * down payment + principal may deliver after slippage (a few decreasing rounds from the LTV's limit). Reverse
+ * (`principal`): the least down payment for which it lends that principal (a binary search). Decided on the
+ * cached pools and banks (a preview: the builder decides the chosen pool on fresh state). Best leverage first.
  */
-export async function quoteMargins(
-  tx: TxContext,
-  input: {
-    collateralMint: string;
-    downPayment: bigint;
-    durationSeconds: number;
-    slippageBps?: number;
-    currency?: string;
-    pool?: string;
-    borrower?: string;
-  },
-): Promise<MarginQuote[]> {
-  const slippageBps = input.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
-  const base = {
-    poolType: "defi-pool" as const,
-    collateralId: input.collateralMint,
-    durationSeconds: input.durationSeconds,
-    ...(input.borrower !== undefined ? { borrower: input.borrower } : {}),
-  };
-  const swapOf = (currency: string, amount: bigint) =>
-    tx.swapVenue.quote({
-      inputMint: currency,
-      outputMint: input.collateralMint,
-      amount: Number(amount),
-      slippageBps,
-    });
+export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<MarginQuote[]> {
+  const slippageBps = ask.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
   const snapshot = await tx.state.snapshot();
   const candidates = [...snapshot.pools].filter(
     ([address, p]) =>
       p.poolType === "defi-pool" &&
       p.status === "Open" &&
-      (input.pool === undefined || address === input.pool) &&
-      (input.currency === undefined || p.currencyMint === input.currency) &&
-      p.collections.some((c) => c.id === input.collateralMint),
+      (ask.pool === undefined || address === ask.pool) &&
+      (ask.currency === undefined || p.currencyMint === ask.currency) &&
+      p.collections.some((c) => c.id === ask.collateralMint && c.ltvBps < 10_000),
   );
   const out: MarginQuote[] = [];
   for (const [pool, account] of candidates) {
-    const entry = account.collections.find((c) => c.id === input.collateralMint)!;
-    if (entry.ltvBps >= 10_000) continue;
+    const ltvBps = account.collections.find((c) => c.id === ask.collateralMint)!.ltvBps;
     const currency = account.currencyMint;
-    let principal = (input.downPayment * BigInt(entry.ltvBps)) / BigInt(10_000 - entry.ltvBps);
-    let last: { swap: Awaited<ReturnType<typeof swapOf>>; interest: string } | null = null;
-    for (let round = 0; round < ROUNDS && principal > 0n; round++) {
-      const swap = await swapOf(currency, input.downPayment + principal);
-      const minimum = BigInt(swap.otherAmountThreshold);
-      // decided on the cached pools and banks (a preview: the builder decides the chosen pool on fresh state)
-      const offerOf = async (amount?: bigint) =>
-        (
-          await quoteLoan(tx, {
-            ...base,
-            collateralAmount: minimum,
-            currency,
-            ...(amount !== undefined ? { amount } : {}),
-          }).catch(() => null)
-        )?.offers.find((o) => o.pool === pool);
-      const offer = await offerOf();
-      if (offer === undefined) {
-        principal = 0n;
-        break;
-      }
-      const max = offer.maxBorrowAmount;
-      if (max >= principal) {
-        const taken = await offerOf(principal);
-        if (taken !== undefined) last = { swap, interest: taken.interest.toString() };
-        break;
-      }
-      // the pool lends `ltv` of each extra unit swapped, so the fixed point lies deficit / (1 - ltv) lower
-      const deficit = principal - max;
-      principal -= (deficit * 10_000n) / BigInt(10_000 - entry.ltvBps) + principal / 10_000n + 1n;
-    }
-    if (last === null || principal <= 0n) continue;
+    /** The pool's offer against the least `downPayment + principal` buys (with the swap), if it lends `principal`. */
+    const lends = async (downPayment: bigint, principal: bigint) => {
+      const swap = await tx.swapVenue.quote({
+        inputMint: currency,
+        outputMint: ask.collateralMint,
+        amount: Number(downPayment + principal),
+        slippageBps,
+      });
+      const quote = await quoteLoan(tx, {
+        poolType: "defi-pool",
+        collateralId: ask.collateralMint,
+        collateralAmount: BigInt(swap.otherAmountThreshold),
+        durationSeconds: ask.durationSeconds,
+        currency,
+        ...(ask.borrower !== undefined ? { borrower: ask.borrower } : {}),
+      }).catch(() => null);
+      const offer = quote?.offers.find((o) => o.pool === pool);
+      return { swap, offer, ok: offer !== undefined && offer.maxBorrowAmount >= principal };
+    };
+    const found =
+      ask.principal !== undefined
+        ? await leastDownPayment(lends, ask.principal)
+        : await largestPrincipal(lends, ask.downPayment ?? 0n, ltvBps);
+    if (found === null) continue;
+    const { downPayment, principal } = found;
+    const taken = await quoteLoan(tx, {
+      poolType: "defi-pool",
+      collateralId: ask.collateralMint,
+      collateralAmount: BigInt(found.swap.otherAmountThreshold),
+      durationSeconds: ask.durationSeconds,
+      currency,
+      amount: principal,
+      ...(ask.borrower !== undefined ? { borrower: ask.borrower } : {}),
+    }).catch(() => null);
+    const offer = taken?.offers.find((o) => o.pool === pool);
+    if (offer === undefined) continue;
     out.push({
       pool,
       currency,
       apr: account.loanAprBps,
-      leverage: Number(((input.downPayment + principal) * 100n) / input.downPayment) / 100,
-      maxLeverage: Math.floor(1_000_000 / (10_000 - entry.ltvBps)) / 100,
-      downPayment: input.downPayment.toString(),
+      leverage: Number(((downPayment + principal) * 100n) / downPayment) / 100,
+      maxLeverage: Math.floor(1_000_000 / (10_000 - ltvBps)) / 100,
+      downPayment: downPayment.toString(),
       principal: principal.toString(),
-      expectedCollateral: last.swap.outAmount,
-      minimumCollateral: last.swap.otherAmountThreshold,
-      interest: last.interest,
-      priceImpactPct: last.swap.priceImpactPct,
+      expectedCollateral: found.swap.outAmount,
+      minimumCollateral: found.swap.otherAmountThreshold,
+      interest: offer.interest.toString(),
+      priceImpactPct: found.swap.priceImpactPct,
       slippageBps,
     });
   }
   return out.sort((a, b) => b.leverage - a.leverage);
+}
+
+type Lends = (
+  downPayment: bigint,
+  principal: bigint,
+) => Promise<{ swap: QuoteResponse; offer: PoolOffer | undefined; ok: boolean }>;
+type Found = { downPayment: bigint; principal: bigint; swap: QuoteResponse } | null;
+
+/** Forward: from the LTV's limit down, each round moves to where the pool's lending meets the principal. */
+async function largestPrincipal(lends: Lends, downPayment: bigint, ltvBps: number): Promise<Found> {
+  if (downPayment <= 0n) return null;
+  let principal = (downPayment * BigInt(ltvBps)) / BigInt(10_000 - ltvBps);
+  for (let round = 0; round < ROUNDS && principal > 0n; round++) {
+    const { swap, offer, ok } = await lends(downPayment, principal);
+    if (offer === undefined) return null;
+    if (ok) return { downPayment, principal, swap };
+    // the pool lends `ltv` of each extra unit swapped, so the fixed point lies deficit / (1 - ltv) lower
+    const deficit = principal - offer.maxBorrowAmount;
+    principal -= (deficit * 10_000n) / BigInt(10_000 - ltvBps) + principal / 10_000n + 1n;
+  }
+  return null;
+}
+
+/** Reverse: the least down payment (base units) for which the pool lends `principal`. */
+async function leastDownPayment(lends: Lends, principal: bigint): Promise<Found> {
+  const least = await findLeastAmount(principal, MAX_DOWN_PAYMENT_MULTIPLE, async (downPayment) => {
+    const r = await lends(downPayment, principal);
+    return r.ok ? r.swap : null;
+  });
+  return least && { downPayment: least.amount, principal, swap: least.found };
 }

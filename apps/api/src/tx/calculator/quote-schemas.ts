@@ -49,6 +49,12 @@ export const QuoteSchema = Type.Object({
     },
     { description: "lamports the wallet pays besides the loan; the escrow rent comes back on repay" },
   ),
+  collateralAmount: Type.Optional(
+    Type.String({
+      description:
+        "multi-quote isReverse: the least collateral (base units) this pool lends `amount` against",
+    }),
+  ),
   accruedInterestDue: Type.Optional(
     Type.String({ description: "extend: interest owed on the old loan now" }),
   ),
@@ -111,6 +117,12 @@ export const MultiQuoteBody = Type.Object(
     minDurationInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
     tag: Type.Optional(Type.String({ maxLength: 64 })),
     mode: Type.Optional(Type.Union([Type.Literal("borrow"), Type.Literal("margin")])),
+    isReverse: Type.Optional(
+      Type.Boolean({
+        description:
+          "amountIn is the principal wanted (in `currency`): borrow mode answers the least collateral per pool, margin mode the least down payment",
+      }),
+    ),
     currency: Type.Optional(Pubkey),
     jupSlippage: Type.Optional(
       Type.Integer({
@@ -123,7 +135,7 @@ export const MultiQuoteBody = Type.Object(
   {
     additionalProperties: false,
     description:
-      "mode borrow (default): one quote per defi-pool able to lend against `amountIn` of `currencyIn` (max amount each), for minDurationInDays (default 1). mode margin: `currencyIn` is the token bought, `amountIn` the down payment in `currency` (or the named pool's currency); one margin quote per pool, best leverage first.",
+      "mode borrow (default): one quote per defi-pool able to lend against `amountIn` of `currencyIn` (max amount each), for minDurationInDays (default 1). mode margin: `currencyIn` is the token bought, `amountIn` the down payment in `currency` (or the named pool's currency); one margin quote per pool, best leverage first. isReverse: `amountIn` is the principal wanted in `currency` instead (least collateral, or least down payment, per pool).",
   },
 );
 
