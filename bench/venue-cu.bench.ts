@@ -1,5 +1,5 @@
 // Compute units of the instructions that compose with the swap venue (in-process LiteSVM, deterministic):
-// the venue's Swap alone, MarketSell and LiquidateSell each including the venue swap, against the issue's
+// the venue's Swap alone, MarketSell, LiquidateSell and MarginSwap each including the venue swap, against the issue's
 // budget of 120,000 CU for the whole transaction.
 
 import { getLiquidateSellInstruction, quoteSwapExactIn } from "@cistern/sdk";
@@ -7,6 +7,7 @@ import {
   createPool,
   getNow,
   getTokenBalance,
+  mintTo,
   readLoan,
   sendWithLiteSvm,
   setUnixTime,
@@ -16,6 +17,7 @@ import {
   COLLATERAL,
   createSale,
   DAY,
+  marginSwapInstruction,
   marketSell,
   openLoan,
   venueSwap,
@@ -67,6 +69,35 @@ const liquidation = await sendWithLiteSvm(
   w.admin,
 );
 rows.push(["LiquidateSell (incl. venue Swap)", liquidation.computeUnits]);
+
+// MarginSwap: 50 down + 60 borrowed swapped into the collateral and locked (its own world: prices untouched)
+const m = await createSale();
+await mintTo(
+  m.world.svm,
+  m.world.admin,
+  m.world.currencyMint,
+  await tokenAccountOf(m.world, m.borrower, m.world.currencyMint),
+  500_000_000n,
+);
+const mCollateralIsA = m.swapPool.mintA === m.collateralMint;
+const bought = quoteSwapExactIn(
+  getTokenBalance(m.world.svm, mCollateralIsA ? m.swapPool.vaultB : m.swapPool.vaultA),
+  getTokenBalance(m.world.svm, mCollateralIsA ? m.swapPool.vaultA : m.swapPool.vaultB),
+  110_000_000n,
+  30,
+).amountOut;
+const margin = await sendWithLiteSvm(
+  m.world.svm,
+  [
+    await marginSwapInstruction(m, {
+      downPayment: 50_000_000n,
+      principal: 60_000_000n,
+      minimum: (bought * 99n) / 100n,
+    }),
+  ],
+  m.borrower.signer,
+);
+rows.push(["MarginSwap (incl. venue Swap)", margin.computeUnits]);
 
 // the venue's Swap on its own: the borrower sells 1 token
 const own = await sendWithLiteSvm(

@@ -1,11 +1,8 @@
 import { computeOwedInterest, computeProtocolFee, PROGRAM_ERROR_CODE as P } from "@cistern/protocol";
 import {
   findEscrowPda,
-  findLoanPda,
   getLiquidateSellInstruction,
-  getMarginSwapInstruction,
   getSetVenuesInstruction,
-  getSwapInstruction,
   quoteSwapExactIn,
 } from "@cistern/sdk";
 import {
@@ -33,6 +30,7 @@ import {
   createSale,
   DAY,
   failureCode,
+  marginSwapInstruction,
   marketSell,
   openLoan,
   PRINCIPAL,
@@ -327,56 +325,12 @@ describe("MarginSwap: down payment + loan swapped into the collateral, locked as
     await mintTo(s.world.svm, s.world.admin, s.world.currencyMint, currency, 10n * DOWN);
   });
 
-  /** The margin swap of DOWN + `principal` into at least `minimum` collateral (attested at 2 units a token). */
-  async function marginSwap(input: {
+  const marginSwap = (input: {
     principal: bigint;
     minimum: bigint;
     destination?: Address;
     venue?: Address;
-  }) {
-    const w = s.world;
-    const nonce = w.counters.loanNonce++;
-    const [loan] = await findLoanPda(w.programAddress, s.pool.address, s.borrower.signer.address, nonce);
-    const [escrow] = await findEscrowPda(w.programAddress, loan);
-    const currency = await tokenAccountOf(w, s.borrower, w.currencyMint);
-    const collateralIsA = s.swapPool.mintA === s.collateralMint;
-    const swap = getSwapInstruction({
-      programAddress: input.venue ?? s.venue,
-      user: s.borrower.signer,
-      source: currency,
-      destination: input.destination ?? escrow,
-      pool: s.swapPool.address,
-      vaultIn: collateralIsA ? s.swapPool.vaultB : s.swapPool.vaultA,
-      vaultOut: collateralIsA ? s.swapPool.vaultA : s.swapPool.vaultB,
-      amountIn: DOWN + input.principal,
-      minAmountOut: 0n,
-    });
-    return getMarginSwapInstruction({
-      programAddress: w.programAddress,
-      borrower: s.borrower.signer,
-      oracle: w.oracle,
-      pool: s.pool.address,
-      bank: s.pool.bank.address,
-      collateralMint: s.collateralMint,
-      borrowerCurrencyTokenAccount: currency,
-      downPaymentBaseUnits: DOWN,
-      nonce,
-      principalBaseUnits: input.principal,
-      durationSeconds: 7n * DAY,
-      collateralAmountBaseUnits: input.minimum,
-      expectedAprBps: 2000,
-      attestation: {
-        collateralValueBaseUnits: (input.minimum * 2n) / 1000n, // 9-decimal tokens at 2 six-decimal units each
-        collection: s.collateralMint,
-        currencyPriceMicroUsd: 1_000_000n,
-        walletAgeSeconds: 0n,
-        pastLoans: 0n,
-        volumeMicroUsd: 0n,
-        slot: getNow(w).slot,
-      },
-      swap,
-    });
-  }
+  }) => marginSwapInstruction(s, { downPayment: DOWN, ...input });
 
   it("borrows, swaps and locks what the venue delivered; the borrower paid only the down payment", async () => {
     const w = s.world;

@@ -8,8 +8,10 @@ import { fileURLToPath } from "node:url";
 import {
   decodeSwapPool,
   findEscrowPda,
+  findLoanPda,
   getAddSwapLiquidityInstruction,
   getInitializeSwapPoolInstruction,
+  getMarginSwapInstruction,
   getMarketSellInstruction,
   getSetVenuesInstruction,
   getSwapInstruction,
@@ -21,6 +23,7 @@ import {
   createPool,
   createWallet,
   getAccountData,
+  getNow,
   type LendingWorld,
   LiteSvmTransactionError,
   mintTo,
@@ -192,6 +195,58 @@ export async function marketSell(
     borrowerCurrencyTokenAccount:
       over.currencyAccount ?? (await tokenAccountOf(s.world, borrower, l.currencyMint)),
     treasuryCurrencyTokenAccount: await tokenAccountOf(s.world, s.world.treasury, l.currencyMint),
+    swap,
+  });
+}
+
+/**
+ * MarginSwap of `downPayment` + `principal` through the venue into at least `minimum` collateral, in the sale's
+ * pool (attested at 2 currency units a token); `destination` and `venue` substitute accounts for refusal tests.
+ */
+export async function marginSwapInstruction(
+  s: Sale,
+  input: { downPayment: bigint; principal: bigint; minimum: bigint; destination?: Address; venue?: Address },
+) {
+  const w = s.world;
+  const nonce = w.counters.loanNonce++;
+  const [loan] = await findLoanPda(w.programAddress, s.pool.address, s.borrower.signer.address, nonce);
+  const [escrow] = await findEscrowPda(w.programAddress, loan);
+  const currency = await tokenAccountOf(w, s.borrower, w.currencyMint);
+  const collateralIsA = s.swapPool.mintA === s.collateralMint;
+  const swap = getSwapInstruction({
+    programAddress: input.venue ?? s.venue,
+    user: s.borrower.signer,
+    source: currency,
+    destination: input.destination ?? escrow,
+    pool: s.swapPool.address,
+    vaultIn: collateralIsA ? s.swapPool.vaultB : s.swapPool.vaultA,
+    vaultOut: collateralIsA ? s.swapPool.vaultA : s.swapPool.vaultB,
+    amountIn: input.downPayment + input.principal,
+    minAmountOut: 0n,
+  });
+  return getMarginSwapInstruction({
+    programAddress: w.programAddress,
+    borrower: s.borrower.signer,
+    oracle: w.oracle,
+    pool: s.pool.address,
+    bank: s.pool.bank.address,
+    collateralMint: s.collateralMint,
+    borrowerCurrencyTokenAccount: currency,
+    downPaymentBaseUnits: input.downPayment,
+    nonce,
+    principalBaseUnits: input.principal,
+    durationSeconds: 7n * DAY,
+    collateralAmountBaseUnits: input.minimum,
+    expectedAprBps: 2000,
+    attestation: {
+      collateralValueBaseUnits: (input.minimum * 2n) / 1000n, // 9-decimal tokens at 2 six-decimal units each
+      collection: s.collateralMint,
+      currencyPriceMicroUsd: 1_000_000n,
+      walletAgeSeconds: 0n,
+      pastLoans: 0n,
+      volumeMicroUsd: 0n,
+      slot: getNow(w).slot,
+    },
     swap,
   });
 }
