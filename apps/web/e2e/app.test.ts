@@ -189,6 +189,97 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
+  it("discovers an installed wallet-standard wallet and recommends Phantom, Solflare and Backpack when missing", async () => {
+    const injected = Keypair.generate();
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 860 } });
+    // a minimal wallet-standard wallet, registered the way extensions do
+    await context.addInitScript(
+      ({ address, publicKey }: { address: string; publicKey: number[] }) => {
+        const chains = ["solana:mainnet", "solana:devnet", "solana:localnet"];
+        const account = {
+          address,
+          publicKey: new Uint8Array(publicKey),
+          chains,
+          features: ["solana:signTransaction"],
+        };
+        const listeners: ((p: unknown) => void)[] = [];
+        const wallet = {
+          version: "1.0.0",
+          name: "Test Wallet",
+          icon: `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><rect width="32" height="32" fill="#0a0"/></svg>')}`,
+          chains,
+          accounts: [] as unknown[],
+          features: {
+            "standard:connect": {
+              version: "1.0.0",
+              connect: async () => {
+                wallet.accounts = [account];
+                for (const l of listeners) l({ accounts: wallet.accounts });
+                return { accounts: wallet.accounts };
+              },
+            },
+            "standard:disconnect": {
+              version: "1.0.0",
+              disconnect: async () => {
+                wallet.accounts = [];
+              },
+            },
+            "standard:events": {
+              version: "1.0.0",
+              on: (_event: string, listener: (p: unknown) => void) => {
+                listeners.push(listener);
+                return () => undefined;
+              },
+            },
+            "solana:signTransaction": {
+              version: "1.0.0",
+              supportedTransactionVersions: ["legacy", 0],
+              signTransaction: async () => {
+                throw new Error("not used in this test");
+              },
+            },
+          },
+        };
+        const register = ({ register }: { register: (w: unknown) => void }) => register(wallet);
+        window.addEventListener("wallet-standard:app-ready", (e) =>
+          register((e as CustomEvent).detail as { register: (w: unknown) => void }),
+        );
+        window.dispatchEvent(new CustomEvent("wallet-standard:register-wallet", { detail: register }));
+      },
+      { address: injected.publicKey.toBase58(), publicKey: Array.from(injected.publicKey.toBytes()) },
+    );
+    const fresh = await context.newPage();
+    fresh.on("pageerror", (error) => pageErrors.push(error.message));
+    await fresh.goto(server!.url);
+    await fresh.getByRole("button", { name: "Connect Wallet" }).first().click();
+    const dialog = fresh.getByRole("dialog", { name: "Connect Wallet" });
+    await dialog.getByText("Recommended wallets").waitFor();
+    for (const name of ["Test Wallet", "Phantom", "Solflare", "Backpack"]) {
+      const item = dialog.locator(`button[data-wallet="${name}"]`);
+      await item.waitFor();
+      expect(await item.locator("img").getAttribute("src")).toMatch(/^data:image\/svg\+xml/);
+    }
+    // every item fits inside the dialog (long names shorten)
+    const dialogBox = (await dialog.boundingBox())!;
+    for (const box of await Promise.all(
+      (await dialog.locator(".wallet-item").all()).map((i) => i.boundingBox()),
+    ))
+      expect(box!.x + box!.width).toBeLessThanOrEqual(dialogBox.x + dialogBox.width);
+    await fresh.screenshot({ path: join(TEST_OUTPUT_DIR, "06d-recommended-wallets.png") });
+    // a recommended wallet that is not installed: the spec's screen, and a way back
+    await dialog.locator('button[data-wallet="Backpack"]').click();
+    await dialog.getByRole("heading", { name: "Have you installed Backpack?" }).waitFor();
+    await dialog.getByRole("button", { name: /Go back/ }).click();
+    await dialog.getByText("Recommended wallets").waitFor();
+    // the installed one connects, and the header shows its address
+    await dialog.locator('button[data-wallet="Test Wallet"]').click();
+    await fresh.getByTestId("wallet-address").waitFor({ timeout: 30_000 });
+    expect((await fresh.getByTestId("wallet-address").textContent())?.trim()).toBe(
+      shortenAddress(injected.publicKey.toBase58()),
+    );
+    await context.close();
+  });
+
   it("opens the settings side panel and stores the preferred explorer", async () => {
     await page.getByTestId("open-settings").click();
     const panel = page.getByRole("complementary", { name: "Settings panel" });

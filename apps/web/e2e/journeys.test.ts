@@ -107,7 +107,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await form.getByLabel("Currency").selectOption(SOL_MINT);
     await lender.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
     await form.getByLabel("Amount to lend").fill("20");
-    await form.getByLabel("APY (%)").fill("20");
+    await form.getByLabel("APR (%)").fill("20");
     await form.getByLabel("Maximum duration (days)").fill("7");
     await form.getByLabel("Maximum loan (USD)").fill("100000");
     await form.getByRole("button", { name: "Add token" }).click();
@@ -364,9 +364,10 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       .getByText(/about [\d,.]+ JUP/)
       .waitFor({ timeout: 30_000 });
     // the pool lends 50% LTV against JUP: at most 2x, a little less after price impact and slippage
-    expect(await terms.getByTestId("margin-leverage").textContent()).toMatch(/^1\.9\dx$/);
+    // (the oracle's drifting price may value JUP a little above the venue's, which allows the full 2x)
+    expect(await terms.getByTestId("margin-leverage").textContent()).toMatch(/^(1\.9\d|2\.00)x$/);
     expect(await terms.getByTestId("margin-plain").textContent()).toMatch(
-      /^Your 1 SOL and a 0\.9\d+ SOL loan buy JUP, locked in the loan's escrow\./,
+      /^Your 1 SOL and a (0\.9\d+|1) SOL loan buy JUP, locked in the loan's escrow\./,
     );
     await shot(borrower, "10e-margin-terms");
     await borrower.setViewportSize({ width: 360, height: 740 });
@@ -478,10 +479,10 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await meta.getByTestId("metadata-submit").click();
     await lender.getByText("Name and image saved.").waitFor({ timeout: 30_000 });
     const terms = lender.getByRole("form", { name: "Update pool" });
-    await terms.getByLabel("APY (%)").fill("abc");
+    await terms.getByLabel("APR (%)").fill("abc");
     await terms.getByRole("button", { name: "Update pool" }).click();
-    await terms.getByText("APY must be a number.").waitFor();
-    await terms.getByLabel("APY (%)").fill("30");
+    await terms.getByText("APR must be a number.").waitFor();
+    await terms.getByLabel("APR (%)").fill("30");
     await shot(lender, "10-edit-pool");
     await confirmed(lender, () => terms.getByRole("button", { name: "Update pool" }).click());
     await lender.waitForURL(/\/my-pools$/);
@@ -510,12 +511,14 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await form.waitFor({ timeout: 30_000 });
     await form.getByLabel("Currency").selectOption(USDC_MINT);
     await form.getByLabel("Amount to lend").fill("20");
-    await form.getByLabel("APY (%)").fill("10");
+    await form.getByLabel("APR (%)").fill("10");
     await form.getByLabel("Maximum loan (USD)").fill("100");
     await form.getByRole("button", { name: "Add collection" }).click();
     await form.getByLabel("Collection").selectOption(faucetNfts[0]!.collectionId);
     await confirmed(lender, () => form.getByRole("button", { name: "Create pool" }).click());
     await lender.waitForURL(/\/my-pools$/);
+    // My pools opens at its top, not at the form's scroll position
+    expect(await lender.evaluate(() => window.scrollY)).toBe(0);
     const fresh = lender
       .getByTestId("my-pools")
       .locator("li", { hasText: "Ongoing loans0" })

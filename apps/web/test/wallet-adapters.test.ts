@@ -23,9 +23,11 @@ afterEach(() => {
 
 describe("development wallet", () => {
   it("is offered on localnet only", () => {
-    expect(getAppWalletAdapters("localnet", "").map((a) => a.name)).toEqual([DEV_WALLET_NAME]);
-    expect(getAppWalletAdapters("devnet", "")).toEqual([]);
-    expect(getAppWalletAdapters("mainnet", "")).toEqual([]);
+    const names = (cluster: "localnet" | "devnet" | "mainnet") =>
+      getAppWalletAdapters(cluster, "").map((a) => a.name);
+    expect(names("localnet")).toEqual([DEV_WALLET_NAME, "Phantom", "Solflare", "Backpack"]);
+    expect(names("devnet")).toEqual(["Phantom", "Solflare", "Backpack"]);
+    expect(names("mainnet")).toEqual(["Phantom", "Solflare", "Backpack"]);
   });
 
   it("keeps its keypair in local storage across connections and signs transactions and messages", async () => {
@@ -159,8 +161,15 @@ describe("mobile wallet adapter", () => {
 
   it("is added on Android with the 'Mobile Wallet Adapter' name (labelled 'Mobile' in the modal)", () => {
     const adapters = getAppWalletAdapters("mainnet", android);
-    expect(adapters.map((a) => a.name)).toEqual([SolanaMobileWalletAdapterWalletName]);
-    expect(getAppWalletAdapters("devnet", "Mozilla/5.0 (X11; Linux x86_64) Chrome/156")).toEqual([]);
+    expect(adapters.map((a) => a.name)).toEqual([
+      SolanaMobileWalletAdapterWalletName,
+      "Phantom",
+      "Solflare",
+      "Backpack",
+    ]);
+    expect(
+      getAppWalletAdapters("devnet", "Mozilla/5.0 (X11; Linux x86_64) Chrome/156").map((a) => a.name),
+    ).not.toContain(SolanaMobileWalletAdapterWalletName);
   });
 });
 
@@ -174,11 +183,15 @@ describe("iOS deep links", () => {
     expect(isIosSafari(iosSafari)).toBe(true);
     expect(isIosSafari(iosChrome)).toBe(false);
     const adapters = getAppWalletAdapters("mainnet", iosSafari);
+    // deep links for Phantom and Solflare; Backpack has none and is offered as not installed
     expect(adapters.map((a) => [a.name, a.readyState])).toEqual([
       ["Phantom", WalletReadyState.Loadable],
       ["Solflare", WalletReadyState.Loadable],
+      ["Backpack", WalletReadyState.NotDetected],
     ]);
-    expect(getAppWalletAdapters("mainnet", "Mozilla/5.0 (X11; Linux x86_64) Chrome/156")).toEqual([]);
+    expect(
+      getAppWalletAdapters("mainnet", "Mozilla/5.0 (X11; Linux x86_64) Chrome/156").map((a) => a.readyState),
+    ).toEqual([WalletReadyState.NotDetected, WalletReadyState.NotDetected, WalletReadyState.NotDetected]);
   });
 
   it("redirects to the wallet's universal link on connect, never on auto-connect", async () => {

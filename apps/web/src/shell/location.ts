@@ -12,10 +12,11 @@ export function listenToHistory(): void {
   window.addEventListener("popstate", () => locationStore.set(window.location.href));
 }
 
-/** Client-side navigation. */
+/** Client-side navigation: a new page opens at its top (back and forward keep the browser's position). */
 export function navigate(to: string): void {
   window.history.pushState(null, "", to);
   locationStore.set(window.location.href);
+  if (!to.includes("#")) window.scrollTo({ top: 0, left: 0 });
 }
 
 export function useLocationHref(): string {

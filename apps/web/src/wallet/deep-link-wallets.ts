@@ -41,7 +41,8 @@ export function isIosSafari(userAgent: string): boolean {
   );
 }
 
-function letterIcon(letter: string, color: string): string {
+/** A wallet's placeholder icon: its initial on its brand colour (no remote images). */
+export function letterIcon(letter: string, color: string): string {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="${color}"/><text x="16" y="22" font-family="sans-serif" font-size="17" font-weight="700" text-anchor="middle" fill="#fff">${letter}</text></svg>`;
   return `data:image/svg+xml;base64,${btoa(svg)}`;
 }

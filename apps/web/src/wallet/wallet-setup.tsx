@@ -6,6 +6,7 @@ import { getDeepLinkAdapters } from "./deep-link-wallets.ts";
 import { DevWalletAdapter } from "./dev-wallet-adapter.ts";
 import { createMobileWalletAdapter, isAndroid } from "./mobile-wallet.ts";
 import type { WalletModalTheme } from "./modal/wallet-modal.tsx";
+import { getNotInstalledAdapters } from "./not-installed-wallets.ts";
 import { rememberConnectedWallet } from "./previously-connected.ts";
 import { handleWalletError } from "./wallet-errors.ts";
 import { takeUserPickedWallet, useWalletModalOpen } from "./wallet-modal-store.ts";
@@ -15,8 +16,8 @@ const ConnectWalletModal = lazy(() => import("./connect-wallet-modal.tsx"));
 
 /**
  * Wallets we add ourselves: the development wallet (localnet only) and, on iOS Safari, deep-link
- * wallets, and on Android the mobile wallet adapter (our app identity and cluster). Installed wallets
- * come from wallet-standard discovery.
+ * wallets, and on Android the mobile wallet adapter (our app identity and cluster), and placeholders for
+ * Phantom, Solflare and Backpack when not installed. Installed wallets come from wallet-standard discovery.
  */
 export function getAppWalletAdapters(
   cluster: Cluster,
@@ -25,7 +26,9 @@ export function getAppWalletAdapters(
   const adapters: Adapter[] = cluster === "localnet" ? [new DevWalletAdapter()] : [];
   if (isAndroid(userAgent))
     adapters.push(createMobileWalletAdapter(cluster, globalThis.location?.origin ?? ""));
-  return [...adapters, ...getDeepLinkAdapters(userAgent)];
+  adapters.push(...getDeepLinkAdapters(userAgent));
+  // the top three preferred wallets are always offered; an installed one replaces its placeholder (same name)
+  return [...adapters, ...getNotInstalledAdapters(adapters.map((a) => a.name))];
 }
 
 /** Fires notifications for connecting / connect / disconnect and remembers connected wallets. */
