@@ -82,6 +82,8 @@ export interface Loan {
   metadata: { borrowedAmountUsd: number; collateralAmountUsd: number } | undefined;
   /** The loan that continues this one when an extension closed it (status Repaid); undefined otherwise. */
   extendedTo: string | undefined;
+  /** What the borrower paid back (principal + interest) when repaid, base units; undefined when not sent. */
+  repaidAmount: bigint | undefined;
 }
 
 /** A page of loans. */
@@ -205,6 +207,10 @@ export function parseLoan(input: unknown): Loan {
     sale,
     metadata,
     extendedTo: typeof raw.extendedTo === "string" && raw.extendedTo !== "" ? raw.extendedTo : undefined,
+    repaidAmount:
+      raw.repaidAmount === undefined || raw.repaidAmount === null
+        ? undefined
+        : readOptionalAmount(e, "repaidAmount", raw.repaidAmount),
   };
 }
 

@@ -4,7 +4,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/re
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { viewLoan } from "../../src/features/loans/loan-model.ts";
 import { LoansPage } from "../../src/features/loans/loans-page.tsx";
-import { apiLoan, apiPool } from "./fixtures.ts";
+import { apiLoan, apiPool, SOL_MINT } from "./fixtures.ts";
 import { installApi, makeWallet, renderPage } from "./render-page.tsx";
 
 const DAY = 86_400;
@@ -131,6 +131,58 @@ describe("loans page", () => {
       borrower: me,
       loans: [pastGrace.pubkey],
     });
+  });
+
+  it("orders loans by due date, shows the tokens a loan locks, and what each closed loan paid and earned", async () => {
+    const borrower = Keypair.generate();
+    const me = borrower.publicKey.toBase58();
+    const later = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY });
+    const sooner = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 3 * DAY });
+    const token = apiLoan({
+      borrower: me,
+      createdAt: NOW - DAY,
+      duration: 14 * DAY,
+      collateral: SOL_MINT,
+      collection: SOL_MINT,
+      collateralAmount: "2500000000",
+      loanType: "Token",
+    });
+    const repaid = apiLoan({
+      borrower: me,
+      status: "repaid",
+      createdAt: NOW - 5 * DAY,
+      repaidAt: NOW - 2 * DAY,
+      repaidAmount: "100300000",
+    });
+    const liquidated = apiLoan({
+      borrower: me,
+      status: "liquidated",
+      createdAt: NOW - 20 * DAY,
+      liquidatedAt: NOW - 9 * DAY,
+    });
+    installApi((r) => {
+      if (r.path === "/loan/user")
+        return {
+          body: { loans: [later, token, repaid, sooner, liquidated], totalCount: 5, ongoingCount: 3 },
+        };
+      if (r.path === "/currency/currencies")
+        return { body: { [SOL_MINT]: { metadata: { symbol: "SOL", name: "Solana", decimals: 9 } } } };
+      return undefined;
+    });
+    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    const table = await screen.findByTestId("ongoing-loans");
+    const order = [...table.querySelectorAll("tbody tr")].map((r) => r.getAttribute("data-loan"));
+    expect(order).toEqual([sooner.pubkey, later.pubkey, token.pubkey]);
+    await waitFor(() =>
+      expect(table.querySelector(`[data-loan="${token.pubkey}"]`)!.textContent).toContain("2.5 SOL locked"),
+    );
+    const history = screen.getByTestId("loan-history");
+    const rows = [...history.querySelectorAll("tbody tr")];
+    expect(rows.map((r) => r.getAttribute("data-loan"))).toEqual([repaid.pubkey, liquidated.pubkey]);
+    expect(rows[0]!.querySelector('[data-testid="paid"]')!.textContent).toBe("100.3 USDC");
+    expect(rows[0]!.querySelector('[data-testid="interest-earned"]')!.textContent).toBe("0.3 USDC");
+    expect(rows[1]!.querySelector('[data-testid="paid"]')!.textContent).toBe("collateral to the lender");
+    expect(history.querySelector('[data-testid="owed-now"]')).toBeNull();
   });
 
   it("extends with a fresh quote and refuses a duration beyond the pool's maximum", async () => {

@@ -1,6 +1,7 @@
 import { shortenAddress } from "@cistern/protocol";
 import type { ReactNode } from "react";
-import { formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
+import { formatAmount, formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
+import { useTokens } from "../pools/pool-data.ts";
 import { useProfiles } from "../profile/profile-data.ts";
 import { ProfileName } from "../profile/profile-name.tsx";
 import { type ExtensionChain, type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
@@ -14,9 +15,25 @@ export function countdown(row: LoanRowView): string {
   return "";
 }
 
+/** When a closed loan closed (repaid, liquidated or sold), epoch seconds. */
+export function closedAt(row: LoanRowView): number {
+  return Math.max(row.loan.repaidAt, row.loan.liquidatedAt, row.loan.soldAt);
+}
+
+/** Ongoing loans soonest due first; closed loans most recently closed first. */
+export function sortLoanRows(rows: readonly LoanRowView[], history: boolean): LoanRowView[] {
+  return [...rows].sort((a, b) =>
+    history
+      ? closedAt(b) - closedAt(a)
+      : a.loan.createdAt + a.loan.duration - (b.loan.createdAt + b.loan.duration),
+  );
+}
+
 /**
  * A table of loans with a caller-given leading cell (checkbox) and action cell, and the other party of each
- * loan (its lender for a borrower, its borrower for a lender) by profile name where one is set.
+ * loan (its lender for a borrower, its borrower for a lender) by profile name where one is set. Ongoing loans
+ * show what is owed now and when they are due; closed loans (`history`) when they closed, what was paid and
+ * the interest it earned.
  */
 export function LoanTable({
   rows,
@@ -27,7 +44,10 @@ export function LoanTable({
   caption,
   testId,
   chains,
+  history = false,
 }: {
+  /** Closed loans: closed date, amount paid and interest instead of owed now and due. */
+  history?: boolean;
   /** Extension chains by loan (see foldExtensions): shown under the collateral. */
   chains?: Map<string, ExtensionChain>;
   rows: LoanRowView[];
@@ -40,6 +60,13 @@ export function LoanTable({
 }) {
   const partyOf = (row: LoanRowView) => (party === undefined ? "" : row.loan[party]);
   const profiles = useProfiles(party === undefined ? [] : rows.map(partyOf).filter((a) => a !== ""));
+  const tokens = useTokens();
+  const locked = (row: LoanRowView) => {
+    const token = tokens.data?.[row.loan.collateral];
+    return row.loan.collateralAmount === undefined || token === undefined
+      ? "token"
+      : `${formatAmount(row.loan.collateralAmount, token.decimals)} ${token.symbol} locked`;
+  };
   return (
     <div className="pg-table-wrap">
       <table className="pg-table pg-stack" data-testid={testId}>
@@ -54,8 +81,18 @@ export function LoanTable({
             <th scope="col">Collateral</th>
             <th scope="col">Principal</th>
             <th scope="col">APR</th>
-            <th scope="col">Owed now</th>
-            <th scope="col">Due</th>
+            {history ? (
+              <>
+                <th scope="col">Closed</th>
+                <th scope="col">Paid</th>
+                <th scope="col">Interest</th>
+              </>
+            ) : (
+              <>
+                <th scope="col">Owed now</th>
+                <th scope="col">Due</th>
+              </>
+            )}
             <th scope="col">Status</th>
             {party ? <th scope="col">{party === "lender" ? "Lender" : "Borrower"}</th> : null}
             {actions ? (
@@ -66,7 +103,7 @@ export function LoanTable({
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
+          {sortLoanRows(rows, history).map((row) => (
             <tr key={row.loan.pubkey} data-loan={row.loan.pubkey} className={`pg-phase-${row.phase}`}>
               {lead ? <td data-label="Select">{lead(row)}</td> : null}
               <th scope="row" title={row.loan.collateral}>
@@ -78,7 +115,7 @@ export function LoanTable({
                       ? `margin position, ${formatMoney(row.loan.kind.downPayment, row.loan.currency)} down`
                       : "margin position"
                     : row.loan.isDefi
-                      ? "token"
+                      ? locked(row)
                       : shortenAddress(row.loan.collateral)}
                 </small>
                 {chains?.get(row.loan.pubkey) ? (
@@ -94,13 +131,19 @@ export function LoanTable({
               </th>
               <td data-label="Principal">{formatMoney(row.loan.amount, row.loan.currency)}</td>
               <td data-label="APR">{row.loan.aprBps === undefined ? "—" : formatBps(row.loan.aprBps)}</td>
-              <td data-label="Owed now" data-testid="owed-now">
-                {row.owedNow === undefined ? "—" : formatMoney(row.owedNow, row.loan.currency, 9)}
-              </td>
-              <td data-label="Due">
-                {formatDateTime(row.loan.createdAt + row.loan.duration)}
-                <small className="muted"> {countdown(row)}</small>
-              </td>
+              {history ? (
+                <HistoryCells row={row} />
+              ) : (
+                <>
+                  <td data-label="Owed now" data-testid="owed-now">
+                    {row.owedNow === undefined ? "—" : formatMoney(row.owedNow, row.loan.currency, 9)}
+                  </td>
+                  <td data-label="Due">
+                    {formatDateTime(row.loan.createdAt + row.loan.duration)}
+                    <small className="muted"> {countdown(row)}</small>
+                  </td>
+                </>
+              )}
               <td data-label="Status">
                 <span className={`pg-status pg-status-${row.phase}`}>{PHASE_LABEL[row.phase]}</span>
               </td>
@@ -119,5 +162,32 @@ export function LoanTable({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A closed loan's closing date, what was paid for it and the interest that earned (or what happened instead). */
+function HistoryCells({ row }: { row: LoanRowView }) {
+  const { loan } = row;
+  const paid = loan.status === "Liquidated" ? undefined : loan.repaidAmount;
+  const interest =
+    loan.status !== "Liquidated" && loan.repaidAmount !== undefined && loan.repaidAmount >= loan.amount
+      ? loan.repaidAmount - loan.amount
+      : undefined;
+  return (
+    <>
+      <td data-label="Closed" data-testid="closed-at">
+        {closedAt(row) > 0 ? formatDateTime(closedAt(row)) : "—"}
+      </td>
+      <td data-label="Paid" data-testid="paid">
+        {loan.status === "Liquidated"
+          ? "collateral to the lender"
+          : paid === undefined
+            ? "—"
+            : `${formatMoney(paid, loan.currency, 6)}${loan.status === "Sold" ? " from the sale" : ""}`}
+      </td>
+      <td data-label="Interest" data-testid="interest-earned">
+        {interest === undefined ? "—" : formatMoney(interest, loan.currency, 6)}
+      </td>
+    </>
   );
 }

@@ -204,6 +204,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                 <LoanTable
                   chains={chains}
                   rows={history}
+                  history
                   name={name}
                   party="lender"
                   caption="Closed loans"
@@ -290,6 +291,7 @@ function LenderLoans({ owner }: { owner: string }) {
                 <LoanTable
                   chains={chains}
                   rows={history}
+                  history
                   name={name}
                   party="borrower"
                   caption="Closed loans on your pools"
