@@ -37,6 +37,8 @@ export interface MarginAsk {
   principal?: bigint;
 }
 
+/** A venue fee assumed for the forward search's first guess (the rounds correct it), basis points. */
+const TYPICAL_FEE_BPS = 30;
 /** Rounds of "swap the total, let the rule-book lend against the least it buys" (each lends less). */
 const ROUNDS = 6;
 /** A reverse quote gives up when even a down payment of this many times the principal would not do. */
@@ -86,7 +88,7 @@ export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<Margi
     const found =
       ask.principal !== undefined
         ? await leastDownPayment(lends, ask.principal)
-        : await largestPrincipal(lends, ask.downPayment ?? 0n, ltvBps);
+        : await largestPrincipal(lends, ask.downPayment ?? 0n, ltvBps, slippageBps);
     if (found === null) continue;
     const { downPayment, principal } = found;
     const taken = await quoteLoan(tx, {
@@ -125,9 +127,18 @@ type Lends = (
 type Found = { downPayment: bigint; principal: bigint; swap: QuoteResponse } | null;
 
 /** Forward: from the LTV's limit down, each round moves to where the pool's lending meets the principal. */
-async function largestPrincipal(lends: Lends, downPayment: bigint, ltvBps: number): Promise<Found> {
+async function largestPrincipal(
+  lends: Lends,
+  downPayment: bigint,
+  ltvBps: number,
+  slippageBps: number,
+): Promise<Found> {
   if (downPayment <= 0n) return null;
-  let principal = (downPayment * BigInt(ltvBps)) / BigInt(10_000 - ltvBps);
+  // first guess: the LTV applied to what is left after slippage and a typical 0.3% fee (price impact aside)
+  const lentBps = BigInt(
+    Math.max(0, Math.floor((ltvBps * (10_000 - slippageBps - TYPICAL_FEE_BPS)) / 10_000)),
+  );
+  let principal = (downPayment * lentBps) / (10_000n - lentBps);
   for (let round = 0; round < ROUNDS && principal > 0n; round++) {
     const { swap, offer, ok } = await lends(downPayment, principal);
     if (offer === undefined) return null;
