@@ -594,6 +594,14 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
   });
 
   it("shows the market, pools, a pool, the dashboard, and fits a 360 px screen", async () => {
+    // the home page leads with the market and the two actions, not with chain status
+    await borrower.goto(`${stack!.webUrl}/`);
+    const market = borrower.getByTestId("home-market");
+    await market.getByTestId("home-apr-range").getByText(/%/).waitFor({ timeout: 30_000 });
+    expect(Number(await market.getByTestId("home-open-pools").textContent())).toBeGreaterThan(0);
+    expect(await borrower.locator(".cards > .card").first().getAttribute("data-testid")).toBe("home-market");
+    await market.getByRole("link", { name: "Borrow" }).click();
+    await borrower.waitForURL(/\/borrow$/);
     for (const [path, name, ready] of [
       ["/lend", "10-lend", "market-summary"],
       ["/pools", "11-pools", "pool-cards"],

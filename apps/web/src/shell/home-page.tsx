@@ -12,6 +12,7 @@ import { useTokenNames } from "../data/token-names.ts";
 import { showToast } from "../toasts/toast-store.ts";
 import { DEV_WALLET_NAME, requestLocalnetFaucet } from "../wallet/dev-wallet-adapter.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";
+import { MarketCard } from "./market-card.tsx";
 
 function ChainCard() {
   const { config, rpcUrl } = useAppContext();
@@ -184,9 +185,10 @@ export function HomePage() {
         <p>Borrow against your tokens and NFTs, or lend from pools. No price-based liquidations.</p>
       </section>
       <div className="cards">
+        <MarketCard />
         <WalletCard />
-        <ChainCard />
         <PricesCard />
+        <ChainCard />
       </div>
     </main>
   );
