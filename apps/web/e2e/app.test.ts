@@ -283,6 +283,15 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
   it("opens the settings side panel and stores the preferred explorer", async () => {
     await page.getByTestId("open-settings").click();
     const panel = page.getByRole("complementary", { name: "Settings panel" });
+    // each priority level shows what it adds to a typical transaction; the levels differ even on a quiet localnet
+    const estimates = await Promise.all(
+      (["medium", "fast", "ultra"] as const).map(async (level) => {
+        const hint = panel.getByTestId(`priority-${level}`).locator(".segmented-hint");
+        await hint.waitFor({ timeout: 10_000 });
+        return (await hint.textContent())!.trim();
+      }),
+    );
+    expect(estimates).toEqual(["≈ 0.0000001 SOL", "≈ 0.00000015 SOL", "≈ 0.0000003 SOL"]);
     await panel.getByTestId("explorer-select").selectOption("solscan");
     expect(await page.evaluate(() => localStorage.getItem("preferred-explorer"))).toBe("solscan");
     await shot("06c-settings");

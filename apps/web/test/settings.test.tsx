@@ -1,6 +1,10 @@
+import { ConnectionContext } from "@solana/wallet-adapter-react";
+import type { Connection } from "@solana/web3.js";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnalytics } from "../src/analytics/analytics.ts";
+import { createQueryClient } from "../src/app.tsx";
 import { AppContext } from "../src/app-context.ts";
 import { DEFAULT_RUNTIME_CONFIG } from "../src/config/runtime-config.ts";
 import {
@@ -123,7 +127,11 @@ describe("settings store", () => {
 });
 
 describe("settings panel", () => {
-  function renderPanel() {
+  function renderPanel(recentFees: { slot: number; prioritizationFee: number }[] = []) {
+    const connection = {
+      rpcEndpoint: "http://rpc.test",
+      getRecentPrioritizationFees: async () => recentFees,
+    } as unknown as Connection;
     render(
       <AppContext.Provider
         value={{
@@ -133,10 +141,28 @@ describe("settings panel", () => {
           buildId: "t",
         }}
       >
-        <SettingsPanel />
+        <QueryClientProvider client={createQueryClient()}>
+          <ConnectionContext.Provider value={{ connection }}>
+            <SettingsPanel />
+          </ConnectionContext.Provider>
+        </QueryClientProvider>
       </AppContext.Provider>,
     );
   }
+
+  it("shows what each priority level adds to a typical transaction at the cluster's recent fees", async () => {
+    // recent fees average 20,000 micro-lamports per CU: 100,000 CU cost 2,000 / 3,000 / 6,000 lamports
+    renderPanel([
+      { slot: 1, prioritizationFee: 10_000 },
+      { slot: 2, prioritizationFee: 30_000 },
+    ]);
+    expect((await screen.findByTestId("priority-estimate-note")).textContent).toContain(
+      "100,000 compute units",
+    );
+    expect(screen.getByTestId("priority-medium").textContent).toBe("Medium ≈ 0.000002 SOL");
+    expect(screen.getByTestId("priority-fast").textContent).toBe("Fast ≈ 0.000003 SOL");
+    expect(screen.getByTestId("priority-ultra").textContent).toBe("Ultra ≈ 0.000006 SOL");
+  });
 
   it("changes the explorer, RPC URL and priority fee, persisting each", () => {
     renderPanel();

@@ -112,6 +112,40 @@ export function computeAveragePrioritizationFee(fees: readonly RecentPrioritizat
   return ceilDiv(sum, BigInt(fees.length));
 }
 
+/** Multiplier (percent) applied to the averaged recent fee for each level. */
+export const PRIORITY_LEVEL_PERCENT: Readonly<Record<PriorityFeeLevel, bigint>> = Object.freeze({
+  medium: 100n,
+  fast: 150n,
+  ultra: 300n,
+});
+/** Floor of the averaged price before the level applies, so every level always adds its share (micro-lamports per CU). */
+export const MIN_PRIORITY_PRICE_MICRO_LAMPORTS = 1_000n;
+
+/**
+ * Compute unit price (micro-lamports per CU): the node's recent fees averaged (at least 1000) x the level
+ * (medium 1x, fast 1.5x, ultra 3x, so the levels differ even on a quiet cluster), rounded up; then capped so
+ * price x units never costs more than the cap (maxCap), or set so it costs exactly the amount (exactFee).
+ */
+export function computeUnitPrice(
+  recent: readonly RecentPrioritizationFee[],
+  options: PriorityFeeOptions,
+  computeUnits: number,
+): bigint {
+  const units = BigInt(Math.max(1, computeUnits));
+  const budgetPrice = (options.maxCapLamports * 1_000_000n) / units;
+  if (options.type === "exactFee") return budgetPrice;
+  const recentAverage = computeAveragePrioritizationFee(recent);
+  const average =
+    recentAverage < MIN_PRIORITY_PRICE_MICRO_LAMPORTS ? MIN_PRIORITY_PRICE_MICRO_LAMPORTS : recentAverage;
+  const price = ceilDiv(average * PRIORITY_LEVEL_PERCENT[options.level], 100n);
+  return price > budgetPrice ? budgetPrice : price;
+}
+
+/** Lamports a compute-unit price costs over `computeUnits` (rounded up, as the runtime charges). */
+export function computePriorityFeeLamports(unitPriceMicroLamports: bigint, computeUnits: number): bigint {
+  return ceilDiv(unitPriceMicroLamports * BigInt(Math.max(0, computeUnits)), 1_000_000n);
+}
+
 /**
  * Jito's eight mainnet tip accounts (a tip is a plain SOL transfer to one of them, chosen at random to spread
  * write locks). The localnet creates them, so that tips behave as on mainnet.

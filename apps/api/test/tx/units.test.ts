@@ -1,13 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getPriorityFeeOptions } from "@cistern/protocol";
+import { computeUnitPrice, getPriorityFeeOptions } from "@cistern/protocol";
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
 import { parseBaseUnits } from "../../src/tx/builder/builder-schemas.ts";
 import { estimateComputeUnits } from "../../src/tx/builder/compute-units.ts";
-import { computeUnitPrice, parseBuildOptions } from "../../src/tx/builder/priority-fees.ts";
+import { parseBuildOptions } from "../../src/tx/builder/priority-fees.ts";
 import { setComputeUnitLimit, systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import { loadOracleKeypair } from "../../src/tx/oracle/oracle-keypair.ts";
 import { DEFAULT_MAX_PRIORITY_FEE_LAMPORTS, loadTxConfig } from "../../src/tx/tx-config.ts";
@@ -82,7 +82,10 @@ describe("priority fees and compute units", () => {
     expect(computeUnitPrice(recent, fast, 100_000)).toBe(22_502n); // ceil(30001/2)=15001, x 1.5 = 22501.5 rounded up
     const medium = { ...fast, level: "medium" as const };
     expect(computeUnitPrice(recent, medium, 100_000)).toBe(15_001n);
+    // a quiet cluster: the 1000 floor, scaled by each level, so the levels still differ
     expect(computeUnitPrice([], medium, 100_000)).toBe(1_000n);
+    expect(computeUnitPrice([], fast, 100_000)).toBe(1_500n);
+    expect(computeUnitPrice([], { ...fast, level: "ultra" as const }, 100_000)).toBe(3_000n);
     // Cap 0.000001 SOL = 1000 lamports over 100,000 CU -> at most 10,000 micro-lamports per CU.
     const capped = getPriorityFeeOptions({
       level: "ultra",

@@ -1,14 +1,16 @@
-import type { PriorityFeeSettings } from "@cistern/protocol";
 import {
   DEFAULT_PRIORITY_FEE_SETTINGS,
   EXPLORER_NAMES,
   EXPLORERS,
+  formatUnits,
   MAX_PRIORITY_FEE_SOL,
+  type PriorityFeeSettings,
   parseExplorer,
 } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { useAppContext } from "../app-context.ts";
 import { getPriorityFeeAmountError } from "./priority-fee.ts";
+import { usePriorityFeeEstimates } from "./priority-fee-estimate.ts";
 import {
   isHttpUrl,
   resetSettings,
@@ -30,6 +32,7 @@ export default function SettingsPanel() {
   const amountMessageId = useId();
   const fee = settings.priorityFee;
   const updateFee = (patch: Partial<PriorityFeeSettings>) => setPriorityFee({ ...fee, ...patch });
+  const estimates = usePriorityFeeEstimates(fee);
 
   return (
     <div className="settings">
@@ -89,11 +92,21 @@ export default function SettingsPanel() {
               aria-pressed={fee.level === level}
               className={fee.level === level ? "is-selected" : ""}
               onClick={() => updateFee({ level })}
+              data-testid={`priority-${level}`}
             >
               {level[0]!.toUpperCase() + level.slice(1)}
+              {estimates && fee.broadcastMode === "priorityFees" ? (
+                <small className="segmented-hint"> ≈ {formatUnits(estimates[level], 9)} SOL</small>
+              ) : null}
             </button>
           ))}
         </fieldset>
+        {estimates && fee.broadcastMode === "priorityFees" ? (
+          <span className="field-hint" data-testid="priority-estimate-note">
+            Extra fee per level for a typical loan transaction (100,000 compute units) at the cluster's recent
+            prices.
+          </span>
+        ) : null}
         <div className="field">
           <label htmlFor={amountInputId}>{fee.type === "maxCap" ? "Max cap (SOL)" : "Exact fee (SOL)"}</label>
           <input

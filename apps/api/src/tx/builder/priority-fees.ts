@@ -1,11 +1,9 @@
 import {
-  computeAveragePrioritizationFee,
   DEFAULT_PRIORITY_FEE_SETTINGS,
   getPriorityFeeOptions,
   PRIORITY_FEE_LEVELS,
   type PriorityFeeLevel,
   type PriorityFeeOptions,
-  type RecentPrioritizationFee,
 } from "@cistern/protocol";
 import { badRequest } from "../tx-errors.ts";
 
@@ -19,11 +17,6 @@ export interface BuildOptionsInput {
   /** Simulate before answering: exact CU limit, and a failing transaction is a 422 (default false). */
   simulate?: boolean;
 }
-
-/** Multiplier (percent) applied to the averaged recent fee for each level. */
-const LEVEL_PERCENT: Record<PriorityFeeLevel, bigint> = { medium: 100n, fast: 150n, ultra: 300n };
-/** Floor price so a transaction always carries some priority (micro-lamports per CU). */
-const MIN_PRICE_MICRO_LAMPORTS = 1_000n;
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
 
@@ -60,23 +53,4 @@ export function parseBuildOptions(
       `options.amount ${input?.amount} SOL is above the maximum priority fee / tip of ${solText(maxLamports)} SOL`,
     );
   return options;
-}
-
-/**
- * Compute unit price (micro-lamports per CU): the node's recent fees averaged (rounded up) x the level,
- * at least 1000; then capped so price x units never costs more than the cap (maxCap), or set so it costs
- * exactly the amount (exactFee).
- */
-export function computeUnitPrice(
-  recent: readonly RecentPrioritizationFee[],
-  options: PriorityFeeOptions,
-  computeUnits: number,
-): bigint {
-  const units = BigInt(Math.max(1, computeUnits));
-  const budgetPrice = (options.maxCapLamports * 1_000_000n) / units;
-  if (options.type === "exactFee") return budgetPrice;
-  const average = computeAveragePrioritizationFee(recent);
-  let price = (average * LEVEL_PERCENT[options.level] + 99n) / 100n;
-  if (price < MIN_PRICE_MICRO_LAMPORTS) price = MIN_PRICE_MICRO_LAMPORTS;
-  return price > budgetPrice ? budgetPrice : price;
 }

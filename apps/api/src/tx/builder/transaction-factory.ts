@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { PriorityFeeOptions } from "@cistern/protocol";
-import { JITO_TIP_ACCOUNTS, TransactionKind } from "@cistern/protocol";
+import { computeUnitPrice, JITO_TIP_ACCOUNTS, TransactionKind } from "@cistern/protocol";
 import {
   type Address,
   address,
@@ -21,7 +21,6 @@ import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { IssuedMessageStore } from "../sender/issued-messages.ts";
 import { type ChainFailure, describeChainFailure, unprocessable } from "../tx-errors.ts";
 import { estimateComputeUnits } from "./compute-units.ts";
-import { computeUnitPrice } from "./priority-fees.ts";
 import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./wire-instructions.ts";
 
 /** Largest compute budget of a transaction. */
