@@ -56,6 +56,7 @@ export async function createUsdcNftPool(
   await form.waitFor({ timeout: 30_000 });
   await page.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
   await form.getByLabel("Currency").selectOption(input.usdcMint);
+  await form.getByLabel("Pool name").fill("Lender desk");
   await form.getByLabel("Amount to lend").fill(input.amount);
   await form.getByLabel("APR (%)").fill("36.5");
   await form.getByLabel("Maximum duration (days)").fill("7");

@@ -79,6 +79,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     // Bad input first: the message shows and nothing is sent.
     await form.getByRole("button", { name: "Create pool" }).click();
     await form.getByText("Enter how much to put in the pool.").waitFor();
+    await form.getByText("Give the pool a name.").waitFor();
     expect(await lender.locator(".toast-title", { hasText: /Transaction|Preparing|Waiting/ }).count()).toBe(
       0,
     );
@@ -106,6 +107,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await form.getByText("Token collateral").click();
     await form.getByLabel("Currency").selectOption(SOL_MINT);
     await lender.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
+    await form.getByLabel("Pool name").fill("JUP desk");
     await form.getByLabel("Amount to lend").fill("20");
     await form.getByLabel("APR (%)").fill("20");
     await form.getByLabel("Maximum duration (days)").fill("7");
@@ -116,6 +118,8 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await confirmed(lender, () => form.getByRole("button", { name: "Create pool" }).click(), 2);
     await lender.waitForURL(/\/my-pools$/);
     await lender.getByTestId("my-pools").getByText("Token").waitFor({ timeout: 30_000 });
+    // the name given at creation is saved (the wallet signed it once the pool existed)
+    await lender.getByTestId("my-pools").getByText("JUP desk").first().waitFor({ timeout: 30_000 });
     const vault = await rpc<{ value: { amount: string } }>(stack!.localnet.rpcUrl, "getTokenAccountBalance", [
       await bankVault(lenderKey.publicKey.toBase58(), SOL_MINT),
     ]);
@@ -510,6 +514,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const form = lender.getByRole("form", { name: "Create pool" });
     await form.waitFor({ timeout: 30_000 });
     await form.getByLabel("Currency").selectOption(USDC_MINT);
+    await form.getByLabel("Pool name").fill("JUP desk");
     await form.getByLabel("Amount to lend").fill("20");
     await form.getByLabel("APR (%)").fill("10");
     await form.getByLabel("Maximum loan (USD)").fill("100");
@@ -636,6 +641,22 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       expect(overflow, path).toBeLessThanOrEqual(0);
       await shot(borrower, name);
     }
+    // pools come first on a phone: the filters fold behind one button
+    await borrower.goto(`${stack!.webUrl}/pools`);
+    const cards = borrower.getByTestId("pool-cards");
+    await cards.waitFor({ timeout: 30_000 });
+    expect((await cards.boundingBox())!.y).toBeLessThan(740);
+    expect(await borrower.getByRole("form", { name: "Filter pools" }).isVisible()).toBe(false);
+    await borrower.getByTestId("filters-toggle").click();
+    await borrower.getByRole("form", { name: "Filter pools" }).getByLabel("Currency").waitFor();
+    // chart labels keep a readable size on a phone
+    await borrower.goto(`${stack!.webUrl}/dashboard`);
+    const axis = borrower.locator(".pg-axis").first();
+    await axis.waitFor({ timeout: 30_000 });
+    expect((await axis.boundingBox())!.height).toBeGreaterThanOrEqual(10);
+    await shot(borrower, "15b-dashboard-360");
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    await borrower.getByTestId("loan-history").waitFor({ timeout: 30_000 });
     // loans stack as cards on a phone: every column of a row is on screen, labelled
     const status = borrower
       .getByTestId("loan-history")

@@ -39,6 +39,8 @@ export interface TransactionRequest {
   payload: Record<string, unknown>;
   /** Repaying a token loan also refreshes assets. */
   isTokenLoan?: boolean;
+  /** Called with the builder's metadata (e.g. the new pool's address) once the transaction is confirmed. */
+  onConfirmed?(metadata: Record<string, unknown>): void;
 }
 
 export interface UseTransactionResult {
@@ -137,6 +139,7 @@ export function useTransaction(): UseTransactionResult {
           (sig) => dispatch({ type: "send", signature: sig }),
         );
         dispatch({ type: "confirm", signature });
+        request.onConfirmed?.(built.metadata ?? {});
         analytics.action("transaction_confirmed", { action: request.action, kind: built.kind });
         dispatch({ type: "clear" });
         await refreshScopes(

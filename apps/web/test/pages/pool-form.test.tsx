@@ -60,7 +60,8 @@ describe("pool form", () => {
     expect(screen.getByText("APR must be a number.")).toBeTruthy();
     expect(screen.getByText("Maximum loan (USD) is required.")).toBeTruthy();
     expect(screen.getByText("Add at least one collection.")).toBeTruthy();
-    expect(screen.getByTestId("form-summary").textContent).toBe("Fix 4 fields above.");
+    expect(screen.getByText("Give the pool a name.")).toBeTruthy();
+    expect(screen.getByTestId("form-summary").textContent).toBe("Fix 5 fields above.");
     expect(onSubmit).not.toHaveBeenCalled();
     expect(requests.filter((r) => r.method === "POST")).toEqual([]);
   });
@@ -97,6 +98,7 @@ describe("pool form", () => {
   it("checks amounts against the currency minimum, the wallet and the USD range", () => {
     const form = {
       ...emptyPoolForm("nft-pool", USDC_MINT),
+      name: "Cats desk",
       amount: "19.99",
       apy: "20",
       maxAmountUsd: "5",
@@ -166,6 +168,7 @@ describe("pool form", () => {
       tokens: [{ mint: USDC_MINT, amount: 1_000_000_000n, decimals: 6 }],
     });
     expect((await screen.findByTestId("first-bank-note")).textContent).toContain("two signatures");
+    fireEvent.change(field(/Pool name/), { target: { value: "Cats desk" } });
     fireEvent.change(field(/Amount to lend/), { target: { value: "100" } });
     fireEvent.change(field(/APR/), { target: { value: "20" } });
     fireEvent.change(field(/Maximum loan/), { target: { value: "500" } });
@@ -197,6 +200,7 @@ describe("pool form", () => {
       tokens: [{ mint: USDC_MINT, amount: 1_000_000_000n, decimals: 6 }],
     });
     await waitFor(() => expect(requests.some((r) => r.path === "/pool/get-by-owner")).toBe(true));
+    fireEvent.change(field(/Pool name/), { target: { value: "Cats desk" } });
     fireEvent.change(field(/Amount to lend/), { target: { value: "250.5" } });
     fireEvent.change(field(/APR/), { target: { value: "36.5" } });
     fireEvent.change(field(/Maximum duration/), { target: { value: "14" } });

@@ -1,4 +1,25 @@
 /** Hand-written SVG charts: small, accessible (a title and a data table for screen readers). */
+import { useEffect, useRef, useState } from "react";
+
+/**
+ * The rendered width of an element in CSS pixels (`fallback` until measured, or where ResizeObserver is
+ * missing): a chart drawn at its real width keeps its 11 px axis labels 11 px tall on a phone.
+ */
+function useWidth<T extends Element>(fallback: number) {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => {
+      const measured = Math.round(entry?.contentRect.width ?? 0);
+      if (measured > 0) setWidth(measured);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
 
 export interface Series {
   name: string;
@@ -28,7 +49,7 @@ export function LineChart({
   format(value: number): string;
   height?: number;
 }) {
-  const width = 600;
+  const [ref, width] = useWidth<HTMLElement>(600);
   const pad = { top: 12, right: 12, bottom: 24, left: 56 };
   const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
   const n = Math.max(1, labels.length - 1);
@@ -36,7 +57,7 @@ export function LineChart({
   const y = (v: number) => pad.top + (1 - v / max) * (height - pad.top - pad.bottom);
   const ticks = [0, 0.5, 1].map((t) => t * max);
   return (
-    <figure className="pg-chart">
+    <figure className="pg-chart" ref={ref}>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title}>
         <title>{title}</title>
         {ticks.map((t) => (

@@ -1,5 +1,13 @@
-import { getCurrencyByMint, listCurrencies, type ParsedPool, SOL_MINT } from "@cistern/protocol";
+import {
+  getCurrencyByMint,
+  getErrorText,
+  listCurrencies,
+  type ParsedPool,
+  SOL_MINT,
+} from "@cistern/protocol";
+import { useWallet } from "@solana/wallet-adapter-react";
 import { useState } from "react";
+import { useAppContext } from "../../app-context.ts";
 import { useWalletBalances } from "../../data/balances.ts";
 import { formatBps, formatMoney } from "../../pages/format.ts";
 import { Link, Page, QueryState, RequireWallet } from "../../pages/page-kit.tsx";
@@ -11,7 +19,7 @@ import { useOwnerPools, usePool } from "../pools/pool-data.ts";
 import { BankPanel } from "./bank-panel.tsx";
 import { PoolFormView } from "./pool-form.tsx";
 import { buildCreation, buildUpdate, emptyPoolForm, poolToFormState } from "./pool-form-model.ts";
-import { PoolMetadataForm } from "./pool-metadata-form.tsx";
+import { PoolMetadataForm, savePoolMetadata } from "./pool-metadata-form.tsx";
 
 /** Wallet balance of a lending currency, base units (undefined while unknown). */
 export function useCurrencyBalance(mint: string): bigint | undefined {
@@ -182,6 +190,8 @@ function CreatePool({ owner }: { owner: string }) {
   const balance = useCurrencyBalance(currency);
   const owned = useOwnerPools(owner);
   const tx = usePageTransaction();
+  const { config } = useAppContext();
+  const wallet = useWallet();
   const [step, setStep] = useState("");
   const hasBank = (mint: string) => owned.data?.banks.some((b) => b.mint === mint) ?? false;
   return (
@@ -231,12 +241,31 @@ function CreatePool({ owner }: { owner: string }) {
           }
           const built = buildCreation(form, owner, bank);
           if (!built.ok) return fail(built.message);
+          let pool: string | null = null;
           const signature = await tx.run({
             action: "Create Pool",
             path: `/${form.type === "nft-pool" ? "nft" : "defi"}/create-pool`,
             payload: { ...built.payload, amount } as unknown as Record<string, unknown>,
+            onConfirmed: (metadata) => {
+              pool = typeof metadata.pool === "string" ? metadata.pool : null;
+            },
           });
-          if (signature) navigate("/my-pools");
+          if (!signature) return;
+          if (pool !== null) {
+            setStep("Naming your pool: your wallet signs a message (nothing is sent on chain)…");
+            try {
+              await savePoolMetadata(config.apiUrl, wallet, pool, form.name.trim(), form.image.trim());
+            } catch (error) {
+              showToast({
+                kind: "error",
+                title: "Pool created, name not saved",
+                description: `${getErrorText(error)} Name it from the pool's Edit page.`,
+              });
+            } finally {
+              setStep("");
+            }
+          }
+          navigate("/my-pools");
         }}
       />
     </>

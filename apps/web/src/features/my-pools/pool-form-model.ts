@@ -170,6 +170,7 @@ export function validatePoolForm(
   const currency = getCurrencyByMint(form.currency);
   if (!currency) errors.currency = "Choose SOL or USDC.";
   if (form.name.trim().length > 32) errors.name = "Name must be at most 32 characters.";
+  else if (mode === "create" && form.name.trim() === "") errors.name = "Give the pool a name.";
   if (mode === "create" && currency) {
     const text = form.amount.trim();
     const { amount, error } = parseAmountInput(text, currency.decimals);

@@ -131,6 +131,17 @@ export function PoolFormView({
         </fieldset>
       ) : null}
       <div className="pg-grid-form">
+        {mode === "create" ? (
+          <Field
+            id={id("name")}
+            label="Pool name"
+            error={errors.name}
+            required
+            hint="Shown to borrowers; your wallet signs it once the pool exists."
+          >
+            <input {...input("name")} maxLength={32} autoComplete="off" />
+          </Field>
+        ) : null}
         <Field id={id("currency")} label="Currency" error={errors.currency}>
           <select
             {...input("currency", {

@@ -1,5 +1,6 @@
 import { getErrorText, type ParsedPool } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
+import type { PublicKey } from "@solana/web3.js";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useAppContext } from "../../app-context.ts";
@@ -10,6 +11,30 @@ import { requestJson } from "../../tx/http-client.ts";
 import { signLinkMessage } from "../../wallet/sign-link.ts";
 import { NameImageFields } from "../profile/name-image-fields.tsx";
 import { checkNameAndImage } from "../profile/name-image-rules.ts";
+
+/**
+ * Saves a pool's name and image: the wallet signs the link message (proof of ownership, nothing on chain) and
+ * both go to POST /pool/update.
+ */
+export async function savePoolMetadata(
+  apiUrl: string,
+  wallet: {
+    publicKey: PublicKey | null;
+    signMessage?: ((message: Uint8Array) => Promise<Uint8Array>) | undefined;
+  },
+  pool: string,
+  name: string,
+  thumbnail: string,
+): Promise<void> {
+  if (!wallet.publicKey) throw new Error("Connect the pool owner's wallet.");
+  const { message, signature } = await signLinkMessage(apiUrl, {
+    publicKey: wallet.publicKey,
+    ...(wallet.signMessage ? { signMessage: wallet.signMessage } : {}),
+  });
+  await requestJson(`${apiUrl}/pool/update`, {
+    body: { pool, owner: wallet.publicKey.toBase58(), signature, message, name, thumbnail },
+  });
+}
 
 /**
  * A pool's name and image. Saving asks the API whether the image URL serves an image, then has the
@@ -46,20 +71,13 @@ export function PoolMetadataForm({ pool }: { pool: ParsedPool }) {
               return;
             }
           }
-          const { message, signature } = await signLinkMessage(config.apiUrl, {
-            publicKey,
-            ...(signMessage ? { signMessage } : {}),
-          });
-          await requestJson(`${config.apiUrl}/pool/update`, {
-            body: {
-              pool: pool.pubkey,
-              owner: publicKey.toBase58(),
-              signature,
-              message,
-              name: name.trim(),
-              thumbnail: image.trim(),
-            },
-          });
+          await savePoolMetadata(
+            config.apiUrl,
+            { publicKey, ...(signMessage ? { signMessage } : {}) },
+            pool.pubkey,
+            name.trim(),
+            image.trim(),
+          );
           showToast({ kind: "success", title: "Pool updated", description: "Name and image saved." });
           await refreshScopes(queryClient, ["mypool", "pool"]);
         } catch (error) {

@@ -11,6 +11,9 @@ export function PoolsPage() {
   const currencies = listCurrencies();
   const [currency, setCurrency] = useState("");
   const [filters, setFilters] = useState<PoolFilters>(DEFAULT_POOL_FILTERS);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const active =
+    (currency === "" ? 0 : 1) + (filters.type === "" ? 0 : 1) + (filters.search.trim() === "" ? 0 : 1);
   const pools = usePools(currency === "" ? {} : { currency });
   const prices = usePrices();
   const liquidityUsd = (pool: ParsedPool) => {
@@ -24,7 +27,23 @@ export function PoolsPage() {
       title="Pools"
       lead="Every open pool, its rate, duration and liquidity. Open a pool for its full terms."
     >
-      <form className="pg-filters" aria-label="Filter pools" onSubmit={(e) => e.preventDefault()}>
+      {/* phones: the filters fold behind one button so the pools come first */}
+      <button
+        type="button"
+        className="button pg-filters-toggle"
+        aria-expanded={filtersOpen}
+        aria-controls="pool-filters"
+        onClick={() => setFiltersOpen((o) => !o)}
+        data-testid="filters-toggle"
+      >
+        Filters and sort{active > 0 ? ` (${active} active)` : ""}
+      </button>
+      <form
+        id="pool-filters"
+        className={filtersOpen ? "pg-filters is-open" : "pg-filters"}
+        aria-label="Filter pools"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <label>
           Currency
           <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
