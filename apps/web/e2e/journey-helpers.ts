@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
@@ -68,4 +69,34 @@ export async function createUsdcNftPool(
   }
   await confirmed(page, () => form.getByRole("button", { name: "Create pool" }).click(), 2);
   await page.waitForURL(/\/my-pools$/);
+}
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** One accessibility violation axe-core found: its rule, impact and the first offending elements. */
+export interface A11yViolation {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** Runs axe-core on the page as it is now; answers the serious and critical violations (WCAG 2 A/AA rules). */
+export async function findSeriousA11yViolations(page: Page): Promise<A11yViolation[]> {
+  if (!(await page.evaluate("typeof window.axe !== 'undefined'")))
+    await page.addScriptTag({ path: AXE_SCRIPT });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    const { violations } = await axe.run({
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"] },
+    });
+    return (violations as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[])
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+      }));
+  });
 }

@@ -27,7 +27,7 @@ import {
 } from "../../api/src/tx/builder/wire-instructions.ts";
 import { type SwapInstructionsResponse, toKitInstruction } from "../../api/src/venues/swap/swap-venue.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
-import { confirmed, createUsdcNftPool, openAs, shot } from "./journey-helpers.ts";
+import { confirmed, createUsdcNftPool, findSeriousA11yViolations, openAs, shot } from "./journey-helpers.ts";
 import { rpc, type Stack, startStack } from "./stack.ts";
 
 let stack: Stack | undefined;
@@ -687,6 +687,38 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(await menu.getAttribute("aria-expanded")).toBe("false");
     expect((await menu.textContent())?.trim()).toBe("☰ Dashboard");
     expect(pageErrors).toEqual([]);
+  });
+
+  it("has no serious or critical accessibility violations on any page (axe-core, 1280 and 360 px)", async () => {
+    const pools = (await (await fetch(`${stack!.apiUrl}/dirty/pools?limit=1`)).json()) as {
+      pools: { pubkey: string }[];
+    };
+    const paths = [
+      "/",
+      "/borrow",
+      "/borrow?tab=token",
+      "/margin",
+      "/lend",
+      "/pools",
+      `/pools/${pools.pools[0]!.pubkey}`,
+      "/my-pools",
+      "/my-pools/new",
+      "/loans",
+      "/dashboard",
+    ];
+    const found: Record<string, unknown> = {};
+    for (const width of [1280, 360]) {
+      await lender.setViewportSize({ width, height: width === 360 ? 740 : 900 });
+      for (const path of paths) {
+        await lender.goto(`${stack!.webUrl}${path}`);
+        await lender.locator("main h1").first().waitFor({ timeout: 30_000 });
+        await lender.waitForTimeout(800);
+        const violations = await findSeriousA11yViolations(lender);
+        if (violations.length > 0) found[`${width} ${path}`] = violations;
+      }
+    }
+    await lender.setViewportSize({ width: 1280, height: 900 });
+    expect(found).toEqual({});
   });
 });
 

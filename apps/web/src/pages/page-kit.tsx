@@ -225,3 +225,16 @@ export function Tabs<T extends string>({
     </div>
   );
 }
+
+/**
+ * A wide table's scroll container: a labelled region reachable with the keyboard, so a table that scrolls
+ * sideways on a phone can be scrolled without a mouse.
+ */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll by keyboard
+    <section className="pg-table-wrap" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
+  );
+}

@@ -12,6 +12,7 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
       <a
         className="brand"
         href="/"
+        aria-label="Cistern home"
         onClick={(event) => {
           event.preventDefault();
           navigate("/");

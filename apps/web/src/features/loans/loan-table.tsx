@@ -1,6 +1,7 @@
 import { shortenAddress } from "@cistern/protocol";
 import type { ReactNode } from "react";
 import { formatAmount, formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
+import { TableScroll } from "../../pages/page-kit.tsx";
 import { useTokens } from "../pools/pool-data.ts";
 import { useProfiles } from "../profile/profile-data.ts";
 import { ProfileName } from "../profile/profile-name.tsx";
@@ -68,7 +69,7 @@ export function LoanTable({
       : `${formatAmount(row.loan.collateralAmount, token.decimals)} ${token.symbol} locked`;
   };
   return (
-    <div className="pg-table-wrap">
+    <TableScroll label={caption}>
       <table className="pg-table pg-stack" data-testid={testId}>
         <caption className="pg-caption">{caption}</caption>
         <thead>
@@ -161,7 +162,7 @@ export function LoanTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

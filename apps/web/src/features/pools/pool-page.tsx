@@ -8,7 +8,7 @@ import {
   shortenAddress,
 } from "@cistern/protocol";
 import { formatBps, formatDateTime, formatMoney, formatUsd } from "../../pages/format.ts";
-import { Link, Page, QueryState, Stats } from "../../pages/page-kit.tsx";
+import { Link, Page, QueryState, Stats, TableScroll } from "../../pages/page-kit.tsx";
 import { useCollateralNamer } from "./collateral-name.tsx";
 import { poolName } from "./pool-cards.tsx";
 import { usePool, usePoolLoans } from "./pool-data.ts";
@@ -101,7 +101,7 @@ function PoolDetails({ pool }: { pool: ParsedPool }) {
         {pool.collections.length === 0 ? (
           <p className="muted">This pool accepts no collateral yet.</p>
         ) : (
-          <div className="pg-table-wrap">
+          <TableScroll label={isNft ? "Collections accepted" : "Tokens accepted"}>
             <table className="pg-table" data-testid="pool-collateral">
               <thead>
                 <tr>
@@ -131,7 +131,7 @@ function PoolDetails({ pool }: { pool: ParsedPool }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
 
@@ -147,7 +147,7 @@ function PoolDetails({ pool }: { pool: ParsedPool }) {
 
 function PoolLoanTable({ loans, name }: { loans: Loan[]; name: (id: string) => string }) {
   return (
-    <div className="pg-table-wrap">
+    <TableScroll label="Loans of this pool">
       <table className="pg-table" data-testid="pool-loans">
         <thead>
           <tr>
@@ -174,6 +174,6 @@ function PoolLoanTable({ loans, name }: { loans: Loan[]; name: (id: string) => s
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
