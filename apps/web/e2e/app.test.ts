@@ -2,12 +2,13 @@
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
-import { formatUnits, shortenAddress } from "@cistern/protocol";
+import { shortenAddress } from "@cistern/protocol";
 import { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebServer, type WebServer } from "../server.ts";
 import { parseRuntimeConfig } from "../src/config/runtime-config.ts";
+import { formatAmount } from "../src/pages/format.ts";
 import { buildWebApp, launchChromium, makeTempDir, removeDir, TEST_OUTPUT_DIR } from "./harness.ts";
 
 let buildDir: string | undefined;
@@ -129,7 +130,9 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     const { result } = (await response.json()) as { result: { value: number } };
     expect(result.value).toBeGreaterThan(0);
     const solRow = balances.locator("tr", { hasText: "SOL" }).first();
-    expect((await solRow.locator("td").textContent())?.trim()).toBe(formatUnits(BigInt(result.value), 9));
+    expect((await solRow.locator("td").textContent())?.trim().split(" ≈ ")[0]).toBe(
+      formatAmount(BigInt(result.value), 9),
+    );
     // Demo NFTs show their on-chain Metaplex names, tokens their symbols: no bare mint addresses.
     await balances.locator("th", { hasText: "#" }).first().waitFor({ timeout: 30_000 });
     const labels = await balances.locator("th").allTextContents();

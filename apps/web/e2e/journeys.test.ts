@@ -26,6 +26,7 @@ import {
   findAssociatedTokenAddress,
 } from "../../api/src/tx/builder/wire-instructions.ts";
 import { type SwapInstructionsResponse, toKitInstruction } from "../../api/src/venues/swap/swap-venue.ts";
+import { formatAmount } from "../src/pages/format.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
 import { confirmed, createUsdcNftPool, findSeriousA11yViolations, openAs, shot } from "./journey-helpers.ts";
 import { rpc, type Stack, startStack } from "./stack.ts";
@@ -179,7 +180,10 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const owed = parseUsdc((await row.getByTestId("owed-now").textContent()) ?? "");
     const before = await tokenBalance(me, USDC_MINT);
     await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
-    expect(before - (await tokenBalance(me, USDC_MINT))).toBe(owed);
+    // the shown amount is rounded up to the cent: the chain takes at most it, less than a cent below
+    const paid = before - (await tokenBalance(me, USDC_MINT));
+    expect(paid).toBeLessThanOrEqual(owed);
+    expect(owed - paid).toBeLessThan(10_000n);
     await borrower.getByTestId("loan-history").locator("tbody tr").first().waitFor({ timeout: 30_000 });
 
     const two = ["30 USDC", "25 USDC"].map((text) => ongoing.locator("tbody tr", { hasText: text }).first());
@@ -192,7 +196,9 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(await repayAll.textContent()).toContain("Repay selected (2)");
     const before2 = await tokenBalance(me, USDC_MINT);
     await confirmed(borrower, () => repayAll.click());
-    expect(before2 - (await tokenBalance(me, USDC_MINT))).toBe(total);
+    const paid2 = before2 - (await tokenBalance(me, USDC_MINT));
+    expect(paid2).toBeLessThanOrEqual(total);
+    expect(total - paid2).toBeLessThan(20_000n);
     await borrower.getByTestId("loan-history").locator("tbody tr").nth(2).waitFor({ timeout: 30_000 });
     await expectShownBalance(borrower, me, USDC_MINT, 6);
   });
@@ -752,14 +758,16 @@ async function borrowNft(name: string, amount: string, days: string) {
 
 /** The wallet card of the home page shows exactly the chain's balance of `mint`. */
 async function expectShownBalance(page: Page, owner: string, mint: string, decimals: number) {
-  const onChain = formatUnits(await tokenBalance(owner, mint), decimals);
+  const onChain = formatAmount(await tokenBalance(owner, mint), decimals);
   await page.goto(`${stack!.webUrl}/`);
   const cell = page
     .getByTestId("balances")
     .locator("tr", { has: page.locator(`th[title="${mint}"]`) })
     .locator("td");
   await cell.waitFor({ timeout: 30_000 });
-  await expect.poll(async () => (await cell.textContent())?.trim(), { timeout: 30_000 }).toBe(onChain);
+  await expect
+    .poll(async () => (await cell.textContent())?.trim().split(" ≈ ")[0], { timeout: 30_000 })
+    .toBe(onChain);
 }
 
 /** "100.21 USDC" -> base units. */

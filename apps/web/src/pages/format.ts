@@ -12,22 +12,38 @@ export function decimalsOf(mint: string, fallback?: number): number {
   return decimals;
 }
 
-/** Base units -> "1,234.5678" with at most `maxFraction` decimals, truncated (never rounded up). */
-export function formatAmount(amount: bigint, decimals: number, maxFraction = 4): string {
-  const exact = formatUnits(amount, decimals);
+/**
+ * How an amount is shown: cut toward zero (what one holds, receives or may withdraw), or rounded up (what one
+ * must pay), so a shown payment is never less than the chain will take.
+ */
+export type Rounding = "down" | "up";
+
+/**
+ * Base units -> display text by the spec's formatNumber2 rule, exactly (bigint maths): 0 decimals at 10,000
+ * and above, up to 8 decimals at 0.1 and below, otherwise up to 2 (4 for a payment, rounded up); thousands
+ * separated by commas, trailing zeros dropped. "1,234.56", "0.00012345", "12,346".
+ */
+export function formatAmount(amount: bigint, decimals: number, rounding: Rounding = "down"): string {
+  const negative = amount < 0n;
+  const abs = negative ? -amount : amount;
+  const unit = 10n ** BigInt(decimals);
+  // a payment keeps 4 decimals in the middle band, so rounding it up never overstates it by more than 0.0001
+  const shown = abs >= 10_000n * unit ? 0 : abs * 10n <= unit ? 8 : rounding === "up" ? 4 : 2;
+  const keep = Math.min(shown, decimals);
+  const step = 10n ** BigInt(decimals - keep);
+  const kept = rounding === "up" ? (abs + step - 1n) / step : abs / step;
+  const exact = formatUnits(kept, keep);
   const [whole = "0", fraction = ""] = exact.split(".");
-  const negative = whole.startsWith("-");
-  const digits = negative ? whole.slice(1) : whole;
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const cut = fraction.slice(0, maxFraction).replace(/0+$/, "");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const cut = fraction.replace(/0+$/, "");
   return `${negative ? "-" : ""}${grouped}${cut ? `.${cut}` : ""}`;
 }
 
-/** Amount of a lending currency with its symbol: "12.5 SOL". */
-export function formatMoney(amount: bigint, mint: string, maxFraction = 4): string {
+/** Amount of a lending currency with its symbol: "12.5 SOL" (see {@link formatAmount}). */
+export function formatMoney(amount: bigint, mint: string, rounding: Rounding = "down"): string {
   const currency = getCurrencyByMint(mint);
   if (!currency) return `${amount.toString()} units`;
-  return `${formatAmount(amount, currency.decimals, maxFraction)} ${currency.symbol}`;
+  return `${formatAmount(amount, currency.decimals, rounding)} ${currency.symbol}`;
 }
 
 /** USD display: "$1,234.56". */

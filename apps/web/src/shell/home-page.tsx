@@ -1,4 +1,4 @@
-import { formatUnits, shortenAddress } from "@cistern/protocol";
+import { formatNumber2, formatUnits, SOL_MINT, shortenAddress } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -9,6 +9,7 @@ import { useNftNames } from "../data/nft-names.ts";
 import { usePrices } from "../data/prices.ts";
 import { refreshScopes } from "../data/refresh.ts";
 import { useTokenNames } from "../data/token-names.ts";
+import { formatAmount, formatUsd } from "../pages/format.ts";
 import { showToast } from "../toasts/toast-store.ts";
 import { DEV_WALLET_NAME, requestLocalnetFaucet } from "../wallet/dev-wallet-adapter.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";
@@ -89,10 +90,26 @@ function FaucetButton({ address }: { address: string }) {
   );
 }
 
+/** " ≈ $12.34" beside a balance, when the token has a price. */
+function UsdValue({
+  amount,
+  decimals,
+  price,
+}: {
+  amount: bigint;
+  decimals: number;
+  price: string | undefined;
+}) {
+  if (price === undefined || decimals === 0) return null;
+  const usd = Number(formatUnits(amount, decimals)) * Number(price);
+  return <small className="muted"> ≈ {formatUsd(usd)}</small>;
+}
+
 function WalletCard() {
   const { config } = useAppContext();
   const { publicKey, wallet } = useWallet();
   const balances = useWalletBalances();
+  const prices = usePrices();
   const tokenNames = useTokenNames().data;
   const nftMints = (balances.data?.tokens ?? []).filter((t) => t.decimals === 0).map((t) => t.mint);
   const nftNames = useNftNames(nftMints).data;
@@ -122,7 +139,10 @@ function WalletCard() {
           <tbody>
             <tr>
               <th scope="row">SOL</th>
-              <td>{formatUnits(balances.data.lamports, 9)}</td>
+              <td>
+                {formatAmount(balances.data.lamports, 9)}
+                <UsdValue amount={balances.data.lamports} decimals={9} price={prices.data?.[SOL_MINT]} />
+              </td>
             </tr>
             {[...balances.data.tokens]
               // Tokens before NFTs, each by name; unnamed mints last.
@@ -137,7 +157,14 @@ function WalletCard() {
                   <th scope="row" title={token.mint}>
                     {names[token.mint] ?? shortenAddress(token.mint)}
                   </th>
-                  <td>{formatUnits(token.amount, token.decimals)}</td>
+                  <td>
+                    {formatAmount(token.amount, token.decimals)}
+                    <UsdValue
+                      amount={token.amount}
+                      decimals={token.decimals}
+                      price={prices.data?.[token.mint]}
+                    />
+                  </td>
                 </tr>
               ))}
           </tbody>
@@ -165,7 +192,7 @@ function PricesCard() {
                 <th scope="row" title={mint}>
                   {names[mint] ?? shortenAddress(mint)}
                 </th>
-                <td>${price}</td>
+                <td>${formatNumber2(Number(price))}</td>
               </tr>
             ))}
           </tbody>

@@ -37,7 +37,7 @@ export function MarketCard() {
           {(tvl.data?.byCurrency ?? []).map((c) => (
             <div key={c.currency}>
               <dt>Available to borrow</dt>
-              <dd>{formatMoney(c.totalLiquidity - c.borrowedLiquidity, c.currency, 2)}</dd>
+              <dd>{formatMoney(c.totalLiquidity - c.borrowedLiquidity, c.currency)}</dd>
             </div>
           ))}
           <div>

@@ -81,7 +81,7 @@ describe("loans page", () => {
     expect((repayAll as HTMLButtonElement).disabled).toBe(true);
     for (const box of within(table).getAllByRole("checkbox")) fireEvent.click(box);
     // owed now: 157 h accrued on the first (0.654167), the 30% minimum on the second (0.105)
-    expect(repayAll.textContent).toBe("Repay selected (2) · 150.7591 USDC");
+    expect(repayAll.textContent).toBe("Repay selected (2) · 150.7592 USDC");
     fireEvent.click(repayAll);
     await waitFor(() => expect(requests.some((r) => r.method === "POST")).toBe(true));
     const post = requests.find((r) => r.method === "POST")!;

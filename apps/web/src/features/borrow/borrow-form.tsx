@@ -76,7 +76,7 @@ export function BorrowForm({
             />
             <span className="pg-offer-name">{poolName(o.pool)}</span>
             <span>
-              {formatMoney(o.minBorrow, o.pool.currency, 2)} to {formatMoney(o.maxBorrow, o.pool.currency, 2)}
+              {formatMoney(o.minBorrow, o.pool.currency)} to {formatMoney(o.maxBorrow, o.pool.currency)}
             </span>
             <span>{formatBps(o.pool.loanCurve.apr)} APR</span>
             <span>LTV {formatBps(o.ltvBps)}</span>
@@ -140,7 +140,7 @@ export function BorrowForm({
         {busy
           ? "Borrowing…"
           : check.ok
-            ? `Borrow ${formatMoney(check.amount, offer.pool.currency, 9)}`
+            ? `Borrow ${formatMoney(check.amount, offer.pool.currency)}`
             : "Borrow"}
       </button>
     </form>

@@ -158,12 +158,12 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                             Floor{" "}
                             {nft.floorLamports === null
                               ? "unknown"
-                              : `${formatAmount(nft.floorLamports, 9, 3)} SOL`}
+                              : `${formatAmount(nft.floorLamports, 9)} SOL`}
                             {nft.floorUsd !== null ? ` · ${formatUsd(nft.floorUsd)}` : ""}
                           </small>
                           <small data-testid="best-offer">
                             {best
-                              ? `Best offer ${formatMoney(best.maxBorrow, best.pool.currency, 2)} at ${formatBps(best.pool.loanCurve.apr)}`
+                              ? `Best offer ${formatMoney(best.maxBorrow, best.pool.currency)} at ${formatBps(best.pool.loanCurve.apr)}`
                               : pools.isPending
                                 ? "Looking for offers…"
                                 : "No offers"}
@@ -234,7 +234,7 @@ function TokenBorrow({ owner, preferredPool }: { owner: string; preferredPool: s
         if (token) {
           ({ amount: collateral, error: collateralError } = parseAmountInput(collateralText, token.decimals));
           if (collateral !== null && collateral > token.amount)
-            collateralError = `You hold ${formatAmount(token.amount, token.decimals, token.decimals)} ${symbolOf(token.mint, catalogue.data)}.`;
+            collateralError = `You hold ${formatAmount(token.amount, token.decimals)} ${symbolOf(token.mint, catalogue.data)}.`;
         }
         const offers =
           token && collateral !== null && collateralError === ""

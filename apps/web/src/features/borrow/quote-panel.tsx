@@ -23,22 +23,22 @@ export function QuotePanel({
   const schedule = getLoanSchedule(nowSeconds, quote.duration);
   const symbol = getCurrencyByMint(currency)?.symbol ?? "";
   const rows: [string, string, string?][] = [
-    ["You receive", formatMoney(quote.netBorrowAmount, currency, 9), usd(quote.amountInUsd)],
-    ["Interest", formatMoney(quote.interest, currency, 9), usd(quote.interestInUsd)],
-    ["of which Cistern fee", formatMoney(quote.cisternFees, currency, 9), "20% of the interest"],
+    ["You receive", formatMoney(quote.netBorrowAmount, currency), usd(quote.amountInUsd)],
+    ["Interest", formatMoney(quote.interest, currency, "up"), usd(quote.interestInUsd)],
+    ["of which Cistern fee", formatMoney(quote.cisternFees, currency), "20% of the interest"],
     ["APR", formatBps(quote.apr)],
     ["Duration", formatDuration(quote.duration)],
-    ["Repay by expiry", formatMoney(quote.requiredRepayment, currency, 9)],
+    ["Repay by expiry", formatMoney(quote.requiredRepayment, currency, "up")],
     ["Expires", formatDateTime(schedule.expiresAt)],
     ["Grace period", formatDuration(schedule.graceSeconds)],
   ];
   if (network) {
     rows.push(
-      ["Network fee", formatMoney(network.feeLamports, SOL_MINT, 9), "paid to Solana"],
+      ["Network fee", formatMoney(network.feeLamports, SOL_MINT, "up"), "paid to Solana"],
       [
         "Account rent",
-        formatMoney(network.loanAccountRentLamports + network.escrowRentLamports, SOL_MINT, 9),
-        `${formatMoney(network.refundableOnRepayLamports, SOL_MINT, 9)} comes back when you repay`,
+        formatMoney(network.loanAccountRentLamports + network.escrowRentLamports, SOL_MINT, "up"),
+        `${formatMoney(network.refundableOnRepayLamports, SOL_MINT)} comes back when you repay`,
       ],
     );
   }

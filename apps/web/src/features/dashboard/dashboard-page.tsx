@@ -154,8 +154,8 @@ function ProtocolSection() {
                 items={[
                   { label: "TVL", value: formatUsd(t.tvlUsd) },
                   ...t.byCurrency.map((c) => ({
-                    label: `Lent out of ${formatMoney(c.totalLiquidity, c.currency, 0)}`,
-                    value: formatMoney(c.borrowedLiquidity, c.currency, 2),
+                    label: `Lent out of ${formatMoney(c.totalLiquidity, c.currency)}`,
+                    value: formatMoney(c.borrowedLiquidity, c.currency),
                   })),
                   ...(totals.data
                     ? [

@@ -61,12 +61,12 @@ export function MarketPage() {
                     label: "Available liquidity",
                     value: (
                       <>
-                        {formatMoney(s.availableLiquidity, mint, 2)}
+                        {formatMoney(s.availableLiquidity, mint)}
                         <small className="muted"> {formatUsd(s.availableLiquidityUsd)}</small>
                       </>
                     ),
                   },
-                  { label: "Borrowed", value: formatMoney(s.totalBorrowed, mint, 2) },
+                  { label: "Borrowed", value: formatMoney(s.totalBorrowed, mint) },
                   { label: "Utilisation", value: `${(s.utilizationRatio * 100).toFixed(1)}%` },
                   { label: "Collateral pairs", value: s.pairsSupported },
                 ]}

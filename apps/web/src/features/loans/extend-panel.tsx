@@ -1,7 +1,7 @@
 import { computeLoanQuote, computeOwedInterest, getCurrencyByMint, SECONDS_PER_DAY } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { usePrices } from "../../data/prices.ts";
-import { formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
+import { formatBps, formatDateTime, formatDuration, formatMoney, type Rounding } from "../../pages/format.ts";
 import { QueryState } from "../../pages/page-kit.tsx";
 import { getLoanSchedule } from "../borrow/borrow-model.ts";
 import { usePool } from "../pools/pool-data.ts";
@@ -126,16 +126,17 @@ function ExtensionTerms(input: {
   repayByDue: bigint;
   nowSeconds: number;
 }) {
-  const money = (amount: bigint) => formatMoney(amount, input.currency, 9);
+  const money = (amount: bigint, rounding: Rounding = "down") =>
+    formatMoney(amount, input.currency, rounding);
   const schedule = getLoanSchedule(input.nowSeconds, input.durationSeconds);
   const rows: [string, string, string?][] = [
-    ["Pay now", money(input.owedNow), "the interest owed so far"],
+    ["Pay now", money(input.owedNow, "up"), "the interest owed so far"],
     ["Principal", money(input.principal), "stays borrowed; nothing is paid out again"],
     ["New APR", formatBps(input.aprBps), "the pool's rate today"],
     ["New term", formatDuration(input.durationSeconds), "counted from when the extension lands"],
     ["New due date", formatDateTime(schedule.expiresAt)],
-    ["Interest for the new term", money(input.interest)],
-    ["Repay by the new due date", money(input.repayByDue)],
+    ["Interest for the new term", money(input.interest, "up")],
+    ["Repay by the new due date", money(input.repayByDue, "up")],
     ["Grace period", formatDuration(schedule.graceSeconds)],
   ];
   return (

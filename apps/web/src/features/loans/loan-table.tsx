@@ -137,7 +137,7 @@ export function LoanTable({
               ) : (
                 <>
                   <td data-label="Owed now" data-testid="owed-now">
-                    {row.owedNow === undefined ? "—" : formatMoney(row.owedNow, row.loan.currency, 9)}
+                    {row.owedNow === undefined ? "—" : formatMoney(row.owedNow, row.loan.currency, "up")}
                   </td>
                   <td data-label="Due">
                     {formatDateTime(row.loan.createdAt + row.loan.duration)}
@@ -184,10 +184,10 @@ function HistoryCells({ row }: { row: LoanRowView }) {
           ? "collateral to the lender"
           : paid === undefined
             ? "—"
-            : `${formatMoney(paid, loan.currency, 6)}${loan.status === "Sold" ? " from the sale" : ""}`}
+            : `${formatMoney(paid, loan.currency)}${loan.status === "Sold" ? " from the sale" : ""}`}
       </td>
       <td data-label="Interest" data-testid="interest-earned">
-        {interest === undefined ? "—" : formatMoney(interest, loan.currency, 6)}
+        {interest === undefined ? "—" : formatMoney(interest, loan.currency)}
       </td>
     </>
   );

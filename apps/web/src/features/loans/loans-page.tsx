@@ -90,7 +90,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                 >
                   Repay selected ({chosen.length})
                   {chosen.length > 0
-                    ? ` · ${[...sumByCurrency(chosen)].map(([mint, total]) => formatMoney(total, mint, 4)).join(" + ")}`
+                    ? ` · ${[...sumByCurrency(chosen)].map(([mint, total]) => formatMoney(total, mint, "up")).join(" + ")}`
                     : ""}
                 </button>
               </div>

@@ -2,7 +2,7 @@ import { describeErrorForUser } from "@cistern/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useAppContext } from "../../app-context.ts";
-import { formatAmount, formatMoney } from "../../pages/format.ts";
+import { formatAmount, formatMoney, type Rounding } from "../../pages/format.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import type { LoanRowView } from "./loan-model.ts";
 
@@ -54,7 +54,8 @@ export function MarketSellPanel({
       }),
     retry: false,
   });
-  const money = (amount: string, mint: string) => formatMoney(BigInt(amount), mint);
+  const money = (amount: string, mint: string, rounding: Rounding = "down") =>
+    formatMoney(BigInt(amount), mint, rounding);
   const q = quote.data;
   return (
     <section className="card pg-section pg-extend" aria-label="Market sell" data-testid="market-sell-panel">
@@ -100,7 +101,7 @@ export function MarketSellPanel({
           </div>
           <div>
             <dt>Repays the loan</dt>
-            <dd>{money(q.owedNow, q.currency)}</dd>
+            <dd>{money(q.owedNow, q.currency, "up")}</dd>
           </div>
           <div>
             <dt>You keep</dt>

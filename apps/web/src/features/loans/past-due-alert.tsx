@@ -29,7 +29,7 @@ export function PastDueAlert({
       <ul>
         {due.map((row) => {
           const collateral = name(row.loan.collection);
-          const owed = row.owedNow === undefined ? "" : formatMoney(row.owedNow, row.loan.currency, 6);
+          const owed = row.owedNow === undefined ? "" : formatMoney(row.owedNow, row.loan.currency, "up");
           return (
             <li key={row.loan.pubkey} data-loan={row.loan.pubkey}>
               <span>

@@ -58,8 +58,7 @@ function MarginForm({ owner }: { owner: string }) {
   const parsed = parseAmountInput(downText, decimals);
   const downPayment = parsed.amount;
   let downError = parsed.error;
-  if (downPayment !== null && downPayment > held)
-    downError = `You hold ${formatMoney(held, currency, decimals)}.`;
+  if (downPayment !== null && downPayment > held) downError = `You hold ${formatMoney(held, currency)}.`;
   const offers = useMarginOffers({
     owner,
     target,

@@ -1,6 +1,13 @@
 import { computeTotalInterest, describeErrorForUser } from "@cistern/protocol";
 import { useId, useState } from "react";
-import { formatAmount, formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
+import {
+  formatAmount,
+  formatBps,
+  formatDateTime,
+  formatDuration,
+  formatMoney,
+  type Rounding,
+} from "../../pages/format.ts";
 import { getLoanSchedule } from "../borrow/borrow-model.ts";
 import { useSwapQuote } from "./margin-data.ts";
 import {
@@ -45,7 +52,8 @@ export function MarginTerms({
     slippageBps: offer.slippageBps,
   });
   const interest = computeTotalInterest({ aprBps: offer.aprBps, principal, durationSeconds });
-  const money = (amount: bigint) => formatMoney(amount, offer.currency, 6);
+  const money = (amount: bigint, rounding: Rounding = "down") =>
+    formatMoney(amount, offer.currency, rounding);
   const tokens = (amount: bigint) => `${formatAmount(amount, targetDecimals)} ${targetSymbol}`;
   const { expiresAt, liquidatableAfter } = getLoanSchedule(nowSeconds, durationSeconds);
   return (
@@ -99,7 +107,8 @@ export function MarginTerms({
         <div>
           <dt>Repay by expiry</dt>
           <dd data-testid="margin-repay">
-            {money(principal + interest)} <small className="muted">interest {money(interest)}</small>
+            {money(principal + interest, "up")}{" "}
+            <small className="muted">interest {money(interest, "up")}</small>
           </dd>
         </div>
         <div>
@@ -109,10 +118,10 @@ export function MarginTerms({
       </dl>
       <p className="muted pg-small" data-testid="margin-plain">
         Your {money(offer.downPayment)} and a {money(principal)} loan buy {targetSymbol}, locked in the loan's
-        escrow. Repay {money(principal + interest)} within {formatDuration(durationSeconds)} to receive it, or
-        sell it from your Loans page to repay. A falling {targetSymbol} price never closes the position; if
-        the loan is still unpaid after {formatDateTime(liquidatableAfter)} (expiry plus grace), the lender
-        keeps the {targetSymbol}.
+        escrow. Repay {money(principal + interest, "up")} within {formatDuration(durationSeconds)} to receive
+        it, or sell it from your Loans page to repay. A falling {targetSymbol} price never closes the
+        position; if the loan is still unpaid after {formatDateTime(liquidatableAfter)} (expiry plus grace),
+        the lender keeps the {targetSymbol}.
       </p>
       <div className="pg-buttons">
         <button

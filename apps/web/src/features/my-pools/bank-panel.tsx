@@ -21,8 +21,8 @@ export function checkBankAmount(
       ok: false,
       message:
         kind === "deposit"
-          ? `Your wallet holds ${formatMoney(limit, mint, 9)}.`
-          : `Only ${formatMoney(limit, mint, 9)} is not lent out and can be withdrawn.`,
+          ? `Your wallet holds ${formatMoney(limit, mint)}.`
+          : `Only ${formatMoney(limit, mint)} is not lent out and can be withdrawn.`,
     };
   }
   return { ok: true, amount };

@@ -146,11 +146,11 @@ function PoolFigures({ pool }: { pool: ParsedPool }) {
       </div>
       <div>
         <dt>Liquidity</dt>
-        <dd>{formatMoney(pool.totalLiquidity, pool.currency, 2)}</dd>
+        <dd>{formatMoney(pool.totalLiquidity, pool.currency)}</dd>
       </div>
       <div>
         <dt>Lent</dt>
-        <dd>{formatMoney(pool.borrowedLiquidity, pool.currency, 2)}</dd>
+        <dd>{formatMoney(pool.borrowedLiquidity, pool.currency)}</dd>
       </div>
       <div>
         <dt>Ongoing loans</dt>

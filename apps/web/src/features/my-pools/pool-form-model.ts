@@ -177,9 +177,9 @@ export function validatePoolForm(
     const minimum = form.type === "nft-pool" ? currency.minAmountBaseUnits : currency.minDefiAmountBaseUnits;
     if (text === "") errors.amount = "Enter how much to put in the pool.";
     else if (amount === null) errors.amount = error;
-    else if (amount < minimum) errors.amount = `Deposit at least ${formatMoney(minimum, currency.mint, 9)}.`;
+    else if (amount < minimum) errors.amount = `Deposit at least ${formatMoney(minimum, currency.mint)}.`;
     else if (options.walletBalance !== undefined && amount > options.walletBalance)
-      errors.amount = `Your wallet holds ${formatMoney(options.walletBalance, currency.mint, 9)}.`;
+      errors.amount = `Your wallet holds ${formatMoney(options.walletBalance, currency.mint)}.`;
   }
   const image = checkImageUrl(form.image);
   if (!image.ok) errors.image = "Images hosted on twimg are not supported; use another URL.";

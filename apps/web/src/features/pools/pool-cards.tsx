@@ -37,7 +37,7 @@ export function PoolCards({ pools }: { pools: ParsedPool[] }) {
               </div>
               <div>
                 <dt>Available</dt>
-                <dd>{formatMoney(pool.availableLiquidity, pool.currency, 2)}</dd>
+                <dd>{formatMoney(pool.availableLiquidity, pool.currency)}</dd>
               </div>
               <div>
                 <dt>Max duration</dt>
