@@ -36,8 +36,10 @@ async function buildStarter(outDir: string): Promise<void> {
 }
 
 interface PageLoad {
-  /** Gzip bytes of every script the page loaded (same origin), by file. */
+  /** Gzip bytes of every script the page loaded (same origin) up to its load event, by file. */
   scripts: Map<string, number>;
+  /** Scripts fetched after the load event: other pages' code prefetched for links on screen. */
+  prefetched: Map<string, number>;
   lcpMs: number;
 }
 
@@ -46,16 +48,27 @@ async function loadPage(browser: Browser, url: string): Promise<PageLoad> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const scripts = new Map<string, number>();
+  const prefetched = new Map<string, number>();
   const pending: Promise<void>[] = [];
+  // scripts asked for after the load event are link prefetches of other pages (idle time), counted apart
+  let loaded = false;
+  const afterLoad = new Set<unknown>();
+  page.once("load", () => {
+    loaded = true;
+  });
+  page.on("request", (request) => {
+    if (loaded) afterLoad.add(request);
+  });
   page.on("response", (response) => {
     if (
       response.request().resourceType() !== "script" ||
       new URL(response.url()).origin !== new URL(url).origin
     )
       return;
+    const into = afterLoad.has(response.request()) ? prefetched : scripts;
     pending.push(
       response.body().then((body) => {
-        scripts.set(new URL(response.url()).pathname, gzipSync(body).length);
+        into.set(new URL(response.url()).pathname, gzipSync(body).length);
       }),
     );
   });
@@ -71,7 +84,7 @@ async function loadPage(browser: Browser, url: string): Promise<PageLoad> {
       }),
   );
   await context.close();
-  return { scripts, lcpMs };
+  return { scripts, prefetched, lcpMs };
 }
 
 const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
@@ -109,6 +122,7 @@ try {
   for (const [file, bytes] of appLoads[0]!.scripts) console.log(`  app      ${file}  ${kb(bytes)}`);
   for (const [file, bytes] of starterLoad.scripts) console.log(`  starter  ${file}  ${kb(bytes)}`);
   console.log(`app total:      ${kb(appJs)}  (budget ${kb(BUDGET_GZIP_BYTES)})`);
+  console.log(`prefetched after load (other pages, idle time): ${kb(sum(appLoads[0]!.prefetched))}`);
   console.log(`starter total:  ${kb(starterJs)}`);
   console.log(`ratio:          ${ratio.toFixed(2)}x  (budget ${MAX_RATIO}x)`);
   console.log(

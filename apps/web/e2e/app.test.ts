@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebServer, type WebServer } from "../server.ts";
 import { parseRuntimeConfig } from "../src/config/runtime-config.ts";
-import { formatAmount } from "../src/pages/format.ts";
+import { formatAmount } from "../src/kit/format.ts";
 import { buildWebApp, launchChromium, makeTempDir, removeDir, TEST_OUTPUT_DIR } from "./harness.ts";
 
 let buildDir: string | undefined;
@@ -56,6 +56,19 @@ async function shot(name: string) {
 
 // Generous limits: CI runs every workspace's tests at once on 2 cores.
 describe("web app end to end (headless Chromium, localnet, production build)", { timeout: 90_000 }, () => {
+  it("prefetches the code of pages whose links are on screen once the page has loaded", async () => {
+    const requested: string[] = [];
+    const fresh = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
+    fresh.on("request", (r) => requested.push(new URL(r.url()).pathname));
+    await fresh.goto(server!.url, { waitUntil: "load" });
+    await expect
+      .poll(() => requested.filter((p) => /\/assets\/(borrow|loans|dashboard)-page-/.test(p)).length, {
+        timeout: 10_000,
+      })
+      .toBe(3);
+    await fresh.close();
+  });
+
   it("shows the shell with live chain status and the page title", async () => {
     await page.goto(server!.url);
     expect(await page.title()).toBe("Effortless Token & NFT Lending on Solana");

@@ -26,7 +26,7 @@ import {
   findAssociatedTokenAddress,
 } from "../../api/src/tx/builder/wire-instructions.ts";
 import { type SwapInstructionsResponse, toKitInstruction } from "../../api/src/venues/swap/swap-venue.ts";
-import { formatAmount } from "../src/pages/format.ts";
+import { formatAmount } from "../src/kit/format.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
 import { confirmed, createUsdcNftPool, findSeriousA11yViolations, openAs, shot } from "./journey-helpers.ts";
 import { rpc, type Stack, startStack } from "./stack.ts";

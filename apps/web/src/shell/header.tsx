@@ -1,8 +1,8 @@
-import { PageNav } from "../pages/nav.tsx";
+import { navigate } from "../lib/location.ts";
 import { useTheme } from "../theme/theme.ts";
 import { WalletButton } from "../wallet/wallet-button.tsx";
-import { navigate } from "./location.ts";
 import { Logo } from "./logo.tsx";
+import { PageNav } from "./nav.tsx";
 
 /** The top bar: brand, theme switch, settings and the wallet control. */
 export function Header({ onOpenSettings }: { onOpenSettings(): void }) {

@@ -9,7 +9,7 @@ import { useNftNames } from "../data/nft-names.ts";
 import { usePrices } from "../data/prices.ts";
 import { refreshScopes } from "../data/refresh.ts";
 import { useTokenNames } from "../data/token-names.ts";
-import { formatAmount, formatUsd } from "../pages/format.ts";
+import { formatAmount, formatUsd } from "../kit/format.ts";
 import { showToast } from "../toasts/toast-store.ts";
 import { DEV_WALLET_NAME, requestLocalnetFaucet } from "../wallet/dev-wallet-adapter.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";

@@ -1,8 +1,8 @@
 import { parseTvl } from "../features/dashboard/dashboard-data.ts";
 import { parsePoolPage } from "../features/pools/pool-data.ts";
-import { useApiQuery } from "../pages/api.ts";
-import { formatBps, formatMoney, formatUsd } from "../pages/format.ts";
-import { Link } from "../pages/page-kit.tsx";
+import { useApiQuery } from "../kit/api.ts";
+import { formatBps, formatMoney, formatUsd } from "../kit/format.ts";
+import { Link } from "../kit/page-kit.tsx";
 
 /**
  * The market at a glance for the home page: the best open APR, what can be borrowed now in each currency and

@@ -17,7 +17,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 import { useAppContext } from "../app-context.ts";
 import { refreshAgainAfterIndexing, refreshScopes } from "../data/refresh.ts";
-import { formatMoney } from "../pages/format.ts";
+import { formatMoney } from "../kit/format.ts";
 import { getStoredReferrer } from "../referral/referral.ts";
 import { getBuilderPriorityFeeOptions } from "../settings/priority-fee.ts";
 import { settingsStore } from "../settings/settings-store.ts";

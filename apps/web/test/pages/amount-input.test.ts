@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAmountInput } from "../../src/pages/format.ts";
+import { parseAmountInput } from "../../src/kit/format.ts";
 
 describe("amount inputs (every form that takes an amount)", () => {
   it("reads base units, and says in one sentence what is wrong", () => {

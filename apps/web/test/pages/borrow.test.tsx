@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { convertValue, findOffers } from "../../src/features/borrow/borrow-model.ts";
 import { BorrowPage } from "../../src/features/borrow/borrow-page.tsx";
 import { QuotePanel } from "../../src/features/borrow/quote-panel.tsx";
-import { formatDateTime } from "../../src/pages/format.ts";
+import { formatDateTime } from "../../src/kit/format.ts";
 import { address, apiPool } from "./fixtures.ts";
 import { installApi, makeWallet, renderPage } from "./render-page.tsx";
 

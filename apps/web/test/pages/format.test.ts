@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAmount, formatMoney } from "../../src/pages/format.ts";
+import { formatAmount, formatMoney } from "../../src/kit/format.ts";
 import { SOL_MINT, USDC_MINT } from "./fixtures.ts";
 
 describe("one amount format for every screen (the spec's formatNumber2, exact in base units)", () => {

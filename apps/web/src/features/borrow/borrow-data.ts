@@ -1,4 +1,4 @@
-import { useApiQuery } from "../../pages/api.ts";
+import { useApiQuery } from "../../kit/api.ts";
 import { parsePoolPage } from "../pools/pool-data.ts";
 
 /** An NFT of the wallet with its collection floor. */

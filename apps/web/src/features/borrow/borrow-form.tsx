@@ -1,6 +1,6 @@
 import { formatUnits, getCurrencyByMint, SECONDS_PER_DAY } from "@cistern/protocol";
 import { useId, useState } from "react";
-import { formatBps, formatMoney } from "../../pages/format.ts";
+import { formatBps, formatMoney } from "../../kit/format.ts";
 import { poolName } from "../pools/pool-cards.tsx";
 import { type BorrowCheck, checkBorrow, type Offer } from "./borrow-model.ts";
 import { QuotePanel } from "./quote-panel.tsx";

@@ -20,7 +20,7 @@ import {
   rankLoanOffers,
   SECONDS_PER_DAY,
 } from "@cistern/protocol";
-import { formatMoney } from "../../pages/format.ts";
+import { formatMoney } from "../../kit/format.ts";
 
 /** Prices by mint, USD per whole unit as decimal strings. */
 export type Prices = Record<string, string>;

@@ -8,10 +8,10 @@ import {
   formatUsd,
   parseAmountInput,
   symbolOf,
-} from "../../pages/format.ts";
-import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../pages/page-kit.tsx";
-import { usePageTransaction } from "../../pages/use-page-transaction.ts";
-import { useLocationHref } from "../../shell/location.ts";
+} from "../../kit/format.ts";
+import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/page-kit.tsx";
+import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { useLocationHref } from "../../lib/location.ts";
 import { useTokens } from "../pools/pool-data.ts";
 import {
   useOpenPools,

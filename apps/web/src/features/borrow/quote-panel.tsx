@@ -1,5 +1,5 @@
 import { getCurrencyByMint, type LoanNetworkCosts, type LoanQuote, SOL_MINT } from "@cistern/protocol";
-import { formatBps, formatDateTime, formatDuration, formatMoney, formatUsd } from "../../pages/format.ts";
+import { formatBps, formatDateTime, formatDuration, formatMoney, formatUsd } from "../../kit/format.ts";
 import { getLoanSchedule } from "./borrow-model.ts";
 
 /**

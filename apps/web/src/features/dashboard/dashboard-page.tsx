@@ -1,8 +1,8 @@
 import { shortenAddress } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
-import { useApiQuery } from "../../pages/api.ts";
-import { formatMoney, formatUsd, symbolOf } from "../../pages/format.ts";
-import { Page, QueryState, Stats } from "../../pages/page-kit.tsx";
+import { useApiQuery } from "../../kit/api.ts";
+import { formatMoney, formatUsd, symbolOf } from "../../kit/format.ts";
+import { Page, QueryState, Stats } from "../../kit/page-kit.tsx";
 import { useBorrowerLoans } from "../loans/loan-data.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { ProfileForm } from "../profile/profile-form.tsx";

@@ -1,8 +1,8 @@
 import { listCurrencies, parsePool } from "@cistern/protocol";
 import { useState } from "react";
-import { useApiQuery } from "../../pages/api.ts";
-import { formatBps, formatMoney, formatUsd } from "../../pages/format.ts";
-import { Link, Page, QueryState, Stats, Tabs } from "../../pages/page-kit.tsx";
+import { useApiQuery } from "../../kit/api.ts";
+import { formatBps, formatMoney, formatUsd } from "../../kit/format.ts";
+import { Link, Page, QueryState, Stats, Tabs } from "../../kit/page-kit.tsx";
 import { PoolCards } from "../pools/pool-cards.tsx";
 
 /** GET /liquidity/summary, parsed. */

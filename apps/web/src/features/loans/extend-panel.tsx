@@ -1,8 +1,8 @@
 import { computeLoanQuote, computeOwedInterest, getCurrencyByMint, SECONDS_PER_DAY } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { usePrices } from "../../data/prices.ts";
-import { formatBps, formatDateTime, formatDuration, formatMoney, type Rounding } from "../../pages/format.ts";
-import { QueryState } from "../../pages/page-kit.tsx";
+import { formatBps, formatDateTime, formatDuration, formatMoney, type Rounding } from "../../kit/format.ts";
+import { QueryState } from "../../kit/page-kit.tsx";
 import { getLoanSchedule } from "../borrow/borrow-model.ts";
 import { usePool } from "../pools/pool-data.ts";
 import type { LoanRowView } from "./loan-model.ts";

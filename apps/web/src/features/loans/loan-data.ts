@@ -1,5 +1,5 @@
 import { parseLoanList } from "@cistern/protocol";
-import { useApiQuery } from "../../pages/api.ts";
+import { useApiQuery } from "../../kit/api.ts";
 
 /** Loans of a borrower (scope "loans"). */
 export function useBorrowerLoans(owner: string) {

@@ -1,7 +1,7 @@
 import { shortenAddress } from "@cistern/protocol";
 import type { ReactNode } from "react";
-import { formatAmount, formatBps, formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
-import { TableScroll } from "../../pages/page-kit.tsx";
+import { formatAmount, formatBps, formatDateTime, formatDuration, formatMoney } from "../../kit/format.ts";
+import { TableScroll } from "../../kit/page-kit.tsx";
 import { useTokens } from "../pools/pool-data.ts";
 import { useProfiles } from "../profile/profile-data.ts";
 import { ProfileName } from "../profile/profile-name.tsx";

@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { formatDuration, formatMoney } from "../../pages/format.ts";
-import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../pages/page-kit.tsx";
-import { usePageTransaction } from "../../pages/use-page-transaction.ts";
+import { formatDuration, formatMoney } from "../../kit/format.ts";
+import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/page-kit.tsx";
+import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";

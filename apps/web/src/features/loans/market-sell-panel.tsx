@@ -2,7 +2,7 @@ import { describeErrorForUser } from "@cistern/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useAppContext } from "../../app-context.ts";
-import { formatAmount, formatMoney, type Rounding } from "../../pages/format.ts";
+import { formatAmount, formatMoney, type Rounding } from "../../kit/format.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import type { LoanRowView } from "./loan-model.ts";
 

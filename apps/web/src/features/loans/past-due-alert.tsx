@@ -1,4 +1,4 @@
-import { formatDateTime, formatDuration, formatMoney } from "../../pages/format.ts";
+import { formatDateTime, formatDuration, formatMoney } from "../../kit/format.ts";
 import type { LoanRowView } from "./loan-model.ts";
 
 /**

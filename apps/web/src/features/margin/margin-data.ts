@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useAppContext } from "../../app-context.ts";
-import { toQueryString } from "../../pages/api.ts";
+import { toQueryString } from "../../kit/api.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import { type MarginOffer, parseMarginOffers } from "./margin-model.ts";
 

@@ -1,9 +1,9 @@
 import { describeErrorForUser, getCurrencyByMint, SOL_MINT } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { useWalletBalances } from "../../data/balances.ts";
-import { formatMoney, parseAmountInput, symbolOf } from "../../pages/format.ts";
-import { Page, QueryState, RequireWallet, useChainNow } from "../../pages/page-kit.tsx";
-import { usePageTransaction } from "../../pages/use-page-transaction.ts";
+import { formatMoney, parseAmountInput, symbolOf } from "../../kit/format.ts";
+import { Page, QueryState, RequireWallet, useChainNow } from "../../kit/page-kit.tsx";
+import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useOpenPools } from "../borrow/borrow-data.ts";
 import { useTokens } from "../pools/pool-data.ts";
 import { SwapWidget } from "../swap/swap-widget.tsx";

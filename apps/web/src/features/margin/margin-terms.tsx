@@ -7,7 +7,7 @@ import {
   formatDuration,
   formatMoney,
   type Rounding,
-} from "../../pages/format.ts";
+} from "../../kit/format.ts";
 import { getLoanSchedule } from "../borrow/borrow-model.ts";
 import { useSwapQuote } from "./margin-data.ts";
 import {

@@ -1,8 +1,8 @@
 import { type Bank, getCurrencyByMint } from "@cistern/protocol";
 import { useId, useState } from "react";
-import { formatMoney, parseAmountInput } from "../../pages/format.ts";
-import { Stats } from "../../pages/page-kit.tsx";
-import { usePageTransaction } from "../../pages/use-page-transaction.ts";
+import { formatMoney, parseAmountInput } from "../../kit/format.ts";
+import { Stats } from "../../kit/page-kit.tsx";
+import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 
 /** Checks a deposit or withdrawal amount; returns base units or the message to show. */
 export function checkBankAmount(

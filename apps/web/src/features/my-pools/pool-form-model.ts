@@ -14,7 +14,7 @@ import {
   RATE_SCALE,
   SECONDS_PER_DAY,
 } from "@cistern/protocol";
-import { formatMoney, parseAmountInput } from "../../pages/format.ts";
+import { formatMoney, parseAmountInput } from "../../kit/format.ts";
 
 /** One collateral row of the form (percent strings). */
 export interface CollateralRow {

@@ -1,6 +1,6 @@
 import { computeUtilisationPercent, getDurationDays, type ParsedPool } from "@cistern/protocol";
-import { formatBps, formatMoney } from "../../pages/format.ts";
-import { Link } from "../../pages/page-kit.tsx";
+import { formatBps, formatMoney } from "../../kit/format.ts";
+import { Link } from "../../kit/page-kit.tsx";
 import { useCollateralNamer } from "./collateral-name.tsx";
 
 /** How many accepted collaterals a card names before "+N more". */

@@ -6,7 +6,7 @@ import {
   parseLoanList,
   parsePool,
 } from "@cistern/protocol";
-import { useApiQuery } from "../../pages/api.ts";
+import { useApiQuery } from "../../kit/api.ts";
 
 /** A page of pools with their banks. */
 export interface PoolPage {

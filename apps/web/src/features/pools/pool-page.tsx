@@ -7,8 +7,8 @@ import {
   type ParsedPool,
   shortenAddress,
 } from "@cistern/protocol";
-import { formatBps, formatDateTime, formatMoney, formatUsd } from "../../pages/format.ts";
-import { Link, Page, QueryState, Stats, TableScroll } from "../../pages/page-kit.tsx";
+import { formatBps, formatDateTime, formatMoney, formatUsd } from "../../kit/format.ts";
+import { Link, Page, QueryState, Stats, TableScroll } from "../../kit/page-kit.tsx";
 import { useCollateralNamer } from "./collateral-name.tsx";
 import { poolName } from "./pool-cards.tsx";
 import { usePool, usePoolLoans } from "./pool-data.ts";

@@ -1,7 +1,7 @@
 import { formatUnits, getCurrencyByMint, listCurrencies, type ParsedPool } from "@cistern/protocol";
 import { useState } from "react";
 import { usePrices } from "../../data/prices.ts";
-import { Page, QueryState } from "../../pages/page-kit.tsx";
+import { Page, QueryState } from "../../kit/page-kit.tsx";
 import { PoolCards } from "./pool-cards.tsx";
 import { usePools } from "./pool-data.ts";
 import { DEFAULT_POOL_FILTERS, filterAndSortPools, type PoolFilters, type PoolSort } from "./pool-filters.ts";

@@ -1,4 +1,4 @@
-import { useApiQuery } from "../../pages/api.ts";
+import { useApiQuery } from "../../kit/api.ts";
 
 /** A wallet's profile as /user/user answers it (null until the wallet saves one). */
 export interface UserProfile {

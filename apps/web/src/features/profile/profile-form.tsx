@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { useAppContext } from "../../app-context.ts";
 import { refreshScopes } from "../../data/refresh.ts";
-import { useApiQuery } from "../../pages/api.ts";
+import { useApiQuery } from "../../kit/api.ts";
 import { showToast } from "../../toasts/toast-store.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import { signLinkMessage } from "../../wallet/sign-link.ts";

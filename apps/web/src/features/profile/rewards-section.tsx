@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { useApiQuery } from "../../pages/api.ts";
-import { formatUsd } from "../../pages/format.ts";
-import { QueryState, Stats } from "../../pages/page-kit.tsx";
+import { useApiQuery } from "../../kit/api.ts";
+import { formatUsd } from "../../kit/format.ts";
+import { QueryState, Stats } from "../../kit/page-kit.tsx";
 import { parseDroplets, parseReferralFigures } from "./profile-data.ts";
 
 const wholeNumber = (n: number) => Math.floor(n).toLocaleString("en-US");

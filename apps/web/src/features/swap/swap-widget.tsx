@@ -1,8 +1,8 @@
 import { describeErrorForUser, SOL_MINT } from "@cistern/protocol";
 import { useState } from "react";
 import { useWalletBalances } from "../../data/balances.ts";
-import { formatAmount, formatMoney, parseAmountInput, symbolOf } from "../../pages/format.ts";
-import { usePageTransaction } from "../../pages/use-page-transaction.ts";
+import { formatAmount, formatMoney, parseAmountInput, symbolOf } from "../../kit/format.ts";
+import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useSwapQuote } from "../margin/margin-data.ts";
 import { useTokens } from "../pools/pool-data.ts";
 

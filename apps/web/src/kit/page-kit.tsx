@@ -1,9 +1,10 @@
 import { useConnection, useWallet } from "@solana/wallet-adapter-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { refreshAgainAfterIndexing } from "../data/refresh.ts";
-import { navigate } from "../shell/location.ts";
+import { navigate } from "../lib/location.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";
+import { LINK_PREFETCH_MARGIN, prefetchRoute } from "./prefetch.ts";
 
 /** A page frame: title, optional lead text and actions. */
 export function Page({
@@ -46,9 +47,27 @@ export function Link({
   className?: string;
   "aria-current"?: "page";
 }) {
+  const ref = useRef<HTMLAnchorElement>(null);
+  // the page behind the link starts loading as the link comes within 200 px of the screen
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          prefetchRoute(new URL(to, window.location.href).pathname);
+          observer.disconnect();
+        }
+      },
+      { rootMargin: LINK_PREFETCH_MARGIN },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [to]);
   return (
     <a
       {...rest}
+      ref={ref}
       href={to}
       className={className}
       onClick={(event) => {

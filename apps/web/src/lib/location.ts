@@ -1,4 +1,4 @@
-import { createStore, useStore } from "../lib/create-store.ts";
+import { createStore, useStore } from "./create-store.ts";
 
 /** The current URL (path + query); changes on navigate() and on back/forward. */
 export const locationStore = createStore<string>(typeof window === "undefined" ? "/" : window.location.href);

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
-import { useLocationHref } from "../shell/location.ts";
-import { Link } from "./page-kit.tsx";
-import { PAGE_LINKS } from "./routes.tsx";
+import { Link } from "../kit/page-kit.tsx";
+import { PAGE_LINKS } from "../kit/page-links.ts";
+import { useLocationHref } from "../lib/location.ts";
 
 /**
  * Main navigation to the feature pages; the current section is marked. On phones the links fold into a menu
