@@ -178,6 +178,8 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await shot(borrower, "06-loans");
     const row = ongoing.locator("tbody tr", { hasText: "50 USDC" }).first();
     const owed = parseUsdc((await row.getByTestId("owed-now").textContent()) ?? "");
+    // owed amounts carry their USD value (USDC at about 1 USD)
+    expect(await row.getByTestId("owed-usd").textContent()).toMatch(/≈ \$50\.\d\d/);
     const before = await tokenBalance(me, USDC_MINT);
     await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
     // the shown amount is rounded up to the cent: the chain takes at most it, less than a cent below
@@ -772,7 +774,10 @@ async function expectShownBalance(page: Page, owner: string, mint: string, decim
 
 /** "100.21 USDC" -> base units. */
 function parseUsdc(text: string): bigint {
-  const [whole = "0", fraction = ""] = text.replace(/[^0-9.]/g, "").split(".");
+  const [whole = "0", fraction = ""] = text
+    .split("≈")[0]!
+    .replace(/[^0-9.]/g, "")
+    .split(".");
   return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6));
 }
 

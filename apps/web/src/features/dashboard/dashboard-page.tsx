@@ -1,4 +1,4 @@
-import { shortenAddress } from "@cistern/protocol";
+import { formatNumber, shortenAddress } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useApiQuery } from "../../kit/api.ts";
 import { formatMoney, formatUsd, symbolOf } from "../../kit/format.ts";
@@ -19,13 +19,8 @@ import {
   parseVolume,
 } from "./dashboard-data.ts";
 
-const compactUsd = (v: number) =>
-  v.toLocaleString("en-US", {
-    style: "currency",
-    currency: "USD",
-    notation: "compact",
-    maximumFractionDigits: 1,
-  });
+/** Axis and peak labels: the spec's k / M / G abbreviations ("$1.5k"). */
+const compactUsd = (v: number) => `$${formatNumber(v, 1)}`;
 
 /** Protocol figures for everyone; the connected wallet's own figures on top. */
 export function DashboardPage() {

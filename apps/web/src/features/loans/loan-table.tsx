@@ -1,6 +1,14 @@
-import { shortenAddress } from "@cistern/protocol";
+import { formatUnits, getCurrencyByMint, shortenAddress } from "@cistern/protocol";
 import type { ReactNode } from "react";
-import { formatAmount, formatBps, formatDateTime, formatDuration, formatMoney } from "../../kit/format.ts";
+import { usePrices } from "../../data/prices.ts";
+import {
+  formatAmount,
+  formatBps,
+  formatDateTime,
+  formatDuration,
+  formatMoney,
+  formatUsd,
+} from "../../kit/format.ts";
 import { TableScroll } from "../../kit/page-kit.tsx";
 import { useTokens } from "../pools/pool-data.ts";
 import { useProfiles } from "../profile/profile-data.ts";
@@ -62,6 +70,15 @@ export function LoanTable({
   const partyOf = (row: LoanRowView) => (party === undefined ? "" : row.loan[party]);
   const profiles = useProfiles(party === undefined ? [] : rows.map(partyOf).filter((a) => a !== ""));
   const tokens = useTokens();
+  const prices = usePrices();
+  /** "≈ $12.34" of an amount of a lending currency at the current price ("" without one). */
+  const usdOf = (amount: bigint, mint: string) => {
+    const price = prices.data?.[mint];
+    const decimals = getCurrencyByMint(mint)?.decimals;
+    return price === undefined || decimals === undefined
+      ? ""
+      : `≈ ${formatUsd(Number(formatUnits(amount, decimals)) * Number(price))}`;
+  };
   const locked = (row: LoanRowView) => {
     const token = tokens.data?.[row.loan.collateral];
     return row.loan.collateralAmount === undefined || token === undefined
@@ -138,6 +155,12 @@ export function LoanTable({
                 <>
                   <td data-label="Owed now" data-testid="owed-now">
                     {row.owedNow === undefined ? "—" : formatMoney(row.owedNow, row.loan.currency, "up")}
+                    {row.owedNow === undefined ? null : (
+                      <small className="muted" data-testid="owed-usd">
+                        {" "}
+                        {usdOf(row.owedNow, row.loan.currency)}
+                      </small>
+                    )}
                   </td>
                   <td data-label="Due">
                     {formatDateTime(row.loan.createdAt + row.loan.duration)}
