@@ -109,6 +109,10 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await form.getByLabel("Currency").selectOption(SOL_MINT);
     await lender.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
     await form.getByLabel("Pool name").fill("JUP desk");
+    // a negative amount says so before anything is signed
+    await form.getByLabel("Amount to lend").fill("-5");
+    await form.getByRole("button", { name: "Create pool" }).click();
+    await form.getByText("The amount must be positive.").waitFor();
     await form.getByLabel("Amount to lend").fill("20");
     await form.getByLabel("APR (%)").fill("20");
     await form.getByLabel("Maximum duration (days)").fill("7");
@@ -134,6 +138,11 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       .filter({ hasText: "Accepts JUP at 50% LTV" })
       .first()
       .waitFor({ timeout: 5_000 });
+    // a wallet without loans sees an empty state on the Dashboard, not $0 axes
+    await visitor.goto(`${stack!.webUrl}/dashboard`);
+    await visitor
+      .getByText("No loans in the last 30 days: borrow to see your liabilities and collateral here.")
+      .waitFor({ timeout: 30_000 });
     await visitor.context().close();
   });
 
@@ -166,6 +175,16 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const jupAfter = await tokenBalance(me, JUP);
     expect(jupBefore - jupAfter).toBe(1000n * 10n ** BigInt(JUP_DECIMALS));
     jupAfterBorrow = jupAfter;
+    // the Dashboard's figures agree: "Collateral locked" is today's point of the 30-day chart
+    await borrower.goto(`${stack!.webUrl}/dashboard`);
+    const locked = borrower.getByTestId("collateral-total");
+    await locked.waitFor({ timeout: 30_000 });
+    const latest = borrower.getByTestId("latest-collateral");
+    await latest.waitFor({ timeout: 30_000 });
+    const usd = (text: string | null) => Number((text ?? "").split("$")[1]!.replace(/,/g, ""));
+    const [total, today] = [usd(await locked.textContent()), usd(await latest.textContent())];
+    expect(total).toBeGreaterThan(0);
+    expect(Math.abs(total - today) / total).toBeLessThan(0.01); // prices drift slightly between the two reads
   });
 
   it("repays one loan, then two at once; the USDC paid is the amount shown", async () => {
@@ -186,7 +205,11 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const paid = before - (await tokenBalance(me, USDC_MINT));
     expect(paid).toBeLessThanOrEqual(owed);
     expect(owed - paid).toBeLessThan(10_000n);
-    await borrower.getByTestId("loan-history").locator("tbody tr").first().waitFor({ timeout: 30_000 });
+    const closed = borrower.getByTestId("loan-history").locator("tbody tr").first();
+    await closed.waitFor({ timeout: 30_000 });
+    // History says when it closed, what was paid and the interest it earned
+    expect(await closed.getByTestId("paid").textContent()).toMatch(/^50\.\d+ USDC$/);
+    expect(await closed.getByTestId("interest-earned").textContent()).toMatch(/^0\.\d+ USDC$/);
 
     const two = ["30 USDC", "25 USDC"].map((text) => ongoing.locator("tbody tr", { hasText: text }).first());
     let total = 0n;
@@ -331,6 +354,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const row = borrower.getByTestId("ongoing-loans").locator("tbody tr", { hasText: "0.1 SOL" }).first();
     await row.waitFor({ timeout: 30_000 });
     const loanId = (await row.getAttribute("data-loan"))!;
+    expect(await row.locator("th").textContent()).toContain("1,000 JUP locked");
     await row.getByTestId("market-sell").click();
     const panel = borrower.getByTestId("market-sell-panel");
     const keep = panel.getByTestId("market-sell-keep");
@@ -436,7 +460,14 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       JUP_DECIMALS,
     );
     const [usdcBefore, jupBefore] = [await tokenBalance(me, USDC_MINT), await tokenBalance(me, JUP)];
+    // on a phone the success toast drops in at the top, clear of the form the user is working in
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    await widget.getByTestId("swap-submit").scrollIntoViewIfNeeded();
     await confirmed(borrower, () => widget.getByTestId("swap-submit").click());
+    const toast = (await borrower.locator(".toaster").boundingBox())!;
+    const field = (await widget.getByLabel(/Amount/).boundingBox())!;
+    expect(toast.y + toast.height <= field.y || field.y + field.height <= toast.y).toBe(true);
+    await borrower.setViewportSize({ width: 1280, height: 900 });
     expect(usdcBefore - (await tokenBalance(me, USDC_MINT))).toBe(8_000_000n);
     const received = (await tokenBalance(me, JUP)) - jupBefore;
     expect(received).toBeGreaterThanOrEqual(least);

@@ -41,12 +41,15 @@ export function LineChart({
   labels,
   series,
   format,
+  formatLatest = format,
   height = 180,
 }: {
   title: string;
   labels: string[];
   series: Series[];
   format(value: number): string;
+  /** The legend's latest values (default: as the axis). */
+  formatLatest?: (value: number) => string;
   height?: number;
 }) {
   const [ref, width] = useWidth<HTMLElement>(600);
@@ -91,9 +94,9 @@ export function LineChart({
       </svg>
       <figcaption className="pg-legend">
         {series.map((s) => (
-          <span key={s.name}>
+          <span key={s.name} data-testid={`latest-${s.name.toLowerCase()}`}>
             <i style={{ background: s.color }} aria-hidden="true" /> {s.name}
-            {s.values.length > 0 ? `: ${format(s.values[s.values.length - 1]!)}` : ""}
+            {s.values.length > 0 ? `: ${formatLatest(s.values[s.values.length - 1]!)}` : ""}
           </span>
         ))}
       </figcaption>

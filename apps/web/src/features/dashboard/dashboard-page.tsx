@@ -119,6 +119,7 @@ function UserSection({ owner }: { owner: string }) {
                 { name: "Collateral", color: "var(--accent)", values: points.map((p) => p.assetsUsd) },
               ]}
               format={compactUsd}
+              formatLatest={formatUsd}
             />
           )}
         </QueryState>
