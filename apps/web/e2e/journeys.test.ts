@@ -785,6 +785,13 @@ async function borrowNft(name: string, amount: string, days: string) {
   await input.fill(amount);
   await borrower.getByLabel(/Duration/).fill(days);
   await borrower.getByTestId("quote").waitFor();
+  // besides the loan: the network fee and the accounts' rent, and which part comes back on repay
+  expect(await borrower.getByTestId("quote-network-fee").textContent()).toMatch(
+    /0\.0000\d+ SOL.*paid to Solana/,
+  );
+  expect(await borrower.getByTestId("quote-account-rent").textContent()).toMatch(
+    /0\.00\d+ SOL.*0\.00\d+ SOL comes back when you repay/,
+  );
   if (name === faucetNfts[0]!.name) await shot(borrower, "04-borrow-nft-quote");
   await confirmed(borrower, () => borrower.getByTestId("borrow-submit").click());
 }

@@ -21,12 +21,24 @@ export type Rounding = "down" | "up";
 /**
  * Base units -> display text by the spec's formatNumber2 rule, exactly (bigint maths): 0 decimals at 10,000
  * and above, up to 8 decimals at 0.1 and below, otherwise up to 2 (4 for a payment, rounded up); thousands
- * separated by commas, trailing zeros dropped. "1,234.56", "0.00012345", "12,346".
+ * separated by commas, trailing zeros dropped; from a million on, M and B with 2 decimals. "1,234.56",
+ * "0.00012345", "12,346", "2.34M", "1.5B".
  */
 export function formatAmount(amount: bigint, decimals: number, rounding: Rounding = "down"): string {
   const negative = amount < 0n;
   const abs = negative ? -amount : amount;
   const unit = 10n ** BigInt(decimals);
+  // the spec's large values: M from a million, B from a billion, 2 decimals ("1.5B BONK", "2.34M USDC")
+  for (const [scale, suffix] of [
+    [1_000_000_000n, "B"],
+    [1_000_000n, "M"],
+  ] as const) {
+    if (abs < scale * unit) continue;
+    const step = (scale * unit) / 100n;
+    const hundredths = rounding === "up" ? (abs + step - 1n) / step : abs / step;
+    const text = `${(hundredths / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${(hundredths % 100n).toString().padStart(2, "0")}`;
+    return `${negative ? "-" : ""}${text.replace(/\.?0+$/, "")}${suffix}`;
+  }
   // a payment keeps 4 decimals in the middle band, so rounding it up never overstates it by more than 0.0001
   const shown = abs >= 10_000n * unit ? 0 : abs * 10n <= unit ? 8 : rounding === "up" ? 4 : 2;
   const keep = Math.min(shown, decimals);

@@ -9,7 +9,10 @@ describe("one amount format for every screen (the spec's formatNumber2, exact in
     expect(formatMoney(12_345_678_900_000n, SOL_MINT)).toBe("12,345 SOL");
     expect(formatMoney(1_234_560_000n, USDC_MINT)).toBe("1,234.56 USDC");
     expect(formatMoney(5_000n, SOL_MINT)).toBe("0.000005 SOL");
-    expect(formatAmount(1_000_000_000_000_000n, 5)).toBe("10,000,000,000");
+    expect(formatAmount(1_000_000_000_000_000n, 5)).toBe("10B"); // 10 billion BONK, not 1000000000...
+    expect(formatMoney(2_345_678_000_000n, USDC_MINT)).toBe("2.34M USDC");
+    expect(formatMoney(2_345_678_000_000n, USDC_MINT, "up")).toBe("2.35M USDC");
+    expect(formatAmount(999_999n, 0)).toBe("999,999");
     expect(formatAmount(0n, 9)).toBe("0");
   });
 
