@@ -37,7 +37,10 @@ export async function confirmed(page: Page, act: () => Promise<void>, count = 1)
     const failed = page.locator(".toast-error:not([data-seen])");
     if ((await failed.count()) > 0)
       throw new Error(`transaction failed: ${(await failed.allTextContents()).join(" | ")}`);
-    if ((await fresh.locator(".toast-title", { hasText: "Transaction Success" }).count()) >= count) return;
+    if ((await fresh.locator(".toast-title", { hasText: "Transaction Success" }).count()) >= count) {
+      await expectToastsClearOfFocus(page);
+      return;
+    }
     await page.waitForTimeout(100);
   }
   throw new Error("no confirmation within 60 s");
@@ -99,4 +102,18 @@ export async function findSeriousA11yViolations(page: Page): Promise<A11yViolati
         targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
       }));
   });
+}
+
+/** Toasts never cover the control in use (the focused element), at any width. */
+export async function expectToastsClearOfFocus(page: Page): Promise<void> {
+  const overlap = await page.evaluate(() => {
+    const active = document.activeElement;
+    const toaster = document.querySelector(".toaster");
+    if (!active || active === document.body || !toaster || toaster.contains(active)) return null;
+    const a = active.getBoundingClientRect();
+    const t = toaster.getBoundingClientRect();
+    const hit = t.left < a.right && a.left < t.right && t.top < a.bottom && a.top < t.bottom;
+    return hit ? `${active.tagName} "${(active.textContent ?? "").trim().slice(0, 40)}"` : null;
+  });
+  if (overlap !== null) throw new Error(`a toast covers the focused control ${overlap}`);
 }

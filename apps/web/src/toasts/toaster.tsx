@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type CSSProperties, useLayoutEffect, useRef, useState } from "react";
 import { useStore } from "../lib/create-store.ts";
 import { dismissToast, type Toast, toastStore } from "./toast-store.ts";
 
@@ -52,11 +52,58 @@ function ToastView({ toast }: { toast: Toast }) {
   );
 }
 
-/** The toaster: bottom-left, 330 px wide (spec section 9). */
+/**
+ * Where the toaster goes so it does not cover the control in use (the focused element): lifted just above it
+ * when the toaster sits at the bottom, pushed just below it when it sits at the top (phones); null when they
+ * do not overlap.
+ */
+export function placeClearOf(toaster: DOMRect, control: DOMRect, atBottom: boolean, viewportHeight: number) {
+  const overlaps =
+    toaster.left < control.right &&
+    control.left < toaster.right &&
+    toaster.top < control.bottom &&
+    control.top < toaster.bottom;
+  if (!overlaps) return null;
+  return atBottom
+    ? { bottom: `${Math.max(16, viewportHeight - control.top + 8)}px` }
+    : { top: `${Math.max(8, control.bottom + 8)}px` };
+}
+
+/** The toaster: bottom-left, 330 px wide (spec section 9), top on phones; never over the focused control. */
 export function Toaster() {
   const toasts = useStore(toastStore);
+  const ref = useRef<HTMLElement>(null);
+  const [style, setStyle] = useState<CSSProperties | undefined>(undefined);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: placed again whenever the toasts (and so its height) change
+  useLayoutEffect(() => {
+    const place = () => {
+      const toaster = ref.current;
+      const active = document.activeElement;
+      if (!toaster || !active || active === document.body || toaster.contains(active))
+        return setStyle(undefined);
+      toaster.style.top = "";
+      toaster.style.bottom = "";
+      const atBottom = getComputedStyle(toaster).bottom !== "auto";
+      const next = placeClearOf(
+        toaster.getBoundingClientRect(),
+        active.getBoundingClientRect(),
+        atBottom,
+        window.innerHeight,
+      );
+      setStyle(next ?? undefined);
+    };
+    place();
+    document.addEventListener("focusin", place);
+    window.addEventListener("scroll", place, { passive: true });
+    window.addEventListener("resize", place);
+    return () => {
+      document.removeEventListener("focusin", place);
+      window.removeEventListener("scroll", place);
+      window.removeEventListener("resize", place);
+    };
+  }, [toasts]);
   return (
-    <section className="toaster" aria-label="Notifications" aria-live="polite">
+    <section ref={ref} className="toaster" aria-label="Notifications" aria-live="polite" style={style}>
       {toasts.map((toast) => (
         <ToastView key={toast.id} toast={toast} />
       ))}
