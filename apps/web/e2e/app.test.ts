@@ -328,6 +328,17 @@ describe("web app end to end (headless Chromium, localnet, production build)", {
     await page.getByRole("button", { name: "I don't have a wallet" }).click();
     await page.getByRole("button", { name: "Get Started" }).click();
     await page.getByText("Popular wallets to get started").waitFor();
+    // each popular wallet has its icon, and Go back is reachable on a phone too
+    expect(await page.locator(".wallet-links img.wallet-icon").count()).toBe(6);
+    await page.setViewportSize({ width: 375, height: 740 });
+    const back = page.getByRole("button", { name: /Go back/ });
+    await back.scrollIntoViewIfNeeded();
+    expect(await back.isVisible()).toBe(true);
+    await back.click();
+    await page.getByRole("button", { name: "Get Started" }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.getByRole("button", { name: "Get Started" }).click();
+    await page.getByText("Popular wallets to get started").waitFor();
     await shot("07b-onboarding");
     await page.keyboard.press("Escape");
     expect(pageErrors).toEqual([]);

@@ -10,8 +10,6 @@ import type { PublicKey, TransactionVersion } from "@solana/web3.js";
 import { letterIcon } from "./deep-link-wallets.ts";
 import { ONBOARDING_WALLETS } from "./modal/onboarding-wallets.ts";
 
-const BRAND_COLORS: Record<string, string> = { Phantom: "#ab9ff2", Solflare: "#fc7227", Backpack: "#e33e3f" };
-
 /**
  * A preferred wallet that is not installed: listed so the modal can recommend it, and choosing it opens the
  * "Have you installed {wallet}?" screen. When the wallet is installed it registers itself through
@@ -29,11 +27,11 @@ export class NotInstalledWalletAdapter extends BaseWalletAdapter {
     0,
   ]);
 
-  constructor(name: string, url: string) {
+  constructor(name: string, url: string, color: string) {
     super();
     this.name = name as WalletName;
     this.url = url;
-    this.icon = letterIcon(name[0]!, BRAND_COLORS[name] ?? "#64748b");
+    this.icon = letterIcon(name[0]!, color);
   }
 
   async connect(): Promise<void> {
@@ -51,8 +49,8 @@ export class NotInstalledWalletAdapter extends BaseWalletAdapter {
 export function getNotInstalledAdapters(present: readonly string[]): NotInstalledWalletAdapter[] {
   return PREFERRED_WALLETS.slice(0, 3)
     .filter((name) => !present.includes(name))
-    .map(
-      (name) =>
-        new NotInstalledWalletAdapter(name, ONBOARDING_WALLETS.find((w) => w.name === name)?.url ?? ""),
-    );
+    .map((name) => {
+      const known = ONBOARDING_WALLETS.find((w) => w.name === name);
+      return new NotInstalledWalletAdapter(name, known?.url ?? "", known?.color ?? "#64748b");
+    });
 }

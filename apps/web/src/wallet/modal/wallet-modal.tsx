@@ -8,6 +8,7 @@ import { type Adapter, WalletReadyState } from "@solana/wallet-adapter-base";
 import { SolanaMobileWalletAdapterWalletName } from "@solana-mobile/wallet-adapter-mobile";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { trapFocus } from "../../lib/focus-trap.ts";
+import { letterIcon } from "../deep-link-wallets.ts";
 import { MORE_WALLETS_URL, ONBOARDING_WALLETS } from "./onboarding-wallets.ts";
 import { type Language, translate } from "./translations.ts";
 
@@ -193,7 +194,14 @@ export function WalletModal(props: WalletModalProps) {
           {ONBOARDING_WALLETS.map((w) => (
             <li key={w.name}>
               <a href={w.url} target="_blank" rel="noopener noreferrer" className="wallet-item">
-                <span>{w.name}</span>
+                <img
+                  className="wallet-icon"
+                  src={letterIcon(w.name[0]!, w.color)}
+                  alt=""
+                  width={30}
+                  height={30}
+                />
+                <span className="wallet-item-name">{w.name}</span>
                 <span aria-hidden="true">↗</span>
               </a>
             </li>
