@@ -84,7 +84,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                   type="button"
                   className="button button-primary"
                   disabled={chosen.length < 2 || mixedKinds || tx.busy}
-                  title={mixedKinds ? "Repay NFT loans and token loans separately." : undefined}
+                  aria-describedby={chosen.length < 2 || mixedKinds ? "repay-selected-why" : undefined}
                   onClick={() => repay(chosen)}
                   data-testid="repay-selected"
                 >
@@ -93,6 +93,13 @@ function BorrowerLoans({ owner }: { owner: string }) {
                     ? ` · ${[...sumByCurrency(chosen)].map(([mint, total]) => formatMoney(total, mint, "up")).join(" + ")}`
                     : ""}
                 </button>
+                {chosen.length < 2 || mixedKinds ? (
+                  <small className="pg-why" id="repay-selected-why" data-testid="repay-selected-why">
+                    {mixedKinds
+                      ? "Repay NFT loans and token loans separately."
+                      : "Tick two or more loans to repay them together."}
+                  </small>
+                ) : null}
               </div>
               {ongoing.length === 0 ? (
                 <p className="pg-state pg-empty">No ongoing loans.</p>

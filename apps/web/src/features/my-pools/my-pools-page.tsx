@@ -115,15 +115,22 @@ function MyPools({ owner }: { owner: string }) {
                           </button>
                         </>
                       ) : (
-                        <button
-                          type="button"
-                          className="button"
-                          disabled={pool.currentLoan > 0}
-                          title={pool.currentLoan > 0 ? "Pools with ongoing loans cannot close." : undefined}
-                          onClick={() => setClosing(pool.pubkey)}
-                        >
-                          Close
-                        </button>
+                        <>
+                          <button
+                            type="button"
+                            className="button"
+                            disabled={pool.currentLoan > 0}
+                            aria-describedby={pool.currentLoan > 0 ? `close-why-${pool.pubkey}` : undefined}
+                            onClick={() => setClosing(pool.pubkey)}
+                          >
+                            Close
+                          </button>
+                          {pool.currentLoan > 0 ? (
+                            <small className="pg-why" id={`close-why-${pool.pubkey}`}>
+                              A pool with ongoing loans closes once they are repaid or liquidated.
+                            </small>
+                          ) : null}
+                        </>
                       )}
                     </div>
                   ) : null}
