@@ -109,6 +109,8 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await form.getByLabel("Currency").selectOption(SOL_MINT);
     await lender.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
     await form.getByLabel("Pool name").fill("JUP desk");
+    // required fields are marked
+    expect(await form.getByText("(required)").count()).toBeGreaterThanOrEqual(4);
     // a negative amount says so before anything is signed
     await form.getByLabel("Amount to lend").fill("-5");
     await form.getByRole("button", { name: "Create pool" }).click();
@@ -133,6 +135,9 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     // another user's first visit lists the new pool at once (the list cache is bounded, not stale), with what it accepts
     const visitor = await openAs(browser!, Keypair.generate(), pageErrors);
     await visitor.goto(`${stack!.webUrl}/pools`);
+    const currencyFilter = visitor.getByRole("form", { name: "Filter pools" }).getByLabel("Currency");
+    await currencyFilter.waitFor({ timeout: 30_000 });
+    expect(await currencyFilter.inputValue()).toBe(""); // "All" currencies by default
     await visitor
       .getByTestId("pool-accepts")
       .filter({ hasText: "Accepts JUP at 50% LTV" })
@@ -151,6 +156,15 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const before = await tokenBalance(me, USDC_MINT);
     await borrowNft(faucetNfts[0]!.name, "50", "7");
     expect(await tokenBalance(me, USDC_MINT)).toBe(before + 50_000_000n);
+    // a fresh 7-day loan is Active, with no "due soon" note (that is for its last day)
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    await borrower
+      .getByTestId("ongoing-loans")
+      .locator("tbody tr")
+      .first()
+      .getByText("Active")
+      .waitFor({ timeout: 30_000 });
+    expect(await borrower.getByTestId("near-expiry").count()).toBe(0);
     await expectShownBalance(borrower, me, USDC_MINT, 6);
   });
 
@@ -212,6 +226,18 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(await closed.getByTestId("paid").textContent()).toMatch(/^50\.\d+ USDC$/);
     expect(await closed.getByTestId("interest-earned").textContent()).toMatch(/^0\.\d+ USDC$/);
 
+    // ongoing loans are listed soonest due first
+    const mine = (await (await fetch(`${stack!.apiUrl}/loan/user?pubkey=${me}`)).json()) as {
+      loans: { pubkey: string; status: string; createdAt: number; duration: number }[];
+    };
+    const byDue = mine.loans
+      .filter((l) => l.status === "ongoing")
+      .sort((a, b) => a.createdAt + a.duration - (b.createdAt + b.duration))
+      .map((l) => l.pubkey);
+    const shown = await ongoing
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-loan")));
+    expect(shown).toEqual(byDue);
     // a disabled action says why
     expect(await borrower.getByTestId("repay-selected-why").textContent()).toBe(
       "Tick two or more loans to repay them together.",
