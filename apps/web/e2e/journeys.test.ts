@@ -1,7 +1,7 @@
 /**
  * @vitest-environment node
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
 import { formatUnits, JITO_TIP_ACCOUNTS, parseUnits, SOL_MINT, USDC_MINT } from "@cistern/protocol";
 import {
@@ -165,6 +165,20 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       .getByText("Active")
       .waitFor({ timeout: 30_000 });
     expect(await borrower.getByTestId("near-expiry").count()).toBe(0);
+    // the loan's due date and grace end as a calendar file
+    const first = borrower.getByTestId("ongoing-loans").locator("tbody tr").first();
+    const [download] = await Promise.all([
+      borrower.waitForEvent("download"),
+      first.getByTestId("loan-calendar").click(),
+    ]);
+    const ics = await readFile((await download.path())!, "utf8");
+    const listed = (await (await fetch(`${stack!.apiUrl}/loan/user?pubkey=${me}`)).json()) as {
+      loans: { pubkey: string; expiredAt: number }[];
+    };
+    const firstLoan = await first.getAttribute("data-loan");
+    const due = listed.loans.find((l) => l.pubkey === firstLoan)!.expiredAt;
+    expect(ics).toContain(`DTSTART:${new Date(due * 1000).toISOString().replace(/[-:]/g, "").slice(0, 15)}Z`);
+    expect(ics).toContain("SUMMARY:Cistern loan due: 50 USDC against");
     await expectShownBalance(borrower, me, USDC_MINT, 6);
   });
 

@@ -18,6 +18,7 @@ export * from "./format.ts";
 export * from "./http-errors.ts";
 export * from "./interest.ts";
 export * from "./liquidity-summary.ts";
+export * from "./loan-calendar.ts";
 export * from "./loan-interest.ts";
 export * from "./loan-quote.ts";
 export * from "./loan-timing.ts";

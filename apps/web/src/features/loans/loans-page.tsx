@@ -3,6 +3,7 @@ import { formatDuration, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
+import { CalendarLink } from "./calendar-link.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
 import { canLiquidate, foldExtensions, type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
@@ -159,6 +160,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                           Market sell
                         </button>
                       ) : null}
+                      <CalendarLink row={row} collateral={name(row.loan.collection)} nowSeconds={now} />
                     </span>
                   )}
                 />
