@@ -5,6 +5,7 @@ import type { ApiConfig } from "./config/config.ts";
 import type { Database } from "./db/database.ts";
 import type { PriceService } from "./prices/price-service.ts";
 import type { RpcClient } from "./solana/rpc-client.ts";
+import type { ChainClock } from "./tx/chain/chain-clock.ts";
 
 /** Everything a route needs, built once in createApp and passed explicitly (no module globals). */
 export interface AppContext {
@@ -23,4 +24,6 @@ export interface AppContext {
    * localnet whose clock was advanced is respected. Tests that inject `now` get it here too.
    */
   chainNow(): Promise<number>;
+  /** The cluster's clock-like values, cached (one per process: the write path shares it). */
+  chainClock: ChainClock;
 }

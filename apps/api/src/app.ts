@@ -83,7 +83,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
   const db = overrides.db ?? (await openDatabase(config));
   const rpc = overrides.rpc ?? createRpcClient(config.solanaRpcUrl);
   const now = overrides.now ?? (() => Date.now() / 1000);
-  const chainClock = createChainClock(config.solanaRpcUrl);
+  const chainClock = createChainClock(rpc.url);
   const chainNow =
     overrides.now !== undefined
       ? async () => overrides.now!()
@@ -114,6 +114,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     images: createImageChecker(config.imageProxyUrl),
     now,
     chainNow,
+    chainClock,
   };
   app.decorate("cistern", ctx);
 

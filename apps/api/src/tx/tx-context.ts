@@ -9,7 +9,7 @@ import {
   createTransactionFactory,
   type TransactionFactory,
 } from "./builder/transaction-factory.ts";
-import { type ChainClock, createChainClock } from "./chain/chain-clock.ts";
+import type { ChainClock } from "./chain/chain-clock.ts";
 import { createLendingState, type LendingState } from "./chain/lending-state.ts";
 import { loadOracleKeypair } from "./oracle/oracle-keypair.ts";
 import { createIssuedMessageStore, type IssuedMessageStore } from "./sender/issued-messages.ts";
@@ -38,7 +38,7 @@ export type { BuildResponse };
 export async function createTxContext(app: AppContext, config: TxConfig): Promise<TxContext> {
   const programId = address(config.lendingProgramId);
   const oracle = await loadOracleKeypair(config.oracleKeypairPath, config.generateOracleKeypair);
-  const clock = createChainClock(app.rpc.url);
+  const clock = app.chainClock;
   const issued = createIssuedMessageStore(app.db);
   return {
     app,

@@ -1,3 +1,4 @@
+import { SOL_MINT } from "@cistern/protocol";
 import { useConnection, useWallet } from "@solana/wallet-adapter-react";
 import { PublicKey } from "@solana/web3.js";
 import { useQuery } from "@tanstack/react-query";
@@ -56,4 +57,12 @@ export function useWalletBalances() {
     },
     retry: false,
   });
+}
+
+/** Wallet balance of a mint (SOL: lamports), base units; undefined while unknown. */
+export function useCurrencyBalance(mint: string): bigint | undefined {
+  const balances = useWalletBalances();
+  if (!balances.data) return undefined;
+  if (mint === SOL_MINT) return balances.data.lamports;
+  return balances.data.tokens.find((t) => t.mint === mint)?.amount ?? 0n;
 }

@@ -110,3 +110,11 @@ export function parseAmountInput(text: string, decimals: number): { amount: bigi
   if (amount === 0n) return { amount: null, error: "The amount must be greater than zero." };
   return { amount, error: "" };
 }
+
+/** Slippage a user may choose for a trade on the swap venue, basis points (the spec's default is 100). */
+export const SLIPPAGE_CHOICES_BPS = [50, 100, 300] as const;
+
+/** "≈ $12.34": an amount's USD value at a price (decimal string); "" when the price is unknown. */
+export function formatUsdValue(amount: bigint, decimals: number, price: string | undefined): string {
+  return price === undefined ? "" : `≈ ${formatUsd(Number(formatUnits(amount, decimals)) * Number(price))}`;
+}

@@ -257,3 +257,23 @@ export function TableScroll({ label, children }: { label: string; children: Reac
     </section>
   );
 }
+
+/** A term of a loan or trade: label, value and an optional hint after the value. */
+export type Term = readonly [label: string, value: string, hint?: string];
+
+/** A list of terms; each row's test id is `${testIdPrefix}-<label in kebab case>`. */
+export function TermsList({ terms, testIdPrefix }: { terms: readonly Term[]; testIdPrefix: string }) {
+  return (
+    <dl>
+      {terms.map(([label, value, hint]) => (
+        <div key={label} data-testid={`${testIdPrefix}-${label.toLowerCase().replace(/\s+/g, "-")}`}>
+          <dt>{label}</dt>
+          <dd>
+            {value}
+            {hint ? <small className="muted"> {hint}</small> : null}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,4 +1,4 @@
-import { formatNumber2, formatUnits, SOL_MINT, shortenAddress } from "@cistern/protocol";
+import { formatNumber2, SOL_MINT, shortenAddress } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -9,7 +9,7 @@ import { useNftNames } from "../data/nft-names.ts";
 import { usePrices } from "../data/prices.ts";
 import { refreshScopes } from "../data/refresh.ts";
 import { useTokenNames } from "../data/token-names.ts";
-import { formatAmount, formatUsd } from "../kit/format.ts";
+import { formatAmount, formatUsdValue } from "../kit/format.ts";
 import { showToast } from "../toasts/toast-store.ts";
 import { DEV_WALLET_NAME, requestLocalnetFaucet } from "../wallet/dev-wallet-adapter.ts";
 import { openWalletModal } from "../wallet/wallet-modal-store.ts";
@@ -100,9 +100,8 @@ function UsdValue({
   decimals: number;
   price: string | undefined;
 }) {
-  if (price === undefined || decimals === 0) return null;
-  const usd = Number(formatUnits(amount, decimals)) * Number(price);
-  return <small className="muted"> ≈ {formatUsd(usd)}</small>;
+  const text = decimals === 0 ? "" : formatUsdValue(amount, decimals, price);
+  return text === "" ? null : <small className="muted"> {text}</small>;
 }
 
 function WalletCard() {

@@ -74,7 +74,6 @@ export function Toaster() {
   const toasts = useStore(toastStore);
   const ref = useRef<HTMLElement>(null);
   const [style, setStyle] = useState<CSSProperties | undefined>(undefined);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: placed again whenever the toasts (and so its height) change
   useLayoutEffect(() => {
     const place = () => {
       const toaster = ref.current;
@@ -93,6 +92,8 @@ export function Toaster() {
       setStyle(next ?? undefined);
     };
     place();
+    // nothing to keep clear while no toast shows: no listeners on scroll then
+    if (toasts.length === 0) return;
     document.addEventListener("focusin", place);
     window.addEventListener("scroll", place, { passive: true });
     window.addEventListener("resize", place);

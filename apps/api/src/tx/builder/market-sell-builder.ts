@@ -1,3 +1,4 @@
+import type { MarketSellQuote } from "@cistern/protocol";
 import { PROGRAM_ERROR_CODE } from "@cistern/protocol";
 import { findEscrowPda, getMarketSellInstruction } from "@cistern/sdk";
 import { type Address, address } from "@solana/kit";
@@ -18,28 +19,6 @@ export interface MarketSellInput {
   /** Collateral to sell, base units (all of it when absent). */
   amount?: bigint;
   slippageBps?: number;
-}
-
-/** A market sell's terms before signing: what is sold, what it should bring, what repays and what is kept. */
-export interface MarketSellQuote {
-  loan: string;
-  venue: "local" | "jupiter";
-  currency: string;
-  collateralMint: string;
-  /** Decimals and symbol of the collateral token, to show the amounts sold and returned. */
-  collateralDecimals: number;
-  collateralSymbol: string;
-  collateralSold: string;
-  collateralReturned: string;
-  expectedProceeds: string;
-  minimumProceeds: string;
-  slippageBps: number;
-  priceImpactPct: string;
-  /** Principal + interest owed now. */
-  owedNow: string;
-  /** What the borrower keeps if the sale brings the expected amount / only the minimum (owed now deducted). */
-  borrowerKeeps: string;
-  borrowerKeepsAtLeast: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { getCurrencyByMint, type LoanNetworkCosts, type LoanQuote, SOL_MINT } from "@cistern/protocol";
 import { formatBps, formatDateTime, formatDuration, formatMoney, formatUsd } from "../../kit/format.ts";
+import { type Term, TermsList } from "../../kit/page-kit.tsx";
 import { getLoanSchedule } from "./borrow-model.ts";
 
 /**
@@ -22,7 +23,7 @@ export function QuotePanel({
 }) {
   const schedule = getLoanSchedule(nowSeconds, quote.duration);
   const symbol = getCurrencyByMint(currency)?.symbol ?? "";
-  const rows: [string, string, string?][] = [
+  const rows: Term[] = [
     ["You receive", formatMoney(quote.netBorrowAmount, currency), usd(quote.amountInUsd)],
     ["Interest", formatMoney(quote.interest, currency, "up"), usd(quote.interestInUsd)],
     ["of which Cistern fee", formatMoney(quote.cisternFees, currency), "20% of the interest"],
@@ -44,17 +45,7 @@ export function QuotePanel({
   }
   return (
     <section className="pg-quote" aria-label="Loan terms" data-testid="quote">
-      <dl>
-        {rows.map(([label, value, hint]) => (
-          <div key={label} data-testid={`quote-${label.toLowerCase().replace(/\s+/g, "-")}`}>
-            <dt>{label}</dt>
-            <dd>
-              {value}
-              {hint ? <small className="muted"> {hint}</small> : null}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <TermsList terms={rows} testIdPrefix="quote" />
       <p className="muted pg-small">
         Repaying early costs at least 30% of the interest, then interest accrues per hour. After expiry you
         have {formatDuration(schedule.graceSeconds)} of grace at twice the hourly rate; after{" "}

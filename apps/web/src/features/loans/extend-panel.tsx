@@ -2,7 +2,7 @@ import { computeLoanQuote, computeOwedInterest, getCurrencyByMint, SECONDS_PER_D
 import { useId, useState } from "react";
 import { usePrices } from "../../data/prices.ts";
 import { formatBps, formatDateTime, formatDuration, formatMoney, type Rounding } from "../../kit/format.ts";
-import { QueryState } from "../../kit/page-kit.tsx";
+import { QueryState, type Term, TermsList } from "../../kit/page-kit.tsx";
 import { getLoanSchedule } from "../borrow/borrow-model.ts";
 import { usePool } from "../pools/pool-data.ts";
 import type { LoanRowView } from "./loan-model.ts";
@@ -129,7 +129,7 @@ function ExtensionTerms(input: {
   const money = (amount: bigint, rounding: Rounding = "down") =>
     formatMoney(amount, input.currency, rounding);
   const schedule = getLoanSchedule(input.nowSeconds, input.durationSeconds);
-  const rows: [string, string, string?][] = [
+  const rows: Term[] = [
     ["Pay now", money(input.owedNow, "up"), "the interest owed so far"],
     ["Principal", money(input.principal), "stays borrowed; nothing is paid out again"],
     ["New APR", formatBps(input.aprBps), "the pool's rate today"],
@@ -141,17 +141,7 @@ function ExtensionTerms(input: {
   ];
   return (
     <section className="pg-quote" aria-label="Extension terms" data-testid="extend-terms">
-      <dl>
-        {rows.map(([label, value, hint]) => (
-          <div key={label} data-testid={`extend-${label.toLowerCase().replace(/\s+/g, "-")}`}>
-            <dt>{label}</dt>
-            <dd>
-              {value}
-              {hint ? <small className="muted"> {hint}</small> : null}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <TermsList terms={rows} testIdPrefix="extend" />
       <p className="muted pg-small">
         Your collateral stays locked. The loan continues as one loan: Loans shows it with its first date.
       </p>

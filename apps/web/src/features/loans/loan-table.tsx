@@ -1,4 +1,4 @@
-import { formatUnits, getCurrencyByMint, shortenAddress } from "@cistern/protocol";
+import { getCurrencyByMint, shortenAddress } from "@cistern/protocol";
 import type { ReactNode } from "react";
 import { usePrices } from "../../data/prices.ts";
 import {
@@ -7,7 +7,7 @@ import {
   formatDateTime,
   formatDuration,
   formatMoney,
-  formatUsd,
+  formatUsdValue,
 } from "../../kit/format.ts";
 import { TableScroll } from "../../kit/page-kit.tsx";
 import { useTokens } from "../pools/pool-data.ts";
@@ -71,14 +71,9 @@ export function LoanTable({
   const profiles = useProfiles(party === undefined ? [] : rows.map(partyOf).filter((a) => a !== ""));
   const tokens = useTokens();
   const prices = usePrices();
-  /** "≈ $12.34" of an amount of a lending currency at the current price ("" without one). */
-  const usdOf = (amount: bigint, mint: string) => {
-    const price = prices.data?.[mint];
-    const decimals = getCurrencyByMint(mint)?.decimals;
-    return price === undefined || decimals === undefined
-      ? ""
-      : `≈ ${formatUsd(Number(formatUnits(amount, decimals)) * Number(price))}`;
-  };
+  /** An amount of a lending currency in USD at the current price ("" without one). */
+  const usdOf = (amount: bigint, mint: string) =>
+    formatUsdValue(amount, getCurrencyByMint(mint)?.decimals ?? 0, prices.data?.[mint]);
   const locked = (row: LoanRowView) => {
     const token = tokens.data?.[row.loan.collateral];
     return row.loan.collateralAmount === undefined || token === undefined

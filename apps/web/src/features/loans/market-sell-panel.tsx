@@ -1,29 +1,10 @@
-import { describeErrorForUser } from "@cistern/protocol";
+import { describeErrorForUser, type MarketSellQuote } from "@cistern/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useAppContext } from "../../app-context.ts";
-import { formatAmount, formatMoney, type Rounding } from "../../kit/format.ts";
+import { formatAmount, formatMoney, type Rounding, SLIPPAGE_CHOICES_BPS } from "../../kit/format.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import type { LoanRowView } from "./loan-model.ts";
-
-/** The API's market-sell quote (base units as decimal strings). */
-interface MarketSellQuote {
-  currency: string;
-  collateralMint: string;
-  collateralDecimals: number;
-  collateralSymbol: string;
-  collateralSold: string;
-  collateralReturned: string;
-  expectedProceeds: string;
-  minimumProceeds: string;
-  slippageBps: number;
-  priceImpactPct: string;
-  owedNow: string;
-  borrowerKeeps: string;
-  borrowerKeepsAtLeast: string;
-}
-
-const SLIPPAGE_CHOICES = [50, 100, 300] as const;
 
 /**
  * Selling a token loan's collateral to repay it: the sale's expected and minimum proceeds at the chosen
@@ -71,7 +52,7 @@ export function MarketSellPanel({
           value={slippageBps}
           onChange={(e) => setSlippageBps(Number(e.target.value))}
         >
-          {SLIPPAGE_CHOICES.map((bps) => (
+          {SLIPPAGE_CHOICES_BPS.map((bps) => (
             <option key={bps} value={bps}>
               {bps / 100}%
             </option>

@@ -1,7 +1,7 @@
-import { describeErrorForUser, getCurrencyByMint, SOL_MINT } from "@cistern/protocol";
+import { describeErrorForUser, getCurrencyByMint } from "@cistern/protocol";
 import { useId, useState } from "react";
-import { useWalletBalances } from "../../data/balances.ts";
-import { formatMoney, parseAmountInput, symbolOf } from "../../kit/format.ts";
+import { useCurrencyBalance } from "../../data/balances.ts";
+import { formatMoney, parseAmountInput, SLIPPAGE_CHOICES_BPS, symbolOf } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useOpenPools } from "../borrow/borrow-data.ts";
@@ -10,8 +10,6 @@ import { SwapWidget } from "../swap/swap-widget.tsx";
 import { useMarginOffers } from "./margin-data.ts";
 import { getMarginDurations, getMarginMarkets } from "./margin-model.ts";
 import { MarginTerms } from "./margin-terms.tsx";
-
-const SLIPPAGE_CHOICES = [50, 100, 300] as const;
 
 /** Margin: buy a token with a down payment and a fixed-term loan, the token locked as the loan's collateral. */
 export function MarginPage() {
@@ -28,7 +26,6 @@ export function MarginPage() {
 function MarginForm({ owner }: { owner: string }) {
   const pools = useOpenPools("defi-pool");
   const catalogue = useTokens();
-  const balances = useWalletBalances();
   const now = useChainNow();
   const tx = usePageTransaction();
   const ids = useId();
@@ -51,10 +48,7 @@ function MarginForm({ owner }: { owner: string }) {
   const durations = getMarginDurations(longest);
   const duration = durations.includes(days) ? days : (durations.at(-1) ?? 1);
   const decimals = getCurrencyByMint(currency)?.decimals ?? 0;
-  const held =
-    currency === SOL_MINT
-      ? (balances.data?.lamports ?? 0n)
-      : (balances.data?.tokens.find((t) => t.mint === currency)?.amount ?? 0n);
+  const held = useCurrencyBalance(currency) ?? 0n;
   const parsed = parseAmountInput(downText, decimals);
   const downPayment = parsed.amount;
   let downError = parsed.error;
@@ -130,7 +124,7 @@ function MarginForm({ owner }: { owner: string }) {
                   value={slippageBps}
                   onChange={(e) => setSlippageBps(Number(e.target.value))}
                 >
-                  {SLIPPAGE_CHOICES.map((bps) => (
+                  {SLIPPAGE_CHOICES_BPS.map((bps) => (
                     <option key={bps} value={bps}>
                       {bps / 100}%
                     </option>

@@ -8,7 +8,7 @@ import {
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useState } from "react";
 import { useAppContext } from "../../app-context.ts";
-import { useWalletBalances } from "../../data/balances.ts";
+import { useCurrencyBalance } from "../../data/balances.ts";
 import { formatBps, formatMoney } from "../../kit/format.ts";
 import { Link, Page, QueryState, RequireWallet } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
@@ -20,14 +20,6 @@ import { BankPanel } from "./bank-panel.tsx";
 import { PoolFormView } from "./pool-form.tsx";
 import { buildCreation, buildUpdate, emptyPoolForm, poolToFormState } from "./pool-form-model.ts";
 import { PoolMetadataForm, savePoolMetadata } from "./pool-metadata-form.tsx";
-
-/** Wallet balance of a lending currency, base units (undefined while unknown). */
-export function useCurrencyBalance(mint: string): bigint | undefined {
-  const balances = useWalletBalances();
-  if (!balances.data) return undefined;
-  if (mint === SOL_MINT) return balances.data.lamports;
-  return balances.data.tokens.find((t) => t.mint === mint)?.amount ?? 0n;
-}
 
 const routeKind = (pool: { type: string }) => (pool.type === "nft-pool" ? "nft" : "defi");
 

@@ -1,6 +1,6 @@
 import { describeErrorForUser, SOL_MINT } from "@cistern/protocol";
 import { useState } from "react";
-import { useWalletBalances } from "../../data/balances.ts";
+import { useCurrencyBalance } from "../../data/balances.ts";
 import { formatAmount, formatMoney, parseAmountInput, symbolOf } from "../../kit/format.ts";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useSwapQuote } from "../margin/margin-data.ts";
@@ -14,7 +14,6 @@ const SLIPPAGE_BPS = 100;
  */
 export function SwapWidget({ owner }: { owner: string }) {
   const catalogue = useTokens();
-  const balances = useWalletBalances();
   const tx = usePageTransaction();
   const mints = Object.values(catalogue.data ?? {}).map((t) => t.mint);
   const [fromChoice, setFrom] = useState(SOL_MINT);
@@ -23,10 +22,7 @@ export function SwapWidget({ owner }: { owner: string }) {
   const from = mints.includes(fromChoice) ? fromChoice : (mints[0] ?? "");
   const to = mints.includes(toChoice) && toChoice !== from ? toChoice : (mints.find((m) => m !== from) ?? "");
   const decimalsOf = (mint: string) => catalogue.data?.[mint]?.decimals ?? 0;
-  const held =
-    from === SOL_MINT
-      ? (balances.data?.lamports ?? 0n)
-      : (balances.data?.tokens.find((t) => t.mint === from)?.amount ?? 0n);
+  const held = useCurrencyBalance(from) ?? 0n;
   const parsed = parseAmountInput(amountText, decimalsOf(from));
   const amount = parsed.amount;
   let amountError = parsed.error;
