@@ -332,6 +332,17 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await borrower.getByTestId("extend-why").first().waitFor();
     await shot(borrower, "08b-past-due");
     await borrower.setViewportSize({ width: 360, height: 740 });
+    // every cell of the stacked loan cards stays on screen, long texts wrap
+    const rights = await borrower
+      .getByTestId("ongoing-loans")
+      .locator("tbody th, tbody td, tbody .pg-why")
+      .evaluateAll((els) =>
+        els.map(
+          (e) =>
+            [Math.round(e.getBoundingClientRect().right), e.tagName, e.textContent?.slice(0, 30)] as const,
+        ),
+      );
+    expect(rights.filter(([right]) => right > 360)).toEqual([]);
     await shot(borrower, "08c-past-due-360");
     await borrower.setViewportSize({ width: 1280, height: 900 });
 
