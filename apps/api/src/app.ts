@@ -14,6 +14,7 @@ import { registerBankRoutes } from "./banks/bank-routes.ts";
 import { BankSchema } from "./banks/bank-view.ts";
 import { registerCatalogRoutes } from "./catalog/catalog-routes.ts";
 import { registerChainRoutes } from "./chain/chain-routes.ts";
+import { type ChatServer, registerChatServer } from "./chat/chat-server.ts";
 import type { ApiConfig } from "./config/config.ts";
 import type { Database } from "./db/database.ts";
 import { openDatabase } from "./db/open-database.ts";
@@ -51,6 +52,7 @@ declare module "fastify" {
     /** The services the routes use; also how startApi reaches them. */
     cistern: AppContext;
     metrics: ApiMetrics;
+    chat: ChatServer;
   }
 }
 
@@ -163,6 +165,8 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
       "request",
     );
   });
+  // 7. The loan chat: GraphQL at /graphql (HTTP and websocket).
+  app.decorate("chat", await registerChatServer(app, ctx));
   const metrics = createApiMetrics();
   metrics.setIndexerLag(() => readIndexerLagSlots(ctx));
   app.decorate("metrics", metrics);

@@ -79,12 +79,14 @@ export const DEFAULT_COLOR_THEME = "dark";
 
 // Product texts
 export const PRODUCT_NAME = "cistern";
+/** The product's name as a sentence shows it. */
+export const PRODUCT_DISPLAY_NAME = "Cistern";
 export const PAGE_TITLE = "Effortless Token & NFT Lending on Solana";
 /** Message a wallet signs to link itself before updating pool metadata. */
 export const SIGNED_LINK_MESSAGE = `Link your wallet with ${PRODUCT_NAME}.fi in order to update your metadata`;
 /** Message a wallet signs to sign in to the chat. */
 export function getChatSignInMessage(walletAddress: string): string {
-  return `Access ${PRODUCT_NAME} chat as ${walletAddress}`;
+  return `Access ${PRODUCT_DISPLAY_NAME} chat as ${walletAddress}`;
 }
 
 // Swaps
@@ -116,6 +118,15 @@ export const PREFERRED_WALLETS = ["Phantom", "Solflare", "Backpack"] as const;
 export const CHAT_RETRY_ATTEMPTS = 5;
 export const CHAT_RETRY_BASE_DELAY_MS = 1000;
 export const CHAT_KEEP_ALIVE_MS = 0;
+/** Longest chat message, characters (Unicode code points, after trimming). */
+export const CHAT_MESSAGE_MAX_CHARS = 1000;
+/** A wallet may send at most this many messages per window. */
+export const CHAT_RATE_LIMIT_MESSAGES = 5;
+export const CHAT_RATE_LIMIT_WINDOW_SECONDS = 10;
+/** How long a chat sign-in (the signed login message) stays valid. */
+export const CHAT_SESSION_SECONDS = 30 * SECONDS_PER_DAY;
+/** Messages a history page holds at most. */
+export const CHAT_PAGE_MAX_MESSAGES = 100;
 /** Close codes the chat socket defines (meanings not given by the spec). */
 export const CHAT_SOCKET_CLOSE_CODES = [
   4500, 4005, 4400, 4004, 4401, 4403, 4406, 4408, 4504, 4409, 4429,

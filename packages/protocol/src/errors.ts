@@ -87,6 +87,15 @@ export const ERROR_CODES = {
   // 8xxx actions and chat
   ACTION_FAILED: 8000,
   CHAT_SOCKET_CLOSED: 8100,
+  CHAT_NOT_SIGNED_IN: 8101,
+  CHAT_CREDENTIAL_REFUSED: 8102,
+  CHAT_ROOM_NOT_FOUND: 8103,
+  CHAT_ROOM_FORBIDDEN: 8104,
+  CHAT_MESSAGE_EMPTY: 8105,
+  CHAT_MESSAGE_TOO_LONG: 8106,
+  CHAT_RATE_LIMITED: 8107,
+  CHAT_SELF_MESSAGE: 8108,
+  CHAT_INVALID_INPUT: 8109,
   // 9xxx server data
   INVALID_SERVER_FIELD: 9000,
 } as const;
@@ -196,6 +205,15 @@ export const ERROR_MESSAGES = {
 
   [ERROR_CODES.ACTION_FAILED]: "Error in {action}: {message}",
   [ERROR_CODES.CHAT_SOCKET_CLOSED]: "Chat connection closed ({closeCode}: {reason})",
+  [ERROR_CODES.CHAT_NOT_SIGNED_IN]: "Sign in to the chat first.",
+  [ERROR_CODES.CHAT_CREDENTIAL_REFUSED]: "Your chat sign-in is not valid any more: sign in again. ({reason})",
+  [ERROR_CODES.CHAT_ROOM_NOT_FOUND]: "This conversation does not exist.",
+  [ERROR_CODES.CHAT_ROOM_FORBIDDEN]: "Only the two people in this conversation can read it.",
+  [ERROR_CODES.CHAT_MESSAGE_EMPTY]: "Write a message first.",
+  [ERROR_CODES.CHAT_MESSAGE_TOO_LONG]: "A message can have at most {max} characters.",
+  [ERROR_CODES.CHAT_RATE_LIMITED]: "You are sending messages too fast: wait a few seconds.",
+  [ERROR_CODES.CHAT_SELF_MESSAGE]: "You cannot message yourself.",
+  [ERROR_CODES.CHAT_INVALID_INPUT]: "{field} is not valid: {why}",
 
   [ERROR_CODES.INVALID_SERVER_FIELD]: "Invalid {entity} field {field}: {value}",
 } as const satisfies Record<CisternErrorCode, string>;

@@ -11,6 +11,7 @@ export * from "./base58.ts";
 export * from "./chat.ts";
 export * from "./constants.ts";
 export * from "./currencies.ts";
+export * from "./display.ts";
 export * from "./error-sentences.ts";
 export * from "./errors.ts";
 export * from "./explorers.ts";

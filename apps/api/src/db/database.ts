@@ -21,6 +21,12 @@ export interface Database extends Queryable {
    * PGlite is single-process, so its caller is trivially the only holder.
    */
   tryAdvisoryLock(key: number): Promise<boolean>;
+  /**
+   * LISTENs on `channel` and calls `onPayload` with each NOTIFY payload, from this process or any other on the
+   * same database; resolves to a function that stops listening. (PostgreSQL: one dedicated connection that
+   * reconnects; PGlite: its own listen.)
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -37,6 +37,10 @@ export async function openPgliteDatabase(dataDir: string | undefined): Promise<D
         ),
       ),
     tryAdvisoryLock: async () => true,
+    async listen(channel, onPayload) {
+      const stop = await serial(() => db.listen(channel, onPayload));
+      return () => serial(() => stop());
+    },
     close: () => serial(() => db.close()),
   };
 }

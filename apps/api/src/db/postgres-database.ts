@@ -8,6 +8,7 @@ export async function openPostgresDatabase(connectionString: string, maxConnecti
   pool.on("error", () => undefined);
   await pool.query("SELECT 1");
   let lockClient: pg.PoolClient | undefined;
+  const listeners = new Set<() => Promise<void>>();
   return {
     engine: "postgres",
     async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
@@ -42,7 +43,36 @@ export async function openPostgresDatabase(connectionString: string, maxConnecti
       ]);
       return rows.rows[0]?.locked === true;
     },
+    async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+      let stopped = false;
+      let client: pg.Client | undefined;
+      const connect = async (): Promise<void> => {
+        const c = new pg.Client({ connectionString });
+        c.on("notification", (n) => {
+          if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
+        });
+        // A dropped connection (server restart) reconnects after a second; NOTIFYs sent meanwhile are lost,
+        // which readers cover by reloading history when they reconnect.
+        c.on("error", () => undefined);
+        c.on("end", () => {
+          if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000);
+        });
+        await c.connect();
+        await c.query(`LISTEN ${channel}`);
+        client = c;
+      };
+      await connect();
+      listeners.add(stop);
+      async function stop(): Promise<void> {
+        stopped = true;
+        listeners.delete(stop);
+        await client?.end().catch(() => undefined);
+      }
+      return stop;
+    },
     async close(): Promise<void> {
+      for (const stop of [...listeners]) await stop();
       if (lockClient !== undefined) {
         // Give the session locks back before the connection goes, so another process can lead at once.
         await lockClient.query("SELECT pg_advisory_unlock_all()").catch(() => undefined);

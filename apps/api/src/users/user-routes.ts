@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
+import { getTopChatUsers, searchChatUsers } from "../chat/chat-store.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Pubkey, withErrors } from "../http/schemas.ts";
 import { parsePubkeyList } from "../pools/pool-routes.ts";
@@ -18,7 +19,7 @@ const UserSchema = Type.Object({
 
 const ChatUser = Type.Object({ userId: Pubkey, username: Type.String(), messages: Type.Integer() });
 
-/** User routes. Chat is not built yet: its routes answer their correct empty shapes. */
+/** User routes: profiles, chat users, droplets and referrals. */
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   const getUsers = (pubkeys: string[]) => getUserProfiles(ctx, pubkeys);
 
@@ -70,7 +71,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     app,
     "/user/top-users-chat",
     {
-      description: "Most active chat users. Chat is not built yet: always an empty list.",
+      description: "The wallets that sent the most chat messages, with their display names.",
       tags: ["users"],
       querystring: Type.Object(
         { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })) },
@@ -78,19 +79,21 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
       ),
       response: withErrors({ 200: Type.Array(ChatUser) }),
     },
-    async () => [],
+    async ({ limit }) => getTopChatUsers(ctx.db, limit),
   );
 
   getRoute<{ query: string }, unknown>(
     app,
     "/user/search-users-chat",
     {
-      description: "Chat users whose name matches `query`. Chat is not built yet: always an empty list.",
+      description:
+        "Chat users whose display name contains `query` (any case) or whose wallet address starts with it, " +
+        "most active first (at most 20).",
       tags: ["users"],
       querystring: Type.Object({ query: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
       response: withErrors({ 200: Type.Array(ChatUser) }),
     },
-    async () => [],
+    async ({ query }) => searchChatUsers(ctx.db, query),
   );
 
   getRoute<{ pubkey: string }, unknown>(

@@ -40,7 +40,7 @@ describe("business constants (spec section 9)", () => {
 
   it("pins signed messages", () => {
     expect(C.SIGNED_LINK_MESSAGE).toBe("Link your wallet with cistern.fi in order to update your metadata");
-    expect(C.getChatSignInMessage("AbC123")).toBe("Access cistern chat as AbC123");
+    expect(C.getChatSignInMessage("AbC123")).toBe("Access Cistern chat as AbC123");
   });
 
   it("pins pool, loan and swap numbers", () => {

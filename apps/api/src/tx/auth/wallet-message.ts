@@ -31,6 +31,16 @@ export function decodeSignature(text: string): SignatureBytes {
   return bytes as SignatureBytes;
 }
 
+/** True when `signature` (base58 or base64; a malformed one throws 400) is `wallet`'s ed25519 signature of `message`. */
+export async function isWalletSignature(
+  wallet: string,
+  message: string,
+  signature: string,
+): Promise<boolean> {
+  const key = await getPublicKeyFromAddress(wallet as Address);
+  return verifySignature(key, decodeSignature(signature), new TextEncoder().encode(message));
+}
+
 const REFUSALS: Record<ConsumeRefusal, string> = {
   unknown: "this message was not issued by this API: request a new one",
   "other-wallet": "this message was issued for another wallet",
@@ -61,13 +71,7 @@ export async function acceptSignedMessage(
       "message has no nonce: request one from POST /user/link-message",
     );
   }
-  const key = await getPublicKeyFromAddress(input.wallet as Address);
-  const verified = await verifySignature(
-    key,
-    decodeSignature(input.signature),
-    new TextEncoder().encode(input.message),
-  );
-  if (!verified)
+  if (!(await isWalletSignature(input.wallet, input.message, input.signature)))
     throw new ApiError(
       ERROR_CODES.SIGNATURE_INVALID,
       `signature is not ${input.wallet}'s signature of the message`,
