@@ -3,6 +3,8 @@ import { useEffect, useMemo, useState, useTransition } from "react";
 import { createAnalytics } from "./analytics/analytics.ts";
 import { AppContext, type AppContextValue } from "./app-context.ts";
 import { renderFeaturePage } from "./app-routes.tsx";
+import { ChatProvider } from "./chat/chat-context.tsx";
+import { ChatPanelHost } from "./chat/chat-panel.tsx";
 import type { RuntimeConfig } from "./config/runtime-config.ts";
 import { WalletDataSync } from "./data/wallet-data-sync.tsx";
 import { listenToHistory, locationStore } from "./lib/location.ts";
@@ -61,6 +63,7 @@ function Shell({ context }: { context: AppContextValue }) {
       <Routes href={href} />
       <Footer />
       <SidePanel open={panelOpen} onClose={() => setPanelOpen(false)} />
+      <ChatPanelHost />
     </div>
   );
 }
@@ -101,7 +104,9 @@ export function App({ config, buildId }: { config: RuntimeConfig; buildId: strin
           notifications={notifications}
         >
           <WalletDataSync />
-          <Shell context={context} />
+          <ChatProvider>
+            <Shell context={context} />
+          </ChatProvider>
         </WalletSetup>
       </QueryClientProvider>
       <Toaster />

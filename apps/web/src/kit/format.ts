@@ -1,4 +1,4 @@
-import { formatAmount, formatUnits, getCurrencyByMint, parseUnits, shortenAddress } from "@cistern/protocol";
+import { formatUnits, getCurrencyByMint, parseUnits, shortenAddress } from "@cistern/protocol";
 
 // The display formatters live in protocol (the API's chat messages use them too); the web imports them here.
 export {

@@ -1,3 +1,4 @@
+import { ChatButton } from "../chat/chat-panel.tsx";
 import { navigate } from "../lib/location.ts";
 import { useTheme } from "../theme/theme.ts";
 import { WalletButton } from "../wallet/wallet-button.tsx";
@@ -41,6 +42,7 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
         >
           ⚙
         </button>
+        <ChatButton />
         <WalletButton />
       </div>
     </header>

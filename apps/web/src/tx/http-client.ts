@@ -6,6 +6,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
   signal?: AbortSignal;
+  /** Extra request headers (the chat's Authorization). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -27,8 +29,12 @@ export async function requestJson<T>(url: string, options: RequestOptions = {}):
   try {
     response = await fetchImpl(url, {
       method,
-      headers:
-        options.body === undefined ? { accept: "application/json" } : { "content-type": "application/json" },
+      headers: {
+        ...(options.body === undefined
+          ? { accept: "application/json" }
+          : { "content-type": "application/json" }),
+        ...options.headers,
+      },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: controller.signal,
     });

@@ -7,6 +7,7 @@ import { vi } from "vitest";
 import { createAnalytics } from "../../src/analytics/analytics.ts";
 import { createQueryClient } from "../../src/app.tsx";
 import { AppContext } from "../../src/app-context.ts";
+import { ChatProvider } from "../../src/chat/chat-context.tsx";
 import { DEFAULT_RUNTIME_CONFIG } from "../../src/config/runtime-config.ts";
 import { FakeAdapter } from "../fake-adapter.ts";
 
@@ -129,7 +130,9 @@ export function renderPage(
     <AppContext.Provider value={context}>
       <QueryClientProvider client={queryClient}>
         <ConnectionContext.Provider value={{ connection }}>
-          <WalletContext.Provider value={wallet}>{ui}</WalletContext.Provider>
+          <WalletContext.Provider value={wallet}>
+            <ChatProvider>{ui}</ChatProvider>
+          </WalletContext.Provider>
         </ConnectionContext.Provider>
       </QueryClientProvider>
     </AppContext.Provider>,

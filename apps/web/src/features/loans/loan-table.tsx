@@ -1,5 +1,6 @@
 import { getCurrencyByMint, shortenAddress } from "@cistern/protocol";
 import type { ReactNode } from "react";
+import { useChat } from "../../chat/chat-context.tsx";
 import { usePrices } from "../../data/prices.ts";
 import {
   formatAmount,
@@ -67,6 +68,7 @@ export function LoanTable({
   caption: string;
   testId: string;
 }) {
+  const chat = useChat();
   const partyOf = (row: LoanRowView) => (party === undefined ? "" : row.loan[party]);
   const profiles = useProfiles(party === undefined ? [] : rows.map(partyOf).filter((a) => a !== ""));
   const tokens = useTokens();
@@ -171,7 +173,17 @@ export function LoanTable({
                   {partyOf(row) === "" ? (
                     "—"
                   ) : (
-                    <ProfileName address={partyOf(row)} profile={profiles.data?.get(partyOf(row))} />
+                    <>
+                      <ProfileName address={partyOf(row)} profile={profiles.data?.get(partyOf(row))} />
+                      <button
+                        type="button"
+                        className="button button-small chat-party-link"
+                        data-testid="message-party"
+                        onClick={() => chat.openLoanRoom(row.loan.pubkey)}
+                      >
+                        Message {party}
+                      </button>
+                    </>
                   )}
                 </td>
               ) : null}
