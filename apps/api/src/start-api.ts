@@ -1,14 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { type AppOverrides, createApp } from "./app.ts";
-import { createChatTimeline } from "./chat/chat-timeline.ts";
+import { startChatTimeline } from "./chat/chat-timeline.ts";
 import type { ApiConfig } from "./config/config.ts";
 import { createIndexer, type Indexer } from "./indexer/indexer.ts";
 import { registerTxRoutes } from "./tx/index.ts";
 import type { LiquidationKeeper } from "./tx/keeper/liquidation-keeper.ts";
 import { startLiquidationKeeper } from "./tx/keeper/start-keeper.ts";
-
-/** How often loan events become system messages in the loans' chat rooms. */
-const CHAT_TIMELINE_INTERVAL_MS = 2000;
 
 export interface StartApiOptions {
   /**
@@ -68,11 +65,7 @@ export async function startApi(
     app.addHook("onClose", async () => indexer?.stop());
     await indexer.start();
   }
-  if (config.lendingProgramId !== undefined && config.indexerEnabled) {
-    const timeline = createChatTimeline(ctx.db, ctx.chainNow, app.log);
-    timeline.start(CHAT_TIMELINE_INTERVAL_MS);
-    app.addHook("onClose", async () => timeline.stop());
-  }
+  if (config.lendingProgramId !== undefined && config.indexerEnabled) startChatTimeline(app);
   const keeper = tx === undefined ? undefined : await startLiquidationKeeper(app, tx);
   const url = await app.listen({ host: config.host, port: config.port });
   return { app, url, indexer, keeper, close: () => app.close() };

@@ -182,6 +182,90 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await expectShownBalance(borrower, me, USDC_MINT, 6);
   });
 
+  it("the borrower and the lender chat in the loan's room in real time after signing in; a third wallet cannot read it", async () => {
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const row = borrower.getByTestId("ongoing-loans").locator("tbody tr").first();
+    await row.waitFor({ timeout: 30_000 });
+    const loan = (await row.getAttribute("data-loan"))!;
+    await row.getByRole("button", { name: "Message lender" }).click();
+    const panel = borrower.getByTestId("chat-panel");
+    await panel.getByRole("button", { name: "Sign in to chat" }).click();
+    // the room is the loan's timeline as well as its conversation
+    await panel
+      .getByTestId("chat-system-message")
+      .filter({ hasText: /^Loan taken: 50 USDC for 7d at [\d.]+% APR\. Due / })
+      .waitFor({ timeout: 20_000 });
+    const box = panel.getByRole("textbox", { name: "Message" });
+    await box.fill("Hello! Could I extend this loan next week?");
+    await box.press("Enter");
+    await panel
+      .getByTestId("chat-message")
+      .filter({ hasText: "Could I extend" })
+      .waitFor({ timeout: 10_000 });
+    // too long: the plain sentence, nothing sent
+    await box.fill("x".repeat(1001));
+    await panel.getByRole("button", { name: "Send" }).click();
+    expect(await panel.getByTestId("chat-send-error").textContent()).toBe(
+      "A message can have at most 1000 characters.",
+    );
+    await box.fill("");
+
+    // The lender signs in from the loan's row on their side and answers; the borrower sees it without reloading.
+    await lender.goto(`${stack!.webUrl}/loans`);
+    await lender.getByRole("tab", { name: "Loans on my pools" }).click();
+    const lent = lender.getByTestId("lender-loans").locator(`tbody tr[data-loan="${loan}"]`);
+    await lent.getByRole("button", { name: "Message borrower" }).click();
+    const lenderPanel = lender.getByTestId("chat-panel");
+    await lenderPanel.getByRole("button", { name: "Sign in to chat" }).click();
+    await lenderPanel
+      .getByTestId("chat-message")
+      .filter({ hasText: "Could I extend" })
+      .waitFor({ timeout: 10_000 });
+    const reply = lenderPanel.getByRole("textbox", { name: "Message" });
+    await reply.fill("Yes, <b>extend</b> from the Loans page.");
+    await reply.press("Enter");
+    const arrived = panel.getByTestId("chat-message").filter({ hasText: "from the Loans page" });
+    await arrived.waitFor({ timeout: 10_000 });
+    // text, never HTML
+    expect(await arrived.locator(".chat-text").textContent()).toBe("Yes, <b>extend</b> from the Loans page.");
+    expect(await arrived.locator("b").count()).toBe(0);
+    expect(await panel.getByTestId("chat-status").textContent()).toBe("Online");
+    await shot(borrower, "04c-chat");
+
+    // Unread: with the lender's panel closed, a new message shows as a count on the chat button.
+    await lenderPanel.getByRole("button", { name: "Close chat" }).click();
+    await box.fill("Thanks!");
+    await box.press("Enter");
+    await lender.getByTestId("chat-unread").filter({ hasText: "1" }).waitFor({ timeout: 10_000 });
+
+    // At 360 px the panel stays on screen.
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    const frame = (await panel.boundingBox())!;
+    expect(frame.x).toBeGreaterThanOrEqual(0);
+    expect(frame.x + frame.width).toBeLessThanOrEqual(360);
+    await borrower.screenshot({ path: `${TEST_OUTPUT_DIR}/journey-04d-chat-360.png` });
+    await borrower.setViewportSize({ width: 1280, height: 900 });
+
+    // Stored: after a reload the conversation is still there (the credential is cached too).
+    await borrower.reload();
+    await borrower.getByTestId("chat-button").click();
+    await panel.locator(`[data-room="loan:${loan}"]`).click();
+    await panel.getByTestId("chat-message").filter({ hasText: "Thanks!" }).waitFor({ timeout: 10_000 });
+    await panel.getByRole("button", { name: "Close chat" }).click();
+
+    // A third wallet that opens the room's link is refused in plain words and reads nothing.
+    const stranger = await openAs(browser!, Keypair.generate(), pageErrors);
+    await stranger.goto(`${stack!.webUrl}/loans?chat=loan:${loan}`);
+    const strangerPanel = stranger.getByTestId("chat-panel");
+    await strangerPanel.getByRole("button", { name: "Sign in to chat" }).click();
+    await strangerPanel
+      .getByTestId("chat-error")
+      .filter({ hasText: "Only the two people in this conversation can read it." })
+      .waitFor({ timeout: 10_000 });
+    expect(await strangerPanel.getByTestId("chat-message").count()).toBe(0);
+    await stranger.context().close();
+  });
+
   it("a borrower borrows SOL against JUP tokens", async () => {
     const me = borrowerKey.publicKey.toBase58();
     const jupBefore = await tokenBalance(me, JUP);

@@ -12,6 +12,7 @@ import {
 } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
 import { createChainClient, ensureSwapVenue } from "../../../packages/bootstrap/src/index.ts";
+import { startChatTimeline } from "../../api/src/chat/chat-timeline.ts";
 import { createApp, createIndexer, loadConfig } from "../../api/src/index.ts";
 import { registerTxRoutes } from "../../api/src/tx/index.ts";
 import { startWebServer, type WebServer } from "../server.ts";
@@ -83,6 +84,7 @@ export async function startStack(): Promise<Stack> {
   });
   api.addHook("onClose", async () => indexer.stop());
   await indexer.start();
+  startChatTimeline(api, 1000);
   const apiUrl = await api.listen({ host: "127.0.0.1", port: 0 });
 
   // Program config: the faucet (the program's upgrade authority) is the admin, the API's oracle

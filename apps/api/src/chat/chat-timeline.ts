@@ -8,7 +8,7 @@ import {
   LOAN_STATUS_ONGOING,
   NEAR_EXPIRY_WINDOW_SECONDS,
 } from "@cistern/protocol";
-import type { FastifyBaseLogger } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Database } from "../db/database.ts";
 import { readBigInt } from "../db/database.ts";
 import { ensureLoanRoom, postSystemMessage } from "./chat-store.ts";
@@ -149,4 +149,14 @@ export function createChatTimeline(
       if (timer !== undefined) clearInterval(timer);
     },
   };
+}
+
+/** How often loan events become system messages in the loans' rooms. */
+export const CHAT_TIMELINE_INTERVAL_MS = 2000;
+
+/** Starts the timeline on a running app (the indexer fills what it reads) and stops it with the app. */
+export function startChatTimeline(app: FastifyInstance, everyMs = CHAT_TIMELINE_INTERVAL_MS): void {
+  const timeline = createChatTimeline(app.cistern.db, app.cistern.chainNow, app.log);
+  timeline.start(everyMs);
+  app.addHook("onClose", async () => timeline.stop());
 }

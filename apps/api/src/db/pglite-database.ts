@@ -39,7 +39,8 @@ export async function openPgliteDatabase(dataDir: string | undefined): Promise<D
     tryAdvisoryLock: async () => true,
     async listen(channel, onPayload) {
       const stop = await serial(() => db.listen(channel, onPayload));
-      return () => serial(() => stop());
+      // Stopping after the database closed (shutdown order) has nothing left to stop.
+      return () => serial(() => stop()).catch(() => undefined);
     },
     close: () => serial(() => db.close()),
   };

@@ -24,7 +24,17 @@ export function ChatButton() {
       data-testid="chat-button"
       onClick={() => (chat.panelOpen ? chat.close() : chat.open(chat.roomId))}
     >
-      <span aria-hidden="true">💬</span>
+      <svg
+        aria-hidden="true"
+        width="18"
+        height="18"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
+        <path d="M4 5h16v11H9l-5 4z" strokeLinejoin="round" />
+      </svg>
       {chat.unreadTotal > 0 ? (
         <span className="chat-badge" aria-hidden="true" data-testid="chat-unread">
           {chat.unreadTotal > 99 ? "99+" : chat.unreadTotal}
@@ -51,7 +61,7 @@ function ChatPanel() {
     return () => window.removeEventListener("keydown", onKey);
   }, [chat.close]);
   return (
-    <aside ref={panel} className="chat-panel card" aria-label="Chat" tabIndex={-1} data-testid="chat-panel">
+    <aside ref={panel} className="chat-panel" aria-label="Chat" tabIndex={-1} data-testid="chat-panel">
       <header className="chat-head">
         <h2>Chat</h2>
         {chat.connection === "signed-out" ? null : (

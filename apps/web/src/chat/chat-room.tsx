@@ -206,7 +206,10 @@ function Composer({ roomId, onSent }: { roomId: string; onSent: (m: ChatMessage)
         placeholder="Write a message"
         aria-invalid={tooLong || undefined}
         aria-describedby={`${id}-count`}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          setError(null);
+        }}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey) {
             e.preventDefault();
