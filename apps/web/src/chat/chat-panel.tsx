@@ -1,4 +1,5 @@
-import { useEffect, useRef } from "react";
+import { getErrorText, isValidPublicKey } from "@cistern/protocol";
+import { useEffect, useId, useRef, useState } from "react";
 import { type ChatConnection, useChat } from "./chat-context.tsx";
 import { roomTitle } from "./chat-model.ts";
 import { ChatRoomView } from "./chat-room.tsx";
@@ -119,13 +120,81 @@ function ChatBody() {
 
 function RoomList() {
   const chat = useChat();
-  if (chat.rooms.length === 0)
-    return (
-      <p className="chat-note">
-        No conversations yet. Each loan you take or lend gets one; open it from the loan's row on the Loans
-        page.
-      </p>
-    );
+  return (
+    <>
+      {chat.rooms.length === 0 ? (
+        <p className="chat-note">
+          No conversations yet. Each loan you take or lend gets one; open it from the loan's row on the Loans
+          page.
+        </p>
+      ) : (
+        <Rooms />
+      )}
+      <NewDirectMessage />
+    </>
+  );
+}
+
+/** Starts (or reopens) direct messages with a wallet address. */
+function NewDirectMessage() {
+  const chat = useChat();
+  const id = useId();
+  const [address, setAddress] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="chat-new"
+      aria-label="Message a wallet"
+      noValidate
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const wallet = address.trim();
+        if (!isValidPublicKey(wallet)) {
+          setError("Enter a wallet address.");
+          return;
+        }
+        try {
+          const r = await chat.request<{ openDirectRoom: { id: string } }>(
+            "mutation($w: String!) { openDirectRoom(wallet: $w) { id } }",
+            { w: wallet },
+          );
+          setAddress("");
+          setError(null);
+          chat.open(r.openDirectRoom.id);
+        } catch (e) {
+          setError(getErrorText(e));
+        }
+      }}
+    >
+      <label htmlFor={id}>Message a wallet</label>
+      <div className="chat-new-row">
+        <input
+          id={id}
+          value={address}
+          placeholder="Wallet address"
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={error !== null || undefined}
+          onChange={(e) => {
+            setAddress(e.target.value);
+            setError(null);
+          }}
+        />
+        <button type="submit" className="button button-small">
+          Open
+        </button>
+      </div>
+      {error ? (
+        <p className="chat-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function Rooms() {
+  const chat = useChat();
   return (
     <ul className="chat-rooms" aria-label="Conversations">
       {chat.rooms.map((room) => {
