@@ -113,6 +113,7 @@ export const ERROR_CODE_RANGES = {
   bootstrap: [[12000, 12999]],
   toolchain: [[13000, 13999]],
   swapVenue: [[15000, 15099]],
+  lendingVenue: [[15100, 15199]],
 } as const satisfies Record<string, readonly (readonly [number, number])[]>;
 
 /** Name of an error code (`"UNKNOWN_POOL_TYPE"`...). */

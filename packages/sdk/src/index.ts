@@ -23,4 +23,5 @@ export * from "./instructions/venue-instructions.ts";
 export * from "./metaplex/metadata.ts";
 export * from "./pda.ts";
 export * from "./sdk-error.ts";
+export * from "./lending-venue/lending-venue.ts";
 export * from "./swap-venue/swap-venue.ts";

@@ -1,4 +1,4 @@
-/** LiteSVM harness for the swap venue tests: the program at a fresh id, a funded payer, mints and accounts. */
+/** LiteSVM harness for the venue programs' tests: a program at a fresh id, a funded payer, mints and accounts. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
@@ -40,10 +40,11 @@ export class VenueHarness {
     readonly payer: KeyPairSigner,
   ) {}
 
-  static async create(): Promise<VenueHarness> {
+  /** A fresh LiteSVM with the program at `soPath` (the swap venue by default) at a new id. */
+  static async create(soPath: string = SO_PATH): Promise<VenueHarness> {
     const svm = new LiteSVM();
     const programId = (await generateKeyPairSigner()).address;
-    svm.addProgram(programId, new Uint8Array(readFileSync(SO_PATH)));
+    svm.addProgram(programId, new Uint8Array(readFileSync(soPath)));
     const payer = await generateKeyPairSigner();
     svm.airdrop(payer.address, lamports(100_000_000_000n));
     return new VenueHarness(svm, programId, payer);

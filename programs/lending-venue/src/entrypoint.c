@@ -1,0 +1,22 @@
+/* Local lending venue entrypoint: decodes the input and dispatches on the first data byte. */
+#include "venue.h"
+
+#define MAX_ACCOUNTS 8
+
+u64 entrypoint(const u8 *input) {
+  SolAccountInfo ka[MAX_ACCOUNTS];
+  SolParameters p;
+  p.ka = ka;
+  u64 r = sol_deserialize(input, &p, MAX_ACCOUNTS);
+  if (r) return r;
+  if (p.data_len < 1) return E_INVALID_INSTRUCTION;
+  if (p.ka_num > MAX_ACCOUNTS) p.ka_num = MAX_ACCOUNTS;
+  switch (p.data[0]) {
+    case 0: return ix_initialize_reserve(&p);
+    case 1: return ix_set_rate(&p);
+    case 2: return ix_open_position(&p);
+    case 3: return ix_deposit(&p);
+    case 4: return ix_withdraw(&p);
+    default: return E_INVALID_INSTRUCTION;
+  }
+}
