@@ -7,7 +7,7 @@ import {
 } from "@cistern/protocol";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChatTimeline } from "../../src/chat/chat-timeline.ts";
+import { createChatTimeline, describeLoanEvent } from "../../src/chat/chat-timeline.ts";
 import { createTestApp, makeCatalog } from "../helpers/test-app.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../helpers/test-database.ts";
 import {
@@ -281,5 +281,51 @@ describe.each(ENGINES)("loan chat over GraphQL (%s)", (engine) => {
     expect(texts[1]).toMatch(/^Due in less than 24 hours: repay by/);
     expect(texts[0]).toBe("Past due and past the grace period: the lender may now liquidate this loan.");
     expect(page.data!.messages.messages.every((m) => m.sender === null)).toBe(true);
+
+    // the loan is repaid (the indexer writes its event): one more system message, in currency units
+    await t.db.query("UPDATE loans SET status = 'Repaid', repaid_amount = 100240000 WHERE pubkey = $1", [
+      LOAN,
+    ]);
+    await t.db.query(
+      `INSERT INTO loan_activity (loan, kind, at, slot, pool, borrower, lender, currency, collection, amount)
+       VALUES ($1, 'repaid', $2, 2, 'pool', $3, $4, $5, 'collection', 100240000)`,
+      [LOAN, NOW, borrower.address, lender.address, USDC_MINT],
+    );
+    expect((await timeline.round()).posted).toBe(1);
+    const last = await gql<{ messages: { messages: { text: string }[] } }>(
+      url,
+      "query($r: ID!) { messages(roomId: $r, limit: 1) { messages { text } } }",
+      { r: room },
+      asBorrower,
+    );
+    expect(last.data!.messages.messages[0]!.text).toBe(
+      "Loan repaid: 100.24 USDC paid back; the collateral is back with the borrower.",
+    );
+  });
+
+  it("says what happened in plain words for every loan event", () => {
+    const loan = {
+      pubkey: LOAN,
+      borrower: "b",
+      currency: USDC_MINT,
+      principal: "2500000000",
+      repaid_amount: "0",
+      apr_bps: 1000,
+      duration: 14 * 86_400,
+      created_at: 1_800_000_000,
+      expired_at: 1_800_000_000 + 14 * 86_400,
+      status: "Ongoing",
+    };
+    expect(describeLoanEvent("taken", loan)).toBe(
+      "Loan taken: 2,500 USDC for 14d at 10% APR. Due 29 Jan 2027, 08:00 UTC.",
+    );
+    expect(describeLoanEvent("liquidated", loan)).toBe("Loan liquidated: the collateral went to the lender.");
+    expect(describeLoanEvent("extended", loan)).toBe(
+      "Loan extended: it was repaid into a new loan with new terms.",
+    );
+    expect(describeLoanEvent("sold", loan)).toBe("Collateral sold: the loan was repaid from the sale.");
+    expect(describeLoanEvent("due-soon", loan)).toBe(
+      "Due in less than 24 hours: repay by 29 Jan 2027, 08:00 UTC to keep the collateral.",
+    );
   });
 });
