@@ -43,4 +43,7 @@ export const INSTRUCTION_TAG = {
   MarketSell: 13,
   LiquidateSell: 14,
   MarginSwap: 15,
+  SetDelegation: 16,
+  Delegate: 17,
+  WithdrawDelegated: 18,
 } as const;

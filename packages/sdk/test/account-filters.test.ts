@@ -136,6 +136,7 @@ describe("getProgramAccounts filters", () => {
         repaidAt: 0n,
         frozenUntil: 0n,
         ongoingLoans: 0n,
+        delegationKeeper: testAddress(0),
       }),
     );
     expect(matches(pool, getPoolFilters({ owner: testAddress(1), bank: testAddress(3) }))).toBe(true);

@@ -55,6 +55,7 @@ const bank = fc.record({
   repaidAt: i64,
   frozenUntil: i64,
   ongoingLoans: u64,
+  delegationKeeper: address,
 });
 const pool = fc.record({
   bump: u8,

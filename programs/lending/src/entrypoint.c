@@ -28,6 +28,9 @@ u64 entrypoint(const u8 *input) {
     case 13: return ix_market_sell(&p);
     case 14: return ix_liquidate_sell(&p);
     case 15: return ix_margin_swap(&p);
+    case 16: return ix_set_delegation(&p);
+    case 17: return ix_delegate(&p);
+    case 18: return ix_withdraw_delegated(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -111,7 +111,10 @@ typedef struct {
   u64 total, available, delegated, cooldown, cooldown_period;
   i64 created_at, deposited_at, withdrawn_at, borrowed_at, repaid_at, frozen_until;
   u64 ongoing_loans;
-  u8 reserved1[56];
+  /* who besides the owner may delegate idle liquidity to the pinned lending venue (zero: nobody; the bank
+   * owner's standing choice, SetDelegation) */
+  SolPubkey delegation_keeper;
+  u8 reserved1[24];
 } Bank;
 
 typedef struct {
@@ -165,6 +168,7 @@ _Static_assert(OFFSET_OF(Config, created_at) == 104, "Config.created_at");
 _Static_assert(sizeof(Bank) == 256, "Bank size");
 _Static_assert(OFFSET_OF(Bank, total) == 104, "Bank.total");
 _Static_assert(OFFSET_OF(Bank, ongoing_loans) == 192, "Bank.ongoing_loans");
+_Static_assert(OFFSET_OF(Bank, delegation_keeper) == 200, "Bank.delegation_keeper");
 _Static_assert(sizeof(Entry) == 56, "Entry size");
 _Static_assert(sizeof(Pool) == 768, "Pool size");
 _Static_assert(OFFSET_OF(Pool, loan_apr_bps) == 112, "Pool.loan_apr_bps");
@@ -310,3 +314,6 @@ u64 ix_set_venues(const SolParameters *p);
 u64 ix_market_sell(const SolParameters *p);
 u64 ix_liquidate_sell(const SolParameters *p);
 u64 ix_margin_swap(const SolParameters *p);
+u64 ix_set_delegation(const SolParameters *p);
+u64 ix_delegate(const SolParameters *p);
+u64 ix_withdraw_delegated(const SolParameters *p);

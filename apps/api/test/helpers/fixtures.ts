@@ -38,6 +38,7 @@ export function makeBank(overrides: Partial<BankAccount> = {}): BankAccount {
     repaidAt: 0n,
     frozenUntil: 0n,
     ongoingLoans: 0n,
+    delegationKeeper: "11111111111111111111111111111111" as Address,
     ...overrides,
   };
 }

@@ -24,8 +24,11 @@ export interface BankAccount {
   totalLiquidity: bigint;
   /** Tokens in the vault that are not lent out. */
   availableLiquidity: bigint;
+  /** Principal delegated to the pinned lending venue, at cost (its yield is added to total when it comes back). */
   delegatedLiquidity: bigint;
+  /** Always 0: the local lending venue has no withdrawal cooldown. */
   cooldownLiquidity: bigint;
+  /** Always 0 (no cooldown). */
   cooldownPeriod: bigint;
   createdAt: bigint;
   depositedAt: bigint;
@@ -35,6 +38,8 @@ export interface BankAccount {
   frozenUntil: bigint;
   /** Count of Ongoing loans drawing on this bank. */
   ongoingLoans: bigint;
+  /** Who besides the owner may delegate idle liquidity (the system program's address: nobody). */
+  delegationKeeper: Address;
 }
 
 /** Codec of the whole Bank account (header included). */
@@ -67,7 +72,8 @@ function buildBankAccountCodec(): FixedSizeCodec<BankAccount, BankAccount> {
       ["borrowedAt", i64()],
       ["repaidAt", i64()],
       ["frozenUntil", i64()],
-      ["ongoingLoans", withReserved(u64(), 56)],
+      ["ongoingLoans", u64()],
+      ["delegationKeeper", withReserved(pubkey(), 24)],
     ]) as FixedSizeCodec<BankAccount, BankAccount>,
   );
 }

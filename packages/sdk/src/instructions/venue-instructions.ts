@@ -234,3 +234,85 @@ export async function getMarginSwapInstruction(
     data,
   };
 }
+
+/** SetDelegation (tag 16, bank owner): who besides the owner may delegate idle liquidity (NO_VENUE: nobody). */
+export function getSetDelegationInstruction(input: {
+  programAddress: Address;
+  owner: SignerInput;
+  bank: Address;
+  keeper: Address;
+}): Instruction {
+  const data = new Uint8Array(33);
+  data[0] = INSTRUCTION_TAG.SetDelegation;
+  data.set(getAddressEncoder().encode(input.keeper), 1);
+  return {
+    programAddress: input.programAddress,
+    accounts: [signer(input.owner, false), writable(input.bank)],
+    data,
+  };
+}
+
+/** The accounts Delegate and WithdrawDelegated share: the bank, its vault and its position in the venue's reserve. */
+export interface DelegationAccounts {
+  programAddress: Address;
+  bank: Address;
+  /** The pinned lending venue program. */
+  venueProgram: Address;
+  /** The venue's reserve of the bank's mint, its vault and the bank's position (PDAs of the venue). */
+  reserve: Address;
+  venueVault: Address;
+  position: Address;
+}
+
+async function delegationMetas(input: DelegationAccounts, authority: SignerInput) {
+  const [venues] = await findVenuesPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  return [
+    signer(authority, false),
+    readonly(venues),
+    writable(input.bank),
+    writable(vault),
+    readonly(input.venueProgram),
+    writable(input.reserve),
+    writable(input.position),
+    writable(input.venueVault),
+    readonly(TOKEN_PROGRAM_ADDRESS),
+  ];
+}
+
+/**
+ * Delegate (tag 17): moves `amount` of the bank's available liquidity into its position in the pinned lending
+ * venue (opened on first use; `payer` pays its rent). `authority`: the bank's owner or its delegation keeper.
+ */
+export async function getDelegateInstruction(
+  input: DelegationAccounts & {
+    authority: SignerInput;
+    payer: SignerInput;
+    amount: bigint;
+    positionBump: number;
+  },
+): Promise<Instruction> {
+  const data = new Uint8Array(10);
+  data[0] = INSTRUCTION_TAG.Delegate;
+  new DataView(data.buffer).setBigUint64(1, input.amount, true);
+  data[9] = input.positionBump;
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      ...(await delegationMetas(input, input.authority)),
+      signer(input.payer, true),
+      readonly(SYSTEM_PROGRAM_ADDRESS),
+    ],
+    data,
+  };
+}
+
+/** WithdrawDelegated (tag 18, bank owner): `shares` of the bank's position back to its vault (0n: all of them). */
+export async function getWithdrawDelegatedInstruction(
+  input: DelegationAccounts & { owner: SignerInput; shares: bigint },
+): Promise<Instruction> {
+  const data = new Uint8Array(9);
+  data[0] = INSTRUCTION_TAG.WithdrawDelegated;
+  new DataView(data.buffer).setBigUint64(1, input.shares, true);
+  return { programAddress: input.programAddress, accounts: await delegationMetas(input, input.owner), data };
+}

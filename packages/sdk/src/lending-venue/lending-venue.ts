@@ -12,7 +12,13 @@ import {
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from "@solana/kit";
-import { readonly, type SignerInput, signer, signerAddress, writable } from "../instructions/account-metas.ts";
+import {
+  readonly,
+  type SignerInput,
+  signer,
+  signerAddress,
+  writable,
+} from "../instructions/account-metas.ts";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address;
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as Address;
