@@ -186,6 +186,7 @@ describe("codec round trips on random values", () => {
             collateralAmountBaseUnits: c,
             expectedAprBps: apr,
             attestation: a,
+            pullIndex: loanBump,
           };
           const bytes = getLoanTermsDataCodec().encode(terms);
           expect(bytes.length).toBe(124);

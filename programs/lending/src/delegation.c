@@ -10,6 +10,8 @@ static const u8 BANK_SEED[] = "bank";
 #define VENUE_WITHDRAW 4
 #define VENUE_RESERVE_SIZE 160ULL
 #define VENUE_POSITION_SIZE 96ULL
+#define VENUE_INDEX_ONE 1000000000000ULL
+#define VENUE_YEAR_SECONDS 31536000ULL
 
 /* 16 SetDelegation: data [16, keeper pubkey]; accounts: 0 owner (s), 1 bank (w). A zero key: nobody but the owner. */
 u64 ix_set_delegation(const SolParameters *p) {
@@ -30,10 +32,25 @@ typedef struct {
   Bank *b;
 } Delegation;
 
+/* the venue accounts of a Delegation whose bank, vault and token program are checked: the venue must be the
+ * pinned one, the reserve its reserve of the bank's mint, the venue vault that reserve's vault. (The venue
+ * itself checks that the position is the bank's own.) */
+static u64 check_venue_accounts(const SolParameters *p, const Delegation *d) {
+  u64 r = check_venues(d->venues, p->program_id);
+  if (r) return r;
+  const Venues *v = (const Venues *)d->venues->data;
+  if (is_zero_key(&v->lending_program) || !pubkey_eq(&v->lending_program, d->venue->key)) return E_INVALID_VENUE;
+  if (!pubkey_eq(d->reserve->owner, d->venue->key) || d->reserve->data_len != VENUE_RESERVE_SIZE ||
+      d->reserve->data[0] != 1)
+    return E_INVALID_VENUE;
+  if (!pubkey_eq((const SolPubkey *)(d->reserve->data + 8), &d->b->mint)) return E_INVALID_MINT;
+  if (!pubkey_eq((const SolPubkey *)(d->reserve->data + 40), d->venue_vault->key)) return E_ACCOUNT_MISMATCH;
+  if (!d->reserve->is_writable || !d->position->is_writable || !d->venue_vault->is_writable) return E_NOT_WRITABLE;
+  return SUCCESS;
+}
+
 /* accounts: 0 authority (s), 1 venues, 2 bank (w), 3 vault (w), 4 lending venue program, 5 reserve (w),
- * 6 position (w), 7 venue vault (w), 8 token program. The venue must be the pinned one, the reserve its
- * reserve of the bank's mint, the venue vault that reserve's vault. (The venue checks the position is the
- * bank's own.) */
+ * 6 position (w), 7 venue vault (w), 8 token program. */
 static u64 load_delegation(const SolParameters *p, Delegation *d) {
   if (p->ka_num < 9) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
@@ -48,21 +65,12 @@ static u64 load_delegation(const SolParameters *p, Delegation *d) {
   d->token = &ka[8];
   u64 r = check_signer(d->authority, false);
   if (r) return r;
-  if ((r = check_venues(d->venues, p->program_id))) return r;
-  const Venues *v = (const Venues *)d->venues->data;
-  if (is_zero_key(&v->lending_program) || !pubkey_eq(&v->lending_program, d->venue->key)) return E_INVALID_VENUE;
   if ((r = check_state(d->bank, p->program_id, TAG_BANK, sizeof(Bank), true))) return r;
   d->b = (Bank *)d->bank->data;
   if (!pubkey_eq(&d->b->vault, d->vault->key)) return E_ACCOUNT_MISMATCH;
   if ((r = check_token_account(d->vault, &d->b->mint, NULL))) return r;
   if ((r = check_token_program(d->token))) return r;
-  if (!pubkey_eq(d->reserve->owner, d->venue->key) || d->reserve->data_len != VENUE_RESERVE_SIZE ||
-      d->reserve->data[0] != 1)
-    return E_INVALID_VENUE;
-  if (!pubkey_eq((const SolPubkey *)(d->reserve->data + 8), &d->b->mint)) return E_INVALID_MINT;
-  if (!pubkey_eq((const SolPubkey *)(d->reserve->data + 40), d->venue_vault->key)) return E_ACCOUNT_MISMATCH;
-  if (!d->reserve->is_writable || !d->position->is_writable || !d->venue_vault->is_writable) return E_NOT_WRITABLE;
-  return SUCCESS;
+  return check_venue_accounts(p, d);
 }
 
 /* the venue instruction with accounts [bank PDA (signs), reserve, position, venue vault, bank vault, token] */
@@ -86,6 +94,32 @@ static u64 venue_move(const Delegation *d, u8 tag, u64 value) {
 /* the bank's position's shares (0 when it does not exist yet) */
 static u64 position_shares(const SolAccountInfo *position) {
   return *(const u64 *)(position->data - 8) == VENUE_POSITION_SIZE ? rd64(position->data + 72) : 0;
+}
+
+/* Withdraws `shares` of the `held` into the vault. What comes back is principal (delegated x shares / held,
+ * the rest of it when all shares go) plus the venue's yield, which belongs to the bank: available += received,
+ * delegated -= principal, total += received - principal (a venue loss lowers total instead). */
+static u64 withdraw_shares(const Delegation *d, u64 shares, u64 held) {
+  if (shares == 0) return E_INVALID_AMOUNT;
+  Bank *b = d->b;
+  u64 principal = b->delegated;
+  if (shares < held && !mul_div_u64(b->delegated, shares, held, &principal)) return E_MATH_OVERFLOW;
+  u64 before = rd64(d->vault->data + 64);
+  u64 r = venue_move(d, VENUE_WITHDRAW, shares);
+  if (r) return r;
+  u64 after = rd64(d->vault->data + 64), received, available, delegated, total;
+  if (!sub_ok(after, before, &received)) return E_INCONSISTENT_COUNTERS;
+  if (!add_ok(b->available, received, &available) || !sub_ok(b->delegated, principal, &delegated))
+    return E_MATH_OVERFLOW;
+  if (received >= principal) {
+    if (!add_ok(b->total, received - principal, &total)) return E_MATH_OVERFLOW;
+  } else if (!sub_ok(b->total, principal - received, &total)) {
+    return E_INCONSISTENT_COUNTERS;
+  }
+  b->available = available;
+  b->delegated = delegated;
+  b->total = total;
+  return SUCCESS;
 }
 
 /* 17 Delegate: data [17, amount u64, position bump]; accounts 0-8 as load_delegation (authority = the bank's
@@ -124,9 +158,7 @@ u64 ix_delegate(const SolParameters *p) {
 }
 
 /* 18 WithdrawDelegated: data [18, shares u64] (0: all the bank's shares); accounts 0-8 as load_delegation,
- * authority = the bank's owner. What comes back is principal (delegated x shares / held, the rest of it when
- * all shares go) plus the venue's yield, which belongs to the bank: available += received, delegated -=
- * principal, total += received - principal (a venue loss lowers total instead). */
+ * authority = the bank's owner; see withdraw_shares. */
 u64 ix_withdraw_delegated(const SolParameters *p) {
   if (p->data_len != 9) return E_INVALID_INSTRUCTION;
   Delegation d;
@@ -136,22 +168,37 @@ u64 ix_withdraw_delegated(const SolParameters *p) {
   if (!pubkey_eq(&b->owner, d.authority->key)) return E_UNAUTHORIZED;
   u64 held = position_shares(d.position), shares = rd64(p->data + 1);
   if (shares == 0) shares = held;
-  if (shares == 0) return E_INVALID_AMOUNT;
-  u64 principal = b->delegated;
-  if (shares < held && !mul_div_u64(b->delegated, shares, held, &principal)) return E_MATH_OVERFLOW;
-  u64 before = rd64(d.vault->data + 64);
-  if ((r = venue_move(&d, VENUE_WITHDRAW, shares))) return r;
-  u64 after = rd64(d.vault->data + 64), received, available, delegated, total;
-  if (!sub_ok(after, before, &received)) return E_INCONSISTENT_COUNTERS;
-  if (!add_ok(b->available, received, &available) || !sub_ok(b->delegated, principal, &delegated))
-    return E_MATH_OVERFLOW;
-  if (received >= principal) {
-    if (!add_ok(b->total, received - principal, &total)) return E_MATH_OVERFLOW;
-  } else if (!sub_ok(b->total, principal - received, &total)) {
-    return E_INCONSISTENT_COUNTERS;
+  return withdraw_shares(&d, shares, held);
+}
+
+
+u64 delegation_pull(const SolParameters *p, const Pull *pull) {
+  u64 first = pull->first, needed = pull->needed;
+  if (first + 5 > p->ka_num) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *ka = p->ka;
+  Delegation d = {NULL, &ka[first], pull->bank, pull->vault, &ka[first + 1], &ka[first + 2], &ka[first + 3],
+                  &ka[first + 4], pull->token, (Bank *)pull->bank->data};
+  u64 r = check_venue_accounts(p, &d);
+  if (r) return r;
+  /* the reserve's index now, as the venue accrues it: index + floor(index x rate x elapsed / (10000 x year)) */
+  const u8 *res = d.reserve->data;
+  u64 index = rd64(res + 104), rate = rd32(res + 4);
+  i64 last = (i64)rd64(res + 120);
+  SolClock clock;
+  if ((r = clock_now(&clock))) return r;
+  if (clock.unix_timestamp > last) {
+    U128 growth;
+    u128_mul64(index, rate, &growth);
+    if (u128_mul_u64(&growth, (u64)(clock.unix_timestamp - last), &growth)) return E_MATH_OVERFLOW;
+    U128 q;
+    u64 rem;
+    if (!u128_divmod64(&growth, BPS * VENUE_YEAR_SECONDS, &q, &rem) || !u128_fits_u64(&q) || !add_ok(index, q.lo, &index))
+      return E_MATH_OVERFLOW;
   }
-  b->available = available;
-  b->delegated = delegated;
-  b->total = total;
-  return SUCCESS;
+  /* the fewest shares worth `needed`: ceil(needed x 1e12 / index) pays floor(shares x index / 1e12) >= needed */
+  u64 shares, held = position_shares(d.position);
+  if (!mul_div_ceil_u64(needed, VENUE_INDEX_ONE, index, &shares)) return E_MATH_OVERFLOW;
+  if (shares > held) shares = held;
+  if (shares == 0) return E_INSUFFICIENT_LIQUIDITY;
+  return withdraw_shares(&d, shares, held);
 }

@@ -24,7 +24,7 @@ u64 ix_extend(const SolParameters *p) {
   c.whitelist_index = 15;
   u64 r = new_loan_parse(&c);
   if (r) return r;
-  if (p->data[3] != 0) return E_INVALID_INSTRUCTION; /* reserved (TakeLoan's metadata bump) */
+  if (p->data[3] != 0 || c.pull_index != 0) return E_INVALID_INSTRUCTION; /* TakeLoan-only bytes */
   const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11], *treasury = &ka[12];
   if ((r = check_state(old_loan, p->program_id, TAG_LOAN, sizeof(Loan), true))) return r;
   Loan *old = (Loan *)old_loan->data;

@@ -38,7 +38,8 @@ u64 new_loan_parse(NewLoan *c) {
   if (c->duration < MIN_DURATION || c->duration > c->pl->max_duration) return E_INVALID_DURATION;
   if (rd32(d + 36) != c->pl->loan_apr_bps) return E_APR_MISMATCH;
   if (c->principal == 0 || c->collateral_amount == 0) return E_INVALID_AMOUNT;
-  if (rd32(d + 120) != 0) return E_INVALID_INSTRUCTION; /* reserved */
+  if ((d[121] | d[122] | d[123]) != 0) return E_INVALID_INSTRUCTION; /* reserved */
+  c->pull_index = d[120];
   c->available = c->bk->available;
   c->bank_total = c->bk->total;
   c->released = 0;
@@ -210,6 +211,14 @@ u64 ix_take_loan(const SolParameters *p) {
     if (p->ka_num < 14) return E_NOT_ENOUGH_ACCOUNTS;
     if ((r = read_verified_collection(&ka[13], c.mint->key, metadata_bump, &c.collection))) return r;
     c.whitelist_index = 14;
+  }
+  /* a loan larger than the idle liquidity takes what it lacks back from the bank's lending venue position */
+  if (c.pull_index != 0 && c.principal > c.available) {
+    if (c.pull_index < 13) return E_INVALID_INSTRUCTION;
+    Pull pull = {c.pull_index, c.bank, c.vault, c.token, c.principal - c.available};
+    if ((r = delegation_pull(p, &pull))) return r;
+    c.available = c.bk->available;
+    c.bank_total = c.bk->total;
   }
   if ((r = new_loan_limits(&c))) return r;
   if ((r = check_token_account(collateral, c.mint->key, c.borrower->key))) return r;

@@ -24,6 +24,8 @@ typedef struct {
   u64 released;   /* principal released from the same entry in the same instruction (Extend) */
   SolPubkey collection; /* nft: the verified collection; defi: the collateral mint; Extend: the old loan's */
   bool trailing_data;   /* MarginSwap: data goes on after the 124 bytes of terms (the venue swap's data) */
+  u8 pull_index;        /* TakeLoan data byte 120: first of the 5 venue accounts to pull delegated liquidity
+                           back from (0: none; Extend and MarginSwap refuse any other value) */
 } NewLoan;
 
 /* parses TakeLoan/Extend data and checks config, oracle, pool, bank, vault, programs, attestation age */

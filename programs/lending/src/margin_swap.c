@@ -37,7 +37,7 @@ u64 ix_margin_swap(const SolParameters *p) {
   const SolAccountInfo *currency = &ka[9], *venues = &ka[10], *swap = &ka[13];
   u64 r = new_loan_parse(&c);
   if (r) return r;
-  if (p->data[3] != 0) return E_INVALID_INSTRUCTION;
+  if (p->data[3] != 0 || c.pull_index != 0) return E_INVALID_INSTRUCTION;
   if (c.pl->pool_type != POOL_DEFI) return E_INVALID_COLLATERAL;
   if ((r = check_mint(c.mint, NULL, NULL))) return r;
   copy_key(&c.collection, c.mint->key);

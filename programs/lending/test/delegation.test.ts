@@ -10,6 +10,7 @@ import {
   decodeLendingPosition,
   decodeLendingReserve,
   findLendingPositionPda,
+  findVenuesPda,
   getDelegateInstruction,
   getInitializeLendingReserveInstruction,
   getOpenLendingPositionInstruction,
@@ -24,6 +25,8 @@ import {
   createFundedSigner,
   createLendingWorld,
   createMint,
+  createPool,
+  createWallet,
   getAccountData,
   getNow,
   getTokenBalance,
@@ -32,6 +35,7 @@ import {
   readBank,
   sendWithLiteSvm,
   setUnixTime,
+  takeLoan,
 } from "@cistern/sdk/testing";
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -275,5 +279,73 @@ describe("delegation to the pinned lending venue (LiteSVM)", () => {
       w.admin,
     );
     expect(await failureCode(delegate(owner, 1_000_000n))).toBe(P.InvalidVenue);
+  });
+
+  it("a loan larger than the idle liquidity pulls what it lacks back from the venue in the same transaction", async () => {
+    const collateralMint = await createMint(w.svm, w.admin, 6);
+    const borrower = await createWallet(w.svm, w.admin, [collateralMint, w.currencyMint]);
+    await mintTo(
+      w.svm,
+      w.admin,
+      collateralMint,
+      borrower.tokenAccounts.get(collateralMint)!,
+      10_000_000_000n,
+    );
+    const pool = await createPool(w, {
+      poolType: "defi-pool",
+      collectionIds: [collateralMint],
+      loanAprBps: 1200,
+      ltvBps: 5000,
+    });
+    await delegate(owner, 900_000_000n);
+    setUnixTime(w, getNow(w).unix + 5n * DAY);
+    const [venues] = await findVenuesPda(w.programAddress);
+    const pull = {
+      venues,
+      venueProgram: venue.program,
+      reserve: venue.reserve,
+      position,
+      venueVault: venue.venueVault,
+    };
+    const loan = (principalBaseUnits: bigint, withPull: boolean, onSent?: (cu: bigint) => void) =>
+      takeLoan(w, {
+        pool,
+        borrower,
+        collateralMint,
+        collection: collateralMint,
+        collateralAmountBaseUnits: 1_000_000_000n,
+        collateralValueBaseUnits: 1_000_000_000n,
+        principalBaseUnits,
+        durationSeconds: 7n * DAY,
+        ...(withPull ? { pullFromVenue: pull } : {}),
+        ...(onSent ? { onSent } : {}),
+      });
+    // without the venue accounts the bank has only 100 units idle
+    expect(await failureCode(loan(300_000_000n, false))).toBe(P.InsufficientLiquidity);
+    const before = readBank(w);
+    const reserve = decodeLendingReserve(getAccountData(w.svm, venue.reserve)!);
+    const index = accrueLendingIndex(reserve, getNow(w).unix);
+    const needShares = (200_000_000n * 1_000_000_000_000n + index - 1n) / index;
+    let cu = 0n;
+    await loan(300_000_000n, true, (c) => {
+      cu = c;
+    });
+    console.log(`TakeLoan pulling from the lending venue: ${cu} CU`);
+    expect(cu).toBeLessThanOrEqual(60_000n);
+    const after = readBank(w);
+    const pulled = lendingAmountForShares(needShares, index);
+    expect(pulled).toBeGreaterThanOrEqual(200_000_000n);
+    expect(shares()).toBe(900_000_000n - needShares);
+    expect(after.availableLiquidity).toBe(before.availableLiquidity + pulled - 300_000_000n);
+    const principalBack = (900_000_000n * needShares) / 900_000_000n;
+    expect(after.delegatedLiquidity).toBe(900_000_000n - principalBack);
+    expect(after.totalLiquidity).toBe(before.totalLiquidity + pulled - principalBack);
+    checkInvariant();
+    // more than idle + everything delegated: refused, nothing moves
+    const snapshot = { bank: readBank(w), shares: shares(), vault: getTokenBalance(w.svm, w.vault) };
+    expect(await failureCode(loan(5_000_000_000n, true))).not.toBe("success");
+    expect(readBank(w)).toEqual(snapshot.bank);
+    expect(shares()).toBe(snapshot.shares);
+    expect(getTokenBalance(w.svm, w.vault)).toBe(snapshot.vault);
   });
 });

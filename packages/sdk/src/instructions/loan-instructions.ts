@@ -21,6 +21,8 @@ export interface LoanTermsData {
   collateralAmountBaseUnits: bigint;
   expectedAprBps: number;
   attestation: Attestation;
+  /** TakeLoan: index of the first of the 5 accounts to pull delegated liquidity back from (0: none). */
+  pullIndex: number;
 }
 
 /** Codec of TakeLoan / Extend data (124 bytes). */
@@ -35,7 +37,8 @@ export function getLoanTermsDataCodec(): FixedSizeCodec<LoanTermsData, LoanTerms
     ["durationSeconds", u64()],
     ["collateralAmountBaseUnits", u64()],
     ["expectedAprBps", u32()],
-    ["attestation", withReserved(getAttestationCodec(), 4)],
+    ["attestation", getAttestationCodec()],
+    ["pullIndex", withReserved(u8(), 3)],
   ]) as FixedSizeCodec<LoanTermsData, LoanTermsData>;
 }
 
@@ -89,6 +92,7 @@ export async function encodeTerms(
     loanBump,
     escrowBump,
     metadataBump,
+    pullIndex: 0,
     ...terms,
   }) as Uint8Array;
   return { loan, escrow, data };
@@ -111,13 +115,29 @@ interface NewLoanAccounts {
 }
 
 /**
+ * Where a TakeLoan larger than the bank's available liquidity pulls the rest from: the bank's position in the
+ * pinned lending venue (the program withdraws the fewest shares that cover it).
+ */
+export interface VenuePull {
+  venues: Address;
+  venueProgram: Address;
+  reserve: Address;
+  position: Address;
+  venueVault: Address;
+}
+
+/**
  * TakeLoan (tag 8): opens a loan; collateral moves borrower -> escrow, principal vault -> borrower.
  * For an nft-pool the NFT's Metaplex metadata account goes along (the program reads the verified collection
  * from it). Returns the instruction and the new loan / escrow addresses.
  */
 export async function getTakeLoanInstruction(
   input: NewLoanAccounts &
-    LoanTerms & { borrowerCollateralTokenAccount: Address; poolType: "nft-pool" | "defi-pool" },
+    LoanTerms & {
+      borrowerCollateralTokenAccount: Address;
+      poolType: "nft-pool" | "defi-pool";
+      pullFromVenue?: VenuePull | null;
+    },
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
   const metadata = input.poolType === "nft-pool" ? await findMetadataPda(input.collateralMint) : null;
   const { loan, escrow, data } = await encodeTerms(
@@ -147,6 +167,17 @@ export async function getTakeLoanInstruction(
   ];
   if (metadata) accounts.push(readonly(metadata[0]));
   if (input.whitelist) accounts.push(readonly(input.whitelist));
+  if (input.pullFromVenue) {
+    const pull = input.pullFromVenue;
+    data[120] = accounts.length;
+    accounts.push(
+      readonly(pull.venues),
+      readonly(pull.venueProgram),
+      writable(pull.reserve),
+      writable(pull.position),
+      writable(pull.venueVault),
+    );
+  }
   return { programAddress: input.programAddress, accounts, data, loan, escrow };
 }
 

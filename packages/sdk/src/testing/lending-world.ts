@@ -20,6 +20,7 @@ import {
   getLiquidateInstruction,
   getRepayInstruction,
   getTakeLoanInstruction,
+  type VenuePull,
 } from "../instructions/loan-instructions.ts";
 import { getCreatePoolInstruction, type PoolParams } from "../instructions/pool-instructions.ts";
 import { findBankPda, findVaultPda } from "../pda.ts";
@@ -331,6 +332,10 @@ export interface WorldLoanInput {
   collateralValueBaseUnits: bigint;
   principalBaseUnits: bigint;
   durationSeconds: bigint;
+  /** Pull what the bank lacks from its lending venue position. */
+  pullFromVenue?: VenuePull;
+  /** Called with the transaction's compute units. */
+  onSent?: (computeUnits: bigint) => void;
 }
 
 /** Borrower takes a loan with an oracle attestation at the current slot. Returns the loan address. */
@@ -352,8 +357,10 @@ export async function takeLoan(world: LendingWorld, input: WorldLoanInput): Prom
     collateralAmountBaseUnits: input.collateralAmountBaseUnits,
     expectedAprBps: input.pool.loanAprBps,
     attestation: attest(world, input),
+    pullFromVenue: input.pullFromVenue ?? null,
   });
-  await sendWithLiteSvm(world.svm, [ix], input.borrower.signer);
+  const sent = await sendWithLiteSvm(world.svm, [ix], input.borrower.signer);
+  input.onSent?.(sent.computeUnits);
   return ix.loan;
 }
 
