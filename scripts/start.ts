@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     cluster: "localnet",
     lendingSoPath: join(repoRoot, "programs/lending/build/lending.so"),
     swapVenueSoPath: join(repoRoot, "programs/swap-venue/build/swap-venue.so"),
+    lendingVenueSoPath: join(repoRoot, "programs/lending-venue/build/lending-venue.so"),
     demo: true,
   });
 

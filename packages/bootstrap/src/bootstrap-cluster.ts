@@ -7,6 +7,7 @@ import { type Cluster, type ClusterInfo, isCluster, writeClusterInfo } from "./c
 import { ensureLendingProgram, type ProgramDeployAction } from "./deploy-lending.ts";
 import { type ConfigAction, ensureProgramConfig } from "./ensure-config.ts";
 import { getKeysDir, loadOrCreateClusterKeys } from "./key-files.ts";
+import { ensureLendingVenue, type LendingVenueResult } from "./lending-venue.ts";
 import {
   assertDemoMints,
   type DemoSeedResult,
@@ -40,6 +41,8 @@ export interface BootstrapClusterOptions {
    * for Jupiter; a real cluster pins its own venue instead).
    */
   swapVenueSoPath?: string;
+  /** The local lending venue's program (programs/lending-venue): deployed, pinned and (demo) given reserves. */
+  lendingVenueSoPath?: string;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
 }
@@ -58,6 +61,7 @@ export interface BootstrapClusterResult {
   clusterInfoPath: string;
   demo?: DemoSeedResult;
   swapVenue?: SwapVenueResult;
+  lendingVenue?: LendingVenueResult;
 }
 
 function assertOptions(options: BootstrapClusterOptions): Uint8Array {
@@ -156,6 +160,22 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
     );
   }
 
+  let lendingVenue: LendingVenueResult | undefined;
+  if (options.lendingVenueSoPath !== undefined) {
+    lendingVenue = await ensureLendingVenue({
+      chain,
+      dataDir,
+      admin: keys.admin,
+      lendingProgramId: keys.program.address,
+      soPath: options.lendingVenueSoPath,
+      demo: options.demo === true,
+    });
+    const created = lendingVenue.reserves.filter((r) => r.action === "created").length;
+    log(
+      `lending venue ${lendingVenue.programId}: ${lendingVenue.programAction}, ${lendingVenue.venuesAction}; ${created} reserves created`,
+    );
+  }
+
   let demo: DemoSeedResult | undefined;
   if (options.demo) {
     demo = await seedDemoLenders({ chain, programAddress: keys.program.address, dataDir });
@@ -186,5 +206,6 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
     clusterInfoPath: resolve(dataDir, "cluster.json"),
     ...(demo ? { demo } : {}),
     ...(swapVenue ? { swapVenue } : {}),
+    ...(lendingVenue ? { lendingVenue } : {}),
   };
 }

@@ -6,6 +6,7 @@ export * from "./demo-plan.ts";
 export { isProgramDataEqual, type ProgramDeployAction } from "./deploy-lending.ts";
 export { type ConfigAction, fetchProgramConfig } from "./ensure-config.ts";
 export { type ClusterKeys, getKeysDir, KEY_FILE_MODE, loadOrCreateClusterKeys } from "./key-files.ts";
+export * from "./lending-venue.ts";
 export * from "./pool-params.ts";
 export * from "./publish-demo-metadata.ts";
 export type { DemoBank, DemoLender, DemoPool, DemoSeedResult } from "./seed-demo.ts";

@@ -197,8 +197,8 @@ async function seedDemoSwapPool(
   );
 }
 
-/** The admin's token account of `mint` holding at least `amount` (faucet tokens; SOL wrapped from lamports). */
-async function fundAdmin(
+/** The admin's token account of `mint` holding at least `amount` (localnet faucet tokens; SOL wrapped from lamports). */
+export async function fundAdmin(
   chain: ChainClient,
   admin: KeyPairSigner,
   mint: Address,

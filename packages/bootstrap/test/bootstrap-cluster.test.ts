@@ -9,6 +9,7 @@ import {
 import {
   decodeBankAccount,
   decodeConfigAccount,
+  decodeLendingReserve,
   decodePoolAccount,
   decodeSwapPool,
   decodeVenuesAccount,
@@ -25,6 +26,7 @@ import {
   type BootstrapClusterResult,
   bootstrapCluster,
   DEMO_LENDERS,
+  DEMO_RESERVE_RATES_BPS,
   getDemoSwapPairs,
   getPoolCreationPlan,
   readClusterInfo,
@@ -34,6 +36,7 @@ import {
   fetchProgramAccountsByTag,
   fetchTokenAmount,
   LENDING_SO_PATH,
+  LENDING_VENUE_SO_PATH,
   SWAP_VENUE_SO_PATH,
   startTestLocalnet,
   tempDir,
@@ -64,6 +67,7 @@ describe("bootstrapCluster on a real localnet", () => {
       cluster: "localnet",
       lendingSoPath: extra.lendingSoPath ?? LENDING_SO_PATH,
       swapVenueSoPath: SWAP_VENUE_SO_PATH,
+      lendingVenueSoPath: LENDING_VENUE_SO_PATH,
       demo: true,
     });
 
@@ -241,6 +245,23 @@ describe("bootstrapCluster on a real localnet", () => {
     expect(await fetchTokenAmount(net.rpc, sol)).toBe(1_333_333_333_333n);
   });
 
+  it("deploys the local lending venue, pins it beside the swap venue and opens a funded reserve per currency", async () => {
+    const venue = first.lendingVenue!;
+    expect([venue.programAction, venue.venuesAction]).toEqual(["deployed", "pinned"]);
+    const [venuesAddress] = await findVenuesPda(first.lendingProgramId);
+    const venues = decodeVenuesAccount((await fetchData(net.rpc, venuesAddress))!);
+    expect(venues.lendingProgram).toBe(venue.programId);
+    expect(venues.swapProgram).toBe(first.swapVenue!.programId);
+    expect(venue.reserves.map((r) => [r.currency, r.action])).toEqual([
+      ["USDC", "created"],
+      ["SOL", "created"],
+    ]);
+    const usdc = decodeLendingReserve((await fetchData(net.rpc, venue.reserves[0]!.address))!);
+    expect(usdc).toMatchObject({ mint: USDC, rateBps: DEMO_RESERVE_RATES_BPS.USDC, totalShares: 0n });
+    // the yield fund: 50,000 USD of USDC
+    expect(await fetchTokenAmount(net.rpc, usdc.vault)).toBe(50_000_000_000n);
+  });
+
   it("is idempotent: a second run sends nothing and returns the same ids", async () => {
     const balances = async () =>
       Promise.all(
@@ -262,6 +283,8 @@ describe("bootstrapCluster on a real localnet", () => {
     expect(second.configAction).toBe("unchanged");
     expect(second.swapVenue).toMatchObject({ programAction: "unchanged", venuesAction: "unchanged" });
     expect(second.swapVenue!.pools.map((p) => p.action)).toEqual(Array(7).fill("unchanged"));
+    expect(second.lendingVenue).toMatchObject({ programAction: "unchanged", venuesAction: "unchanged" });
+    expect(second.lendingVenue!.reserves.map((r) => r.action)).toEqual(["unchanged", "unchanged"]);
     expect(second.demo!.lenders.flatMap((l) => l.banks.map((b) => b.action))).toEqual(
       Array(6).fill("unchanged"),
     );
