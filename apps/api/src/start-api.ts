@@ -5,7 +5,7 @@ import type { ApiConfig } from "./config/config.ts";
 import { createIndexer, type Indexer } from "./indexer/indexer.ts";
 import { registerTxRoutes } from "./tx/index.ts";
 import type { LiquidationKeeper } from "./tx/keeper/liquidation-keeper.ts";
-import { startLiquidationKeeper } from "./tx/keeper/start-keeper.ts";
+import { startDelegationKeeper, startLiquidationKeeper } from "./tx/keeper/start-keeper.ts";
 
 export interface StartApiOptions {
   /**
@@ -67,6 +67,7 @@ export async function startApi(
   }
   if (config.lendingProgramId !== undefined && config.indexerEnabled) startChatTimeline(app);
   const keeper = tx === undefined ? undefined : await startLiquidationKeeper(app, tx);
+  if (tx !== undefined) await startDelegationKeeper(app, tx);
   const url = await app.listen({ host: config.host, port: config.port });
   return { app, url, indexer, keeper, close: () => app.close() };
 }

@@ -1,9 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { address } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { readBigInt } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Nullable, NullableString, Pubkey, withErrors } from "../http/schemas.ts";
+import { type BankDelegation, createLocalLendingVenue } from "../venues/lending/local-lending-venue.ts";
 import { BANK_COLUMNS, type BankRow, toBankView } from "./bank-view.ts";
 
 /** Bank routes: one bank, a wallet's banks, authorization and the delegation (marginfi) view. */
@@ -72,14 +74,21 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
+  const venue =
+    ctx.config.lendingProgramId === undefined
+      ? null
+      : createLocalLendingVenue(ctx.rpc, address(ctx.config.lendingProgramId));
+  const Amount = (description: string) => Type.String({ description: `${description}, base units` });
   getRoute<{ pubkey: string }, unknown>(
     app,
     "/marginfi/bank",
     {
       description:
-        "Delegation of a bank's idle liquidity to an external lending protocol (marginfi). The Cistern program " +
-        "does not delegate yet, so `delegatedLiquidity` is the bank's on-chain figure (always 0 today), " +
-        "`isDelegationSupported` is false and there is no external account. Unknown bank: null.",
+        "A bank's delegation of idle liquidity to the lending venue the program pins (the local lending venue " +
+        "on localnet; marginfi's shape in production): principal delegated at cost, what the position is worth " +
+        "at the venue's share price now, the yield earned (the bank's), the venue's rate and whether the hourly " +
+        "re-delegation is on. The local venue has no withdrawal cooldown (cooldownLiquidity 0, cooldownPeriod " +
+        "0). Unknown bank: null.",
       tags: ["banks"],
       querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
       response: withErrors({
@@ -87,9 +96,28 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
           Type.Object({
             bank: Pubkey,
             mint: Pubkey,
-            delegatedLiquidity: Type.String(),
-            isDelegationSupported: Type.Boolean(),
-            externalAccount: Type.Null(),
+            isDelegationSupported: Type.Boolean({
+              description: "a lending venue is pinned with a reserve of this mint",
+            }),
+            venue: Type.Union([Type.Literal("local"), Type.Null()]),
+            venueError: NullableString({
+              description: "why the venue's figures are missing, when it could not be read",
+            }),
+            venueProgram: NullableString(),
+            reserve: NullableString(),
+            externalAccount: NullableString({ description: "the bank's position in the venue" }),
+            rateBps: Type.Integer({
+              description: "the venue's yearly rate, basis points (0 without a venue)",
+            }),
+            delegatedLiquidity: Amount("principal delegated, at cost"),
+            positionShares: Type.String(),
+            positionValue: Amount("what the position is worth now"),
+            earnedYield: Amount("positionValue - delegatedLiquidity (never below 0)"),
+            cooldownLiquidity: Type.String(),
+            cooldownPeriod: Type.Integer(),
+            autoDelegate: Type.Boolean({
+              description: "the delegation keeper re-delegates idle funds hourly",
+            }),
           }),
         ),
       }),
@@ -97,12 +125,36 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
     async ({ pubkey }) => {
       const row = await findBank(pubkey);
       if (row === undefined) return null;
+      const delegated = readBigInt(row.delegated_liquidity);
+      let d: BankDelegation | null = null;
+      let venueError: string | null = null;
+      try {
+        d =
+          venue === null
+            ? null
+            : await venue.delegation(address(pubkey), address(row.mint), await ctx.chainNow());
+      } catch {
+        // a degraded answer rather than a 5xx: the indexed figures stand, the venue's part says why it is missing
+        venueError = "The lending venue could not be read just now; try again in a moment.";
+      }
+      const value = d?.positionValue ?? 0n;
       return {
-        bank: row.pubkey,
+        bank: pubkey,
         mint: row.mint,
-        delegatedLiquidity: readBigInt(row.delegated_liquidity).toString(),
-        isDelegationSupported: false,
-        externalAccount: null,
+        isDelegationSupported: d !== null,
+        venue: d === null ? null : "local",
+        venueError,
+        venueProgram: d?.venueProgram ?? null,
+        reserve: d?.reserve ?? null,
+        externalAccount: d === null || d.shares === 0n ? null : d.position,
+        rateBps: d?.rateBps ?? 0,
+        delegatedLiquidity: delegated.toString(),
+        positionShares: (d?.shares ?? 0n).toString(),
+        positionValue: value.toString(),
+        earnedYield: (value > delegated ? value - delegated : 0n).toString(),
+        cooldownLiquidity: "0",
+        cooldownPeriod: 0,
+        autoDelegate: (row.delegators ?? []).length > 0,
       };
     },
   );

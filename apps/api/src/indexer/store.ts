@@ -16,15 +16,15 @@ export async function upsertBank(
   await q.query(
     `INSERT INTO banks (pubkey, owner, mint, vault, authority, bank_type, total_liquidity, available_liquidity,
        delegated_liquidity, cooldown_liquidity, cooldown_period, created_at, deposited_at, withdrawn_at,
-       borrowed_at, repaid_at, frozen_until, slot)
-     VALUES ($1, $2, $3, $4, $1, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+       borrowed_at, repaid_at, frozen_until, slot, delegators)
+     VALUES ($1, $2, $3, $4, $1, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      ON CONFLICT (pubkey) DO UPDATE SET owner = EXCLUDED.owner, mint = EXCLUDED.mint, vault = EXCLUDED.vault,
        bank_type = EXCLUDED.bank_type, total_liquidity = EXCLUDED.total_liquidity,
        available_liquidity = EXCLUDED.available_liquidity, delegated_liquidity = EXCLUDED.delegated_liquidity,
        cooldown_liquidity = EXCLUDED.cooldown_liquidity, cooldown_period = EXCLUDED.cooldown_period,
        created_at = EXCLUDED.created_at, deposited_at = EXCLUDED.deposited_at,
        withdrawn_at = EXCLUDED.withdrawn_at, borrowed_at = EXCLUDED.borrowed_at, repaid_at = EXCLUDED.repaid_at,
-       frozen_until = EXCLUDED.frozen_until, slot = EXCLUDED.slot
+       frozen_until = EXCLUDED.frozen_until, slot = EXCLUDED.slot, delegators = EXCLUDED.delegators
      WHERE banks.slot <= EXCLUDED.slot`,
     [
       pubkey,
@@ -44,6 +44,8 @@ export async function upsertBank(
       bank.repaidAt,
       bank.frozenUntil,
       slot,
+      // the spec's Bank.delegators: who besides the owner may delegate its idle liquidity (the keeper it chose)
+      bank.delegationKeeper === ZERO_ADDRESS ? [] : [bank.delegationKeeper],
     ],
   );
 }

@@ -32,6 +32,17 @@ export interface TxConfig {
     /** KEEPER_INTERVAL_MS, default 15000: a loan past grace is liquidated within about this long. */
     intervalMs: number;
   };
+  /**
+   * The delegation keeper (DELEGATION_KEEPER: on | off; default on for localnet): every interval it delegates
+   * the idle liquidity of the banks whose owner chose it (SetDelegation). Its key can do nothing else.
+   */
+  delegationKeeper: {
+    enabled: boolean;
+    /** DELEGATION_KEEPER_KEYPAIR_PATH, default `<DATA_DIR>/keys/delegation-keeper.json` (generated on localnet only). */
+    keypairPath: string;
+    /** DELEGATION_KEEPER_INTERVAL_MS, default 3600000 (hourly). */
+    intervalMs: number;
+  };
 }
 
 /** Default cap of a requested priority fee or jito tip: 0.01 SOL in lamports. */
@@ -78,6 +89,9 @@ export function loadTxConfig(
         : resolve(process.cwd(), raw);
   const keeperFlag = env.KEEPER ?? (api.cluster === "localnet" ? "on" : "off");
   if (keeperFlag !== "on" && keeperFlag !== "off") fail(`KEEPER must be 'on' or 'off', not '${keeperFlag}'`);
+  const delegationFlag = env.DELEGATION_KEEPER ?? (api.cluster === "localnet" ? "on" : "off");
+  if (delegationFlag !== "on" && delegationFlag !== "off")
+    fail(`DELEGATION_KEEPER must be 'on' or 'off', not '${delegationFlag}'`);
   const swapVenue = env.SWAP_VENUE ?? (api.cluster === "localnet" ? "local" : "jupiter");
   if (swapVenue !== "local" && swapVenue !== "jupiter")
     fail(`SWAP_VENUE must be 'local' or 'jupiter', not '${swapVenue}'`);
@@ -97,6 +111,11 @@ export function loadTxConfig(
       enabled: keeperFlag === "on",
       keypairPath: keyPath(env.KEEPER_KEYPAIR_PATH, "keeper.json"),
       intervalMs: positiveMs("KEEPER_INTERVAL_MS", env.KEEPER_INTERVAL_MS, 15_000),
+    },
+    delegationKeeper: {
+      enabled: delegationFlag === "on",
+      keypairPath: keyPath(env.DELEGATION_KEEPER_KEYPAIR_PATH, "delegation-keeper.json"),
+      intervalMs: positiveMs("DELEGATION_KEEPER_INTERVAL_MS", env.DELEGATION_KEEPER_INTERVAL_MS, 3_600_000),
     },
   };
 }

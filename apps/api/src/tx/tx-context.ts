@@ -1,5 +1,6 @@
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import type { AppContext } from "../app-context.ts";
+import { createLocalLendingVenue, type LocalLendingVenue } from "../venues/lending/local-lending-venue.ts";
 import { createJupiterSwapVenue } from "../venues/swap/jupiter-swap-venue.ts";
 import { createLocalSwapVenue } from "../venues/swap/local-swap-venue.ts";
 import type { SwapVenue } from "../venues/swap/swap-venue.ts";
@@ -30,6 +31,8 @@ export interface TxContext {
   factory: TransactionFactory;
   /** Where market sells (and later margin swaps) trade: the local AMM on localnet, Jupiter in production. */
   swapVenue: SwapVenue;
+  /** Where banks delegate idle liquidity: the lending venue the program pins. */
+  lendingVenue: LocalLendingVenue;
 }
 
 export type { BuildResponse };
@@ -50,6 +53,7 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
     issued,
     signedMessages: createSignedMessageStore(app.db),
     factory: createTransactionFactory({ rpcUrl: app.rpc.url, programId, clock, issued }),
+    lendingVenue: createLocalLendingVenue(app.rpc, programId),
     swapVenue:
       config.swapVenue.kind === "local"
         ? createLocalSwapVenue(app.rpc, programId)

@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { TxContext } from "../tx-context.ts";
 import { depositInstructions, withdrawInstructions } from "./bank-builder.ts";
 import { Amount, body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
+import { delegateInstructions, withdrawDelegatedInstructions } from "./delegation-builder.ts";
 import {
   type ConditionsInput,
   closePoolInstructions,
@@ -65,6 +66,24 @@ const BankBody = body({
   owner: Pubkey,
   mint: Pubkey,
   amount: Amount,
+});
+
+const DelegateBody = body({
+  owner: Pubkey,
+  mint: Pubkey,
+  amount: Amount,
+  autoDelegate: Type.Optional(
+    Type.Boolean({
+      description:
+        "the owner's standing choice, set in the same transaction: true lets the delegation keeper delegate " +
+        "this bank's idle liquidity every hour, false stops it",
+    }),
+  ),
+});
+const WithdrawDelegatedBody = body({
+  owner: Pubkey,
+  mint: Pubkey,
+  amount: Type.Optional(Amount),
 });
 
 const createBody = (type: PoolType) =>
@@ -180,6 +199,46 @@ export function registerBankPoolBuilderRoutes(app: FastifyInstance, tx: TxContex
       const owner = address(b.owner);
       const r = await withdrawInstructions(tx, owner, address(b.mint), parseBaseUnits("amount", b.amount));
       return { feePayer: owner, groups: [r.instructions], metadata: { bank: r.bank } };
+    },
+  );
+  builderRoute<BankBodyT & { autoDelegate?: boolean }>(
+    app,
+    tx,
+    "/bank/marginfi-deposit",
+    "Delegate Funds: `amount` of the bank's idle liquidity into the pinned lending venue (the local lending " +
+      "venue on localnet), where it earns the venue's rate for the bank; 0 with `autoDelegate` only sets the " +
+      "standing choice. Loans larger than the idle liquidity pull delegated funds back in their own transaction.",
+    DelegateBody,
+    async (b) => {
+      const owner = address(b.owner);
+      const r = await delegateInstructions(tx, {
+        owner,
+        mint: address(b.mint),
+        amount: parseBaseUnits("amount", b.amount, { allowZero: true }),
+        ...(b.autoDelegate !== undefined ? { autoDelegate: b.autoDelegate } : {}),
+      });
+      return { feePayer: owner, groups: [r.instructions], metadata: { bank: r.bank } };
+    },
+  );
+  builderRoute<Omit<BankBodyT, "amount"> & { amount?: string }>(
+    app,
+    tx,
+    "/bank/marginfi-withdraw",
+    "Withdraw Delegated Funds: shares worth at least `amount` (everything when absent) back into the bank's " +
+      "vault, with the yield they earned.",
+    WithdrawDelegatedBody,
+    async (b) => {
+      const owner = address(b.owner);
+      const r = await withdrawDelegatedInstructions(tx, {
+        owner,
+        mint: address(b.mint),
+        ...(b.amount !== undefined ? { amount: parseBaseUnits("amount", b.amount) } : {}),
+      });
+      return {
+        feePayer: owner,
+        groups: [r.instructions],
+        metadata: { bank: r.bank, shares: r.shares.toString() },
+      };
     },
   );
   for (const [prefix, type] of [

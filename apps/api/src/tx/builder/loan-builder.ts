@@ -5,10 +5,13 @@ import {
   getRepayInstruction,
   getTakeLoanInstruction,
   type LoanAccount,
+  type VenuePull,
 } from "@cistern/sdk";
 import { type Address, address } from "@solana/kit";
+import { toVenuePull } from "../../venues/lending/local-lending-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { resolveNft } from "../calculator/collateral.ts";
+import type { PoolOffer } from "../calculator/pool-selection.ts";
 import { type QuoteJson, quoteLoan } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
@@ -88,6 +91,7 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
   const attestation = await createAttestation(tx, { offer, collection, borrower: input.borrower, valuation });
   const currency = offer.account.currencyMint;
   const flow = await currencyFlow(borrower, currency);
+  const pullFromVenue = await venuePullFor(tx, offer);
   const ix = await getTakeLoanInstruction({
     poolType: offer.account.poolType,
     programAddress: tx.programId,
@@ -105,6 +109,7 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     collateralAmountBaseUnits: input.collateralAmount,
     expectedAprBps: offer.account.loanAprBps,
     attestation,
+    pullFromVenue,
   });
   // The pool owner's token account for the collateral (where a liquidation sends it), created if missing.
   const poolOwner = offer.account.owner;
@@ -121,6 +126,20 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     needsOracle: true,
     metadata: { loan: ix.loan, pool: offer.pool, quote: quote satisfies QuoteJson },
   };
+}
+
+/**
+ * The lending venue accounts a loan needs when its principal exceeds the bank's idle liquidity and the bank
+ * has delegated some (the program then pulls the rest back in the same transaction); null otherwise.
+ */
+async function venuePullFor(tx: TxContext, offer: PoolOffer): Promise<VenuePull | null> {
+  if (offer.amount <= offer.bank.availableLiquidity || offer.bank.delegatedLiquidity === 0n) return null;
+  const delegation = await tx.lendingVenue.delegation(
+    address(offer.bankAddress),
+    offer.bank.mint,
+    await tx.clock.recentUnixTime(),
+  );
+  return delegation === null || delegation.shares === 0n ? null : toVenuePull(tx.programId, delegation);
 }
 
 /** Most NFTs one take-loans request borrows against. */

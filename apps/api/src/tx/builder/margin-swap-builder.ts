@@ -52,6 +52,7 @@ export async function marginSwapPlan(tx: TxContext, input: MarginSwapInput): Pro
   });
   const minimum = BigInt(swapQuote.otherAmountThreshold);
   const request = {
+    margin: true,
     poolType: "defi-pool" as const,
     collateralId: input.collateralMint,
     collateralAmount: minimum,

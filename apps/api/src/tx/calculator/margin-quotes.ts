@@ -75,6 +75,7 @@ export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<Margi
         slippageBps,
       });
       const quote = await quoteLoan(tx, {
+        margin: true,
         poolType: "defi-pool",
         collateralId: ask.collateralMint,
         collateralAmount: BigInt(swap.otherAmountThreshold),
@@ -92,6 +93,7 @@ export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<Margi
     if (found === null) continue;
     const { downPayment, principal } = found;
     const taken = await quoteLoan(tx, {
+      margin: true,
       poolType: "defi-pool",
       collateralId: ask.collateralMint,
       collateralAmount: BigInt(found.swap.otherAmountThreshold),

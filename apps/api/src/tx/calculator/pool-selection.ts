@@ -36,6 +36,8 @@ export interface LoanAsk {
   borrower?: string;
   /** The loan being extended: its repayment frees exposure and returns liquidity first. */
   extending?: LoanAccount;
+  /** The bank's delegated liquidity counts as available: TakeLoan pulls it back from the lending venue. */
+  canPullDelegated?: boolean;
   /** Chain time, epoch seconds. */
   nowSeconds: number;
 }
@@ -71,7 +73,11 @@ function bankForNewLoan(
 ): { totalLiquidity: bigint; availableLiquidity: bigint } {
   const old = ask.extending;
   if (old === undefined)
-    return { totalLiquidity: bank.totalLiquidity, availableLiquidity: bank.availableLiquidity };
+    return {
+      totalLiquidity: bank.totalLiquidity,
+      // delegated principal at cost: the venue position is worth at least that
+      availableLiquidity: bank.availableLiquidity + (ask.canPullDelegated ? bank.delegatedLiquidity : 0n),
+    };
   const owed = computeOwedInterest({
     aprBps: old.aprBps,
     principal: old.principal,

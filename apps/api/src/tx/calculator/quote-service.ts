@@ -21,6 +21,8 @@ export interface QuoteRequest {
   borrower?: string;
   /** The loan being extended. */
   extending?: LoanAccount;
+  /** A margin position (MarginSwap cannot pull delegated liquidity back, so only idle liquidity counts). */
+  margin?: boolean;
 }
 
 /** The loan quote (spec section 3) as JSON: amounts are base-unit decimal strings. */
@@ -141,6 +143,8 @@ export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: num
     ...(req.borrower !== undefined ? { borrower: req.borrower } : {}),
     ...(whitelists ? { whitelists } : {}),
     ...(req.extending ? { extending: req.extending } : {}),
+    // TakeLoan pulls delegated liquidity back from the lending venue; Extend and MarginSwap cannot
+    canPullDelegated: req.extending === undefined && req.margin !== true,
   };
   const { offers, refusals } = findPoolOffers(ask, snapshot, valuation);
   const best = offers[0];

@@ -9,8 +9,10 @@ import {
   findPoolPda,
   getAddSwapLiquidityInstruction,
   getInitializeConfigInstruction,
+  getInitializeLendingReserveInstruction,
   getInitializeSwapPoolInstruction,
   getSetVenuesInstruction,
+  NO_VENUE,
   readKeypairFile,
 } from "@cistern/sdk";
 import {
@@ -22,6 +24,7 @@ import {
   type KeyPairSigner,
   partiallySignTransaction,
 } from "@solana/kit";
+import { getTransferInstruction } from "@solana-program/token";
 import type { FastifyInstance } from "fastify";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/config.ts";
@@ -41,6 +44,12 @@ export const TEST_POOL_LIMITS = {
 };
 
 const SO_PATH = resolve(import.meta.dirname, "../../../../../programs/lending/build/lending.so");
+const LENDING_VENUE_SO_PATH = resolve(
+  import.meta.dirname,
+  "../../../../../programs/lending-venue/build/lending-venue.so",
+);
+/** Yearly rate of the test USDC reserve, basis points. */
+export const TEST_RESERVE_RATE_BPS = 800;
 const SWAP_VENUE_SO_PATH = resolve(
   import.meta.dirname,
   "../../../../../programs/swap-venue/build/swap-venue.so",
@@ -56,6 +65,8 @@ export interface TxWorld {
   dataDir: string;
   /** The local swap venue pinned in Venues, with a JTO/USDC pool (only with `swapVenue`). */
   swapVenue?: { programId: Address; pool: Address };
+  /** The local lending venue pinned in Venues, with a USDC reserve (only with `lendingVenue`). */
+  lendingVenue?: { programId: Address; reserve: Address; vault: Address };
   close(): Promise<void>;
 }
 
@@ -231,13 +242,55 @@ async function setUpSwapVenue(
   return { programId: venue, pool: init.pool };
 }
 
-export async function startTxWorld(options: { swapVenue?: boolean } = {}): Promise<TxWorld> {
+/** Deploys nothing: pins the already deployed lending venue (keeping the swap venue) and opens a funded USDC reserve. */
+async function setUpLendingVenue(
+  w: { app: FastifyInstance; tx: TxContext; net: LocalnetHandle; programId: Address },
+  admin: KeyPairSigner,
+  venue: Address,
+  swapProgram: Address | undefined,
+) {
+  await sendAsAdmin(w.app, w.tx, admin, [
+    await getSetVenuesInstruction({
+      programAddress: w.programId,
+      admin: admin.address,
+      swapProgram: swapProgram ?? NO_VENUE,
+      lendingProgram: venue,
+    }),
+  ]);
+  const init = await getInitializeLendingReserveInstruction({
+    programAddress: venue,
+    admin: admin.address,
+    mint: USDC_MINT,
+    rateBps: TEST_RESERVE_RATE_BPS,
+  });
+  await sendAsAdmin(w.app, w.tx, admin, [init]);
+  // the yield fund: 10,000 USDC in the reserve's vault
+  await w.net.fundWallet(admin.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000_000n }] });
+  const source = (await getAssociatedTokenAddress(admin.address, USDC_MINT)) as Address;
+  await sendAsAdmin(w.app, w.tx, admin, [
+    getTransferInstruction({
+      source,
+      destination: init.vault,
+      authority: admin.address,
+      amount: 10_000_000_000n,
+    }),
+  ]);
+  return { programId: venue, reserve: init.reserve, vault: init.vault };
+}
+
+export async function startTxWorld(
+  options: { swapVenue?: boolean; lendingVenue?: boolean } = {},
+): Promise<TxWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "cistern-tx-"));
   const net = await startLocalnet({
     rpcPort: 0,
     dataDir: join(dataDir, "chain"),
     slotMs: 80,
-    programs: [{ soPath: SO_PATH }, ...(options.swapVenue ? [{ soPath: SWAP_VENUE_SO_PATH }] : [])],
+    programs: [
+      { soPath: SO_PATH },
+      ...(options.swapVenue ? [{ soPath: SWAP_VENUE_SO_PATH }] : []),
+      ...(options.lendingVenue ? [{ soPath: LENDING_VENUE_SO_PATH }] : []),
+    ],
   });
   const programId = net.programs[0]!.programId as Address;
   const t: TestDatabase = await createTestDatabase("pglite");
@@ -279,6 +332,14 @@ export async function startTxWorld(options: { swapVenue?: boolean } = {}): Promi
   const swapVenue = options.swapVenue
     ? await setUpSwapVenue({ app, tx, net, programId }, admin, net.programs[1]!.programId as Address)
     : undefined;
+  const lendingVenue = options.lendingVenue
+    ? await setUpLendingVenue(
+        { app, tx, net, programId },
+        admin,
+        net.programs[net.programs.length - 1]!.programId as Address,
+        swapVenue?.programId,
+      )
+    : undefined;
   return {
     net,
     app,
@@ -287,6 +348,7 @@ export async function startTxWorld(options: { swapVenue?: boolean } = {}): Promi
     treasury,
     dataDir,
     ...(swapVenue ? { swapVenue } : {}),
+    ...(lendingVenue ? { lendingVenue } : {}),
     async close() {
       await app.close();
       await t.drop();

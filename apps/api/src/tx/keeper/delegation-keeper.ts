@@ -1,0 +1,114 @@
+import { getPriorityFeeOptions } from "@cistern/protocol";
+import { getDelegateInstruction } from "@cistern/sdk";
+import { address, getTransactionDecoder, type KeyPairSigner, partiallySignTransaction } from "@solana/kit";
+import type { FastifyBaseLogger } from "fastify";
+import { submitAndConfirm } from "../sender/sender.ts";
+import type { TxContext } from "../tx-context.ts";
+
+/** Advisory lock of the delegation keeper leader (one process of many sends). */
+export const DELEGATION_KEEPER_LOCK_KEY = 7_402_003;
+
+/** What one round did, bank by bank. */
+export interface DelegationRound {
+  leader: boolean;
+  delegated: { bank: string; amount: string; signature: string }[];
+  failed: { bank: string; error: string }[];
+}
+
+export interface DelegationKeeper {
+  readonly address: string;
+  runRound(): Promise<DelegationRound>;
+  start(intervalMs: number): void;
+  stop(): void;
+}
+
+/**
+ * The delegation keeper: every round the leader (advisory lock) finds the banks whose owner chose this keeper
+ * (Bank.delegationKeeper, set by SetDelegation) and delegates their idle liquidity to the pinned lending venue,
+ * signing with its own key, which the program lets do nothing else (funds only move between the bank's vault
+ * and its venue position). No state between rounds: a restart resumes from the chain.
+ */
+export function createDelegationKeeper(
+  tx: TxContext,
+  signer: KeyPairSigner,
+  log: Pick<FastifyBaseLogger, "info" | "warn">,
+): DelegationKeeper {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<DelegationRound> | undefined;
+
+  async function delegate(bankAddress: string, mint: string, amount: bigint): Promise<string> {
+    const bank = address(bankAddress);
+    const d = await tx.lendingVenue.delegation(bank, address(mint), await tx.clock.recentUnixTime());
+    if (d === null) throw new Error("no lending venue reserve for this currency");
+    const ix = await getDelegateInstruction({
+      programAddress: tx.programId,
+      bank,
+      venueProgram: d.venueProgram,
+      reserve: d.reserve,
+      venueVault: d.venueVault,
+      position: d.position,
+      authority: signer.address,
+      payer: signer.address,
+      amount,
+      positionBump: d.positionBump,
+    });
+    const built = await tx.factory.build({
+      feePayer: signer.address,
+      groups: [[ix]],
+      options: getPriorityFeeOptions(),
+      needsOracle: false,
+    });
+    const unsigned = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
+    const signed = await partiallySignTransaction([signer.keyPair], unsigned);
+    const sent = await submitAndConfirm(tx, signed, built.lastValidBlockHeight);
+    if (sent.result === null) throw new Error(sent.error?.message ?? "not confirmed");
+    return sent.result;
+  }
+
+  async function round(): Promise<DelegationRound> {
+    const out: DelegationRound = { leader: false, delegated: [], failed: [] };
+    out.leader = await tx.app.db.tryAdvisoryLock(DELEGATION_KEEPER_LOCK_KEY);
+    if (!out.leader) return out;
+    tx.state.invalidate();
+    const { banks } = await tx.state.snapshot();
+    for (const [bank, account] of banks) {
+      if (account.delegationKeeper !== signer.address || account.availableLiquidity === 0n) continue;
+      try {
+        const signature = await delegate(bank, account.mint, account.availableLiquidity);
+        out.delegated.push({ bank, amount: account.availableLiquidity.toString(), signature });
+        log.info(
+          { bank, owner: account.owner, amount: account.availableLiquidity.toString(), signature },
+          "delegation keeper delegated a bank's idle liquidity to the lending venue",
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        out.failed.push({ bank, error: message });
+        log.warn({ bank, error: message }, "delegation keeper could not delegate; next round retries");
+      }
+    }
+    return out;
+  }
+
+  return {
+    address: signer.address,
+    runRound() {
+      running ??= round().finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+    start(intervalMs) {
+      if (timer !== undefined) return;
+      timer = setInterval(() => {
+        void this.runRound().catch((error: unknown) =>
+          log.warn({ err: error }, "delegation keeper round failed; next round retries"),
+        );
+      }, intervalMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

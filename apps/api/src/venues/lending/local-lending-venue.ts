@@ -1,0 +1,94 @@
+import {
+  accrueLendingIndex,
+  decodeLendingPosition,
+  decodeLendingReserve,
+  decodeVenuesAccount,
+  findLendingPositionPda,
+  findLendingReservePda,
+  findVenuesPda,
+  type LendingReserveAccount,
+  lendingAmountForShares,
+  NO_VENUE,
+  type VenuePull,
+} from "@cistern/sdk";
+import type { Address } from "@solana/kit";
+import type { RpcClient } from "../../solana/rpc-client.ts";
+
+/** A bank's delegation as the lending venue holds it, valued at the reserve's index accrued to `nowSeconds`. */
+export interface BankDelegation {
+  venue: "local";
+  venueProgram: Address;
+  reserve: Address;
+  venueVault: Address;
+  position: Address;
+  positionBump: number;
+  /** The reserve's yearly rate, basis points. */
+  rateBps: number;
+  /** Share price now, 12 decimals. */
+  index: bigint;
+  shares: bigint;
+  /** What the shares are worth now, base units (floor, as a withdrawal pays). */
+  positionValue: bigint;
+}
+
+/**
+ * The local lending venue as the API reads it: the program the lending program's Venues account pins, its
+ * reserve of a mint and a bank's position there (PDAs of the venue), with the venue's own maths.
+ */
+export interface LocalLendingVenue {
+  /** The pinned lending venue program, or null when none is pinned. */
+  program(): Promise<Address | null>;
+  /** The bank's position in the reserve of `mint` (shares 0 when it has none yet); null without a pinned venue or reserve. */
+  delegation(bank: Address, mint: Address, nowSeconds: number): Promise<BankDelegation | null>;
+}
+
+export function createLocalLendingVenue(rpc: RpcClient, lendingProgramId: Address): LocalLendingVenue {
+  async function program(): Promise<Address | null> {
+    const [venues] = await findVenuesPda(lendingProgramId);
+    const [account] = (await rpc.getMultipleAccounts([venues])).accounts;
+    if (!account) return null;
+    const pinned = decodeVenuesAccount(account.data).lendingProgram;
+    return pinned === NO_VENUE ? null : pinned;
+  }
+  return {
+    program,
+    async delegation(bank, mint, nowSeconds) {
+      const venueProgram = await program();
+      if (venueProgram === null) return null;
+      const [reserve] = await findLendingReservePda(venueProgram, mint);
+      const [position, positionBump] = await findLendingPositionPda(venueProgram, reserve, bank);
+      const [reserveAccount, positionAccount] = (await rpc.getMultipleAccounts([reserve, position])).accounts;
+      if (!reserveAccount || reserveAccount.owner !== venueProgram) return null;
+      const r: LendingReserveAccount = decodeLendingReserve(reserveAccount.data);
+      const shares =
+        positionAccount && positionAccount.owner === venueProgram
+          ? decodeLendingPosition(positionAccount.data).shares
+          : 0n;
+      const index = accrueLendingIndex(r, BigInt(Math.floor(nowSeconds)));
+      return {
+        venue: "local",
+        venueProgram,
+        reserve,
+        venueVault: r.vault,
+        position,
+        positionBump,
+        rateBps: r.rateBps,
+        index,
+        shares,
+        positionValue: lendingAmountForShares(shares, index),
+      };
+    },
+  };
+}
+
+/** The TakeLoan accounts that pull delegated liquidity back (see the lending program's LAYOUT, TakeLoan). */
+export async function toVenuePull(lendingProgramId: Address, d: BankDelegation): Promise<VenuePull> {
+  const [venues] = await findVenuesPda(lendingProgramId);
+  return {
+    venues,
+    venueProgram: d.venueProgram,
+    reserve: d.reserve,
+    position: d.position,
+    venueVault: d.venueVault,
+  };
+}
