@@ -1,115 +1,52 @@
 /**
- * Delegation of idle bank liquidity to the pinned lending venue (SetDelegation, Delegate, WithdrawDelegated)
- * in LiteSVM, with the local lending venue program: accounting, yield, and the adversarial cases.
+ * Delegation of idle bank liquidity to the pinned lending venue (SetDelegation, Delegate, WithdrawDelegated, and
+ * TakeLoan pulling back) in LiteSVM with the local lending venue program: accounting, yield, adversarial cases.
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { PROGRAM_ERROR_CODE as P } from "@cistern/protocol";
 import {
   accrueLendingIndex,
   decodeLendingPosition,
   decodeLendingReserve,
   findLendingPositionPda,
-  findVenuesPda,
-  getDelegateInstruction,
   getInitializeLendingReserveInstruction,
   getOpenLendingPositionInstruction,
   getSetDelegationInstruction,
   getSetVenuesInstruction,
-  getWithdrawDelegatedInstruction,
   lendingAmountForShares,
   NO_VENUE,
   LENDING_VENUE_ERRORS as V,
 } from "@cistern/sdk";
 import {
   createFundedSigner,
-  createLendingWorld,
   createMint,
-  createPool,
-  createWallet,
   getAccountData,
   getNow,
   getTokenBalance,
   type LendingWorld,
-  mintTo,
   readBank,
   sendWithLiteSvm,
   setUnixTime,
-  takeLoan,
 } from "@cistern/sdk/testing";
-import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import type { Address, KeyPairSigner } from "@solana/kit";
 import { beforeEach, describe, expect, it } from "vitest";
+import {
+  createDelegationWorld,
+  DAY,
+  DELEGATION_DEPOSIT,
+  type DelegationWorld,
+  deployLendingVenue,
+  type Venue,
+} from "./support/delegation-world.ts";
 import { failureCode } from "./support/sale-world.ts";
 
-const LENDING_SO = fileURLToPath(new URL("../build/lending.so", import.meta.url));
-const VENUE_SO = fileURLToPath(new URL("../../lending-venue/build/lending-venue.so", import.meta.url));
-const DEPOSIT = 1_000_000_000n; // 1,000 units of a 6-decimal currency
-const DAY = 86_400n;
-
-interface Venue {
-  program: Address;
-  reserve: Address;
-  venueVault: Address;
-}
-
-async function deployVenue(w: LendingWorld, mint: Address, rateBps = 800): Promise<Venue> {
-  const program = (await generateKeyPairSigner()).address;
-  w.svm.addProgram(program, new Uint8Array(readFileSync(VENUE_SO)));
-  const init = await getInitializeLendingReserveInstruction({
-    programAddress: program,
-    admin: w.admin,
-    mint,
-    rateBps,
-  });
-  await sendWithLiteSvm(w.svm, [init], w.admin);
-  // the yield the venue pays comes from its vault (its borrowers, in a real venue)
-  await mintTo(w.svm, w.admin, mint, init.vault, 100_000_000_000n);
-  return { program, reserve: init.reserve, venueVault: init.vault };
-}
-
 describe("delegation to the pinned lending venue (LiteSVM)", () => {
+  let d: DelegationWorld;
   let w: LendingWorld;
   let venue: Venue;
   let owner: KeyPairSigner;
   let position: Address;
-  let positionBump: number;
-
-  const accounts = (over: Partial<Venue & { position: Address }> = {}) => ({
-    programAddress: w.programAddress,
-    bank: w.bank,
-    venueProgram: over.program ?? venue.program,
-    reserve: over.reserve ?? venue.reserve,
-    venueVault: over.venueVault ?? venue.venueVault,
-    position: over.position ?? position,
-  });
-  const delegate = async (
-    authority: KeyPairSigner,
-    amount: bigint,
-    over: Partial<Venue & { position: Address }> = {},
-  ) =>
-    sendWithLiteSvm(
-      w.svm,
-      [
-        await getDelegateInstruction({
-          ...accounts(over),
-          authority,
-          payer: authority,
-          amount,
-          positionBump,
-        }),
-      ],
-      authority,
-    );
-  const withdrawDelegated = async (
-    signer: KeyPairSigner,
-    shares: bigint,
-    over: Partial<Venue & { position: Address }> = {},
-  ) =>
-    sendWithLiteSvm(
-      w.svm,
-      [await getWithdrawDelegatedInstruction({ ...accounts(over), owner: signer, shares })],
-      signer,
-    );
+  const delegate: DelegationWorld["delegate"] = (...args) => d.delegate(...args);
+  const withdrawDelegated: DelegationWorld["withdrawDelegated"] = (...args) => d.withdrawDelegated(...args);
   const shares = () => decodeLendingPosition(getAccountData(w.svm, position)!).shares;
   /** The invariant: the vault holds exactly the available liquidity, and the position is worth at least what was delegated. */
   const checkInvariant = () => {
@@ -128,22 +65,8 @@ describe("delegation to the pinned lending venue (LiteSVM)", () => {
   };
 
   beforeEach(async () => {
-    w = await createLendingWorld({ soPath: LENDING_SO, depositBaseUnits: DEPOSIT });
-    owner = w.lender.signer;
-    venue = await deployVenue(w, w.currencyMint);
-    await sendWithLiteSvm(
-      w.svm,
-      [
-        await getSetVenuesInstruction({
-          programAddress: w.programAddress,
-          admin: w.admin,
-          swapProgram: NO_VENUE,
-          lendingProgram: venue.program,
-        }),
-      ],
-      w.admin,
-    );
-    [position, positionBump] = await findLendingPositionPda(venue.program, venue.reserve, w.bank);
+    d = await createDelegationWorld();
+    ({ w, venue, owner, position } = d);
   });
 
   it("delegates idle liquidity and brings it back with the venue's yield, which goes to the bank", async () => {
@@ -152,7 +75,7 @@ describe("delegation to the pinned lending venue (LiteSVM)", () => {
     let bank = readBank(w);
     expect(bank.availableLiquidity).toBe(400_000_000n);
     expect(bank.delegatedLiquidity).toBe(600_000_000n);
-    expect(bank.totalLiquidity).toBe(DEPOSIT);
+    expect(bank.totalLiquidity).toBe(DELEGATION_DEPOSIT);
     expect(shares()).toBe(600_000_000n); // index 1 at first
     checkInvariant();
     const again = await delegate(owner, 100_000_000n);
@@ -169,7 +92,7 @@ describe("delegation to the pinned lending venue (LiteSVM)", () => {
     expect(bank.availableLiquidity).toBe(300_000_000n + expected);
     // 700 units at 8% a year for 30 days: 4.60 units of yield, all the bank's
     expect(expected - 700_000_000n).toBe(4_602_739n);
-    expect(bank.totalLiquidity).toBe(DEPOSIT + expected - 700_000_000n);
+    expect(bank.totalLiquidity).toBe(DELEGATION_DEPOSIT + expected - 700_000_000n);
     expect(shares()).toBe(0n);
     checkInvariant();
   });
@@ -181,7 +104,7 @@ describe("delegation to the pinned lending venue (LiteSVM)", () => {
     const bank = readBank(w);
     expect(bank.delegatedLiquidity).toBe(600_000_000n);
     expect(shares()).toBe(600_000_000n);
-    expect(bank.totalLiquidity).toBeGreaterThan(DEPOSIT);
+    expect(bank.totalLiquidity).toBeGreaterThan(DELEGATION_DEPOSIT);
     checkInvariant();
   });
 
@@ -221,7 +144,7 @@ describe("delegation to the pinned lending venue (LiteSVM)", () => {
     await delegate(owner, 500_000_000n);
     const before = { bank: readBank(w), vault: getTokenBalance(w.svm, w.vault), shares: shares() };
     // another copy of the venue program, not the pinned one
-    const rogue = await deployVenue(w, w.currencyMint);
+    const rogue = await deployLendingVenue(w, w.currencyMint);
     const [roguePosition] = await findLendingPositionPda(rogue.program, rogue.reserve, w.bank);
     expect(await failureCode(delegate(owner, 1_000_000n, { ...rogue, position: roguePosition }))).toBe(
       P.InvalidVenue,
@@ -282,44 +205,9 @@ describe("delegation to the pinned lending venue (LiteSVM)", () => {
   });
 
   it("a loan larger than the idle liquidity pulls what it lacks back from the venue in the same transaction", async () => {
-    const collateralMint = await createMint(w.svm, w.admin, 6);
-    const borrower = await createWallet(w.svm, w.admin, [collateralMint, w.currencyMint]);
-    await mintTo(
-      w.svm,
-      w.admin,
-      collateralMint,
-      borrower.tokenAccounts.get(collateralMint)!,
-      10_000_000_000n,
-    );
-    const pool = await createPool(w, {
-      poolType: "defi-pool",
-      collectionIds: [collateralMint],
-      loanAprBps: 1200,
-      ltvBps: 5000,
-    });
+    const { loan } = await d.loanSetup();
     await delegate(owner, 900_000_000n);
     setUnixTime(w, getNow(w).unix + 5n * DAY);
-    const [venues] = await findVenuesPda(w.programAddress);
-    const pull = {
-      venues,
-      venueProgram: venue.program,
-      reserve: venue.reserve,
-      position,
-      venueVault: venue.venueVault,
-    };
-    const loan = (principalBaseUnits: bigint, withPull: boolean, onSent?: (cu: bigint) => void) =>
-      takeLoan(w, {
-        pool,
-        borrower,
-        collateralMint,
-        collection: collateralMint,
-        collateralAmountBaseUnits: 1_000_000_000n,
-        collateralValueBaseUnits: 1_000_000_000n,
-        principalBaseUnits,
-        durationSeconds: 7n * DAY,
-        ...(withPull ? { pullFromVenue: pull } : {}),
-        ...(onSent ? { onSent } : {}),
-      });
     // without the venue accounts the bank has only 100 units idle
     expect(await failureCode(loan(300_000_000n, false))).toBe(P.InsufficientLiquidity);
     const before = readBank(w);
