@@ -4,6 +4,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
 import { formatUnits, JITO_TIP_ACCOUNTS, parseUnits, SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { decodeBankAccount } from "@cistern/sdk";
 import {
   type Address,
   appendTransactionMessageInstructions,
@@ -899,6 +900,78 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     }
     await lender.setViewportSize({ width: 1280, height: 900 });
     expect(found).toEqual({});
+  });
+  it("a lender delegates idle USDC to the lending venue, a loan that needs it pulls it back, and 30 days later the lender withdraws it with yield", async () => {
+    const me = lenderKey.publicKey.toBase58();
+    const banks = (await (await fetch(`${stack!.apiUrl}/bank/user?pubkey=${me}`)).json()) as {
+      pubkey: string;
+      mint: string;
+    }[];
+    const bank = banks.find((b) => b.mint === USDC_MINT)!.pubkey;
+    const onChain = async () => {
+      const r = await rpc<{ value: { data: [string, string] } }>(stack!.localnet.rpcUrl, "getAccountInfo", [
+        bank,
+        { encoding: "base64", commitment: "confirmed" },
+      ]);
+      return decodeBankAccount(new Uint8Array(Buffer.from(r.value.data[0], "base64")));
+    };
+    const before = await onChain();
+    const idle = 5_000_000n;
+    const amount = before.availableLiquidity - idle;
+    expect(amount).toBeGreaterThan(20_000_000n);
+    await lender.goto(`${stack!.webUrl}/my-pools`);
+    const card = lender.getByTestId("bank").filter({ hasText: "USDC bank" });
+    const panel = card.getByTestId("delegation");
+    await panel.waitFor({ timeout: 30_000 });
+    // bad input first: more than is idle says so, nothing is sent
+    await panel.getByLabel(/Delegate idle funds/).fill(formatUnits(before.availableLiquidity + 1n, 6));
+    await panel.getByTestId("delegate-submit").click();
+    expect(await panel.getByRole("alert").textContent()).toMatch(/is not lent out and can be delegated/);
+    await panel.getByLabel(/Delegate idle funds/).fill(formatUnits(amount, 6));
+    expect(await panel.getByTestId("delegate-preview").textContent()).toContain("→");
+    await panel.getByLabel(/Re-delegate idle funds every hour/).check();
+    await confirmed(lender, () => panel.getByTestId("delegate-submit").click());
+    let now = await onChain();
+    expect(now.delegatedLiquidity).toBe(amount);
+    expect(now.availableLiquidity).toBe(idle);
+    expect(now.delegationKeeper).not.toBe("11111111111111111111111111111111");
+    await shot(lender, "15-delegated");
+    // the Lend page labels what delegation adds to pool interest
+    await lender.goto(`${stack!.webUrl}/lend`);
+    await lender.getByRole("tab", { name: "USDC" }).click();
+    const combined = lender.getByTestId("combined-yield");
+    await combined.waitFor({ timeout: 30_000 });
+    expect(await combined.textContent()).toMatch(
+      /^Idle funds can earn 6\.5% a year in the local lending venue/,
+    );
+
+    // the borrower asks for more than the bank holds idle: the offer counts delegated funds and the loan lands
+    const accepted = [...new Set(faucetNfts.map((n) => n.collectionId))].slice(0, 4);
+    const unused = faucetNfts.slice(4).find((n) => accepted.includes(n.collectionId))!;
+    await borrowNft(unused.name, "20", "7");
+    now = await onChain();
+    expect(now.delegatedLiquidity).toBeLessThan(amount);
+    expect(now.delegatedLiquidity).toBeGreaterThan(amount - 20_000_000n);
+
+    // 30 days on, the position has earned the venue's rate for the bank; withdrawing brings it all back
+    await rpc(stack!.localnet.rpcUrl, "localnet_advanceClock", [30 * 86_400]);
+    await lender.goto(`${stack!.webUrl}/my-pools`);
+    await expect
+      .poll(async () => (await panel.getByTestId("earned-yield").textContent())?.trim(), { timeout: 30_000 })
+      .not.toBe("0 USDC");
+    await lender.setViewportSize({ width: 360, height: 740 });
+    await panel.scrollIntoViewIfNeeded();
+    await lender.screenshot({ path: `${TEST_OUTPUT_DIR}/journey-15b-delegation-360.png` });
+    const box = (await panel.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+    await lender.setViewportSize({ width: 1280, height: 900 });
+    const delegatedBefore = now.delegatedLiquidity;
+    await confirmed(lender, () => panel.getByTestId("withdraw-delegated").click());
+    const after = await onChain();
+    expect(after.delegatedLiquidity).toBe(0n);
+    // the yield went to the bank's total: more than the principal that came back
+    expect(after.totalLiquidity - now.totalLiquidity).toBeGreaterThan(0n);
+    expect(after.availableLiquidity - now.availableLiquidity).toBeGreaterThan(delegatedBefore);
   });
 });
 

@@ -11,7 +11,11 @@ import {
   partiallySignTransaction,
 } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
-import { createChainClient, ensureSwapVenue } from "../../../packages/bootstrap/src/index.ts";
+import {
+  createChainClient,
+  ensureLendingVenue,
+  ensureSwapVenue,
+} from "../../../packages/bootstrap/src/index.ts";
 import { startChatTimeline } from "../../api/src/chat/chat-timeline.ts";
 import { createApp, createIndexer, loadConfig } from "../../api/src/index.ts";
 import { registerTxRoutes } from "../../api/src/tx/index.ts";
@@ -21,6 +25,7 @@ import { buildWebApp, makeTempDir, removeDir, WEB_ROOT } from "./harness.ts";
 
 const LENDING_SO = resolve(WEB_ROOT, "../../programs/lending/build/lending.so");
 const SWAP_VENUE_SO = resolve(WEB_ROOT, "../../programs/swap-venue/build/swap-venue.so");
+const LENDING_VENUE_SO = resolve(WEB_ROOT, "../../programs/lending-venue/build/lending-venue.so");
 
 /** Localnet with the lending program, the API (read + write path, indexer on) and the web app. */
 export interface Stack {
@@ -116,12 +121,22 @@ export async function startStack(): Promise<Stack> {
   if (!sent.ok || !sentBody.result)
     throw new Error(`config initialisation failed: ${JSON.stringify(sentBody)}`);
   // The local swap venue, as npm start has it: deployed, pinned, its demo pairs seeded at the demo prices.
+  const chain = createChainClient({ rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl });
   await ensureSwapVenue({
-    chain: createChainClient({ rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl }),
+    chain,
     dataDir: root,
     admin,
     lendingProgramId: programId as never,
     soPath: SWAP_VENUE_SO,
+    demo: true,
+  });
+  // and the local lending venue with its USDC and SOL reserves
+  await ensureLendingVenue({
+    chain,
+    dataDir: root,
+    admin,
+    lendingProgramId: programId as never,
+    soPath: LENDING_VENUE_SO,
     demo: true,
   });
 

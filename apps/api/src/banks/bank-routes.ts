@@ -79,6 +79,51 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
       ? null
       : createLocalLendingVenue(ctx.rpc, address(ctx.config.lendingProgramId));
   const Amount = (description: string) => Type.String({ description: `${description}, base units` });
+  getRoute<{ mint: string }, unknown>(
+    app,
+    "/marginfi/reserve",
+    {
+      description:
+        "The pinned lending venue's reserve of a currency and its yearly rate: what a bank's delegated idle " +
+        "liquidity earns. `isDelegationSupported` false when no venue or reserve takes the currency (or the venue " +
+        "could not be read: `venueError`).",
+      tags: ["banks"],
+      querystring: Type.Object({ mint: Pubkey }, { additionalProperties: false }),
+      response: withErrors({
+        200: Type.Object({
+          mint: Pubkey,
+          isDelegationSupported: Type.Boolean(),
+          venue: Type.Union([Type.Literal("local"), Type.Null()]),
+          reserve: NullableString(),
+          rateBps: Type.Integer({ description: "yearly rate, basis points (0 without a reserve)" }),
+          venueError: NullableString(),
+        }),
+      }),
+    },
+    async ({ mint }) => {
+      try {
+        const r = venue === null ? null : await venue.reserve(address(mint));
+        return {
+          mint,
+          isDelegationSupported: r !== null,
+          venue: r === null ? null : "local",
+          reserve: r?.reserve ?? null,
+          rateBps: r?.rateBps ?? 0,
+          venueError: null,
+        };
+      } catch {
+        return {
+          mint,
+          isDelegationSupported: false,
+          venue: null,
+          reserve: null,
+          rateBps: 0,
+          venueError: "The lending venue could not be read just now; try again in a moment.",
+        };
+      }
+    },
+  );
+
   getRoute<{ pubkey: string }, unknown>(
     app,
     "/marginfi/bank",

@@ -63,6 +63,14 @@ describe("delegation of idle bank liquidity to the local lending venue, on local
     });
     const unknown = await w.app.inject({ url: `/marginfi/bank?pubkey=${lender.address}` });
     expect(unknown.json()).toBeNull();
+    const usdc = await w.app.inject({ url: `/marginfi/reserve?mint=${USDC_MINT}` });
+    expect(usdc.json()).toMatchObject({
+      isDelegationSupported: true,
+      venue: "local",
+      rateBps: TEST_RESERVE_RATE_BPS,
+    });
+    const sol = await w.app.inject({ url: `/marginfi/reserve?mint=${SOL_MINT}` });
+    expect(sol.json()).toMatchObject({ isDelegationSupported: false, rateBps: 0, reserve: null });
   });
 
   it("refuses bad delegations with a clear error", async () => {

@@ -22,6 +22,7 @@ import {
   mintTo,
   sendWithLiteSvm,
   takeLoan,
+  type Wallet,
   type WorldPool,
 } from "@cistern/sdk/testing";
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
@@ -70,6 +71,7 @@ export interface DelegationWorld {
   loanSetup(): Promise<{
     loan(principal: bigint, withPull: boolean, onSent?: (cu: bigint) => void): Promise<Address>;
     pool: WorldPool;
+    borrower: Wallet;
   }>;
 }
 
@@ -127,6 +129,14 @@ export async function createDelegationWorld(): Promise<DelegationWorld> {
         borrower.tokenAccounts.get(collateralMint)!,
         10_000_000_000n,
       );
+      // currency for the interest of repayments
+      await mintTo(
+        w.svm,
+        w.admin,
+        w.currencyMint,
+        borrower.tokenAccounts.get(w.currencyMint)!,
+        1_000_000_000_000n,
+      );
       const pool = await createPool(w, {
         poolType: "defi-pool",
         collectionIds: [collateralMint],
@@ -143,6 +153,7 @@ export async function createDelegationWorld(): Promise<DelegationWorld> {
       };
       return {
         pool,
+        borrower,
         loan: (principalBaseUnits, withPull, onSent) =>
           takeLoan(w, {
             pool,

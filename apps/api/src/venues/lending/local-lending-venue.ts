@@ -38,6 +38,8 @@ export interface BankDelegation {
 export interface LocalLendingVenue {
   /** The pinned lending venue program, or null when none is pinned. */
   program(): Promise<Address | null>;
+  /** The pinned venue's reserve of `mint` (its rate), or null without a pinned venue or reserve. */
+  reserve(mint: Address): Promise<{ venueProgram: Address; reserve: Address; rateBps: number } | null>;
   /** The bank's position in the reserve of `mint` (shares 0 when it has none yet); null without a pinned venue or reserve. */
   delegation(bank: Address, mint: Address, nowSeconds: number): Promise<BankDelegation | null>;
 }
@@ -52,6 +54,14 @@ export function createLocalLendingVenue(rpc: RpcClient, lendingProgramId: Addres
   }
   return {
     program,
+    async reserve(mint) {
+      const venueProgram = await program();
+      if (venueProgram === null) return null;
+      const [reserve] = await findLendingReservePda(venueProgram, mint);
+      const [account] = (await rpc.getMultipleAccounts([reserve])).accounts;
+      if (!account || account.owner !== venueProgram) return null;
+      return { venueProgram, reserve, rateBps: decodeLendingReserve(account.data).rateBps };
+    },
     async delegation(bank, mint, nowSeconds) {
       const venueProgram = await program();
       if (venueProgram === null) return null;

@@ -27,6 +27,10 @@ export function MarketPage() {
   const currencies = listCurrencies();
   const [mint, setMint] = useState(currencies[0]!.mint);
   const summary = useApiQuery("pool", "/liquidity/summary", { currency: mint }, parseLiquiditySummary);
+  const venue = useApiQuery("pool", "/marginfi/reserve", { mint }, (body) => {
+    const b = body as { isDelegationSupported?: boolean; rateBps?: number };
+    return { supported: b.isDelegationSupported === true, rateBps: Number(b.rateBps ?? 0) };
+  });
   return (
     <Page
       title="Lend"
@@ -72,6 +76,13 @@ export function MarketPage() {
                 ]}
               />
               <UtilisationBar ratio={s.utilizationRatio} />
+              {venue.data?.supported ? (
+                <CombinedYield
+                  utilization={s.utilizationRatio}
+                  medianAprBps={s.medianAprBps}
+                  venueRateBps={venue.data.rateBps}
+                />
+              ) : null}
             </section>
             <h2 className="pg-h2">Largest pools</h2>
             {s.largestPools.length === 0 ? (
@@ -85,6 +96,32 @@ export function MarketPage() {
         )}
       </QueryState>
     </Page>
+  );
+}
+
+/**
+ * Pool interest plus the lending venue's yield on idle funds, labelled for what it is: an estimate at today's
+ * utilisation and median APR, for a bank whose idle funds are delegated.
+ */
+function CombinedYield({
+  utilization,
+  medianAprBps,
+  venueRateBps,
+}: {
+  utilization: number;
+  medianAprBps: number;
+  venueRateBps: number;
+}) {
+  const u = Math.max(0, Math.min(1, utilization));
+  const combinedBps = Math.round(u * medianAprBps + (1 - u) * venueRateBps);
+  return (
+    <p className="pg-small" data-testid="combined-yield">
+      <strong>Idle funds can earn {formatBps(venueRateBps)} a year</strong> in the local lending venue until a
+      borrower needs them (Delegate on My pools). At today's {(u * 100).toFixed(1)}% utilisation, a bank at
+      the median APR whose idle funds are delegated earns about <strong>{formatBps(combinedBps)}</strong> a
+      year on its whole deposit: {formatBps(medianAprBps)} on the lent part, {formatBps(venueRateBps)} on the
+      rest. An estimate: both rates and utilisation change.
+    </p>
   );
 }
 

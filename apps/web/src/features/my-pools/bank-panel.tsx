@@ -1,32 +1,10 @@
 import { type Bank, getCurrencyByMint } from "@cistern/protocol";
 import { useId, useState } from "react";
-import { formatMoney, parseAmountInput } from "../../kit/format.ts";
+import { formatMoney } from "../../kit/format.ts";
 import { Stats } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
-
-/** Checks a deposit or withdrawal amount; returns base units or the message to show. */
-export function checkBankAmount(
-  text: string,
-  mint: string,
-  limit: bigint,
-  kind: "deposit" | "withdraw",
-): { ok: true; amount: bigint } | { ok: false; message: string } {
-  const currency = getCurrencyByMint(mint);
-  if (!currency) return { ok: false, message: "Unsupported currency." };
-  if (text.trim() === "") return { ok: false, message: "Enter an amount." };
-  const { amount, error } = parseAmountInput(text, currency.decimals);
-  if (amount === null) return { ok: false, message: error };
-  if (amount > limit) {
-    return {
-      ok: false,
-      message:
-        kind === "deposit"
-          ? `Your wallet holds ${formatMoney(limit, mint)}.`
-          : `Only ${formatMoney(limit, mint)} is not lent out and can be withdrawn.`,
-    };
-  }
-  return { ok: true, amount };
-}
+import { checkBankAmount } from "./bank-amount.ts";
+import { DelegationPanel } from "./delegation-panel.tsx";
 
 /** A lender's bank for one currency with deposit and withdraw forms. */
 export function BankPanel({
@@ -51,6 +29,7 @@ export function BankPanel({
           { label: "Total", value: formatMoney(bank.totalLiquidity, bank.mint) },
           { label: "Available", value: formatMoney(bank.availableLiquidity, bank.mint) },
           { label: "Lent out", value: formatMoney(bank.borrowedLiquidity, bank.mint) },
+          { label: "In the lending venue", value: formatMoney(bank.delegatedLiquidity, bank.mint) },
         ]}
       />
       <div className="pg-row">
@@ -83,6 +62,7 @@ export function BankPanel({
           }
         />
       </div>
+      <DelegationPanel bank={bank} owner={owner} />
     </section>
   );
 }
