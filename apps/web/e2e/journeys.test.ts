@@ -915,14 +915,17 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       ]);
       return decodeBankAccount(new Uint8Array(Buffer.from(r.value.data[0], "base64")));
     };
-    const before = await onChain();
-    const idle = 5_000_000n;
-    const amount = before.availableLiquidity - idle;
-    expect(amount).toBeGreaterThan(20_000_000n);
     await lender.goto(`${stack!.webUrl}/my-pools`);
     const card = lender.getByTestId("bank").filter({ hasText: "USDC bank" });
     const panel = card.getByTestId("delegation");
     await panel.waitFor({ timeout: 30_000 });
+    // earlier journeys lent or withdrew this bank's funds: the lender tops it up first
+    await card.getByLabel("Deposit (USDC)").fill("200");
+    await confirmed(lender, () => card.getByTestId("bank-deposit").click());
+    const before = await onChain();
+    const idle = 5_000_000n;
+    const amount = before.availableLiquidity - idle;
+    expect(amount).toBeGreaterThan(20_000_000n);
     // bad input first: more than is idle says so, nothing is sent
     await panel.getByLabel(/Delegate idle funds/).fill(formatUnits(before.availableLiquidity + 1n, 6));
     await panel.getByTestId("delegate-submit").click();
@@ -947,17 +950,29 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
 
     // the borrower asks for more than the bank holds idle: the offer counts delegated funds and the loan lands
     const accepted = [...new Set(faucetNfts.map((n) => n.collectionId))].slice(0, 4);
-    const unused = faucetNfts.slice(4).find((n) => accepted.includes(n.collectionId))!;
-    await borrowNft(unused.name, "20", "7");
+    const me2 = borrowerKey.publicKey.toBase58();
+    let free: (typeof faucetNfts)[number] | undefined;
+    for (const n of faucetNfts.filter((n) => accepted.includes(n.collectionId)))
+      if ((await tokenBalance(me2, n.mint)) === 1n) {
+        free = n;
+        break;
+      }
+    await borrowNft(free!.name, "20", "7");
     now = await onChain();
     expect(now.delegatedLiquidity).toBeLessThan(amount);
     expect(now.delegatedLiquidity).toBeGreaterThan(amount - 20_000_000n);
 
     // 30 days on, the position has earned the venue's rate for the bank; withdrawing brings it all back
     await rpc(stack!.localnet.rpcUrl, "localnet_advanceClock", [30 * 86_400]);
-    await lender.goto(`${stack!.webUrl}/my-pools`);
+    // (the API re-reads the chain's clock within seconds: reload until the page shows the jump)
     await expect
-      .poll(async () => (await panel.getByTestId("earned-yield").textContent())?.trim(), { timeout: 30_000 })
+      .poll(
+        async () => {
+          await lender.goto(`${stack!.webUrl}/my-pools`);
+          return (await panel.getByTestId("earned-yield").textContent({ timeout: 30_000 }))?.trim();
+        },
+        { timeout: 60_000, intervals: [2000] },
+      )
       .not.toBe("0 USDC");
     await lender.setViewportSize({ width: 360, height: 740 });
     await panel.scrollIntoViewIfNeeded();

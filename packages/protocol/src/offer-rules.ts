@@ -50,6 +50,18 @@ export interface OfferCollectionTerms {
   borrowedAmount: bigint;
 }
 
+/**
+ * Liquidity a new loan may draw on: the bank's idle liquidity, plus what it delegated to the lending venue when
+ * the loan pulls it back in its own transaction (TakeLoan does; Extend and MarginSwap do not). Delegated
+ * principal is counted at cost: the venue position is worth at least that, less the venue's rounding.
+ */
+export function getNewLoanLiquidity(
+  bank: { availableLiquidity: bigint; delegatedLiquidity: bigint },
+  pullsDelegated: boolean,
+): bigint {
+  return bank.availableLiquidity + (pullsDelegated ? bank.delegatedLiquidity : 0n);
+}
+
 /** The bank a new loan draws on, as the new loan sees it (Extend: after the old loan's repayment). */
 export interface OfferBankState {
   totalLiquidity: bigint;

@@ -3,6 +3,7 @@ import {
   computeOwedInterest,
   evaluateLoanOffer,
   floorDiv,
+  getNewLoanLiquidity,
   type LoanOffer,
   type OfferInput,
   type OfferRefusal,
@@ -75,8 +76,7 @@ function bankForNewLoan(
   if (old === undefined)
     return {
       totalLiquidity: bank.totalLiquidity,
-      // delegated principal at cost: the venue position is worth at least that
-      availableLiquidity: bank.availableLiquidity + (ask.canPullDelegated ? bank.delegatedLiquidity : 0n),
+      availableLiquidity: getNewLoanLiquidity(bank, ask.canPullDelegated === true),
     };
   const owed = computeOwedInterest({
     aprBps: old.aprBps,

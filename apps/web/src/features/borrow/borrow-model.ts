@@ -7,6 +7,7 @@ import {
   evaluateLoanOffer,
   formatUnits,
   getCurrencyByMint,
+  getNewLoanLiquidity,
   isCisternError,
   type LoanOffer,
   type LoanQuote,
@@ -111,7 +112,8 @@ function toOfferInput(
     currencyMint: pool.currency,
     bank: {
       totalLiquidity: pool.totalLiquidity,
-      availableLiquidity: pool.availableLiquidity,
+      // a take-loan pulls what the bank delegated to the lending venue back in its own transaction
+      availableLiquidity: getNewLoanLiquidity(pool, true),
       decimals: currency.decimals,
     },
     collateralId,
