@@ -12,6 +12,7 @@ import { createImageChecker } from "./assets/image-check.ts";
 import { createLocalnetAssetSource } from "./assets/localnet-asset-source.ts";
 import { registerBankRoutes } from "./banks/bank-routes.ts";
 import { BankSchema } from "./banks/bank-view.ts";
+import { registerCalendarRoutes } from "./calendar/calendar-routes.ts";
 import { registerCatalogRoutes } from "./catalog/catalog-routes.ts";
 import { registerChainRoutes } from "./chain/chain-routes.ts";
 import { type ChatServer, registerChatServer } from "./chat/chat-server.ts";
@@ -153,6 +154,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     registerAssetRoutes(scope, ctx);
     registerPriceRoutes(scope, ctx);
     registerChainRoutes(scope, ctx);
+    registerCalendarRoutes(scope, ctx);
   });
   app.addHook("onResponse", async (request, reply) => {
     request.log.debug(

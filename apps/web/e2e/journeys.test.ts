@@ -971,7 +971,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
           await lender.goto(`${stack!.webUrl}/my-pools`);
           return (await panel.getByTestId("earned-yield").textContent({ timeout: 30_000 }))?.trim();
         },
-        { timeout: 60_000, intervals: [2000] },
+        { timeout: 60_000, interval: 2000 },
       )
       .not.toBe("0 USDC");
     await lender.setViewportSize({ width: 360, height: 740 });

@@ -84,6 +84,10 @@ export const PRODUCT_DISPLAY_NAME = "Cistern";
 export const PAGE_TITLE = "Effortless Token & NFT Lending on Solana";
 /** Message a wallet signs to link itself before updating pool metadata. */
 export const SIGNED_LINK_MESSAGE = `Link your wallet with ${PRODUCT_NAME}.fi in order to update your metadata`;
+/** Message a wallet signs to get its private calendar feed of loan dates. */
+export function getCalendarFeedMessage(walletAddress: string): string {
+  return `Create the ${PRODUCT_DISPLAY_NAME} loan calendar of ${walletAddress}`;
+}
 /** Message a wallet signs to sign in to the chat. */
 export function getChatSignInMessage(walletAddress: string): string {
   return `Access ${PRODUCT_DISPLAY_NAME} chat as ${walletAddress}`;
