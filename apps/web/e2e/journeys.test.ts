@@ -180,6 +180,13 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const due = listed.loans.find((l) => l.pubkey === firstLoan)!.expiredAt;
     expect(ics).toContain(`DTSTART:${new Date(due * 1000).toISOString().replace(/[-:]/g, "").slice(0, 15)}Z`);
     expect(ics).toContain("SUMMARY:Cistern loan due: 50 USDC against");
+    // and every loan's dates as a private feed a calendar app subscribes to (the wallet signs once)
+    await borrower.getByRole("button", { name: "Subscribe to your loan dates in a calendar app" }).click();
+    const feedUrl = (await borrower.getByTestId("calendar-feed-url").textContent({ timeout: 30_000 }))!;
+    const feed = await (await fetch(feedUrl)).text();
+    expect(feed).toContain(
+      `DTSTART:${new Date(due * 1000).toISOString().replace(/[-:]/g, "").slice(0, 15)}Z`,
+    );
     await expectShownBalance(borrower, me, USDC_MINT, 6);
   });
 
@@ -397,6 +404,17 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await borrower.reload();
     await borrower.getByTestId("near-expiry").waitFor({ timeout: 30_000 });
     await shot(borrower, "08-near-expiry");
+    // the notification centre says so too, with a count on the bell until it is opened
+    await borrower.getByTestId("notifications-count").waitFor({ timeout: 30_000 });
+    await borrower.getByTestId("notifications-button").click();
+    const centre = borrower.getByTestId("notifications-panel");
+    await centre.locator('[data-kind="due-soon"]').waitFor({ timeout: 30_000 });
+    expect(await centre.locator('[data-kind="due-soon"]').first().textContent()).toMatch(
+      /^A loan is due soonRepay [\d.,]+ USDC by .+ UTC \(in \d+h \d+m\) to keep your collateral\.$/,
+    );
+    await shot(borrower, "08b-notifications");
+    await centre.getByRole("button", { name: "Close notifications" }).click();
+    expect(await borrower.getByTestId("notifications-count").count()).toBe(0);
 
     // Past expiry and its 3 h grace: the lender sees it as past grace.
     await rpc(stack!.localnet.rpcUrl, "localnet_advanceClock", [86_400]);

@@ -1,5 +1,6 @@
 import { ChatButton } from "../chat/chat-panel.tsx";
 import { navigate } from "../lib/location.ts";
+import { NotificationBell } from "../notifications/notification-bell.tsx";
 import { useTheme } from "../theme/theme.ts";
 import { WalletButton } from "../wallet/wallet-button.tsx";
 import { Logo } from "./logo.tsx";
@@ -42,6 +43,7 @@ export function Header({ onOpenSettings }: { onOpenSettings(): void }) {
         >
           ⚙
         </button>
+        <NotificationBell />
         <ChatButton />
         <WalletButton />
       </div>

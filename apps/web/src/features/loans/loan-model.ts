@@ -75,6 +75,11 @@ export function canLiquidate(row: LoanRowView): boolean {
   return row.phase === "liquidatable";
 }
 
+/** When a closed loan closed (repaid, liquidated or sold), epoch seconds. */
+export function closedAt(row: LoanRowView): number {
+  return Math.max(row.loan.repaidAt, row.loan.liquidatedAt, row.loan.soldAt);
+}
+
 /** Label shown for a phase. */
 export const PHASE_LABEL: Record<LoanPhase, string> = {
   active: "Active",

@@ -14,7 +14,7 @@ import { TableScroll } from "../../kit/page-kit.tsx";
 import { useTokens } from "../pools/pool-data.ts";
 import { useProfiles } from "../profile/profile-data.ts";
 import { ProfileName } from "../profile/profile-name.tsx";
-import { type ExtensionChain, type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
+import { closedAt, type ExtensionChain, type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
 
 /** Countdown text of a loan. */
 export function countdown(row: LoanRowView): string {
@@ -23,11 +23,6 @@ export function countdown(row: LoanRowView): string {
   if (row.phase === "grace") return `grace ends in ${formatDuration(row.secondsToLiquidation)}`;
   if (row.phase === "liquidatable") return "past grace";
   return "";
-}
-
-/** When a closed loan closed (repaid, liquidated or sold), epoch seconds. */
-export function closedAt(row: LoanRowView): number {
-  return Math.max(row.loan.repaidAt, row.loan.liquidatedAt, row.loan.soldAt);
 }
 
 /** Ongoing loans soonest due first; closed loans most recently closed first. */

@@ -1,8 +1,11 @@
 import { useState } from "react";
+import { useChainPerformance } from "../../data/chain-status.ts";
 import { formatDuration, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { isChainDegraded } from "../../notifications/notification-model.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
+import { CalendarFeed } from "./calendar-feed.tsx";
 import { CalendarLink } from "./calendar-link.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
@@ -40,6 +43,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
   const now = useChainNow();
   const name = useCollateralNamer();
   const tx = usePageTransaction();
+  const performance = useChainPerformance();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [extending, setExtending] = useState<string | null>(null);
   const [selling, setSelling] = useState<string | null>(null);
@@ -71,6 +75,14 @@ function BorrowerLoans({ owner }: { owner: string }) {
         return (
           <>
             <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
+            <CalendarFeed />
+            {ongoing.length > 0 && isChainDegraded(performance.data) ? (
+              <div className="pg-warning" role="status" data-testid="outage-warning">
+                Solana is running slow right now ({performance.data!.tps} transactions a second), so
+                transactions may take longer to land. Repay early: the on-chain due dates and grace period do
+                not change during an outage.
+              </div>
+            ) : null}
             {soon.length > 0 ? (
               <div className="pg-warning" role="status" data-testid="near-expiry">
                 {soon.length === 1 ? "A loan is" : `${soon.length} loans are`} due within a day. The nearest

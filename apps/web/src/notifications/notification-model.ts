@@ -1,0 +1,125 @@
+import { CHAIN_DEGRADED_TPS, formatDateTime, formatDuration, formatMoney } from "@cistern/protocol";
+import type { ChainPerformance } from "../data/chain-status.ts";
+import { closedAt, type LoanRowView } from "../features/loans/loan-model.ts";
+
+/** What a notification is about. */
+export type NotificationKind =
+  | "due-soon"
+  | "past-due"
+  | "liquidatable"
+  | "lender-liquidatable"
+  | "repaid"
+  | "liquidated"
+  | "sold"
+  | "degraded";
+
+export interface AppNotification {
+  /** Stable per event (loan and kind), so one event notifies once. */
+  id: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  /** Epoch seconds it refers to (for ordering). */
+  at: number;
+  /** The urgent ones (the borrower can still act) come first and are shown in red. */
+  urgent: boolean;
+}
+
+/** How long a closed loan stays in the notification centre. */
+const RECENT_SECONDS = 7 * 86_400;
+
+/** True when the cluster's measured throughput is below CHAIN_DEGRADED_TPS (the fallback figure never counts). */
+export function isChainDegraded(performance: ChainPerformance | undefined): boolean {
+  return (
+    performance !== undefined && performance.source !== "fallback" && performance.tps < CHAIN_DEGRADED_TPS
+  );
+}
+
+/**
+ * The wallet's notifications at `now`: as a borrower, loans due within a day, past due (in grace) and past grace,
+ * and loans repaid, liquidated or sold in the last 7 days; as a lender, loans on its pools it may liquidate; and
+ * a degraded cluster while the wallet has loans running.
+ */
+export function getNotifications(input: {
+  borrowed: readonly LoanRowView[];
+  lent: readonly LoanRowView[];
+  now: number;
+  performance?: ChainPerformance;
+}): AppNotification[] {
+  const out: AppNotification[] = [];
+  for (const row of input.borrowed) {
+    const { loan } = row;
+    const owed = row.owedNow === undefined ? "" : formatMoney(row.owedNow, loan.currency, "up");
+    const due = loan.createdAt + loan.duration;
+    if (row.phase === "near-expiry")
+      out.push({
+        id: `${loan.pubkey}:due-soon`,
+        kind: "due-soon",
+        title: "A loan is due soon",
+        body: `Repay ${owed} by ${formatDateTime(due)} (in ${formatDuration(row.secondsToExpiry)}) to keep your collateral.`,
+        at: due,
+        urgent: true,
+      });
+    else if (row.phase === "grace")
+      out.push({
+        id: `${loan.pubkey}:past-due`,
+        kind: "past-due",
+        title: "A loan is past due",
+        body: `Repay ${owed} before ${formatDateTime(row.liquidatableAt)}: after that the lender may take the collateral.`,
+        at: due,
+        urgent: true,
+      });
+    else if (row.phase === "liquidatable")
+      out.push({
+        id: `${loan.pubkey}:liquidatable`,
+        kind: "liquidatable",
+        title: "A loan is past its grace period",
+        body: `The lender may now liquidate it. Repaying ${owed} still works until they do.`,
+        at: row.liquidatableAt,
+        urgent: true,
+      });
+    else if (
+      (row.phase === "repaid" || row.phase === "liquidated" || row.phase === "sold") &&
+      input.now - closedAt(row) <= RECENT_SECONDS
+    )
+      out.push({
+        id: `${loan.pubkey}:${row.phase}`,
+        kind: row.phase,
+        title:
+          row.phase === "repaid"
+            ? "Loan repaid"
+            : row.phase === "sold"
+              ? "Collateral sold"
+              : "Loan liquidated",
+        body:
+          row.phase === "repaid"
+            ? `Your ${formatMoney(loan.amount, loan.currency)} loan is repaid and the collateral is back.`
+            : row.phase === "sold"
+              ? `Your ${formatMoney(loan.amount, loan.currency)} loan was repaid from the sale of its collateral.`
+              : `Your ${formatMoney(loan.amount, loan.currency)} loan was liquidated: the collateral went to the lender.`,
+        at: closedAt(row),
+        urgent: false,
+      });
+  }
+  for (const row of input.lent)
+    if (row.phase === "liquidatable")
+      out.push({
+        id: `${row.loan.pubkey}:lender-liquidatable`,
+        kind: "lender-liquidatable",
+        title: "A loan on your pool can be liquidated",
+        body: `The borrower of ${formatMoney(row.loan.amount, row.loan.currency)} is past the grace period: you may liquidate it from Loans on my pools.`,
+        at: row.liquidatableAt,
+        urgent: false,
+      });
+  const running = input.borrowed.some((r) => ["active", "near-expiry", "grace"].includes(r.phase));
+  if (running && isChainDegraded(input.performance))
+    out.push({
+      id: `degraded:${Math.floor(input.now / 3600)}`,
+      kind: "degraded",
+      title: "Solana is running slow",
+      body: `The network handles ${input.performance!.tps} transactions a second right now. Repay early: the on-chain grace period does not change during an outage.`,
+      at: input.now,
+      urgent: true,
+    });
+  return out.sort((a, b) => Number(b.urgent) - Number(a.urgent) || b.at - a.at);
+}

@@ -1,0 +1,66 @@
+import { parseLoan } from "@cistern/protocol";
+import { describe, expect, it } from "vitest";
+import { viewLoan } from "../src/features/loans/loan-model.ts";
+import { getNotifications, isChainDegraded } from "../src/notifications/notification-model.ts";
+import { address, apiLoan } from "./pages/fixtures.ts";
+
+const DAY = 86_400;
+const T = 1_800_000_000;
+const me = address();
+const row = (overrides: Record<string, unknown>, now: number) =>
+  viewLoan(parseLoan(apiLoan({ borrower: me, ...overrides })), me, now);
+
+describe("notification centre", () => {
+  const now = T + 7 * DAY - 3600; // an hour before a 7-day loan taken at T is due
+  it("warns of a loan due soon, past due and past grace, most urgent first", () => {
+    const items = getNotifications({
+      borrowed: [
+        row({}, now),
+        row({ createdAt: T - 2 * DAY }, now), // due 2 days ago... past its 7 h grace
+        row({ createdAt: T - 3 * 3600 }, now), // due 2 hours ago, in grace
+        row({ createdAt: T + 3 * DAY }, now), // due in 3 days: nothing yet
+      ],
+      lent: [],
+      now,
+    });
+    expect(items.map((n) => n.kind).sort()).toEqual(["due-soon", "liquidatable", "past-due"]);
+    const due = items.find((n) => n.kind === "due-soon")!;
+    expect(due.body).toMatch(
+      /^Repay 100\.\d+ USDC by 22 Jan 2027, 08:00 UTC \(in 1h 0m\) to keep your collateral\.$/,
+    );
+    expect(items.every((n) => n.urgent)).toBe(true);
+  });
+
+  it("tells of loans closed in the last week only, and of a lender's loans it may liquidate", () => {
+    const items = getNotifications({
+      borrowed: [
+        row({ status: "repaid", repaidAt: now - DAY, repaidAmount: "100500000" }, now),
+        row({ status: "liquidated", liquidatedAt: now - 8 * DAY }, now),
+      ],
+      lent: [viewLoan(parseLoan(apiLoan({ createdAt: T - 10 * DAY })), me, now)],
+      now,
+    });
+    expect(items.map((n) => [n.kind, n.title])).toEqual([
+      ["repaid", "Loan repaid"],
+      ["lender-liquidatable", "A loan on your pool can be liquidated"],
+    ]);
+  });
+
+  it("says the cluster is degraded only on a measured slow figure while loans run", () => {
+    expect(isChainDegraded({ tps: 400, source: "rpc" })).toBe(true);
+    expect(isChainDegraded({ tps: 400, source: "fallback" })).toBe(false);
+    expect(isChainDegraded({ tps: 2500, source: "rpc" })).toBe(false);
+    const slow = { tps: 400, source: "rpc" as const };
+    const running = getNotifications({
+      borrowed: [row({ createdAt: T + 3 * DAY }, now)],
+      lent: [],
+      now,
+      performance: slow,
+    });
+    expect(running.map((n) => n.kind)).toEqual(["degraded"]);
+    expect(running[0]!.body).toBe(
+      "The network handles 400 transactions a second right now. Repay early: the on-chain grace period does not change during an outage.",
+    );
+    expect(getNotifications({ borrowed: [], lent: [], now, performance: slow })).toEqual([]);
+  });
+});
