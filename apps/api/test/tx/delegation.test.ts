@@ -113,7 +113,7 @@ describe("delegation of idle bank liquidity to the local lending venue, on local
       {
         borrower: borrower.address,
         collateralMint: JTO_MINT,
-        collateralAmount: "200000000000",
+        collateralAmount: "300000000000", // 300 JTO: well above 300 USDC at the pool's 60% LTV
         duration: 7 * DAY,
         amount: "300000000",
       },

@@ -31,10 +31,18 @@ const summary = (currency: string, largestPools: unknown[] = []) => ({
 describe("lend page", () => {
   it("shows the market of a currency; arrow keys switch currency", async () => {
     const requests = installApi((r) =>
-      r.path === "/liquidity/summary" ? { body: summary(r.query.get("currency")!) } : undefined,
+      r.path === "/liquidity/summary"
+        ? { body: summary(r.query.get("currency")!) }
+        : r.path === "/marginfi/reserve"
+          ? { body: { mint: r.query.get("mint"), isDelegationSupported: true, rateBps: 650 } }
+          : undefined,
     );
     renderPage(<MarketPage />);
     const market = await screen.findByTestId("market-summary");
+    // pool interest on the lent part plus the venue's rate on the idle part, labelled as an estimate
+    expect((await screen.findByTestId("combined-yield")).textContent).toMatch(
+      /^Idle funds can earn 6\.5% a year .* about 9\.88% a year on its whole deposit: 20% on the lent part, 6\.5% on the rest\. An estimate/,
+    );
     expect(market.textContent).toContain("Average APR25%");
     expect(market.textContent).toContain("Utilisation25.0%");
     expect(screen.getByTestId("state-empty").textContent).toContain("No open pools lend this currency yet");
@@ -43,7 +51,11 @@ describe("lend page", () => {
     fireEvent.keyDown(sol, { key: "ArrowRight" });
     expect(screen.getByRole("tab", { name: "USDC" }).getAttribute("aria-selected")).toBe("true");
     expect(document.activeElement).toBe(screen.getByRole("tab", { name: "USDC" }));
-    await waitFor(() => expect(requests.map((r) => r.query.get("currency"))).toEqual([SOL_MINT, USDC_MINT]));
+    await waitFor(() =>
+      expect(
+        requests.filter((r) => r.path === "/liquidity/summary").map((r) => r.query.get("currency")),
+      ).toEqual([SOL_MINT, USDC_MINT]),
+    );
   });
 
   it("shows an error with a retry when the API fails", async () => {
