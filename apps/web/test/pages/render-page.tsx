@@ -38,7 +38,11 @@ export function installApi(respond: Responder): Exchange[] {
     exchanges.push(exchange);
     const answer = respond(exchange) ??
       // The shell polls prices on every page; tests that do not care get an empty price list.
-      (exchange.path === "/prices" ? { body: { prices: {} } } : undefined) ?? {
+      (exchange.path === "/prices" ? { body: { prices: {} } } : undefined) ??
+      // ... and the Loans page's chain throughput: the spec's fallback figure (not degraded).
+      (exchange.path === "/dirty/chain-performance"
+        ? { body: { tps: 2000, source: "fallback" } }
+        : undefined) ?? {
         status: 404,
         body: { code: 11000, message: "Not found" },
       };
