@@ -46,4 +46,5 @@ export const INSTRUCTION_TAG = {
   SetDelegation: 16,
   Delegate: 17,
   WithdrawDelegated: 18,
+  Refinance: 19,
 } as const;

@@ -31,6 +31,7 @@ u64 entrypoint(const u8 *input) {
     case 16: return ix_set_delegation(&p);
     case 17: return ix_delegate(&p);
     case 18: return ix_withdraw_delegated(&p);
+    case 19: return ix_refinance(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -317,6 +317,7 @@ u64 ix_margin_swap(const SolParameters *p);
 u64 ix_set_delegation(const SolParameters *p);
 u64 ix_delegate(const SolParameters *p);
 u64 ix_withdraw_delegated(const SolParameters *p);
+u64 ix_refinance(const SolParameters *p);
 /* Withdraws from the bank's position in the pinned lending venue the fewest shares worth at least `needed`
  * (all of them when they are worth less), into the vault, with WithdrawDelegated's accounting. Accounts from
  * `first`: venues, lending venue program, reserve (w), position (w), venue vault (w). */

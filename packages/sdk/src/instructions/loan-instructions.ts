@@ -261,6 +261,34 @@ export async function getExtendInstruction(
 }
 
 /**
+ * Refinance (tag 19, borrower + oracle): moves an ongoing loan to another pool of the same currency. The new
+ * pool's bank lends the new principal; the old loan is paid off as Repay would pay it now (old vault and
+ * treasury); the collateral moves old escrow -> new escrow. Terms describe the new loan.
+ */
+export async function getRefinanceInstruction(
+  input: NewLoanAccounts &
+    LoanTerms & {
+      oldLoan: Address;
+      oldPool: Address;
+      oldBank: Address;
+      treasuryCurrencyTokenAccount: Address;
+    },
+): Promise<Instruction & { loan: Address; escrow: Address }> {
+  const extend = await getExtendInstruction(input);
+  const data = new Uint8Array(extend.data!);
+  data[0] = INSTRUCTION_TAG.Refinance;
+  const [oldVault] = await findVaultPda(input.programAddress, input.oldBank);
+  const accounts = [
+    ...extend.accounts!.slice(0, 15),
+    writable(input.oldPool),
+    writable(input.oldBank),
+    writable(oldVault),
+  ];
+  if (input.whitelist) accounts.push(readonly(input.whitelist));
+  return { ...extend, accounts, data };
+}
+
+/**
  * Liquidate (tag 11, anyone): after expiry + grace, the collateral goes to the pool owner's token account.
  */
 export async function getLiquidateInstruction(input: {

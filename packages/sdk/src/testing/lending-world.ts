@@ -18,6 +18,7 @@ import { getInitializeConfigInstruction } from "../instructions/config-instructi
 import {
   getExtendInstruction,
   getLiquidateInstruction,
+  getRefinanceInstruction,
   getRepayInstruction,
   getTakeLoanInstruction,
   type VenuePull,
@@ -418,6 +419,45 @@ export async function extendLoan(
     bank: input.pool.bank.address,
     collateralMint: old.collateralMint,
     oldLoan: input.oldLoan,
+    borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, old.currencyMint),
+    treasuryCurrencyTokenAccount: await tokenAccountOf(world, world.treasury, old.currencyMint),
+    nonce: world.counters.loanNonce++,
+    principalBaseUnits: input.principalBaseUnits,
+    durationSeconds: input.durationSeconds,
+    collateralAmountBaseUnits: old.collateralAmount,
+    expectedAprBps: input.pool.loanAprBps,
+    attestation: attest(world, {
+      collection: old.collection,
+      collateralValueBaseUnits: input.collateralValueBaseUnits,
+    }),
+  });
+  await sendWithLiteSvm(world.svm, [ix], input.borrower.signer);
+  return ix.loan;
+}
+
+/** Borrower moves a loan to another pool of the same currency (Refinance). Returns the new loan. */
+export async function refinanceLoan(
+  world: LendingWorld,
+  input: {
+    pool: WorldPool;
+    borrower: Wallet;
+    oldLoan: Address;
+    principalBaseUnits: bigint;
+    durationSeconds: bigint;
+    collateralValueBaseUnits: bigint;
+  },
+): Promise<Address> {
+  const old = readLoan(world, input.oldLoan);
+  const ix = await getRefinanceInstruction({
+    programAddress: world.programAddress,
+    borrower: input.borrower.signer,
+    oracle: world.oracle,
+    pool: input.pool.address,
+    bank: input.pool.bank.address,
+    collateralMint: old.collateralMint,
+    oldLoan: input.oldLoan,
+    oldPool: old.pool,
+    oldBank: old.bank,
     borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, old.currencyMint),
     treasuryCurrencyTokenAccount: await tokenAccountOf(world, world.treasury, old.currencyMint),
     nonce: world.counters.loanNonce++,
