@@ -6,6 +6,7 @@ import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
 import { extendPlan, MAX_NFTS_PER_REQUEST, repayPlan, takeLoanPlan, takeLoansPlan } from "./loan-builder.ts";
 import { marginSwapPlan } from "./margin-swap-builder.ts";
 import { marketSellPlan, quoteMarketSell } from "./market-sell-builder.ts";
+import { refinancePlan } from "./refinance-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
 
 const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
@@ -83,6 +84,12 @@ const RepayBody = body({
   borrower: Pubkey,
   loans: Type.Array(Pubkey, { minItems: 1, maxItems: 40, description: "loans to repay (one or many)" }),
 });
+const RefinanceBody = body({
+  borrower: Pubkey,
+  loan: Pubkey,
+  pool: Type.Optional(Pubkey),
+});
+
 const ExtendBody = body({
   borrower: Pubkey,
   loan: Pubkey,
@@ -241,6 +248,20 @@ export function registerLoanBuilderRoutes(app: FastifyInstance, tx: TxContext): 
       "Repay one or many loans (principal + owed interest; collateral returned). Loans that do not fit one transaction become a Bundle.",
       RepayBody,
       (b) => repayPlan(tx, isDefi, b),
+    );
+    builderRoute<CommonBody & { borrower: string; loan: string; pool?: string }>(
+      app,
+      tx,
+      `${prefix}/refinance-loan`,
+      "Refinance a loan: move it to the best other pool of its currency (or `pool`) for the same principal until " +
+        "about the same due date; the old lender is paid as a repay would pay. Kind NormalCoSigned.",
+      RefinanceBody,
+      (b) =>
+        refinancePlan(tx, isDefi, {
+          borrower: b.borrower,
+          loan: b.loan,
+          ...(b.pool !== undefined ? { pool: b.pool } : {}),
+        }),
     );
     builderRoute<CommonBody & { borrower: string; loan: string; duration: number; amount?: string }>(
       app,

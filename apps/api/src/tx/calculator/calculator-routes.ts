@@ -1,7 +1,9 @@
+import { isCodedError } from "@cistern/protocol";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { Pubkey, withErrors } from "../../http/schemas.ts";
 import { parseBaseUnits } from "../builder/builder-schemas.ts";
+import { findRefinanceOffer } from "../builder/refinance-builder.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError } from "../tx-errors.ts";
 import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
@@ -346,6 +348,64 @@ export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): v
       if (table === null) return { pool, whitelist: null, addresses: [] };
       const [alt] = await tx.state.getAccounts([table]);
       return { pool, whitelist: table, addresses: alt ? decodeLookupTableAddresses(alt.data) : [] };
+    },
+  );
+
+  app.get(
+    "/loan/refinance-offer",
+    {
+      schema: {
+        description:
+          "The best other pool of a loan's currency for the same principal until about the same due date (its " +
+          "remaining time in whole days) and what moving there saves: the full-term interest of keeping the loan " +
+          "minus the interest owed on it now minus the new loan's interest. null when no other pool can lend " +
+          "or moving saves nothing.",
+        tags: ["loan calculator"],
+        querystring: Type.Object({ loan: Pubkey }, { additionalProperties: false }),
+        response: withErrors({
+          200: Type.Union([
+            Type.Object({
+              loan: Type.String(),
+              pool: Type.String(),
+              apr: Type.Integer({ description: "the new pool's APR, basis points" }),
+              duration: Type.Integer({ description: "the new loan's duration, seconds" }),
+              currency: Type.String(),
+              keepInterest: Type.String(),
+              owedNow: Type.String(),
+              newInterest: Type.String(),
+              saving: Type.String({ description: "base units of the loan's currency" }),
+            }),
+            Type.Null(),
+          ]),
+        }),
+      },
+    },
+    async (request) => {
+      const { loan: address } = request.query as { loan: string };
+      const [account] = await tx.state.getLoans([address]);
+      if (account === null || account === undefined) throw badRequest(`unknown loan ${address}`);
+      if (account.status !== "Ongoing") return null;
+      try {
+        const now = await tx.clock.recentUnixTime();
+        const found = await findRefinanceOffer(tx, account, account.borrower, now);
+        if (found.saving <= 0n) return null;
+        return {
+          loan: address,
+          pool: found.quote.offer.pool,
+          apr: found.quote.offer.account.loanAprBps,
+          duration: found.durationSeconds,
+          currency: account.currencyMint,
+          keepInterest: found.keepInterest.toString(),
+          owedNow: found.owedNow.toString(),
+          newInterest: found.newInterest.toString(),
+          saving: found.saving.toString(),
+        };
+      } catch (error) {
+        // no other pool can lend: nothing to offer
+        if (isCodedError(error) && (error.code === 4422 || (error.code >= 6000 && error.code < 7000)))
+          return null;
+        throw error;
+      }
     },
   );
 

@@ -30,6 +30,8 @@ export interface LoanAsk {
   currency?: string;
   /** Only this pool. */
   pool?: string;
+  /** Any pool but this one (Refinance: the loan's own pool). */
+  excludePool?: string;
   /** Borrower facts for pools with conditions (null: unknown, such pools refuse with ConditionsNotMet). */
   facts: BorrowerFacts | null;
   /** Whitelisted borrowers by whitelist table. */
@@ -158,6 +160,7 @@ export function findPoolOffers(
   for (const [pool, account] of candidates) {
     if (account.poolType !== ask.poolType) continue;
     if (ask.pool !== undefined && pool !== ask.pool) continue;
+    if (ask.excludePool !== undefined && pool === ask.excludePool) continue;
     if (ask.currency !== undefined && account.currencyMint !== ask.currency) continue;
     const bank = snapshot.banks.get(account.bank);
     const entry = account.collections.find((c) => c.id === ask.collateralId);

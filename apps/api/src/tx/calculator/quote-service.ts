@@ -23,6 +23,8 @@ export interface QuoteRequest {
   extending?: LoanAccount;
   /** A margin position (MarginSwap cannot pull delegated liquidity back, so only idle liquidity counts). */
   margin?: boolean;
+  /** Refinance: any pool but the loan's own (whose loan is not released: Refinance pays it off separately). */
+  excludePool?: string;
 }
 
 /** The loan quote (spec section 3) as JSON: amounts are base-unit decimal strings. */
@@ -140,11 +142,12 @@ export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: num
     ...(req.amount !== undefined ? { amount: req.amount } : {}),
     ...(req.currency !== undefined ? { currency: req.currency } : {}),
     ...(req.pool !== undefined ? { pool: req.pool } : {}),
+    ...(req.excludePool !== undefined ? { excludePool: req.excludePool } : {}),
     ...(req.borrower !== undefined ? { borrower: req.borrower } : {}),
     ...(whitelists ? { whitelists } : {}),
     ...(req.extending ? { extending: req.extending } : {}),
     // TakeLoan pulls delegated liquidity back from the lending venue; Extend and MarginSwap cannot
-    canPullDelegated: req.extending === undefined && req.margin !== true,
+    canPullDelegated: req.extending === undefined && req.margin !== true && req.excludePool === undefined,
   };
   const { offers, refusals } = findPoolOffers(ask, snapshot, valuation);
   const best = offers[0];

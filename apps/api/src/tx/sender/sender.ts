@@ -62,6 +62,7 @@ const ORACLE_TAGS: ReadonlySet<number> = new Set([
   INSTRUCTION_TAG.TakeLoan,
   INSTRUCTION_TAG.Extend,
   INSTRUCTION_TAG.MarginSwap,
+  INSTRUCTION_TAG.Refinance,
 ]);
 
 /**
@@ -98,7 +99,7 @@ export function requireOracleRoleOnly(
     const tag = ix.data?.[0];
     if (program !== programId || tag === undefined || !ORACLE_TAGS.has(tag))
       throw refuse(
-        "the oracle signs only the lending program's take-loan, extend and margin-swap instructions",
+        "the oracle signs only the lending program's take-loan, extend, margin-swap and refinance instructions",
       );
     attestations++;
   }

@@ -143,6 +143,7 @@ export async function createUsdcJtoPool(
   owner: KeyPairSigner,
   seed: number,
   amountBaseUnits: string,
+  aprBps = 2000,
 ): Promise<Address> {
   const [bank] = await findBankPda(w.programId, owner.address, USDC_MINT);
   const r = await buildSignSend(
@@ -155,7 +156,7 @@ export async function createUsdcJtoPool(
       mint: USDC_MINT,
       seed: String(seed),
       param: {
-        apr: 2000,
+        apr: aprBps,
         limits: TEST_POOL_LIMITS,
         currencies: [{ currency: JTO_MINT, currencyLtv: 6000, exposure: 10000 }],
       },
