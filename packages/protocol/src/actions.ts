@@ -27,6 +27,7 @@ export const ACTION_NAMES = [
   "Withdraw Delegated Funds",
   "Liquidate Loan",
   "Swap",
+  "Refinance Loan",
 ] as const;
 
 /** One of {@link ACTION_NAMES}. */

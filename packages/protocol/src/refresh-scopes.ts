@@ -45,6 +45,7 @@ export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly Refr
   "Update Pool": ["mypool", "pool"],
   "Liquidate Loan": ["loans", "assets", "balance", "mypool"],
   Swap: ["balance", "assets"],
+  "Refinance Loan": ["loans", "balance"],
 });
 
 /**

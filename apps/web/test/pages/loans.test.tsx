@@ -4,7 +4,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/re
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { viewLoan } from "../../src/features/loans/loan-model.ts";
 import { LoansPage } from "../../src/features/loans/loans-page.tsx";
-import { apiLoan, apiPool, SOL_MINT } from "./fixtures.ts";
+import { address, apiLoan, apiPool, SOL_MINT } from "./fixtures.ts";
 import { installApi, makeWallet, renderPage } from "./render-page.tsx";
 
 const DAY = 86_400;
@@ -54,6 +54,30 @@ describe("loans page", () => {
     fail = false;
     fireEvent.click(within(error).getByRole("button", { name: "Try again" }));
     expect((await screen.findByTestId("state-empty")).textContent).toContain("You have no loans yet");
+  });
+
+  it("says when a cheaper pool would take a loan, with the saving, and moves it there", async () => {
+    const borrower = Keypair.generate();
+    const me = borrower.publicKey.toBase58();
+    const loan = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 14 * DAY });
+    const cheaper = address();
+    const requests = installApi((r) => {
+      if (r.path === "/loan/user") return { body: { loans: [loan], totalCount: 1, ongoingCount: 1 } };
+      if (r.path === "/loan/refinance-offer")
+        return {
+          body: { loan: loan.pubkey, pool: cheaper, apr: 800, duration: 13 * DAY, saving: "2500000" },
+        };
+      if (r.method === "POST") return { status: 422, body: { code: 1, message: "refused" } };
+      return undefined;
+    });
+    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    const hint = await screen.findByTestId("refinance-hint");
+    expect(hint.textContent).toMatch(/^A cheaper offer exists: 8% APR saves 2\.5 USDC/);
+    fireEvent.click(within(hint).getByTestId("refinance"));
+    await waitFor(() => expect(requests.some((r) => r.method === "POST")).toBe(true));
+    const post = requests.find((r) => r.method === "POST")!;
+    expect(post.path).toBe("/nft/refinance-loan");
+    expect(post.body).toMatchObject({ borrower: me, loan: loan.pubkey });
   });
 
   it("lists ongoing loans with countdowns, warns near expiry and repays two together", async () => {

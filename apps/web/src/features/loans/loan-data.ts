@@ -16,6 +16,9 @@ export function useLenderLoans(owner: string) {
 }
 
 /** Builder route of a loan action for an NFT or token loan. */
-export function loanRoute(isDefi: boolean, action: "repay-loan" | "extend-loan" | "liquidate-loan"): string {
+export function loanRoute(
+  isDefi: boolean,
+  action: "repay-loan" | "extend-loan" | "liquidate-loan" | "refinance-loan",
+): string {
   return `/${isDefi ? "defi" : "nft"}/${action}`;
 }

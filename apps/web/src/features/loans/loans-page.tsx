@@ -13,6 +13,7 @@ import { canLiquidate, foldExtensions, type LoanRowView, sumByCurrency, viewLoan
 import { LoanTable } from "./loan-table.tsx";
 import { MarketSellPanel } from "./market-sell-panel.tsx";
 import { PastDueAlert } from "./past-due-alert.tsx";
+import { RefinanceHint } from "./refinance-hint.tsx";
 
 /** My loans (as borrower) and the loans on my pools (as lender). */
 export function LoansPage() {
@@ -72,6 +73,13 @@ function BorrowerLoans({ owner }: { owner: string }) {
           if (signature) setSelected(new Set());
         };
         const mixedKinds = chosen.some((r) => r.loan.isDefi !== chosen[0]?.loan.isDefi);
+        const refinance = (row: LoanRowView) =>
+          void tx.run({
+            action: "Refinance Loan",
+            path: loanRoute(row.loan.isDefi, "refinance-loan"),
+            payload: { borrower: owner, loan: row.loan.pubkey },
+            isTokenLoan: row.loan.isDefi,
+          });
         return (
           <>
             <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
@@ -156,6 +164,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                       >
                         Extend
                       </button>
+                      <RefinanceHint row={row} busy={tx.busy} onMove={refinance} />
                       {row.phase === "liquidatable" ? (
                         <small className="pg-why" id={`why-${row.loan.pubkey}`} data-testid="extend-why">
                           Past grace: a loan can no longer be extended, only repaid.
