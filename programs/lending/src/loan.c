@@ -235,3 +235,60 @@ u64 ix_take_loan(const SolParameters *p) {
   new_loan_record(&c, is_defi);
   return SUCCESS;
 }
+
+/* Extend and Refinance share accounts 0-14 (0 borrower, 1 oracle, 2 config, 3 new pool, 4 new bank, 5 new vault,
+ * 6 old loan, 7 old escrow, 8 new loan, 9 new escrow, 10 collateral mint, 11 borrower currency, 12 treasury
+ * currency, 13 token program, 14 system program) and these checks: the new loan's terms, the old loan Ongoing and
+ * the borrower's, not past expiry + grace, the same collateral and collection, and the currency and treasury
+ * accounts of the new bank's mint. The caller checks how the old loan's pool relates to the new one. */
+u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, Loan **old_out) {
+  const SolAccountInfo *ka = p->ka;
+  c->p = p;
+  c->trailing_data = false;
+  c->borrower = &ka[0];
+  c->oracle = &ka[1];
+  c->config = &ka[2];
+  c->pool = &ka[3];
+  c->bank = &ka[4];
+  c->vault = &ka[5];
+  c->loan = &ka[8];
+  c->escrow = &ka[9];
+  c->mint = &ka[10];
+  c->token = &ka[13];
+  c->sys = &ka[14];
+  c->whitelist_index = whitelist_index;
+  u64 r = new_loan_parse(c);
+  if (r) return r;
+  if (p->data[3] != 0 || c->pull_index != 0) return E_INVALID_INSTRUCTION; /* TakeLoan-only bytes */
+  const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11], *treasury = &ka[12];
+  if ((r = check_state(old_loan, p->program_id, TAG_LOAN, sizeof(Loan), true))) return r;
+  Loan *old = (Loan *)old_loan->data;
+  if (!pubkey_eq(&old->escrow, old_escrow->key)) return E_ACCOUNT_MISMATCH;
+  if (!old_escrow->is_writable) return E_NOT_WRITABLE;
+  if (old->status != LOAN_ONGOING) return E_LOAN_NOT_ONGOING;
+  if (!pubkey_eq(&old->borrower, c->borrower->key)) return E_UNAUTHORIZED;
+  /* past expiry + grace the loan can only be repaid or liquidated: moving it would take it from the lender */
+  if (c->clock.unix_timestamp > old->expired_at + (i64)grace_seconds(old->duration)) return E_LOAN_LIQUIDATABLE;
+  if (!pubkey_eq(&old->collateral_mint, c->mint->key)) return E_INVALID_MINT;
+  copy_key(&c->collection, &old->collection);
+  if (old->collateral_amount != c->collateral_amount) return E_INVALID_COLLATERAL;
+  if ((r = check_mint(c->mint, NULL, NULL))) return r;
+  if ((r = check_wallet_currency_account(currency, &c->bk->mint, c->borrower->key, c->vault))) return r;
+  if ((r = check_token_account(treasury, &c->bk->mint, NULL))) return r;
+  if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &c->cfg->treasury)) return E_INVALID_TREASURY;
+  *old_out = old;
+  return SUCCESS;
+}
+
+/* moves the old loan's collateral into the new escrow and closes the old escrow to the borrower */
+u64 move_collateral(const NewLoan *c, const SolAccountInfo *old_loan, const SolAccountInfo *old_escrow) {
+  const Loan *old = (const Loan *)old_loan->data;
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(old, seeds);
+  SolSignerSeeds old_signer = {seeds, 5};
+  TransferArgs move = {c->token, old_escrow, c->escrow, old_loan, old->collateral_amount, &old_signer};
+  u64 r = token_transfer(&move);
+  if (r) return r;
+  TransferArgs close = {c->token, old_escrow, c->borrower, old_loan, 0, &old_signer};
+  return token_close(&close);
+}

@@ -33,6 +33,10 @@ u64 new_loan_parse(NewLoan *c);
 /* attestation names c->collection, collection entry, USD limits, LTV, exposure, conditions, whitelist,
  * liquidity; computes interest. The caller sets c->collection and c->whitelist_index first. */
 u64 new_loan_limits(NewLoan *c);
+/* Extend and Refinance: accounts 0-14 and the checks they share (loan.c); `old_out` is the old loan */
+u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, Loan **old_out);
+/* moves the old loan's collateral into c's new escrow and closes the old escrow to the borrower */
+u64 move_collateral(const NewLoan *c, const SolAccountInfo *old_loan, const SolAccountInfo *old_escrow);
 /* derives and creates the loan PDA and its escrow token account */
 u64 new_loan_create(NewLoan *c);
 /* writes the Loan account and the pool/bank counters for the new loan (the caller adjusts

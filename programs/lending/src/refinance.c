@@ -14,49 +14,22 @@ u64 ix_refinance(const SolParameters *p) {
   if (p->ka_num < 18) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
   NewLoan c;
-  c.p = p;
-  c.trailing_data = false;
-  c.borrower = &ka[0];
-  c.oracle = &ka[1];
-  c.config = &ka[2];
-  c.pool = &ka[3];
-  c.bank = &ka[4];
-  c.vault = &ka[5];
-  c.loan = &ka[8];
-  c.escrow = &ka[9];
-  c.mint = &ka[10];
-  c.token = &ka[13];
-  c.sys = &ka[14];
-  c.whitelist_index = 18;
-  u64 r = new_loan_parse(&c);
+  Loan *old;
+  u64 r = moving_loan_parse(&c, p, 18, &old);
   if (r) return r;
-  if (p->data[3] != 0 || c.pull_index != 0) return E_INVALID_INSTRUCTION; /* TakeLoan-only bytes */
   const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11], *treasury = &ka[12];
   const SolAccountInfo *old_pool = &ka[15], *old_bank = &ka[16], *old_vault = &ka[17];
-  if ((r = check_state(old_loan, p->program_id, TAG_LOAN, sizeof(Loan), true))) return r;
   if ((r = check_state(old_pool, p->program_id, TAG_POOL, sizeof(Pool), true))) return r;
   if ((r = check_state(old_bank, p->program_id, TAG_BANK, sizeof(Bank), true))) return r;
-  Loan *old = (Loan *)old_loan->data;
   Pool *opl = (Pool *)old_pool->data;
   Bank *obk = (Bank *)old_bank->data;
   if (!pubkey_eq(&old->pool, old_pool->key) || !pubkey_eq(&old->bank, old_bank->key) ||
-      !pubkey_eq(&old->escrow, old_escrow->key) || !pubkey_eq(&obk->vault, old_vault->key))
+      !pubkey_eq(&obk->vault, old_vault->key))
     return E_ACCOUNT_MISMATCH;
   /* another pool (Extend stays in the same one), lending the same currency */
   if (pubkey_eq(old_pool->key, c.pool->key) || !pubkey_eq(&obk->mint, &c.bk->mint)) return E_ACCOUNT_MISMATCH;
-  if (!old_escrow->is_writable || !old_vault->is_writable) return E_NOT_WRITABLE;
-  if (old->status != LOAN_ONGOING) return E_LOAN_NOT_ONGOING;
-  if (!pubkey_eq(&old->borrower, c.borrower->key)) return E_UNAUTHORIZED;
-  /* past expiry + grace the loan can only be repaid or liquidated: moving it would take it from the lender */
-  if (c.clock.unix_timestamp > old->expired_at + (i64)grace_seconds(old->duration)) return E_LOAN_LIQUIDATABLE;
-  if (!pubkey_eq(&old->collateral_mint, c.mint->key)) return E_INVALID_MINT;
-  copy_key(&c.collection, &old->collection);
-  if (old->collateral_amount != c.collateral_amount) return E_INVALID_COLLATERAL;
-  if ((r = check_mint(c.mint, NULL, NULL))) return r;
-  if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
+  if (!old_vault->is_writable) return E_NOT_WRITABLE;
   if (pubkey_eq(currency->key, old_vault->key)) return E_ACCOUNT_MISMATCH;
-  if ((r = check_token_account(treasury, &c.bk->mint, NULL))) return r;
-  if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &c.cfg->treasury)) return E_INVALID_TREASURY;
 
   /* the old loan's payoff, exactly as Repay computes it now */
   u64 owed;
@@ -80,13 +53,7 @@ u64 ix_refinance(const SolParameters *p) {
     TransferArgs f = {c.token, currency, treasury, c.borrower, fee, NULL};
     if ((r = token_transfer(&f))) return r;
   }
-  SolSignerSeed seeds[5];
-  loan_signer_seeds(old, seeds);
-  SolSignerSeeds old_signer = {seeds, 5};
-  TransferArgs move = {c.token, old_escrow, c.escrow, old_loan, old->collateral_amount, &old_signer};
-  if ((r = token_transfer(&move))) return r;
-  TransferArgs close = {c.token, old_escrow, c.borrower, old_loan, 0, &old_signer};
-  if ((r = token_close(&close))) return r;
+  if ((r = move_collateral(&c, old_loan, old_escrow))) return r;
 
   /* the old bank and pool as after a Repay */
   u64 old_total, old_available;
