@@ -69,8 +69,9 @@ u64 ix_refinance(const SolParameters *p) {
   old->repaid_amount = repaid;
   old->fee_paid = fee;
   copy_key(&old->extended_to, c.loan->key);
-  /* the new bank lends the principal */
-  c.bk->available = c.available - c.principal;
+  /* the new bank lends the principal (read live: with two pools of one bank it is the bank the payoff just
+   * credited) */
+  c.bk->available -= c.principal;
   new_loan_record(&c, old->is_defi);
   return SUCCESS;
 }

@@ -155,6 +155,34 @@ describe("Refinance to another pool (LiteSVM)", () => {
     expect(readLoan(w, loan).status).toBe("Ongoing");
   });
 
+  it("moves a loan between two pools of one bank without losing a unit of the bank's accounting", async () => {
+    const sibling = await createPool(w, {
+      poolType: "defi-pool",
+      collectionIds: [collateral],
+      loanAprBps: 1000,
+      ltvBps: 5000,
+    });
+    const old = readLoan(w, loan);
+    const owed = computeOwedInterest({
+      aprBps: old.aprBps,
+      principal: old.principal,
+      durationSeconds: old.durationSeconds,
+      createdAt: old.createdAt,
+      now: getNow(w).unix,
+    });
+    const share = owed - computeProtocolFee(owed);
+    const before = { bank: readBank(w, dear.bank), vault: getTokenBalance(w.svm, dear.bank.vault) };
+    const moved = await refinance(sibling);
+    const after = readBank(w, dear.bank);
+    // the vault: + principal + share (payoff) - principal (new loan) = + share; the bank's figures agree
+    expect(getTokenBalance(w.svm, dear.bank.vault) - before.vault).toBe(share);
+    expect(after.availableLiquidity - before.bank.availableLiquidity).toBe(share);
+    expect(after.totalLiquidity - before.bank.totalLiquidity).toBe(share);
+    expect(after.ongoingLoans).toBe(before.bank.ongoingLoans);
+    expect(getTokenBalance(w.svm, w.vault)).toBe(after.availableLiquidity);
+    expect(readLoan(w, moved).pool).toBe(sibling.address);
+  });
+
   it("checks the new loan like any loan (LTV of the new pool)", async () => {
     expect(await failureCode(refinance(cheap, 500_000_001n))).toBe(P.LtvExceeded);
   });
