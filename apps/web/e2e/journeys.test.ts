@@ -240,6 +240,21 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(await panel.getByTestId("chat-status").textContent()).toBe("Online");
     await shot(borrower, "04c-chat");
 
+    // The API drops every socket (as a restart does): what was sent meanwhile shows once the socket is back.
+    stack!.api.chat.dropConnections();
+    await panel
+      .getByTestId("chat-status")
+      .filter({ hasText: "Offline: reconnecting…" })
+      .waitFor({ timeout: 10_000 });
+    await reply.fill("Sent while you were offline.");
+    await reply.press("Enter");
+    await lenderPanel.getByTestId("chat-message").filter({ hasText: "while you were offline" }).waitFor();
+    await panel.getByTestId("chat-status").filter({ hasText: "Online" }).waitFor({ timeout: 20_000 });
+    await panel
+      .getByTestId("chat-message")
+      .filter({ hasText: "while you were offline" })
+      .waitFor({ timeout: 10_000 });
+
     // Unread: with the lender's panel closed, a new message shows as a count on the chat button.
     await lenderPanel.getByRole("button", { name: "Close chat" }).click();
     await box.fill("Thanks!");

@@ -18,6 +18,8 @@ export interface ChatServer {
   bus: ChatBus;
   /** Websocket connections open on this process. */
   socketCount(): number;
+  /** Drops every socket of this process, as a restart does (clients reconnect with their retry policy). */
+  dropConnections(): void;
 }
 
 async function contextFor(auth: ChatAuth, credential: unknown, nowSeconds: number): Promise<ChatContext> {
@@ -102,11 +104,14 @@ export async function registerChatServer(app: FastifyInstance, ctx: AppContext):
     }
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit("connection", ws, request));
   });
-  app.addHook("onClose", async () => {
+  const dropConnections = () => {
     for (const client of sockets.clients) client.terminate();
+  };
+  app.addHook("onClose", async () => {
+    dropConnections();
     await graphqlWs.dispose();
     await new Promise<void>((resolve) => sockets.close(() => resolve()));
     await bus.stop();
   });
-  return { auth, bus, socketCount: () => sockets.clients.size };
+  return { auth, bus, socketCount: () => sockets.clients.size, dropConnections };
 }

@@ -40,6 +40,8 @@ export interface ChatValue {
   wallet: string | null;
   credential: ChatCredential | null;
   connection: ChatConnection;
+  /** Counts the socket's (re)connections: what arrived while it was down is read again when it changes. */
+  connectedCount: number;
   /** The last sign-in failure (stored for the chat, shown until the next attempt). */
   signInError: string | null;
   signingIn: boolean;
@@ -89,6 +91,7 @@ export function ChatProvider({ children }: { children: ReactNode }) {
   const [panelOpen, setPanelOpen] = useState(false);
   const [roomId, setRoomId] = useState<string | null>(null);
   const [socketGeneration, setSocketGeneration] = useState(0);
+  const [connectedCount, setConnectedCount] = useState(0);
   const listeners = useRef(new Set<(message: ChatMessage) => void>());
   const previousWallet = useRef<string | null>(null);
   const href = useLocationHref();
@@ -146,7 +149,12 @@ export function ChatProvider({ children }: { children: ReactNode }) {
       shouldRetry: () => true,
       on: {
         connecting: () => setConnection((c) => (c === "online" ? "offline" : c)),
-        connected: () => setConnection("online"),
+        connected: () => {
+          setConnection("online");
+          setConnectedCount((n) => n + 1);
+          // messages sent while the socket was down were not pushed: read the rooms again
+          void queryClient.invalidateQueries({ queryKey: ["chat", "rooms"] });
+        },
         closed: () => setConnection("offline"),
       },
     });
@@ -209,6 +217,7 @@ export function ChatProvider({ children }: { children: ReactNode }) {
       wallet,
       credential,
       connection,
+      connectedCount,
       signInError,
       signingIn,
       rooms,
@@ -244,6 +253,7 @@ export function ChatProvider({ children }: { children: ReactNode }) {
     wallet,
     credential,
     connection,
+    connectedCount,
     signInError,
     signingIn,
     roomsQuery.data,

@@ -29,6 +29,7 @@ export function ChatRoomView({ roomId }: { roomId: string }) {
     [request, roomId],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chat.connectedCount re-reads the history after a reconnect
   useEffect(() => {
     let live = true;
     setLoading(true);
@@ -52,7 +53,7 @@ export function ChatRoomView({ roomId }: { roomId: string }) {
     return () => {
       live = false;
     };
-  }, [request, roomId, markRead]);
+  }, [request, roomId, markRead, chat.connectedCount]);
 
   // Live messages of this room; reading them here marks them read.
   useEffect(
