@@ -34,6 +34,7 @@ import { createLocalPriceSource } from "./prices/local-price-source.ts";
 import { registerPriceRoutes } from "./prices/price-routes.ts";
 import { createPriceService } from "./prices/price-service.ts";
 import type { PriceSource } from "./prices/price-source.ts";
+import { registerRequestRoutes } from "./requests/request-routes.ts";
 import { createRpcClient, type RpcClient } from "./solana/rpc-client.ts";
 import { createChainClock } from "./tx/chain/chain-clock.ts";
 import { registerUserRoutes } from "./users/user-routes.ts";
@@ -155,6 +156,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     registerPriceRoutes(scope, ctx);
     registerChainRoutes(scope, ctx);
     registerCalendarRoutes(scope, ctx);
+    registerRequestRoutes(scope, ctx);
   });
   app.addHook("onResponse", async (request, reply) => {
     request.log.debug(

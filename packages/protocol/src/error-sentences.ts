@@ -115,6 +115,12 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "The sale would not bring enough to repay this loan, so nothing was sold. Repay the loan instead, or sell when the price recovers.";
     case P.AutoSellDisabled:
       return "This pool does not sell collateral at liquidation; liquidate it to receive the collateral.";
+    case P.RequestNotOpen:
+      return "This loan request was already filled or cancelled.";
+    case P.RequestTermsMismatch:
+      return "This loan request's terms changed. Refresh the list and review them again.";
+    case P.SelfFill:
+      return "You cannot fill your own loan request.";
     case P.InvalidVenue:
       return "This market is not one Cistern trades on. Please refresh and try again.";
     case P.LoanLiquidatable:

@@ -22,6 +22,7 @@ export * from "./liquidity-summary.ts";
 export * from "./loan-calendar.ts";
 export * from "./loan-interest.ts";
 export * from "./loan-quote.ts";
+export * from "./loan-requests.ts";
 export * from "./loan-timing.ts";
 export * from "./market-sell-quote.ts";
 export * from "./network-costs.ts";

@@ -102,6 +102,19 @@ export const PROGRAM_ERRORS = {
     name: "AutoSellDisabled",
     message: "LiquidateSell on a pool without auto-sell (liquidate it the classic way)",
   },
+  6051: {
+    name: "RequestNotOpen",
+    message: "the loan request was already filled or cancelled",
+  },
+  6052: {
+    name: "RequestTermsMismatch",
+    message:
+      "the fill's principal or duration differs from the request, or its APR is 0 or above the request's maximum",
+  },
+  6053: {
+    name: "SelfFill",
+    message: "a borrower cannot fill their own loan request",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

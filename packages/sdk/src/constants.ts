@@ -19,11 +19,11 @@ export const MAX_APR_BPS = 100_000;
 export const MAX_PROTOCOL_FEE_BPS = 5_000;
 
 /** Account type tags (byte 0 of every program account). */
-export const ACCOUNT_TAG = { Config: 1, Bank: 2, Pool: 3, Loan: 4 } as const;
+export const ACCOUNT_TAG = { Config: 1, Bank: 2, Pool: 3, Loan: 4, Request: 6 } as const;
 /** Layout version (byte 1 of every program account). */
 export const ACCOUNT_VERSION = 1;
 /** Byte sizes of the program accounts. */
-export const ACCOUNT_SIZE = { Config: 128, Bank: 256, Pool: 768, Loan: 384 } as const;
+export const ACCOUNT_SIZE = { Config: 128, Bank: 256, Pool: 768, Loan: 384, Request: 288 } as const;
 
 /** Instruction tags (byte 0 of instruction data). */
 export const INSTRUCTION_TAG = {
@@ -47,4 +47,7 @@ export const INSTRUCTION_TAG = {
   Delegate: 17,
   WithdrawDelegated: 18,
   Refinance: 19,
+  PostRequest: 20,
+  CancelRequest: 21,
+  FillRequest: 22,
 } as const;

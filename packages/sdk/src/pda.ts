@@ -58,6 +58,18 @@ export function findEscrowPda(programAddress: Address, loan: Address): Promise<P
   return getProgramDerivedAddress({ programAddress, seeds: ["escrow", addressBytes(loan)] });
 }
 
+/** Loan request PDA: ["request", borrower, nonce u64 LE]; its escrow is {@link findEscrowPda} of the request. */
+export function findRequestPda(
+  programAddress: Address,
+  borrower: Address,
+  nonce: bigint,
+): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({
+    programAddress,
+    seeds: ["request", addressBytes(borrower), u64Bytes(nonce)],
+  });
+}
+
 /** Venues PDA: ["venues"] (the outside programs the admin pins). Returns [address, bump]. */
 export function findVenuesPda(programAddress: Address): Promise<ProgramDerivedAddress> {
   return getProgramDerivedAddress({ programAddress, seeds: ["venues"] });

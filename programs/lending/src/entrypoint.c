@@ -32,6 +32,9 @@ u64 entrypoint(const u8 *input) {
     case 17: return ix_delegate(&p);
     case 18: return ix_withdraw_delegated(&p);
     case 19: return ix_refinance(&p);
+    case 20: return ix_post_request(&p);
+    case 21: return ix_cancel_request(&p);
+    case 22: return ix_fill_request(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -21,7 +21,7 @@ u64 ix_extend(const SolParameters *p) {
   if (!add_ok(old->principal, share, &back) || !add_ok(old->principal, owed, &repaid) ||
       !add_ok(c.available, back, &c.available) || !add_ok(c.bank_total, share, &c.bank_total))
     return E_MATH_OVERFLOW;
-  c.released = old->principal;
+  c.released = old->kind == LOAN_REQUEST ? 0 : old->principal; /* a filled request holds no entry */
   if ((r = new_loan_limits(&c))) return r;
   if ((r = new_loan_create(&c))) return r;
 

@@ -55,6 +55,9 @@
 #define E_INVALID_VENUE 6048ULL
 #define E_SALE_SHORT 6049ULL
 #define E_AUTO_SELL_DISABLED 6050ULL
+#define E_REQUEST_NOT_OPEN 6051ULL
+#define E_REQUEST_TERMS_MISMATCH 6052ULL
+#define E_SELF_FILL 6053ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1
@@ -63,6 +66,7 @@
 #define TAG_POOL 3
 #define TAG_LOAN 4
 #define TAG_VENUES 5
+#define TAG_REQUEST 6
 #define MAX_ATTESTATION_AGE_SLOTS 150ULL
 #define MAX_COLLECTIONS 8
 #define MIN_DURATION 86400ULL
@@ -85,6 +89,11 @@
 #define LOAN_LIQUIDATED 2
 #define LOAN_SOLD 3
 #define LOAN_CLASSIC 0
+#define LOAN_MARGIN_SWAP 1
+#define LOAN_REQUEST 2
+#define REQUEST_OPEN 0
+#define REQUEST_FILLED 1
+#define REQUEST_CANCELLED 2
 
 #define TOKEN_ACCOUNT_SIZE 165ULL
 #define MINT_SIZE 82ULL
@@ -153,6 +162,19 @@ typedef struct {
   SolPubkey extended_to;
 } Loan;
 
+/* A borrower's loan request (PostRequest): the collateral waits in the request's escrow until a lender fills it
+ * or the borrower cancels. */
+typedef struct {
+  u8 tag, version, bump, escrow_bump, status, is_defi;
+  u16 reserved0;
+  SolPubkey borrower, currency, collateral_mint, collection, escrow;
+  u64 nonce, collateral_amount, principal, duration;
+  u32 max_apr_bps, reserved1;
+  i64 created_at, closed_at;
+  SolPubkey loan;
+  u8 reserved2[32]; /* (also keeps the size apart from Bank's for dataSize filters) */
+} Request;
+
 /* The outside programs the lending program composes with (SetVenues, admin only). */
 typedef struct {
   u8 tag, version, bump, reserved0[5];
@@ -163,6 +185,9 @@ typedef struct {
 
 #define OFFSET_OF(t, f) __builtin_offsetof(t, f)
 _Static_assert(sizeof(Venues) == 128, "Venues size");
+_Static_assert(sizeof(Request) == 288, "Request size");
+_Static_assert(OFFSET_OF(Request, nonce) == 168, "Request.nonce");
+_Static_assert(OFFSET_OF(Request, created_at) == 208, "Request.created_at");
 _Static_assert(sizeof(Config) == 128, "Config size");
 _Static_assert(OFFSET_OF(Config, created_at) == 104, "Config.created_at");
 _Static_assert(sizeof(Bank) == 256, "Bank size");
@@ -318,6 +343,9 @@ u64 ix_set_delegation(const SolParameters *p);
 u64 ix_delegate(const SolParameters *p);
 u64 ix_withdraw_delegated(const SolParameters *p);
 u64 ix_refinance(const SolParameters *p);
+u64 ix_post_request(const SolParameters *p);
+u64 ix_cancel_request(const SolParameters *p);
+u64 ix_fill_request(const SolParameters *p);
 /* Withdraws from the bank's position in the pinned lending venue the fewest shares worth at least `needed`
  * (all of them when they are worth less), into the vault, with WithdrawDelegated's accounting. Accounts from
  * `first`: venues, lending venue program, reserve (w), position (w), venue vault (w). */

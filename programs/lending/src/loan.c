@@ -43,6 +43,11 @@ u64 new_loan_parse(NewLoan *c) {
   c->available = c->bk->available;
   c->bank_total = c->bk->total;
   c->released = 0;
+  c->payer = c->borrower;
+  c->borrower_key = c->borrower->key;
+  c->nonce_bytes = d + 4;
+  c->kind = LOAN_CLASSIC;
+  c->apr_bps = c->pl->loan_apr_bps;
   return SUCCESS;
 }
 
@@ -82,7 +87,7 @@ u64 new_loan_limits(NewLoan *c) {
   u64 r;
   if (c->pl->whitelist_enabled && (r = check_whitelist(c))) return r;
   if (c->principal > c->available) return E_INSUFFICIENT_LIQUIDITY;
-  if (!total_interest(c->pl->loan_apr_bps, c->principal, c->duration, &c->interest)) return E_MATH_OVERFLOW;
+  if (!total_interest(c->apr_bps, c->principal, c->duration, &c->interest)) return E_MATH_OVERFLOW;
   return SUCCESS;
 }
 
@@ -90,18 +95,18 @@ u64 new_loan_create(NewLoan *c) {
   const SolParameters *p = c->p;
   SolSignerSeed loan_seeds[5] = {{LOAN_SEED, sizeof(LOAN_SEED) - 1},
                                  {c->pool->key->x, 32},
-                                 {c->borrower->key->x, 32},
-                                 {p->data + 4, 8},
+                                 {c->borrower_key->x, 32},
+                                 {c->nonce_bytes, 8},
                                  {&c->loan_bump, 1}};
   u64 r = verify_pda(loan_seeds, 5, p->program_id, c->loan->key);
   if (r) return r;
   SolSignerSeed escrow_seeds[3] = {{ESCROW_SEED, sizeof(ESCROW_SEED) - 1}, {c->loan->key->x, 32}, {&c->escrow_bump, 1}};
   if ((r = verify_pda(escrow_seeds, 3, p->program_id, c->escrow->key))) return r;
   SolSignerSeeds loan_signer = {loan_seeds, 5};
-  CreateAccountArgs ca = {c->borrower, c->loan, c->sys, p->program_id, sizeof(Loan), &loan_signer};
+  CreateAccountArgs ca = {c->payer, c->loan, c->sys, p->program_id, sizeof(Loan), &loan_signer};
   if ((r = create_pda_account(&ca))) return r;
   SolSignerSeeds escrow_signer = {escrow_seeds, 3};
-  TokenAccountArgs ta = {c->borrower, c->escrow, c->mint, c->sys, c->token, c->loan->key, &escrow_signer};
+  TokenAccountArgs ta = {c->payer, c->escrow, c->mint, c->sys, c->token, c->loan->key, &escrow_signer};
   return create_token_account(&ta);
 }
 
@@ -114,9 +119,9 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   l->bump = c->loan_bump;
   l->escrow_bump = c->escrow_bump;
   l->status = LOAN_ONGOING;
-  l->kind = LOAN_CLASSIC;
+  l->kind = c->kind;
   l->is_defi = is_defi;
-  copy_key(&l->borrower, c->borrower->key);
+  copy_key(&l->borrower, c->borrower_key);
   copy_key(&l->pool, c->pool->key);
   copy_key(&l->bank, c->bank->key);
   copy_key(&l->currency, &c->bk->mint);
@@ -127,7 +132,7 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   l->collateral_amount = c->collateral_amount;
   l->principal = c->principal;
   l->interest = c->interest;
-  l->apr_bps = c->pl->loan_apr_bps;
+  l->apr_bps = c->apr_bps;
   l->duration = c->duration;
   l->created_at = now;
   l->expired_at = now + (i64)c->duration;
@@ -138,8 +143,10 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   pl->current_loans++;
   pl->borrowed += c->principal;
   pl->last_loan_at = now;
-  c->entry->borrowed += c->principal;
-  c->entry->ongoing++;
+  if (c->entry) {
+    c->entry->borrowed += c->principal;
+    c->entry->ongoing++;
+  }
   c->bk->ongoing_loans++;
   c->bk->borrowed_at = now;
 }
@@ -158,15 +165,19 @@ void loan_signer_seeds(const Loan *loan, SolSignerSeed *out) {
 }
 
 u64 release_loan(Pool *pool, Bank *bank, const Loan *loan) {
-  /* An update may remove a collection only when it has no ongoing loans, so the entry is there. */
-  Entry *e = pool_find_entry(pool, &loan->collection);
-  u64 entry_borrowed, pool_borrowed;
-  if (!e || !sub_ok(e->borrowed, loan->principal, &entry_borrowed) || e->ongoing == 0 ||
-      !sub_ok(pool->borrowed, loan->principal, &pool_borrowed) || pool->current_loans == 0 ||
+  u64 pool_borrowed;
+  if (!sub_ok(pool->borrowed, loan->principal, &pool_borrowed) || pool->current_loans == 0 ||
       bank->ongoing_loans == 0)
     return E_INCONSISTENT_COUNTERS;
-  e->borrowed = entry_borrowed;
-  e->ongoing--;
+  if (loan->kind != LOAN_REQUEST) {
+    /* An update may remove a collection only when it has no ongoing loans, so the entry is there. */
+    Entry *e = pool_find_entry(pool, &loan->collection);
+    u64 entry_borrowed;
+    if (!e || !sub_ok(e->borrowed, loan->principal, &entry_borrowed) || e->ongoing == 0)
+      return E_INCONSISTENT_COUNTERS;
+    e->borrowed = entry_borrowed;
+    e->ongoing--;
+  }
   pool->borrowed = pool_borrowed;
   pool->current_loans--;
   bank->ongoing_loans--;

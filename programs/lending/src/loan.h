@@ -10,6 +10,11 @@ typedef struct {
   const SolParameters *p;
   const SolAccountInfo *borrower, *oracle, *config, *pool, *bank, *vault;
   const SolAccountInfo *loan, *escrow, *mint, *token, *sys;
+  const SolAccountInfo *payer;   /* pays the rent of the loan and its escrow (the borrower, FillRequest: the lender) */
+  const SolPubkey *borrower_key; /* the loan's borrower (a loan PDA seed) */
+  const u8 *nonce_bytes;         /* the loan PDA's nonce seed (8 bytes of instruction data) */
+  u8 kind;                       /* LOAN_CLASSIC, LOAN_MARGIN_SWAP, LOAN_REQUEST */
+  u32 apr_bps;                   /* the loan's rate: the pool's loan curve, FillRequest: the lender's */
   u64 whitelist_index; /* account index of the optional whitelist ALT */
   Config *cfg;
   Pool *pl;
@@ -40,13 +45,14 @@ u64 move_collateral(const NewLoan *c, const SolAccountInfo *old_loan, const SolA
 /* derives and creates the loan PDA and its escrow token account */
 u64 new_loan_create(NewLoan *c);
 /* writes the Loan account and the pool/bank counters for the new loan (the caller adjusts
- * bank.available for the principal itself) */
+ * bank.available for the principal itself); a loan without a pool entry (c->entry NULL: a filled request)
+ * moves no collection counters */
 void new_loan_record(NewLoan *c, bool is_defi);
 
 /* signer seeds of an existing loan PDA: out must hold 5 seeds */
 void loan_signer_seeds(const Loan *loan, SolSignerSeed *out);
 /* releases an ended loan from the pool and bank counters (not bank liquidity); InconsistentCounters when a
- * counter would go below zero (never clamped) */
+ * counter would go below zero (never clamped). A filled request (LOAN_REQUEST) holds no collection entry. */
 u64 release_loan(Pool *pool, Bank *bank, const Loan *loan);
 
 /* pool, bank, loan (Ongoing) and escrow links of an existing loan (Repay, MarketSell, Liquidate) */

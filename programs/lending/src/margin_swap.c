@@ -5,7 +5,6 @@
 
 #define SWAP_FIRST_ACCOUNT 14
 #define MAX_SWAP_DATA 512
-#define LOAN_MARGIN_SWAP 1
 static const u8 BANK_SEED[] = "bank";
 
 /* accounts: 0 borrower (s, w), 1 oracle (s), 2 config, 3 pool (w; a defi-pool, not private), 4 bank (w),
@@ -46,6 +45,7 @@ u64 ix_margin_swap(const SolParameters *p) {
   if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
   if ((r = check_swap_venue(venues, swap, p->program_id))) return r;
   u64 down_payment = rd64(p->data + LOAN_DATA_LEN);
+  c.kind = LOAN_MARGIN_SWAP;
   if ((r = new_loan_create(&c))) return r;
 
   SolSignerSeed bank_seeds[4] = {
@@ -57,7 +57,6 @@ u64 ix_margin_swap(const SolParameters *p) {
   /* the loan is written first: its PDA's signer seeds come from it */
   new_loan_record(&c, true);
   Loan *l = (Loan *)c.loan->data;
-  l->kind = LOAN_MARGIN_SWAP;
   u64 escrow_before = rd64(c.escrow->data + 64);
   /* the swap's data follows the terms and the down payment: pass it on as the venue's instruction */
   SolParameters shifted = *p;

@@ -2,6 +2,7 @@ import { decodeAccount } from "@cistern/sdk";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database, Queryable } from "../db/database.ts";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+import { upsertRequest } from "../requests/request-store.ts";
 import type { RpcClient } from "../solana/rpc-client.ts";
 import { connectProgramPubSub, type PubSubConnection } from "./pubsub-client.ts";
 import { backfillSignatures } from "./signature-backfill.ts";
@@ -25,6 +26,7 @@ export interface ReconcileResult {
   banks: number;
   pools: number;
   loans: number;
+  requests: number;
   closedPools: number;
 }
 
@@ -103,6 +105,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
         }
         return upsertLoan(q, pubkey, decoded.account, lender, slot);
       }
+      case "Request":
+        return upsertRequest(q, pubkey, decoded.account, slot);
       case "Config":
         return;
     }
@@ -126,9 +130,9 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const decoded = accounts
       .map((a) => ({ pubkey: a.pubkey, data: a.data, decoded: tryDecode(a.data) }))
       .filter((a) => a.decoded !== null) as { pubkey: string; decoded: Decoded }[];
-    const order = { Config: 0, Bank: 1, Pool: 2, Loan: 3 } as const;
+    const order = { Config: 0, Bank: 1, Pool: 2, Loan: 3, Request: 4 } as const;
     decoded.sort((a, b) => order[a.decoded.type] - order[b.decoded.type]);
-    const result: ReconcileResult = { slot, banks: 0, pools: 0, loans: 0, closedPools: 0 };
+    const result: ReconcileResult = { slot, banks: 0, pools: 0, loans: 0, requests: 0, closedPools: 0 };
     const livePools = new Set<string>();
     const BATCH = 500;
     for (let i = 0; i < decoded.length; i += BATCH) {
@@ -141,6 +145,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
             livePools.add(entry.pubkey);
           }
           if (entry.decoded.type === "Loan") result.loans++;
+          if (entry.decoded.type === "Request") result.requests++;
         }
       });
     }
@@ -253,7 +258,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     async reindex() {
       await queue;
       await db.transaction(async (tx) => {
-        for (const table of ["loan_activity", "loans", "pools", "banks"])
+        for (const table of ["loan_activity", "loans", "loan_requests", "pools", "banks"])
           await tx.query(`DELETE FROM ${table}`);
         await tx.query("DELETE FROM indexer_cursor WHERE program_id = $1", [programId]);
       });

@@ -64,3 +64,23 @@ export function getLoanFilters(
   if (input.bank) filters.push(pubkeyAt(72, input.bank));
   return filters;
 }
+
+const REQUEST_STATUS_BYTE = { Open: 0, Filled: 1, Cancelled: 2 } as const;
+
+/** getProgramAccounts filters selecting loan Request accounts, optionally by borrower and/or status. */
+export function getRequestFilters(
+  input: { borrower?: Address; status?: keyof typeof REQUEST_STATUS_BYTE } = {},
+): ProgramAccountsFilter[] {
+  const filters = header("Request");
+  if (input.status !== undefined) {
+    filters.push({
+      memcmp: {
+        offset: 4n,
+        bytes: base58(new Uint8Array([REQUEST_STATUS_BYTE[input.status]])),
+        encoding: "base58",
+      },
+    });
+  }
+  if (input.borrower) filters.push(pubkeyAt(8, input.borrower));
+  return filters;
+}

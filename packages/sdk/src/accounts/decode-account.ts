@@ -5,16 +5,18 @@ import { type BankAccount, decodeBankAccount } from "./bank.ts";
 import { type ConfigAccount, decodeConfigAccount } from "./config.ts";
 import { decodeLoanAccount, type LoanAccount } from "./loan.ts";
 import { decodePoolAccount, type PoolAccount } from "./pool.ts";
+import { decodeRequestAccount, type RequestAccount } from "./request.ts";
 
 /** Any lending program account, tagged by its type. */
 export type LendingAccount =
   | { type: "Config"; account: ConfigAccount }
   | { type: "Bank"; account: BankAccount }
   | { type: "Pool"; account: PoolAccount }
-  | { type: "Loan"; account: LoanAccount };
+  | { type: "Loan"; account: LoanAccount }
+  | { type: "Request"; account: RequestAccount };
 
 /**
- * Decodes a lending program account, recognising its type by the tag byte (1 Config, 2 Bank, 3 Pool, 4 Loan).
+ * Decodes a lending program account, recognising its type by the tag byte (1 Config, 2 Bank, 3 Pool, 4 Loan, 6 Request).
  * Throws an {@link SdkError} for an unknown tag, wrong version or wrong size.
  */
 export function decodeAccount(data: ReadonlyUint8Array): LendingAccount {
@@ -30,6 +32,8 @@ export function decodeAccount(data: ReadonlyUint8Array): LendingAccount {
       return { type: "Pool", account: decodePoolAccount(data) };
     case ACCOUNT_TAG.Loan:
       return { type: "Loan", account: decodeLoanAccount(data) };
+    case ACCOUNT_TAG.Request:
+      return { type: "Request", account: decodeRequestAccount(data) };
     default:
       throw new SdkError(SDK_ERROR.UNKNOWN_ACCOUNT_DISCRIMINATOR, `unknown account tag ${data[0]}`);
   }

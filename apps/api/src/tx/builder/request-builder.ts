@@ -1,0 +1,228 @@
+/**
+ * Loan requests: a borrower posts terms with the collateral escrowed (PostRequest), cancels an open one
+ * (CancelRequest); a lender fills one from a pool of theirs (FillRequest). Off-chain refusals come from the
+ * rule-book (packages/protocol loan-requests.ts) with the program's codes.
+ */
+import {
+  checkRequestFill,
+  checkRequestTerms,
+  type FillableRequest,
+  type OfferRefusal,
+  PROGRAM_ERROR_CODE,
+} from "@cistern/protocol";
+import {
+  decodeRequestAccount,
+  getCancelRequestInstruction,
+  getFillRequestInstruction,
+  getPostRequestInstruction,
+  type RequestAccount,
+} from "@cistern/sdk";
+import { type Address, address } from "@solana/kit";
+import { resolveNft } from "../calculator/collateral.ts";
+import type { TxContext } from "../tx-context.ts";
+import { badRequest, unprocessable } from "../tx-errors.ts";
+import { currencyFlow } from "./currency-flows.ts";
+import { randomNonce, requireNotOracle } from "./loan-builder.ts";
+import type { BuildPlan } from "./route-kit.ts";
+import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
+
+/** A 422 carrying the program's refusal (its code travels to the web's sentence). */
+function refused(refusal: OfferRefusal, message: string): Error {
+  return Object.assign(unprocessable(message), { refusal });
+}
+
+/** The request account on chain (400 when it is not one of the program's requests). */
+export async function readRequest(tx: TxContext, request: string): Promise<RequestAccount> {
+  const [account] = await tx.state.getAccounts([request]);
+  if (account === null || account === undefined || account.owner !== tx.programId)
+    throw badRequest(`unknown loan request ${request}`);
+  try {
+    return decodeRequestAccount(account.data);
+  } catch {
+    throw badRequest(`${request} is not a loan request`);
+  }
+}
+
+/** The request in the rule-book's shape. */
+export function toFillable(request: RequestAccount): FillableRequest {
+  return {
+    status: request.status,
+    borrower: request.borrower,
+    isDefi: request.isDefi,
+    currency: request.currencyMint,
+    principal: request.principal,
+    durationSeconds: Number(request.durationSeconds),
+    maxAprBps: request.maxAprBps,
+  };
+}
+
+export interface PostRequestInput {
+  borrower: string;
+  /** nft: the NFT mint; defi: the collateral token mint. */
+  collateralMint: string;
+  collateralAmount: bigint;
+  currency: string;
+  amount: bigint;
+  durationSeconds: number;
+  maxAprBps: number;
+}
+
+/** PostRequest: the borrower's collateral goes into the new request's escrow with the terms. */
+export async function postRequestPlan(
+  tx: TxContext,
+  isDefi: boolean,
+  input: PostRequestInput,
+): Promise<BuildPlan> {
+  requireNotOracle(tx, "borrower", input.borrower);
+  const refusal = checkRequestTerms({
+    principal: input.amount,
+    durationSeconds: input.durationSeconds,
+    maxAprBps: input.maxAprBps,
+    collateralAmount: input.collateralAmount,
+  });
+  if (refusal !== null) throw refused(refusal, `These request terms are refused: ${refusal.name}`);
+  if (input.collateralMint === input.currency)
+    throw badRequest("the collateral and the currency must differ");
+  const borrower = address(input.borrower);
+  let collateralAccount: Address;
+  if (isDefi) {
+    collateralAccount = await findAssociatedTokenAddress(borrower, address(input.collateralMint));
+  } else {
+    if (input.collateralAmount !== 1n) throw badRequest("an NFT request pledges exactly 1 NFT");
+    collateralAccount = (await resolveNft(tx, input.collateralMint, input.borrower)).ownerTokenAccount!;
+  }
+  const ix = await getPostRequestInstruction({
+    programAddress: tx.programId,
+    borrower,
+    collateralMint: address(input.collateralMint),
+    borrowerCollateralTokenAccount: collateralAccount,
+    currencyMint: address(input.currency),
+    isDefi,
+    nonce: randomNonce(),
+    principalBaseUnits: input.amount,
+    durationSeconds: BigInt(input.durationSeconds),
+    collateralAmountBaseUnits: input.collateralAmount,
+    maxAprBps: input.maxAprBps,
+  });
+  return { feePayer: borrower, groups: [[ix]], metadata: { request: ix.request } };
+}
+
+/** CancelRequest: the borrower's open request ends and the collateral returns to the borrower's account. */
+export async function cancelRequestPlan(
+  tx: TxContext,
+  input: { borrower: string; request: string },
+): Promise<BuildPlan> {
+  requireNotOracle(tx, "borrower", input.borrower);
+  const request = await readRequest(tx, input.request);
+  if (request.borrower !== input.borrower)
+    throw refused(
+      { code: PROGRAM_ERROR_CODE.Unauthorized, name: "Unauthorized", params: {} },
+      `request ${input.request} belongs to another wallet`,
+    );
+  if (request.status !== "Open")
+    throw refused(
+      { code: PROGRAM_ERROR_CODE.RequestNotOpen, name: "RequestNotOpen", params: {} },
+      `request ${input.request} is ${request.status}`,
+    );
+  const borrower = address(input.borrower);
+  const collateral = await findAssociatedTokenAddress(borrower, request.collateralMint);
+  const ix = await getCancelRequestInstruction({
+    programAddress: tx.programId,
+    borrower,
+    request: address(input.request),
+    borrowerCollateralTokenAccount: collateral,
+  });
+  return {
+    feePayer: borrower,
+    groups: [[createAssociatedTokenIdempotent(borrower, collateral, borrower, request.collateralMint), ix]],
+    metadata: { request: input.request },
+  };
+}
+
+/**
+ * FillRequest: the lender's pool (the one named, else their pool of the request's kind whose bank of its
+ * currency has the most available) lends the request's principal at `aprBps` (the request's maximum when
+ * absent). The borrower's currency account is created when missing (the lender pays its rent).
+ */
+export async function fillRequestPlan(
+  tx: TxContext,
+  input: { lender: string; request: string; pool?: string; aprBps?: number },
+): Promise<BuildPlan> {
+  requireNotOracle(tx, "lender", input.lender);
+  const request = await readRequest(tx, input.request);
+  const fillable = toFillable(request);
+  const aprBps = input.aprBps ?? request.maxAprBps;
+  const source = await chooseSource(tx, input.lender, fillable, input.pool);
+  const refusal = checkRequestFill(fillable, source.rules, aprBps);
+  if (refusal !== null) throw refused(refusal, `This request cannot be filled: ${refusal.name}`);
+  const lender = address(input.lender);
+  const flow = await currencyFlow(request.borrower, request.currencyMint);
+  const ix = await getFillRequestInstruction({
+    programAddress: tx.programId,
+    lender,
+    pool: address(source.pool),
+    bank: address(source.bank),
+    request: address(input.request),
+    borrower: request.borrower,
+    collateralMint: request.collateralMint,
+    borrowerCurrencyTokenAccount: flow.tokenAccount,
+    nonce: randomNonce(),
+    principalBaseUnits: request.principal,
+    durationSeconds: request.durationSeconds,
+    aprBps,
+  });
+  // where a liquidation sends the collateral: the lender's own token account of it
+  const lenderCollateral = await findAssociatedTokenAddress(lender, request.collateralMint);
+  return {
+    feePayer: lender,
+    groups: [
+      [
+        createAssociatedTokenIdempotent(lender, flow.tokenAccount, request.borrower, request.currencyMint),
+        createAssociatedTokenIdempotent(lender, lenderCollateral, lender, request.collateralMint),
+        ix,
+      ],
+    ],
+    metadata: { request: input.request, loan: ix.loan, pool: source.pool },
+  };
+}
+
+async function chooseSource(
+  tx: TxContext,
+  lender: string,
+  request: FillableRequest,
+  pool: string | undefined,
+): Promise<{ pool: string; bank: string; rules: Parameters<typeof checkRequestFill>[1] }> {
+  const poolType = request.isDefi ? ("defi-pool" as const) : ("nft-pool" as const);
+  if (pool !== undefined) {
+    const account = await tx.state.getPool(pool);
+    if (account === null) throw badRequest(`unknown pool ${pool}`);
+    const bank = await tx.state.getBank(account.bank);
+    if (bank === null) throw badRequest(`the bank of pool ${pool} is missing`);
+    return {
+      pool,
+      bank: account.bank,
+      rules: {
+        lender,
+        poolOwner: account.owner,
+        poolType: account.poolType,
+        bankCurrency: bank.mint,
+        bankAvailable: bank.availableLiquidity,
+      },
+    };
+  }
+  const snapshot = await tx.state.snapshot();
+  let best: { pool: string; bank: string; available: bigint } | null = null;
+  for (const [address, account] of snapshot.pools) {
+    if (account.owner !== lender || account.poolType !== poolType) continue;
+    const bank = snapshot.banks.get(account.bank);
+    if (bank === undefined || bank.mint !== request.currency) continue;
+    if (best === null || bank.availableLiquidity > best.available)
+      best = { pool: address, bank: account.bank, available: bank.availableLiquidity };
+  }
+  if (best === null)
+    throw unprocessable(
+      `You have no ${poolType === "nft-pool" ? "NFT" : "token"} pool lending this currency. Create one on My pools to fill this request.`,
+    );
+  // decided on the bank's fresh state, not the snapshot's
+  return chooseSource(tx, lender, request, best.pool);
+}

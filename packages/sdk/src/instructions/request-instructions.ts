@@ -1,0 +1,230 @@
+/**
+ * Loan requests (LAYOUT.md 20 PostRequest, 21 CancelRequest, 22 FillRequest): a borrower escrows collateral with
+ * the terms they want; a lender fills it from one of their pools' bank; the borrower may cancel while it is open.
+ */
+import { type Address, type FixedSizeCodec, getStructCodec, type Instruction } from "@solana/kit";
+import { bool8, u8, u32, u64 } from "../codecs/primitives.ts";
+import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
+import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
+import { findMetadataPda } from "../metaplex/metadata.ts";
+import { findConfigPda, findEscrowPda, findLoanPda, findRequestPda, findVaultPda } from "../pda.ts";
+import { SDK_ERROR, SdkError } from "../sdk-error.ts";
+import { readonly, type SignerInput, signer, signerAddress, writable } from "./account-metas.ts";
+
+const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+function fail(message: string): never {
+  throw new SdkError(SDK_ERROR.INVALID_ARGUMENT, message);
+}
+
+function checkU64(value: bigint, name: string, min = 0n): void {
+  if (value < min || value > U64_MAX) fail(`${name} must be ${min}..2^64-1`);
+}
+
+/** Decoded PostRequest data (41 bytes). */
+export interface PostRequestData {
+  tag: number;
+  requestBump: number;
+  escrowBump: number;
+  /** NFT: bump of the NFT's metadata PDA; tokens: 0. */
+  metadataBump: number;
+  isDefi: boolean;
+  nonce: bigint;
+  principalBaseUnits: bigint;
+  durationSeconds: bigint;
+  collateralAmountBaseUnits: bigint;
+  maxAprBps: number;
+}
+
+export function getPostRequestDataCodec(): FixedSizeCodec<PostRequestData, PostRequestData> {
+  return getStructCodec([
+    ["tag", u8()],
+    ["requestBump", u8()],
+    ["escrowBump", u8()],
+    ["metadataBump", u8()],
+    ["isDefi", bool8()],
+    ["nonce", u64()],
+    ["principalBaseUnits", u64()],
+    ["durationSeconds", u64()],
+    ["collateralAmountBaseUnits", u64()],
+    ["maxAprBps", u32()],
+  ]) as FixedSizeCodec<PostRequestData, PostRequestData>;
+}
+
+/** Decoded FillRequest data (32 bytes). */
+export interface FillRequestData {
+  tag: number;
+  loanBump: number;
+  escrowBump: number;
+  reserved: number;
+  nonce: bigint;
+  principalBaseUnits: bigint;
+  durationSeconds: bigint;
+  aprBps: number;
+}
+
+export function getFillRequestDataCodec(): FixedSizeCodec<FillRequestData, FillRequestData> {
+  return getStructCodec([
+    ["tag", u8()],
+    ["loanBump", u8()],
+    ["escrowBump", u8()],
+    ["reserved", u8()],
+    ["nonce", u64()],
+    ["principalBaseUnits", u64()],
+    ["durationSeconds", u64()],
+    ["aprBps", u32()],
+  ]) as FixedSizeCodec<FillRequestData, FillRequestData>;
+}
+
+/** The terms a borrower asks for. */
+export interface RequestTerms {
+  /** Any u64 making the request PDA ["request", borrower, nonce] new. */
+  nonce: bigint;
+  principalBaseUnits: bigint;
+  durationSeconds: bigint;
+  /** 1 for an NFT. */
+  collateralAmountBaseUnits: bigint;
+  /** The highest APR the borrower accepts. */
+  maxAprBps: number;
+}
+
+/**
+ * PostRequest (tag 20, borrower): escrows the collateral (an NFT of a verified collection, or tokens) in the new
+ * request and records the terms.
+ */
+export async function getPostRequestInstruction(
+  input: RequestTerms & {
+    programAddress: Address;
+    borrower: SignerInput;
+    collateralMint: Address;
+    /** The borrower's token account of the collateral mint. */
+    borrowerCollateralTokenAccount: Address;
+    currencyMint: Address;
+    isDefi: boolean;
+  },
+): Promise<Instruction & { request: Address; escrow: Address }> {
+  checkU64(input.nonce, "nonce");
+  checkU64(input.principalBaseUnits, "principal", 1n);
+  checkU64(input.durationSeconds, "duration", 1n);
+  checkU64(input.collateralAmountBaseUnits, "collateral amount", 1n);
+  if (!Number.isInteger(input.maxAprBps) || input.maxAprBps < 0 || input.maxAprBps > 0xffffffff)
+    fail("maxAprBps must be a u32");
+  const borrower = signerAddress(input.borrower);
+  const [request, requestBump] = await findRequestPda(input.programAddress, borrower, input.nonce);
+  const [escrow, escrowBump] = await findEscrowPda(input.programAddress, request);
+  const [config] = await findConfigPda(input.programAddress);
+  const metadata = input.isDefi ? null : await findMetadataPda(input.collateralMint);
+  const data = getPostRequestDataCodec().encode({
+    tag: INSTRUCTION_TAG.PostRequest,
+    requestBump,
+    escrowBump,
+    metadataBump: metadata === null ? 0 : metadata[1],
+    isDefi: input.isDefi,
+    nonce: input.nonce,
+    principalBaseUnits: input.principalBaseUnits,
+    durationSeconds: input.durationSeconds,
+    collateralAmountBaseUnits: input.collateralAmountBaseUnits,
+    maxAprBps: input.maxAprBps,
+  }) as Uint8Array;
+  const accounts = [
+    signer(input.borrower, true),
+    readonly(config),
+    writable(request),
+    writable(escrow),
+    readonly(input.collateralMint),
+    writable(input.borrowerCollateralTokenAccount),
+    readonly(input.currencyMint),
+    readonly(TOKEN_PROGRAM_ADDRESS),
+    readonly(SYSTEM_PROGRAM_ADDRESS),
+  ];
+  if (metadata !== null) accounts.push(readonly(metadata[0]));
+  return { programAddress: input.programAddress, accounts, data, request, escrow };
+}
+
+/** CancelRequest (tag 21, the request's borrower): the collateral returns and the request ends Cancelled. */
+export async function getCancelRequestInstruction(input: {
+  programAddress: Address;
+  borrower: SignerInput;
+  request: Address;
+  /** The borrower's token account of the collateral mint. */
+  borrowerCollateralTokenAccount: Address;
+}): Promise<Instruction> {
+  const [escrow] = await findEscrowPda(input.programAddress, input.request);
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      signer(input.borrower, true),
+      writable(input.request),
+      writable(escrow),
+      writable(input.borrowerCollateralTokenAccount),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+    ],
+    data: new Uint8Array([INSTRUCTION_TAG.CancelRequest]),
+  };
+}
+
+/**
+ * FillRequest (tag 22, a lender): the lender's bank lends the request's principal to the borrower under a new
+ * loan of kind RequestLoan in `pool` (the lender's, of the request's kind); the collateral moves from the
+ * request's escrow into the loan's. The lender restates the terms it fills (principal, duration: the request's;
+ * APR: at most the request's maximum).
+ */
+export async function getFillRequestInstruction(input: {
+  programAddress: Address;
+  lender: SignerInput;
+  pool: Address;
+  /** = pool.bank. */
+  bank: Address;
+  request: Address;
+  borrower: Address;
+  collateralMint: Address;
+  /** The borrower's token account of the bank's currency (receives the principal). */
+  borrowerCurrencyTokenAccount: Address;
+  /** Any u64 making the loan PDA ["loan", pool, borrower, nonce] new. */
+  nonce: bigint;
+  principalBaseUnits: bigint;
+  durationSeconds: bigint;
+  aprBps: number;
+}): Promise<Instruction & { loan: Address; escrow: Address }> {
+  checkU64(input.nonce, "nonce");
+  checkU64(input.principalBaseUnits, "principal", 1n);
+  checkU64(input.durationSeconds, "duration", 1n);
+  if (!Number.isInteger(input.aprBps) || input.aprBps < 0 || input.aprBps > 0xffffffff)
+    fail("aprBps must be a u32");
+  const [loan, loanBump] = await findLoanPda(input.programAddress, input.pool, input.borrower, input.nonce);
+  const [escrow, escrowBump] = await findEscrowPda(input.programAddress, loan);
+  const [requestEscrow] = await findEscrowPda(input.programAddress, input.request);
+  const [config] = await findConfigPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const data = getFillRequestDataCodec().encode({
+    tag: INSTRUCTION_TAG.FillRequest,
+    loanBump,
+    escrowBump,
+    reserved: 0,
+    nonce: input.nonce,
+    principalBaseUnits: input.principalBaseUnits,
+    durationSeconds: input.durationSeconds,
+    aprBps: input.aprBps,
+  }) as Uint8Array;
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      signer(input.lender, true),
+      readonly(config),
+      writable(input.pool),
+      writable(input.bank),
+      writable(vault),
+      writable(input.request),
+      writable(requestEscrow),
+      writable(loan),
+      writable(escrow),
+      readonly(input.collateralMint),
+      writable(input.borrowerCurrencyTokenAccount),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+      readonly(SYSTEM_PROGRAM_ADDRESS),
+    ],
+    data,
+    loan,
+    escrow,
+  };
+}
