@@ -63,6 +63,13 @@ export interface FillSource {
   bankAvailable: bigint;
 }
 
+/** The checks that need no pool: the request is open and `lender` is not its borrower. */
+export function checkRequestFillable(request: FillableRequest, lender: string): OfferRefusal | null {
+  if (request.status !== "Open") return refuse("RequestNotOpen");
+  if (lender === request.borrower) return refuse("SelfFill");
+  return null;
+}
+
 /**
  * null when FillRequest would accept `source` filling `request` at `aprBps`; otherwise the program's refusal
  * (checked in its order: open, not the borrower, the lender's pool, its kind and currency, the terms, liquidity).

@@ -5,6 +5,7 @@
  */
 import {
   checkRequestFill,
+  checkRequestFillable,
   checkRequestTerms,
   type FillableRequest,
   type OfferRefusal,
@@ -152,6 +153,8 @@ export async function fillRequestPlan(
   const request = await readRequest(tx, input.request);
   const fillable = toFillable(request);
   const aprBps = input.aprBps ?? request.maxAprBps;
+  const early = checkRequestFillable(fillable, input.lender);
+  if (early !== null) throw refused(early, `This request cannot be filled: ${early.name}`);
   const source = await chooseSource(tx, input.lender, fillable, input.pool);
   const refusal = checkRequestFill(fillable, source.rules, aprBps);
   if (refusal !== null) throw refused(refusal, `This request cannot be filled: ${refusal.name}`);
