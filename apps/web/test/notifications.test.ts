@@ -46,6 +46,44 @@ describe("notification centre", () => {
     ]);
   });
 
+  it("tells the borrower a lender filled their loan request, with the due date of the loan it opened", () => {
+    const loan = row({ createdAt: now - DAY, kind: "RequestLoan" }, now);
+    const request = {
+      pubkey: address(),
+      borrower: me,
+      currency: loan.loan.currency,
+      collateralMint: address(),
+      collection: address(),
+      collectionName: null,
+      isDefi: false,
+      collateralAmount: 1n,
+      principal: 100_000_000n,
+      durationSeconds: 7 * DAY,
+      maxAprBps: 3000,
+      interestAtMaxApr: 0n,
+      collateralValue: null,
+      ltvBps: null,
+      createdAt: now - 2 * DAY,
+      loan: loan.loan.pubkey,
+    };
+    const items = getNotifications({
+      borrowed: [loan],
+      lent: [],
+      requests: [
+        { ...request, status: "Filled", closedAt: now - DAY },
+        { ...request, pubkey: address(), status: "Filled", closedAt: now - 8 * DAY },
+        { ...request, pubkey: address(), status: "Open", closedAt: 0 },
+      ],
+      now,
+    });
+    const filled = items.filter((n) => n.kind === "request-filled");
+    expect(filled).toHaveLength(1);
+    expect(filled[0]!.title).toBe("Your loan request was filled");
+    expect(filled[0]!.body).toMatch(
+      /^A lender filled your request: 100 USDC is in your wallet, repay by .+\.$/,
+    );
+  });
+
   it("says the cluster is degraded only on a measured slow figure while loans run", () => {
     expect(isChainDegraded({ tps: 400, source: "rpc" })).toBe(true);
     expect(isChainDegraded({ tps: 400, source: "fallback" })).toBe(false);

@@ -5,8 +5,8 @@ import { CisternError, ERROR_CODES, getErrorText } from "./errors.ts";
 
 /**
  * Action names, verbatim from the spec's error catalogue, plus Cistern's own "Liquidate Loan" (the spec
- * lists no liquidation; a lender liquidates a loan unpaid past expiry + grace) and "Swap" (the swap widget's
- * trade on the swap venue).
+ * lists no liquidation; a lender liquidates a loan unpaid past expiry + grace), "Swap" (the swap widget's
+ * trade on the swap venue), "Refinance Loan" and the loan request actions (post, cancel, fill).
  */
 export const ACTION_NAMES = [
   "Close Pool",
@@ -28,6 +28,9 @@ export const ACTION_NAMES = [
   "Liquidate Loan",
   "Swap",
   "Refinance Loan",
+  "Post Loan Request",
+  "Cancel Loan Request",
+  "Fill Loan Request",
 ] as const;
 
 /** One of {@link ACTION_NAMES}. */

@@ -24,7 +24,9 @@ export type RefreshScope = (typeof REFRESH_SCOPES)[number];
  * Create Pool and Update Pool are not in the spec's table; Cistern refreshes them like a deposit
  * (balance, mypool, pool) and like a pool edit (mypool, pool). Liquidate Loan (Cistern's own) moves the
  * collateral to the pool owner and the loan to history: loans, assets, balance, mypool. Swap (Cistern's own,
- * the swap widget) changes the wallet's tokens: balance, assets.
+ * the swap widget) changes the wallet's tokens: balance, assets. Posting or cancelling a loan request moves the
+ * collateral (loans, assets: requests are read under the loans scope); filling one lends from the lender's bank
+ * (loans, balance, mypool).
  */
 export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly RefreshScope[]>> = Object.freeze({
   "Close Pool": ["mypool"],
@@ -46,6 +48,9 @@ export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly Refr
   "Liquidate Loan": ["loans", "assets", "balance", "mypool"],
   Swap: ["balance", "assets"],
   "Refinance Loan": ["loans", "balance"],
+  "Post Loan Request": ["loans", "assets"],
+  "Cancel Loan Request": ["loans", "assets"],
+  "Fill Loan Request": ["loans", "balance", "mypool"],
 });
 
 /**

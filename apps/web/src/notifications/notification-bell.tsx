@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useChainPerformance } from "../data/chain-status.ts";
 import { useBorrowerLoans, useLenderLoans } from "../features/loans/loan-data.ts";
 import { viewLoan } from "../features/loans/loan-model.ts";
+import { useWalletRequests } from "../features/requests/request-data.ts";
 import { useChainNow } from "../kit/page-kit.tsx";
 import { navigate } from "../lib/location.ts";
 import { type AppNotification, getNotifications } from "./notification-model.ts";
@@ -24,6 +25,7 @@ function readSet(key: string): Set<string> {
 function useNotifications(wallet: string): AppNotification[] {
   const borrowed = useBorrowerLoans(wallet);
   const lent = useLenderLoans(wallet);
+  const requests = useWalletRequests(wallet);
   const performance = useChainPerformance();
   const now = useChainNow();
   // recomputed once a minute: countdowns in the texts need no finer grain
@@ -33,10 +35,11 @@ function useNotifications(wallet: string): AppNotification[] {
       getNotifications({
         borrowed: (borrowed.data?.loans ?? []).map((l) => viewLoan(l, wallet, minute * 60)),
         lent: (lent.data?.loans ?? []).map((l) => viewLoan(l, wallet, minute * 60)),
+        requests: requests.data?.requests ?? [],
         now: minute * 60,
         ...(performance.data ? { performance: performance.data } : {}),
       }),
-    [borrowed.data, lent.data, performance.data, wallet, minute],
+    [borrowed.data, lent.data, requests.data, performance.data, wallet, minute],
   );
 }
 

@@ -1,6 +1,7 @@
 import { CHAIN_DEGRADED_TPS, formatDateTime, formatDuration, formatMoney } from "@cistern/protocol";
 import type { ChainPerformance } from "../data/chain-status.ts";
 import { closedAt, type LoanRowView } from "../features/loans/loan-model.ts";
+import type { LoanRequestView } from "../features/requests/request-data.ts";
 
 /** What a notification is about. */
 export type NotificationKind =
@@ -11,6 +12,7 @@ export type NotificationKind =
   | "repaid"
   | "liquidated"
   | "sold"
+  | "request-filled"
   | "degraded";
 
 export interface AppNotification {
@@ -37,16 +39,33 @@ export function isChainDegraded(performance: ChainPerformance | undefined): bool
 
 /**
  * The wallet's notifications at `now`: as a borrower, loans due within a day, past due (in grace) and past grace,
- * and loans repaid, liquidated or sold in the last 7 days; as a lender, loans on its pools it may liquidate; and
- * a degraded cluster while the wallet has loans running.
+ * loans repaid, liquidated or sold and loan requests a lender filled in the last 7 days; as a lender, loans on
+ * its pools it may liquidate; and a degraded cluster while the wallet has loans running.
  */
 export function getNotifications(input: {
   borrowed: readonly LoanRowView[];
   lent: readonly LoanRowView[];
+  /** The wallet's loan requests (any status). */
+  requests?: readonly LoanRequestView[];
   now: number;
   performance?: ChainPerformance;
 }): AppNotification[] {
   const out: AppNotification[] = [];
+  for (const request of input.requests ?? []) {
+    if (request.status !== "Filled" || input.now - request.closedAt > RECENT_SECONDS) continue;
+    const loan = input.borrowed.find((r) => r.loan.pubkey === request.loan)?.loan;
+    out.push({
+      id: `${request.pubkey}:request-filled`,
+      kind: "request-filled",
+      title: "Your loan request was filled",
+      body:
+        loan === undefined
+          ? `A lender filled your request: ${formatMoney(request.principal, request.currency)} is in your wallet.`
+          : `A lender filled your request: ${formatMoney(request.principal, request.currency)} is in your wallet, repay by ${formatDateTime(loan.createdAt + loan.duration)}.`,
+      at: request.closedAt,
+      urgent: false,
+    });
+  }
   for (const row of input.borrowed) {
     const { loan } = row;
     const owed = row.owedNow === undefined ? "" : formatMoney(row.owedNow, loan.currency, "up");

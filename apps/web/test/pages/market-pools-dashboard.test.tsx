@@ -61,7 +61,14 @@ describe("lend page", () => {
   it("shows an error with a retry when the API fails", async () => {
     installApi(() => ({ status: 500, body: { code: 11000, message: "Internal error" } }));
     renderPage(<MarketPage />);
-    expect((await screen.findByTestId("state-error")).textContent).toContain("Could not load the market");
+    await waitFor(() =>
+      expect(
+        screen
+          .getAllByTestId("state-error")
+          .map((e) => e.textContent)
+          .join(" "),
+      ).toContain("Could not load the market"),
+    );
   });
 });
 

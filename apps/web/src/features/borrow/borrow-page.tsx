@@ -13,6 +13,7 @@ import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/pa
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useLocationHref } from "../../lib/location.ts";
 import { useTokens } from "../pools/pool-data.ts";
+import { RequestForm } from "../requests/request-form.tsx";
 import {
   useOpenPools,
   useWalletNfts,
@@ -195,6 +196,19 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                         if (signature) setSelected(null);
                       }}
                     />
+                    {current.collection !== null ? (
+                      <RequestForm
+                        key={`request:${current.mint}`}
+                        owner={owner}
+                        collateral={{
+                          mint: current.mint,
+                          amount: 1n,
+                          isDefi: false,
+                          label: current.name || "Your NFT",
+                        }}
+                        open={offersOf(current).length === 0}
+                      />
+                    ) : null}
                   </>
                 ) : (
                   <p className="muted">Pick an NFT to see its offers and terms.</p>
@@ -310,6 +324,19 @@ function TokenBorrow({ owner, preferredPool }: { owner: string; preferredPool: s
                   });
                   if (signature) setCollateralText("");
                 }}
+              />
+            ) : null}
+            {token && collateral !== null && collateralError === "" ? (
+              <RequestForm
+                key={`request:${token.mint}`}
+                owner={owner}
+                collateral={{
+                  mint: token.mint,
+                  amount: collateral,
+                  isDefi: true,
+                  label: `Your ${formatAmount(collateral, token.decimals)} ${symbolOf(token.mint, catalogue.data)}`,
+                }}
+                open={offers.length === 0}
               />
             ) : token && collateral === null ? (
               <p className="muted">

@@ -4,6 +4,7 @@ import { useApiQuery } from "../../kit/api.ts";
 import { formatBps, formatMoney, formatUsd } from "../../kit/format.ts";
 import { Link, Page, QueryState, Stats, Tabs } from "../../kit/page-kit.tsx";
 import { PoolCards } from "../pools/pool-cards.tsx";
+import { OpenRequests } from "../requests/request-list.tsx";
 
 /** GET /liquidity/summary, parsed. */
 export function parseLiquiditySummary(body: unknown) {
@@ -95,6 +96,7 @@ export function MarketPage() {
           </>
         )}
       </QueryState>
+      <OpenRequests currency={mint} />
     </Page>
   );
 }

@@ -5,6 +5,7 @@ import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/pa
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { isChainDegraded } from "../../notifications/notification-model.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
+import { MyRequests } from "../requests/my-requests.tsx";
 import { CalendarFeed } from "./calendar-feed.tsx";
 import { CalendarLink } from "./calendar-link.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
@@ -49,203 +50,208 @@ function BorrowerLoans({ owner }: { owner: string }) {
   const [extending, setExtending] = useState<string | null>(null);
   const [selling, setSelling] = useState<string | null>(null);
   return (
-    <QueryState
-      query={loans}
-      label="your loans"
-      isEmpty={(l) => l.loans.length === 0}
-      empty="You have no loans yet. Borrow against an NFT or tokens to see them here."
-    >
-      {(list) => {
-        const { rows, chains } = foldExtensions(list.loans.map((loan) => viewLoan(loan, owner, now)));
-        const ongoing = rows.filter((r) => r.loan.status === "Ongoing");
-        const history = rows.filter((r) => r.loan.status !== "Ongoing");
-        const chosen = ongoing.filter((r) => selected.has(r.loan.pubkey));
-        const soon = ongoing.filter((r) => r.phase === "near-expiry");
-        const repay = async (targets: LoanRowView[]) => {
-          const first = targets[0];
-          if (!first || targets.some((t) => t.loan.isDefi !== first.loan.isDefi)) return;
-          const signature = await tx.run({
-            action: targets.length === 1 ? "Repay Loan" : "Multiple Repay",
-            path: loanRoute(first.loan.isDefi, "repay-loan"),
-            payload: { borrower: owner, loans: targets.map((t) => t.loan.pubkey) },
-            isTokenLoan: first.loan.isDefi,
-          });
-          if (signature) setSelected(new Set());
-        };
-        const mixedKinds = chosen.some((r) => r.loan.isDefi !== chosen[0]?.loan.isDefi);
-        const refinance = (row: LoanRowView) =>
-          void tx.run({
-            action: "Refinance Loan",
-            path: loanRoute(row.loan.isDefi, "refinance-loan"),
-            payload: { borrower: owner, loan: row.loan.pubkey },
-            isTokenLoan: row.loan.isDefi,
-          });
-        return (
-          <>
-            <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
-            <CalendarFeed />
-            {ongoing.length > 0 && isChainDegraded(performance.data) ? (
-              <div className="pg-warning" role="status" data-testid="outage-warning">
-                Solana is running slow right now ({performance.data!.tps} transactions a second), so
-                transactions may take longer to land. Repay early: the on-chain due dates and grace period do
-                not change during an outage.
-              </div>
-            ) : null}
-            {soon.length > 0 ? (
-              <div className="pg-warning" role="status" data-testid="near-expiry">
-                {soon.length === 1 ? "A loan is" : `${soon.length} loans are`} due within a day. The nearest
-                is due in {formatDuration(Math.min(...soon.map((r) => Math.max(0, r.secondsToExpiry))))}:
-                repay or extend it before then.
-              </div>
-            ) : null}
-            <section className="pg-section">
-              <div className="pg-bar">
-                <h2 className="pg-h2">Ongoing ({ongoing.length})</h2>
-                <button
-                  type="button"
-                  className="button button-primary"
-                  disabled={chosen.length < 2 || mixedKinds || tx.busy}
-                  aria-describedby={chosen.length < 2 || mixedKinds ? "repay-selected-why" : undefined}
-                  onClick={() => repay(chosen)}
-                  data-testid="repay-selected"
-                >
-                  Repay selected ({chosen.length})
-                  {chosen.length > 0
-                    ? ` · ${[...sumByCurrency(chosen)].map(([mint, total]) => formatMoney(total, mint, "up")).join(" + ")}`
-                    : ""}
-                </button>
-                {chosen.length < 2 || mixedKinds ? (
-                  <small className="pg-why" id="repay-selected-why" data-testid="repay-selected-why">
-                    {mixedKinds
-                      ? "Repay NFT loans and token loans separately."
-                      : "Tick two or more loans to repay them together."}
-                  </small>
-                ) : null}
-              </div>
-              {ongoing.length === 0 ? (
-                <p className="pg-state pg-empty">No ongoing loans.</p>
-              ) : (
-                <LoanTable
-                  chains={chains}
-                  rows={ongoing}
-                  name={name}
-                  party="lender"
-                  caption="Ongoing loans"
-                  testId="ongoing-loans"
-                  lead={(row) => (
-                    <input
-                      type="checkbox"
-                      aria-label={`Select loan ${name(row.loan.collection)}`}
-                      checked={selected.has(row.loan.pubkey)}
-                      onChange={(e) => {
-                        const next = new Set(selected);
-                        if (e.target.checked) next.add(row.loan.pubkey);
-                        else next.delete(row.loan.pubkey);
-                        setSelected(next);
-                      }}
-                    />
-                  )}
-                  actions={(row) => (
-                    <span className="pg-buttons">
-                      <button
-                        type="button"
-                        className="button button-primary"
-                        disabled={tx.busy}
-                        onClick={() => repay([row])}
-                      >
-                        Repay
-                      </button>
-                      <button
-                        type="button"
-                        className="button"
-                        disabled={tx.busy || row.phase === "liquidatable"}
-                        aria-describedby={row.phase === "liquidatable" ? `why-${row.loan.pubkey}` : undefined}
-                        onClick={() => setExtending(row.loan.pubkey)}
-                      >
-                        Extend
-                      </button>
-                      <RefinanceHint row={row} busy={tx.busy} onMove={refinance} />
-                      {row.phase === "liquidatable" ? (
-                        <small className="pg-why" id={`why-${row.loan.pubkey}`} data-testid="extend-why">
-                          Past grace: a loan can no longer be extended, only repaid.
-                        </small>
-                      ) : null}
-                      {row.loan.isDefi ? (
+    <>
+      <MyRequests owner={owner} />
+      <QueryState
+        query={loans}
+        label="your loans"
+        isEmpty={(l) => l.loans.length === 0}
+        empty="You have no loans yet. Borrow against an NFT or tokens to see them here."
+      >
+        {(list) => {
+          const { rows, chains } = foldExtensions(list.loans.map((loan) => viewLoan(loan, owner, now)));
+          const ongoing = rows.filter((r) => r.loan.status === "Ongoing");
+          const history = rows.filter((r) => r.loan.status !== "Ongoing");
+          const chosen = ongoing.filter((r) => selected.has(r.loan.pubkey));
+          const soon = ongoing.filter((r) => r.phase === "near-expiry");
+          const repay = async (targets: LoanRowView[]) => {
+            const first = targets[0];
+            if (!first || targets.some((t) => t.loan.isDefi !== first.loan.isDefi)) return;
+            const signature = await tx.run({
+              action: targets.length === 1 ? "Repay Loan" : "Multiple Repay",
+              path: loanRoute(first.loan.isDefi, "repay-loan"),
+              payload: { borrower: owner, loans: targets.map((t) => t.loan.pubkey) },
+              isTokenLoan: first.loan.isDefi,
+            });
+            if (signature) setSelected(new Set());
+          };
+          const mixedKinds = chosen.some((r) => r.loan.isDefi !== chosen[0]?.loan.isDefi);
+          const refinance = (row: LoanRowView) =>
+            void tx.run({
+              action: "Refinance Loan",
+              path: loanRoute(row.loan.isDefi, "refinance-loan"),
+              payload: { borrower: owner, loan: row.loan.pubkey },
+              isTokenLoan: row.loan.isDefi,
+            });
+          return (
+            <>
+              <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
+              <CalendarFeed />
+              {ongoing.length > 0 && isChainDegraded(performance.data) ? (
+                <div className="pg-warning" role="status" data-testid="outage-warning">
+                  Solana is running slow right now ({performance.data!.tps} transactions a second), so
+                  transactions may take longer to land. Repay early: the on-chain due dates and grace period
+                  do not change during an outage.
+                </div>
+              ) : null}
+              {soon.length > 0 ? (
+                <div className="pg-warning" role="status" data-testid="near-expiry">
+                  {soon.length === 1 ? "A loan is" : `${soon.length} loans are`} due within a day. The nearest
+                  is due in {formatDuration(Math.min(...soon.map((r) => Math.max(0, r.secondsToExpiry))))}:
+                  repay or extend it before then.
+                </div>
+              ) : null}
+              <section className="pg-section">
+                <div className="pg-bar">
+                  <h2 className="pg-h2">Ongoing ({ongoing.length})</h2>
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={chosen.length < 2 || mixedKinds || tx.busy}
+                    aria-describedby={chosen.length < 2 || mixedKinds ? "repay-selected-why" : undefined}
+                    onClick={() => repay(chosen)}
+                    data-testid="repay-selected"
+                  >
+                    Repay selected ({chosen.length})
+                    {chosen.length > 0
+                      ? ` · ${[...sumByCurrency(chosen)].map(([mint, total]) => formatMoney(total, mint, "up")).join(" + ")}`
+                      : ""}
+                  </button>
+                  {chosen.length < 2 || mixedKinds ? (
+                    <small className="pg-why" id="repay-selected-why" data-testid="repay-selected-why">
+                      {mixedKinds
+                        ? "Repay NFT loans and token loans separately."
+                        : "Tick two or more loans to repay them together."}
+                    </small>
+                  ) : null}
+                </div>
+                {ongoing.length === 0 ? (
+                  <p className="pg-state pg-empty">No ongoing loans.</p>
+                ) : (
+                  <LoanTable
+                    chains={chains}
+                    rows={ongoing}
+                    name={name}
+                    party="lender"
+                    caption="Ongoing loans"
+                    testId="ongoing-loans"
+                    lead={(row) => (
+                      <input
+                        type="checkbox"
+                        aria-label={`Select loan ${name(row.loan.collection)}`}
+                        checked={selected.has(row.loan.pubkey)}
+                        onChange={(e) => {
+                          const next = new Set(selected);
+                          if (e.target.checked) next.add(row.loan.pubkey);
+                          else next.delete(row.loan.pubkey);
+                          setSelected(next);
+                        }}
+                      />
+                    )}
+                    actions={(row) => (
+                      <span className="pg-buttons">
+                        <button
+                          type="button"
+                          className="button button-primary"
+                          disabled={tx.busy}
+                          onClick={() => repay([row])}
+                        >
+                          Repay
+                        </button>
                         <button
                           type="button"
                           className="button"
-                          disabled={tx.busy}
-                          onClick={() => setSelling(row.loan.pubkey)}
-                          data-testid="market-sell"
+                          disabled={tx.busy || row.phase === "liquidatable"}
+                          aria-describedby={
+                            row.phase === "liquidatable" ? `why-${row.loan.pubkey}` : undefined
+                          }
+                          onClick={() => setExtending(row.loan.pubkey)}
                         >
-                          Market sell
+                          Extend
                         </button>
-                      ) : null}
-                      <CalendarLink row={row} collateral={name(row.loan.collection)} nowSeconds={now} />
-                    </span>
-                  )}
-                />
-              )}
-              {ongoing
-                .filter((r) => r.loan.pubkey === extending)
-                .map((row) => (
-                  <ExtendPanel
-                    key={row.loan.pubkey}
-                    row={row}
-                    now={now}
-                    busy={tx.busy}
-                    onCancel={() => setExtending(null)}
-                    onConfirm={async (durationSeconds) => {
-                      const signature = await tx.run({
-                        action: "Extend Loan",
-                        path: loanRoute(row.loan.isDefi, "extend-loan"),
-                        payload: { borrower: owner, loan: row.loan.pubkey, duration: durationSeconds },
-                      });
-                      if (signature) setExtending(null);
-                    }}
+                        <RefinanceHint row={row} busy={tx.busy} onMove={refinance} />
+                        {row.phase === "liquidatable" ? (
+                          <small className="pg-why" id={`why-${row.loan.pubkey}`} data-testid="extend-why">
+                            Past grace: a loan can no longer be extended, only repaid.
+                          </small>
+                        ) : null}
+                        {row.loan.isDefi ? (
+                          <button
+                            type="button"
+                            className="button"
+                            disabled={tx.busy}
+                            onClick={() => setSelling(row.loan.pubkey)}
+                            data-testid="market-sell"
+                          >
+                            Market sell
+                          </button>
+                        ) : null}
+                        <CalendarLink row={row} collateral={name(row.loan.collection)} nowSeconds={now} />
+                      </span>
+                    )}
                   />
-                ))}
-              {ongoing
-                .filter((r) => r.loan.pubkey === selling)
-                .map((row) => (
-                  <MarketSellPanel
-                    key={row.loan.pubkey}
-                    row={row}
-                    owner={owner}
-                    busy={tx.busy}
-                    onCancel={() => setSelling(null)}
-                    onConfirm={async (slippageBps) => {
-                      const signature = await tx.run({
-                        action: "Market Sell",
-                        path: "/defi/market-sell",
-                        payload: { borrower: owner, loan: row.loan.pubkey, slippageBps },
-                        isTokenLoan: true,
-                      });
-                      if (signature) setSelling(null);
-                    }}
+                )}
+                {ongoing
+                  .filter((r) => r.loan.pubkey === extending)
+                  .map((row) => (
+                    <ExtendPanel
+                      key={row.loan.pubkey}
+                      row={row}
+                      now={now}
+                      busy={tx.busy}
+                      onCancel={() => setExtending(null)}
+                      onConfirm={async (durationSeconds) => {
+                        const signature = await tx.run({
+                          action: "Extend Loan",
+                          path: loanRoute(row.loan.isDefi, "extend-loan"),
+                          payload: { borrower: owner, loan: row.loan.pubkey, duration: durationSeconds },
+                        });
+                        if (signature) setExtending(null);
+                      }}
+                    />
+                  ))}
+                {ongoing
+                  .filter((r) => r.loan.pubkey === selling)
+                  .map((row) => (
+                    <MarketSellPanel
+                      key={row.loan.pubkey}
+                      row={row}
+                      owner={owner}
+                      busy={tx.busy}
+                      onCancel={() => setSelling(null)}
+                      onConfirm={async (slippageBps) => {
+                        const signature = await tx.run({
+                          action: "Market Sell",
+                          path: "/defi/market-sell",
+                          payload: { borrower: owner, loan: row.loan.pubkey, slippageBps },
+                          isTokenLoan: true,
+                        });
+                        if (signature) setSelling(null);
+                      }}
+                    />
+                  ))}
+              </section>
+              <section className="pg-section">
+                <h2 className="pg-h2">History ({history.length})</h2>
+                {history.length === 0 ? (
+                  <p className="pg-state pg-empty">No closed loans yet.</p>
+                ) : (
+                  <LoanTable
+                    chains={chains}
+                    rows={history}
+                    history
+                    name={name}
+                    party="lender"
+                    caption="Closed loans"
+                    testId="loan-history"
                   />
-                ))}
-            </section>
-            <section className="pg-section">
-              <h2 className="pg-h2">History ({history.length})</h2>
-              {history.length === 0 ? (
-                <p className="pg-state pg-empty">No closed loans yet.</p>
-              ) : (
-                <LoanTable
-                  chains={chains}
-                  rows={history}
-                  history
-                  name={name}
-                  party="lender"
-                  caption="Closed loans"
-                  testId="loan-history"
-                />
-              )}
-            </section>
-          </>
-        );
-      }}
-    </QueryState>
+                )}
+              </section>
+            </>
+          );
+        }}
+      </QueryState>
+    </>
   );
 }
 
