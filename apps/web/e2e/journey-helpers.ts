@@ -48,12 +48,12 @@ export async function confirmed(page: Page, act: () => Promise<void>, count = 1)
 
 /**
  * Creates a USDC nft-pool through the create page (the first pool of a currency also opens the
- * bank: two signatures) accepting `collections` at 60% LTV.
+ * bank: two signatures) accepting `collections` at 60% LTV, at `apr` percent (36.5 when absent).
  */
 export async function createUsdcNftPool(
   page: Page,
   webUrl: string,
-  input: { amount: string; collections: string[]; usdcMint: string },
+  input: { amount: string; collections: string[]; usdcMint: string; apr?: string },
 ): Promise<void> {
   await page.goto(`${webUrl}/my-pools/new`);
   const form = page.getByRole("form", { name: "Create pool" });
@@ -62,7 +62,7 @@ export async function createUsdcNftPool(
   await form.getByLabel("Currency").selectOption(input.usdcMint);
   await form.getByLabel("Pool name").fill("Lender desk");
   await form.getByLabel("Amount to lend").fill(input.amount);
-  await form.getByLabel("APR (%)").fill("36.5");
+  await form.getByLabel("APR (%)").fill(input.apr ?? "36.5");
   await form.getByLabel("Maximum duration (days)").fill("7");
   await form.getByLabel("Maximum loan (USD)").fill("1000");
   for (const [i, collection] of input.collections.entries()) {

@@ -4,7 +4,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
 import { formatUnits, JITO_TIP_ACCOUNTS, parseUnits, SOL_MINT, USDC_MINT } from "@cistern/protocol";
-import { decodeBankAccount } from "@cistern/sdk";
+import { decodeBankAccount, decodeLoanAccount } from "@cistern/sdk";
 import {
   type Address,
   appendTransactionMessageInstructions,
@@ -430,6 +430,20 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await shot(borrower, "08b-notifications");
     await centre.getByRole("button", { name: "Close notifications" }).click();
     expect(await borrower.getByTestId("notifications-count").count()).toBe(0);
+    // the loan's due date and grace end as a calendar file, downloaded from its row
+    const nearRow = ongoing
+      .locator("tbody tr", { hasText: "40 USDC" })
+      .filter({ hasText: "Expires soon" })
+      .first();
+    const [nearDownload] = await Promise.all([
+      borrower.waitForEvent("download"),
+      nearRow.getByTestId("loan-calendar").click(),
+    ]);
+    expect(nearDownload.suggestedFilename()).toMatch(/^cistern-loan-\w{8}\.ics$/);
+    const nearIcs = await readFile((await nearDownload.path())!, "utf8");
+    expect(nearIcs).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(nearIcs).toMatch(/\r\nSUMMARY:Cistern loan due: 40 USDC against \S.*\r\n/);
+    expect(nearIcs).toContain("SUMMARY:Cistern grace ends:");
 
     // Past expiry and its 3 h grace: the lender sees it as past grace.
     await rpc(stack!.localnet.rpcUrl, "localnet_advanceClock", [86_400]);
@@ -1020,6 +1034,116 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     // the yield went to the bank's total: more than the principal that came back
     expect(after.totalLiquidity - now.totalLiquidity).toBeGreaterThan(0n);
     expect(after.availableLiquidity - now.availableLiquidity).toBeGreaterThan(delegatedBefore);
+  });
+
+  it("a borrower posts a loan request, another wallet fills it from the Lend page, and the borrower later moves the loan to a cheaper pool in one step", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    const fresh = await stack!.localnet.faucet(me);
+    const nft = fresh.nfts[0]!;
+    const usdcBefore = await tokenBalance(me, USDC_MINT);
+
+    // The borrower asks for their own terms under the NFT's offers; the terms read in plain words first.
+    await borrower.goto(`${stack!.webUrl}/borrow`);
+    const list = borrower.getByTestId("nft-list");
+    await list.waitFor({ timeout: 30_000 });
+    await list.getByRole("button", { name: new RegExp(nft.name.replace(/[#]/g, "\\$&")) }).click();
+    const form = borrower.getByTestId("request-form");
+    await form.getByText("No offer fits? Post a loan request").click();
+    await form.getByLabel("Currency").selectOption(USDC_MINT);
+    await form.getByLabel("Days").fill("0");
+    await form.getByLabel("Amount").fill("20");
+    expect(await form.getByTestId("request-error").textContent()).toBe(
+      "Choose a duration between 1 and 365 days.",
+    );
+    await form.getByLabel("Days").fill("5");
+    await form.getByLabel("Highest APR (%)").fill("20");
+    expect(await form.getByTestId("request-summary").textContent()).toMatch(
+      /^You ask for 20 USDC for 5 days at up to 20% APR: at most 0\.05\d* USDC interest, so at most 20\.05\d* USDC to repay by the due date\./,
+    );
+    await shot(borrower, "16-request-form");
+    await confirmed(borrower, () => form.getByTestId("post-request").click());
+    expect(await tokenBalance(me, nft.mint)).toBe(0n); // locked in the request's escrow
+
+    // The lender sees it on the Lend page (also at 360 px) and fills it.
+    await lender.goto(`${stack!.webUrl}/lend`);
+    await lender.getByRole("tab", { name: "USDC" }).click();
+    const card = lender.getByTestId("request-row").filter({ hasText: "asks for 20 USDC for 5 days" }).first();
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.getByTestId("request-ltv").textContent()).toMatch(
+      /^LTV [\d.]+% of a [\d.,]+ USDC valuation/,
+    );
+    await lender.setViewportSize({ width: 360, height: 740 });
+    await card.scrollIntoViewIfNeeded();
+    await shot(lender, "16b-open-requests-360");
+    const box = (await card.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+    await lender.setViewportSize({ width: 1280, height: 900 });
+    await confirmed(lender, () => card.getByTestId("fill-request").click());
+    expect((await tokenBalance(me, USDC_MINT)) - usdcBefore).toBe(20_000_000n);
+
+    // The borrower's bell says so; the loan runs at the borrower's 20%.
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    await borrower.getByTestId("notifications-button").click();
+    const centre = borrower.getByTestId("notifications-panel");
+    await centre.locator('[data-kind="request-filled"]').waitFor({ timeout: 30_000 });
+    expect(await centre.locator('[data-kind="request-filled"]').first().textContent()).toMatch(
+      /^Your loan request was filledA lender filled your request: 20 USDC is in your wallet, repay by .+\.$/,
+    );
+    await centre.getByRole("button", { name: "Close notifications" }).click();
+    const row = borrower
+      .getByTestId("ongoing-loans")
+      .locator("tbody tr", { hasText: "20 USDC" })
+      .filter({ hasText: "20%" })
+      .first();
+    await row.waitFor({ timeout: 30_000 });
+    const oldLoan = (await row.getAttribute("data-loan"))!;
+    const readLoan = async (loan: string) => {
+      const r = await rpc<{ value: { data: [string, string] } }>(stack!.localnet.rpcUrl, "getAccountInfo", [
+        loan,
+        { encoding: "base64", commitment: "confirmed" },
+      ]);
+      return decodeLoanAccount(new Uint8Array(Buffer.from(r.value.data[0], "base64")));
+    };
+    expect((await readLoan(oldLoan)).kind).toBe("RequestLoan");
+
+    // A third wallet opens a cheaper pool for the collection: the loan row says what moving saves, and moves.
+    const rivalKey = Keypair.generate();
+    await stack!.localnet.faucet(rivalKey.publicKey.toBase58());
+    await stack!.localnet.fundWallet(rivalKey.publicKey.toBase58(), { lamports: 10_000_000_000n });
+    const rival = await openAs(browser!, rivalKey, pageErrors);
+    await createUsdcNftPool(rival, stack!.webUrl, {
+      amount: "200",
+      collections: [nft.collectionId],
+      usdcMint: USDC_MINT,
+      apr: "5",
+    });
+    await rival.context().close();
+    const hint = row.getByTestId("refinance-hint");
+    await expect
+      .poll(
+        async () => {
+          await borrower.goto(`${stack!.webUrl}/loans`);
+          await row.waitFor({ timeout: 30_000 });
+          return hint.count();
+        },
+        { timeout: 60_000, interval: 2000 },
+      )
+      .toBe(1);
+    expect(await hint.textContent()).toMatch(/^A cheaper offer exists: 5% APR saves [\d.]+ USDC/);
+    await shot(borrower, "17-refinance-hint");
+    const paidBefore = await tokenBalance(me, USDC_MINT);
+    await confirmed(borrower, () => hint.getByTestId("refinance").click());
+    const old = await readLoan(oldLoan);
+    expect(old.status).toBe("Repaid");
+    const moved = await readLoan(old.extendedTo!);
+    expect([moved.status, moved.aprBps, moved.principal, moved.collateralMint]).toEqual([
+      "Ongoing",
+      500,
+      20_000_000n,
+      nft.mint,
+    ]);
+    // the borrower paid only the interest owed on the old loan so far
+    expect(paidBefore - (await tokenBalance(me, USDC_MINT))).toBeLessThan(100_000n);
   });
 });
 
