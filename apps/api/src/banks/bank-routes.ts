@@ -5,8 +5,14 @@ import type { AppContext } from "../app-context.ts";
 import { readBigInt } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Nullable, NullableString, Pubkey, withErrors } from "../http/schemas.ts";
-import { type BankDelegation, createLocalLendingVenue } from "../venues/lending/local-lending-venue.ts";
+import type { BankDelegation, LendingVenueReader } from "../venues/lending/lending-venue.ts";
+import { createLocalLendingVenue } from "../venues/lending/local-lending-venue.ts";
+import { createMarginfiLendingVenue } from "../venues/lending/marginfi-lending-venue.ts";
 import { BANK_COLUMNS, type BankRow, toBankView } from "./bank-view.ts";
+
+const VenueName = Type.Union([Type.Literal("local"), Type.Literal("marginfi"), Type.Null()], {
+  description: "which lending venue answered: the local lending venue (embedded default) or marginfi",
+});
 
 /** Bank routes: one bank, a wallet's banks, authorization and the delegation (marginfi) view. */
 export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -74,10 +80,7 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  const venue =
-    ctx.config.lendingProgramId === undefined
-      ? null
-      : createLocalLendingVenue(ctx.rpc, address(ctx.config.lendingProgramId));
+  const venue = createVenueReader(ctx);
   const Amount = (description: string) => Type.String({ description: `${description}, base units` });
   getRoute<{ mint: string }, unknown>(
     app,
@@ -93,7 +96,7 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
         200: Type.Object({
           mint: Pubkey,
           isDelegationSupported: Type.Boolean(),
-          venue: Type.Union([Type.Literal("local"), Type.Null()]),
+          venue: VenueName,
           reserve: NullableString(),
           rateBps: Type.Integer({ description: "yearly rate, basis points (0 without a reserve)" }),
           venueError: NullableString(),
@@ -106,7 +109,7 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
         return {
           mint,
           isDelegationSupported: r !== null,
-          venue: r === null ? null : "local",
+          venue: r === null || venue === null ? null : venue.name,
           reserve: r?.reserve ?? null,
           rateBps: r?.rateBps ?? 0,
           venueError: null,
@@ -129,11 +132,11 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
     "/marginfi/bank",
     {
       description:
-        "A bank's delegation of idle liquidity to the lending venue the program pins (the local lending venue " +
-        "on localnet; marginfi's shape in production): principal delegated at cost, what the position is worth " +
-        "at the venue's share price now, the yield earned (the bank's), the venue's rate and whether the hourly " +
-        "re-delegation is on. The local venue has no withdrawal cooldown (cooldownLiquidity 0, cooldownPeriod " +
-        "0). Unknown bank: null.",
+        "A bank's delegation of idle liquidity to the lending venue (the local lending venue the program pins " +
+        "on localnet; marginfi v2 when MARGINFI_GROUP is configured: the marginfi account the bank's PDA owns, " +
+        "at marginfi's last accrual): principal delegated at cost, what the position is worth at the venue's " +
+        "share price now, the yield earned (the bank's), the venue's rate and whether the hourly re-delegation " +
+        "is on. Neither venue has a withdrawal cooldown (cooldownLiquidity 0, cooldownPeriod 0). Unknown bank: null.",
       tags: ["banks"],
       querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
       response: withErrors({
@@ -144,7 +147,7 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
             isDelegationSupported: Type.Boolean({
               description: "a lending venue is pinned with a reserve of this mint",
             }),
-            venue: Type.Union([Type.Literal("local"), Type.Null()]),
+            venue: VenueName,
             venueError: NullableString({
               description: "why the venue's figures are missing, when it could not be read",
             }),
@@ -187,7 +190,7 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
         bank: pubkey,
         mint: row.mint,
         isDelegationSupported: d !== null,
-        venue: d === null ? null : "local",
+        venue: d === null || venue === null ? null : venue.name,
         venueError,
         venueProgram: d?.venueProgram ?? null,
         reserve: d?.reserve ?? null,
@@ -203,4 +206,19 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
       };
     },
   );
+}
+
+/** marginfi when the configuration names a marginfi group, else the local venue the lending program pins. */
+function createVenueReader(ctx: AppContext): LendingVenueReader | null {
+  const marginfi = ctx.config.marginfi;
+  if (marginfi !== undefined) {
+    return createMarginfiLendingVenue(ctx.rpc, {
+      programId: address(marginfi.programId),
+      group: address(marginfi.group),
+      bankByMint: new Map(Object.entries(marginfi.bankByMint).map(([m, b]) => [address(m), address(b)])),
+    });
+  }
+  return ctx.config.lendingProgramId === undefined
+    ? null
+    : createLocalLendingVenue(ctx.rpc, address(ctx.config.lendingProgramId));
 }

@@ -39,6 +39,12 @@ export interface ApiConfig {
   logFormat: "json" | "pretty";
   /** `/ready` answers 503 when the indexer is more than this many slots behind the chain. */
   readyMaxLagSlots: number;
+  /**
+   * Read marginfi v2 for the delegation routes (/marginfi/reserve, /marginfi/bank) instead of the local lending
+   * venue: its program, the group, and the marginfi bank of each mint (a marginfi bank is not derivable from its
+   * mint). Undefined on the embedded default.
+   */
+  marginfi: { programId: string; group: string; bankByMint: Record<string, string> } | undefined;
 }
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -54,6 +60,37 @@ function parsePort(name: string, raw: string | undefined, fallback: number): num
   const port = Number(raw);
   if (port > 65535) fail(`${name} must be at most 65535, got ${port}`);
   return port;
+}
+
+/** MARGINFI_GROUP, MARGINFI_BANKS ("mint:bank,mint:bank") and MARGINFI_PROGRAM_ID, all base58. */
+function parseMarginfi(env: Record<string, string | undefined>): ApiConfig["marginfi"] {
+  const group = env.MARGINFI_GROUP ?? "";
+  if (group === "") {
+    if (env.MARGINFI_BANKS) fail("MARGINFI_BANKS needs MARGINFI_GROUP");
+    return undefined;
+  }
+  const programId = env.MARGINFI_PROGRAM_ID || "MFv2hWf31Z9kbCa1snEPYctwafyhdvnV7FZnsebVacA";
+  for (const [name, value] of [
+    ["MARGINFI_GROUP", group],
+    ["MARGINFI_PROGRAM_ID", programId],
+  ] as const) {
+    if (!BASE58.test(value)) fail(`${name} is not a base58 address: '${value}'`);
+  }
+  const bankByMint: Record<string, string> = {};
+  for (const pair of (env.MARGINFI_BANKS ?? "").split(",").filter((p) => p.trim() !== "")) {
+    const [mint, bank, extra] = pair.trim().split(":");
+    if (
+      mint === undefined ||
+      bank === undefined ||
+      extra !== undefined ||
+      !BASE58.test(mint) ||
+      !BASE58.test(bank)
+    ) {
+      fail(`MARGINFI_BANKS entries are mint:bank base58 pairs, got '${pair.trim()}'`);
+    }
+    bankByMint[mint] = bank;
+  }
+  return { programId, group, bankByMint };
 }
 
 function parsePositiveMs(name: string, raw: string | undefined, fallback: number): number {
@@ -146,5 +183,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     logFormat,
     readyMaxLagSlots,
+    marginfi: parseMarginfi(env),
   };
 }

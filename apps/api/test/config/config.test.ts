@@ -36,6 +36,23 @@ describe("config", () => {
     expect(getDefaultWsUrl("http://127.0.0.1:18899")).toBe("ws://127.0.0.1:18900");
   });
 
+  it("reads marginfi's group and banks (production delegation reads), and names a bad entry", () => {
+    expect(loadConfig({}).marginfi).toBeUndefined();
+    const mint = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
+    const bank = "DeyH7QxWvnbbaVB4zFrf4hoq7Q8z1ZT14co42BGwGtfM";
+    const group = "4qp6Fx6tnZkY5Wropq9wUYgtFxXKwE6viZxFHg3rdAG8";
+    expect(loadConfig({ MARGINFI_GROUP: group, MARGINFI_BANKS: `${mint}:${bank}` }).marginfi).toEqual({
+      programId: "MFv2hWf31Z9kbCa1snEPYctwafyhdvnV7FZnsebVacA",
+      group,
+      bankByMint: { [mint]: bank },
+    });
+    expect(() => loadConfig({ MARGINFI_GROUP: group, MARGINFI_BANKS: `${mint}=${bank}` })).toThrow(
+      /MARGINFI_BANKS entries are mint:bank/,
+    );
+    expect(() => loadConfig({ MARGINFI_BANKS: `${mint}:${bank}` })).toThrow(/needs MARGINFI_GROUP/);
+    expect(() => loadConfig({ MARGINFI_GROUP: "0xabc" })).toThrow(/MARGINFI_GROUP is not a base58/);
+  });
+
   it("names the bad variable", () => {
     expect(() => loadConfig({ API_PORT: "abc" })).toThrow(/API_PORT/);
     expect(() => loadConfig({ API_PORT: "70000" })).toThrow(/API_PORT/);

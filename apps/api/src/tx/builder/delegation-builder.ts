@@ -7,7 +7,7 @@ import {
   NO_VENUE,
 } from "@cistern/sdk";
 import type { Address, Instruction } from "@solana/kit";
-import type { BankDelegation } from "../../venues/lending/local-lending-venue.ts";
+import type { BankDelegation } from "../../venues/lending/lending-venue.ts";
 import { loadServiceKeypair } from "../oracle/oracle-keypair.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";

@@ -13,35 +13,16 @@ import {
 } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
 import type { RpcClient } from "../../solana/rpc-client.ts";
-
-/** A bank's delegation as the lending venue holds it, valued at the reserve's index accrued to `nowSeconds`. */
-export interface BankDelegation {
-  venue: "local";
-  venueProgram: Address;
-  reserve: Address;
-  venueVault: Address;
-  position: Address;
-  positionBump: number;
-  /** The reserve's yearly rate, basis points. */
-  rateBps: number;
-  /** Share price now, 12 decimals. */
-  index: bigint;
-  shares: bigint;
-  /** What the shares are worth now, base units (floor, as a withdrawal pays). */
-  positionValue: bigint;
-}
+import type { BankDelegation, LendingVenueReader } from "./lending-venue.ts";
 
 /**
  * The local lending venue as the API reads it: the program the lending program's Venues account pins, its
  * reserve of a mint and a bank's position there (PDAs of the venue), with the venue's own maths.
  */
-export interface LocalLendingVenue {
+export interface LocalLendingVenue extends LendingVenueReader {
+  readonly name: "local";
   /** The pinned lending venue program, or null when none is pinned. */
   program(): Promise<Address | null>;
-  /** The pinned venue's reserve of `mint` (its rate), or null without a pinned venue or reserve. */
-  reserve(mint: Address): Promise<{ venueProgram: Address; reserve: Address; rateBps: number } | null>;
-  /** The bank's position in the reserve of `mint` (shares 0 when it has none yet); null without a pinned venue or reserve. */
-  delegation(bank: Address, mint: Address, nowSeconds: number): Promise<BankDelegation | null>;
 }
 
 export function createLocalLendingVenue(rpc: RpcClient, lendingProgramId: Address): LocalLendingVenue {
@@ -53,6 +34,7 @@ export function createLocalLendingVenue(rpc: RpcClient, lendingProgramId: Addres
     return pinned === NO_VENUE ? null : pinned;
   }
   return {
+    name: "local",
     program,
     async reserve(mint) {
       const venueProgram = await program();
