@@ -24,6 +24,7 @@ export * from "./instructions/request-instructions.ts";
 export * from "./instructions/venue-instructions.ts";
 export * from "./lending-venue/lending-venue.ts";
 export * from "./metaplex/metadata.ts";
+export * from "./nft-market/nft-market.ts";
 export * from "./pda.ts";
 export * from "./sdk-error.ts";
 export * from "./swap-venue/swap-venue.ts";

@@ -1,0 +1,23 @@
+/* Local NFT market entrypoint: decodes the input and dispatches on the first data byte. */
+#include "market.h"
+
+#define MAX_ACCOUNTS 12
+
+u64 entrypoint(const u8 *input) {
+  SolAccountInfo ka[MAX_ACCOUNTS];
+  SolParameters p;
+  p.ka = ka;
+  u64 r = sol_deserialize(input, &p, MAX_ACCOUNTS);
+  if (r) return r;
+  if (p.data_len < 1) return E_INVALID_INSTRUCTION;
+  if (p.ka_num > MAX_ACCOUNTS) p.ka_num = MAX_ACCOUNTS;
+  switch (p.data[0]) {
+    case 0: return ix_list(&p);
+    case 1: return ix_delist(&p);
+    case 2: return ix_buy(&p);
+    case 3: return ix_place_bid(&p);
+    case 4: return ix_cancel_bid(&p);
+    case 5: return ix_sell_to_bid(&p);
+    default: return E_INVALID_INSTRUCTION;
+  }
+}
