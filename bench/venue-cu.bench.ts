@@ -1,6 +1,7 @@
-// Compute units of the instructions that compose with the swap venue (in-process LiteSVM, deterministic):
-// the venue's Swap alone, MarketSell, LiquidateSell and MarginSwap each including the venue swap, against the issue's
-// budget of 120,000 CU for the whole transaction.
+// Compute units of the instructions that compose with the venues (in-process LiteSVM, deterministic): the swap
+// venue's Swap alone, MarketSell, LiquidateSell and MarginSwap each including the venue swap; the NFT instant sell
+// (MarketSell with the market's SellToBid), the NFT auto-sell (LiquidateSell with SellToBid) and TakeMortgage
+// (with the market's Buy); against the issues' budget of 120,000 CU for the whole transaction.
 
 import { getLiquidateSellInstruction, quoteSwapExactIn } from "@cistern/sdk";
 import {
@@ -13,6 +14,16 @@ import {
   setUnixTime,
   tokenAccountOf,
 } from "@cistern/sdk/testing";
+import {
+  createNftSale,
+  instantSell,
+  listNft,
+  openNftLoan,
+  placeBid,
+  sellLoanToBid,
+  takeMortgageInstruction,
+  USDC,
+} from "../programs/lending/test/support/nft-sale-world.ts";
 import {
   COLLATERAL,
   createSale,
@@ -112,9 +123,48 @@ const own = await sendWithLiteSvm(
 );
 rows.push(["swap venue Swap", own.computeUnits]);
 
+// the NFT market: instant sell of a loan to a collection bid, auto-sell of an overdue loan, a mortgage
+const n = await createNftSale();
+const nftLoan = await openNftLoan(n, 50n * USDC);
+setUnixTime(n.world, getNow(n.world).unix + 2n * DAY);
+const nftBid = await placeBid(n, 90n * USDC);
+const borrowerCurrency = await tokenAccountOf(n.world, n.borrower, n.world.currencyMint);
+const instant = await sendWithLiteSvm(
+  n.world.svm,
+  [await instantSell(n, nftLoan.loan, await sellLoanToBid(n, nftLoan.loan, nftBid, borrowerCurrency))],
+  n.borrower.signer,
+);
+rows.push(["Instant sell (MarketSell + SellToBid)", instant.computeUnits]);
+const overdueNft = await openNftLoan(n, 50n * USDC);
+setUnixTime(n.world, readLoan(n.world, overdueNft.loan).expiredAt + 8n * 3600n + 1n);
+const autoBid = await placeBid(n, 80n * USDC, 2n);
+const autoSold = await sendWithLiteSvm(
+  n.world.svm,
+  [
+    await getLiquidateSellInstruction({
+      programAddress: n.world.programAddress,
+      liquidator: n.world.admin,
+      pool: n.pool.address,
+      bank: n.pool.bank.address,
+      loan: overdueNft.loan,
+      poolOwnerCollateralTokenAccount: await tokenAccountOf(n.world, n.pool.bank.owner, overdueNft.nft),
+      swap: await sellLoanToBid(n, overdueNft.loan, autoBid, n.world.vault),
+    }),
+  ],
+  n.world.admin,
+);
+rows.push(["NFT auto-sell (LiquidateSell + SellToBid)", autoSold.computeUnits]);
+const listing = await listNft(n, 100n * USDC);
+const mortgage = await sendWithLiteSvm(
+  n.world.svm,
+  [await takeMortgageInstruction(n, listing, 60n * USDC)],
+  n.borrower.signer,
+);
+rows.push(["TakeMortgage (incl. market Buy)", mortgage.computeUnits]);
+
 console.log("venue-cu: compute units (LiteSVM), budget 120,000 per transaction");
 for (const [name, units] of rows)
   console.log(
-    `${name.padEnd(34)} ${String(units).padStart(7)} CU  ${units <= BUDGET ? "within budget" : "OVER BUDGET"}`,
+    `${name.padEnd(42)} ${String(units).padStart(7)} CU  ${units <= BUDGET ? "within budget" : "OVER BUDGET"}`,
   );
 if (rows.some(([, units]) => units > BUDGET)) process.exit(1);

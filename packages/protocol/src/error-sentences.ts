@@ -121,6 +121,8 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This loan request's terms changed. Refresh the list and review them again.";
     case P.SelfFill:
       return "You cannot fill your own loan request.";
+    case P.MortgageDisabled:
+      return "This pool does not offer mortgages. Choose another offer.";
     case P.InvalidVenue:
       return "This market is not one Cistern trades on. Please refresh and try again.";
     case P.LoanLiquidatable:

@@ -115,6 +115,10 @@ export const PROGRAM_ERRORS = {
     name: "SelfFill",
     message: "a borrower cannot fill their own loan request",
   },
+  6054: {
+    name: "MortgageDisabled",
+    message: "TakeMortgage on a pool that does not offer mortgages (its mortgage flag is off)",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

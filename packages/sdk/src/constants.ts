@@ -50,4 +50,5 @@ export const INSTRUCTION_TAG = {
   PostRequest: 20,
   CancelRequest: 21,
   FillRequest: 22,
+  TakeMortgage: 23,
 } as const;

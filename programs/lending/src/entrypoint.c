@@ -35,6 +35,7 @@ u64 entrypoint(const u8 *input) {
     case 20: return ix_post_request(&p);
     case 21: return ix_cancel_request(&p);
     case 22: return ix_fill_request(&p);
+    case 23: return ix_take_mortgage(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

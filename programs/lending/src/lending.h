@@ -58,6 +58,7 @@
 #define E_REQUEST_NOT_OPEN 6051ULL
 #define E_REQUEST_TERMS_MISMATCH 6052ULL
 #define E_SELF_FILL 6053ULL
+#define E_MORTGAGE_DISABLED 6054ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1
@@ -91,6 +92,11 @@
 #define LOAN_CLASSIC 0
 #define LOAN_MARGIN_SWAP 1
 #define LOAN_REQUEST 2
+#define LOAN_MORTGAGE 3
+/* pool flags */
+#define FLAG_AUTO_SELL 1
+#define FLAG_MORTGAGE 2
+#define FLAG_COMPOUNDING 4
 #define REQUEST_OPEN 0
 #define REQUEST_FILLED 1
 #define REQUEST_CANCELLED 2
@@ -341,6 +347,7 @@ u64 ix_refinance(const SolParameters *p);
 u64 ix_post_request(const SolParameters *p);
 u64 ix_cancel_request(const SolParameters *p);
 u64 ix_fill_request(const SolParameters *p);
+u64 ix_take_mortgage(const SolParameters *p);
 /* Withdraws from the bank's position in the pinned lending venue the fewest shares worth at least `needed`
  * (all of them when they are worth less), into the vault, with WithdrawDelegated's accounting. Accounts from
  * `first`: venues, lending venue program, reserve (w), position (w), venue vault (w). */

@@ -1,14 +1,15 @@
 /* LiquidateSell (14): a loan past expiry + grace in an auto-sell pool is liquidated by selling its collateral
- * through the pinned swap venue into the bank's vault, instead of handing the collateral to the pool owner. */
+ * through a pinned venue (the swap venue for tokens, the NFT market's collection bid for an NFT) into the bank's
+ * vault, instead of handing the collateral to the pool owner. */
 #include "loan.h"
 
 #define SWAP_FIRST_ACCOUNT 11
 #define MAX_SWAP_DATA 512
-#define FLAG_AUTO_SELL 1
 
 /* accounts: 0 liquidator (s, w; anyone; receives the escrow rent), 1 config, 2 venues, 3 pool (w), 4 bank (w),
  * 5 vault (w; the swap's output), 6 loan (w), 7 escrow (w), 8 pool owner's collateral token account (w; what
- * the sale leaves), 9 token program, 10 swap program (the pinned one), 11.. the swap instruction's accounts.
+ * the sale leaves), 9 token program, 10 swap program or NFT market (a pinned one), 11.. the venue instruction's
+ * accounts.
  * data: tag, then the swap instruction's data. The sale must bring the vault at least principal + the interest
  * owed now, so the lenders are paid in full; otherwise nothing happens and the loan can be liquidated the
  * classic way (Liquidate). */
@@ -22,7 +23,7 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   u64 r = check_signer(liquidator, true);
   if (r) return r;
   if ((r = check_config(config, p->program_id, false))) return r;
-  if ((r = check_swap_venue(venues, swap, p->program_id))) return r;
+  if ((r = check_sale_venue(venues, swap, p->program_id))) return r;
   if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
   Pool *pl = (Pool *)pool->data;
   Bank *bk = (Bank *)bank->data;

@@ -36,7 +36,8 @@ u64 new_loan_parse(NewLoan *c) {
   if (slot > c->clock.slot) return E_FUTURE_ATTESTATION;
   if (c->clock.slot - slot > MAX_ATTESTATION_AGE_SLOTS) return E_STALE_ATTESTATION;
   if (c->duration < MIN_DURATION || c->duration > c->pl->max_duration) return E_INVALID_DURATION;
-  if (rd32(d + 36) != c->pl->loan_apr_bps) return E_APR_MISMATCH;
+  u32 apr_bps = c->mortgage ? c->pl->mortgage_apr_bps : c->pl->loan_apr_bps;
+  if (rd32(d + 36) != apr_bps) return E_APR_MISMATCH;
   if (c->principal == 0 || c->collateral_amount == 0) return E_INVALID_AMOUNT;
   if ((d[121] | d[122] | d[123]) != 0) return E_INVALID_INSTRUCTION; /* reserved */
   c->pull_index = d[120];
@@ -46,8 +47,8 @@ u64 new_loan_parse(NewLoan *c) {
   c->payer = c->borrower;
   c->borrower_key = c->borrower->key;
   c->nonce_bytes = d + 4;
-  c->kind = LOAN_CLASSIC;
-  c->apr_bps = c->pl->loan_apr_bps;
+  c->kind = c->mortgage ? LOAN_MORTGAGE : LOAN_CLASSIC;
+  c->apr_bps = apr_bps;
   return SUCCESS;
 }
 
@@ -194,6 +195,7 @@ u64 ix_take_loan(const SolParameters *p) {
   NewLoan c;
   c.p = p;
   c.trailing_data = false;
+  c.mortgage = false;
   c.borrower = &ka[0];
   c.oracle = &ka[1];
   c.config = &ka[2];
@@ -256,6 +258,7 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   const SolAccountInfo *ka = p->ka;
   c->p = p;
   c->trailing_data = false;
+  c->mortgage = false;
   c->borrower = &ka[0];
   c->oracle = &ka[1];
   c->config = &ka[2];

@@ -13,7 +13,7 @@ typedef struct {
   const SolAccountInfo *payer;   /* pays the rent of the loan and its escrow (the borrower, FillRequest: the lender) */
   const SolPubkey *borrower_key; /* the loan's borrower (a loan PDA seed) */
   const u8 *nonce_bytes;         /* the loan PDA's nonce seed (8 bytes of instruction data) */
-  u8 kind;                       /* LOAN_CLASSIC, LOAN_MARGIN_SWAP, LOAN_REQUEST */
+  u8 kind;                       /* LOAN_CLASSIC, LOAN_MARGIN_SWAP, LOAN_REQUEST, LOAN_MORTGAGE */
   u32 apr_bps;                   /* the loan's rate: the pool's loan curve, FillRequest: the lender's */
   u64 whitelist_index; /* account index of the optional whitelist ALT */
   Config *cfg;
@@ -28,7 +28,8 @@ typedef struct {
   u64 bank_total; /* bank total liquidity used for exposure */
   u64 released;   /* principal released from the same entry in the same instruction (Extend) */
   SolPubkey collection; /* nft: the verified collection; defi: the collateral mint; Extend: the old loan's */
-  bool trailing_data;   /* MarginSwap: data goes on after the 124 bytes of terms (the venue swap's data) */
+  bool trailing_data;   /* MarginSwap, TakeMortgage: data goes on after the 124 bytes of terms (the venue's) */
+  bool mortgage;        /* TakeMortgage: the pool's mortgage curve (expectedAprBps = mortgageAprBps) */
   u8 pull_index;        /* TakeLoan data byte 120: first of the 5 venue accounts to pull delegated liquidity
                            back from (0: none; Extend and MarginSwap refuse any other value) */
 } NewLoan;
@@ -77,6 +78,10 @@ u64 settle_loan(const Settlement *s);
 #define MAX_SWAP_ACCOUNTS 19
 /* the Venues account and that `swap` is its pinned, executable swap program (InvalidVenue) */
 u64 check_swap_venue(const SolAccountInfo *venues, const SolAccountInfo *swap, const SolPubkey *program_id);
+/* the Venues account and that `market` is its pinned, executable NFT market program (InvalidVenue) */
+u64 check_market_venue(const SolAccountInfo *venues, const SolAccountInfo *market, const SolPubkey *program_id);
+/* MarketSell and LiquidateSell: `venue` is the pinned swap program or the pinned NFT market (InvalidVenue) */
+u64 check_sale_venue(const SolAccountInfo *venues, const SolAccountInfo *venue, const SolPubkey *program_id);
 /* A venue swap for a loan: the accounts from `first` on, in order, with the loan PDA signing (the escrow's
  * authority); the instruction data after the tag, as given. */
 typedef struct {

@@ -22,6 +22,7 @@ u64 ix_margin_swap(const SolParameters *p) {
   NewLoan c;
   c.p = p;
   c.trailing_data = true;
+  c.mortgage = false;
   c.borrower = &ka[0];
   c.oracle = &ka[1];
   c.config = &ka[2];

@@ -1,5 +1,6 @@
-/* MarketSell (13): sell an ongoing loan's collateral through the pinned swap venue and repay from the proceeds,
- * in one instruction. The venue is trusted for nothing: the program measures what left the escrow and what
+/* MarketSell (13): sell an ongoing loan's collateral through a pinned venue (the swap venue for tokens, the NFT
+ * market's collection bid for an NFT: the borrower's instant sell) and repay from the proceeds, in one
+ * instruction. The venue is trusted for nothing: the program measures what left the escrow and what
  * reached the borrower's currency account, and pays the loan off exactly as Repay would. */
 #include "loan.h"
 
@@ -33,17 +34,32 @@ u64 invoke_loan_swap(const SwapCall *c) {
   return sol_invoke_signed_c(&ix, infos, (int)n + 1, &signer, 1);
 }
 
+static bool is_pinned(const SolPubkey *pinned, const SolAccountInfo *program) {
+  return !is_zero_key(pinned) && pubkey_eq(program->key, pinned) && program->executable;
+}
+
 u64 check_swap_venue(const SolAccountInfo *venues, const SolAccountInfo *swap, const SolPubkey *program_id) {
   u64 r = check_venues(venues, program_id);
   if (r) return r;
-  const SolPubkey *pinned = &((const Venues *)venues->data)->swap_program;
-  if (is_zero_key(pinned) || !pubkey_eq(swap->key, pinned) || !swap->executable) return E_INVALID_VENUE;
-  return SUCCESS;
+  return is_pinned(&((const Venues *)venues->data)->swap_program, swap) ? SUCCESS : E_INVALID_VENUE;
+}
+
+u64 check_market_venue(const SolAccountInfo *venues, const SolAccountInfo *market, const SolPubkey *program_id) {
+  u64 r = check_venues(venues, program_id);
+  if (r) return r;
+  return is_pinned(&((const Venues *)venues->data)->market_program, market) ? SUCCESS : E_INVALID_VENUE;
+}
+
+u64 check_sale_venue(const SolAccountInfo *venues, const SolAccountInfo *venue, const SolPubkey *program_id) {
+  u64 r = check_venues(venues, program_id);
+  if (r) return r;
+  const Venues *v = (const Venues *)venues->data;
+  return is_pinned(&v->swap_program, venue) || is_pinned(&v->market_program, venue) ? SUCCESS : E_INVALID_VENUE;
 }
 
 /* accounts: 0 borrower (s, w), 1 config, 2 venues, 3 pool (w), 4 bank (w), 5 vault (w), 6 loan (w), 7 escrow (w),
  * 8 borrower collateral token account (w), 9 borrower currency token account (w), 10 treasury currency token
- * account (w), 11 token program, 12 swap program (the one the venues account pins), 13.. the swap
+ * account (w), 11 token program, 12 swap program or NFT market (one the venues account pins), 13.. the venue
  * instruction's accounts in its order. data: tag, then the swap instruction's data (at most 512 bytes). */
 u64 ix_market_sell(const SolParameters *p) {
   if (p->data_len < 2 || p->data_len > 1 + MAX_SWAP_DATA) return E_INVALID_INSTRUCTION;
@@ -55,7 +71,7 @@ u64 ix_market_sell(const SolParameters *p) {
   u64 r = check_signer(borrower, true);
   if (r) return r;
   if ((r = check_config(config, p->program_id, false))) return r;
-  if ((r = check_swap_venue(venues, swap, p->program_id))) return r;
+  if ((r = check_sale_venue(venues, swap, p->program_id))) return r;
   if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
   const Config *cfg = (const Config *)config->data;
   Pool *pl = (Pool *)pool->data;

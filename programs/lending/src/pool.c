@@ -5,7 +5,6 @@ static const u8 POOL_SEED[] = "pool";
 #define PARAMS_FIXED 94ULL
 #define ENTRY_SIZE 36ULL
 #define FLAGS_ALL 7
-#define FLAG_MORTGAGE 2
 
 Entry *pool_find_entry(Pool *pool, const SolPubkey *id) {
   for (u8 i = 0; i < pool->count && i < MAX_COLLECTIONS; i++)

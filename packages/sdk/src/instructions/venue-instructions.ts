@@ -7,6 +7,7 @@ import {
 } from "@solana/kit";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
 import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
+import { findMetadataPda } from "../metaplex/metadata.ts";
 import { findConfigPda, findEscrowPda, findVaultPda, findVenuesPda } from "../pda.ts";
 import { readonly, type SignerInput, signer, signerAddress, writable } from "./account-metas.ts";
 import { encodeTerms, type LoanTerms } from "./loan-instructions.ts";
@@ -45,6 +46,13 @@ function passThrough(swap: Instruction, loan: Address) {
   );
 }
 
+/** A venue instruction's accounts with the borrower's meta carrying its signer (the borrower pays the venue). */
+function passThroughAsBorrower(venue: Instruction, borrower: SignerInput) {
+  return (venue.accounts ?? []).map((a) =>
+    a.address === signerAddress(borrower) ? signer(borrower, true) : { address: a.address, role: a.role },
+  );
+}
+
 /** SetVenues (tag 12, admin only): pins the swap, NFT market and lending venue programs (NO_VENUE: none). */
 export async function getSetVenuesInstruction(input: {
   programAddress: Address;
@@ -75,8 +83,9 @@ export async function getSetVenuesInstruction(input: {
 }
 
 /**
- * MarketSell (tag 13): sells the loan's collateral through the pinned swap venue and repays the loan from the
- * proceeds in the same instruction. `swap` is the venue's swap instruction whose input is the loan's escrow,
+ * MarketSell (tag 13): sells the loan's collateral through a pinned venue and repays the loan from the proceeds
+ * in the same instruction. `swap` is the venue's instruction (the swap venue's swap for tokens, the NFT market's
+ * SellToBid for an NFT: the instant sell) whose input is the loan's escrow,
  * whose authority is the loan (the program signs for it) and whose output is the borrower's currency account;
  * its accounts and data are passed through. The program refuses unless the proceeds cover principal + owed
  * interest; what remains after repaying stays with the borrower, unsold collateral comes back.
@@ -225,11 +234,72 @@ export async function getMarginSwapInstruction(
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(SYSTEM_PROGRAM_ADDRESS),
       readonly(input.swap.programAddress),
-      ...(input.swap.accounts ?? []).map((a) =>
-        a.address === signerAddress(input.borrower)
-          ? signer(input.borrower, true)
-          : { address: a.address, role: a.role },
-      ),
+      ...passThroughAsBorrower(input.swap, input.borrower),
+    ],
+    data,
+  };
+}
+
+/**
+ * TakeMortgage (tag 23, oracle co-signed): buys a listing of the pinned NFT market with the down payment in the
+ * borrower's currency account plus a loan from a mortgage-enabled nft-pool at its mortgage APR; the NFT lands in
+ * the new loan's escrow. `buy` is the market's Buy instruction paying from `borrowerCurrencyTokenAccount` (the
+ * borrower signs) into the escrow, which the caller derives with {@link findLoanPda} / findEscrowPda first.
+ * `expectedAprBps` is the pool's mortgageAprBps; `collateralAmountBaseUnits` is 1.
+ */
+export async function getTakeMortgageInstruction(
+  input: {
+    programAddress: Address;
+    borrower: SignerInput;
+    oracle: SignerInput;
+    pool: Address;
+    bank: Address;
+    collateralMint: Address;
+    borrowerCurrencyTokenAccount: Address;
+    buy: Instruction;
+  } & LoanTerms,
+): Promise<Instruction & { loan: Address; escrow: Address }> {
+  const [metadata, metadataBump] = await findMetadataPda(input.collateralMint);
+  const {
+    loan,
+    escrow,
+    data: terms,
+  } = await encodeTerms(
+    INSTRUCTION_TAG.TakeMortgage,
+    input.programAddress,
+    input.pool,
+    signerAddress(input.borrower),
+    input,
+    metadataBump,
+  );
+  const [config] = await findConfigPda(input.programAddress);
+  const [venues] = await findVenuesPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const buyData = input.buy.data ?? new Uint8Array();
+  const data = new Uint8Array(terms.length + buyData.length);
+  data.set(terms, 0);
+  data.set(buyData, terms.length);
+  return {
+    programAddress: input.programAddress,
+    loan,
+    escrow,
+    accounts: [
+      signer(input.borrower, true),
+      signer(input.oracle, false),
+      readonly(config),
+      writable(input.pool),
+      writable(input.bank),
+      writable(vault),
+      writable(loan),
+      writable(escrow),
+      readonly(input.collateralMint),
+      writable(input.borrowerCurrencyTokenAccount),
+      readonly(venues),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+      readonly(SYSTEM_PROGRAM_ADDRESS),
+      readonly(metadata),
+      readonly(input.buy.programAddress),
+      ...passThroughAsBorrower(input.buy, input.borrower),
     ],
     data,
   };

@@ -277,6 +277,8 @@ export async function createPool(
     bank?: WorldBank;
     /** Sell the collateral at liquidation (LiquidateSell) instead of handing it to the owner. */
     autoSell?: boolean;
+    /** Offer mortgages (nft-pool) at this APR, basis points. */
+    mortgageAprBps?: number;
   },
 ): Promise<WorldPool> {
   const bank = input.bank ?? world.defaultBank;
@@ -296,7 +298,12 @@ export async function createPool(
         })),
         input.loanAprBps,
       ),
-      flags: { autoSell: input.autoSell ?? false, mortgage: false, compounding: false },
+      flags: {
+        autoSell: input.autoSell ?? false,
+        mortgage: input.mortgageAprBps !== undefined,
+        compounding: false,
+      },
+      mortgageAprBps: input.mortgageAprBps ?? 0,
     },
   });
   await sendWithLiteSvm(world.svm, [ix], bank.owner.signer);
@@ -365,7 +372,11 @@ export async function takeLoan(world: LendingWorld, input: WorldLoanInput): Prom
   return ix.loan;
 }
 
-function attest(world: LendingWorld, input: { collection: Address; collateralValueBaseUnits: bigint }) {
+/** An attestation of the world's oracle at the current slot (1 USD per currency unit, no borrower history). */
+export function attest(
+  world: LendingWorld,
+  input: { collection: Address; collateralValueBaseUnits: bigint },
+) {
   return {
     collateralValueBaseUnits: input.collateralValueBaseUnits,
     collection: input.collection,

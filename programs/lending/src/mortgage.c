@@ -1,0 +1,81 @@
+/* TakeMortgage (23): buy a listed NFT with a loan. The buyer's down payment plus a loan from an nft-pool that
+ * offers mortgages pay the pinned NFT market's listing, and the NFT lands in the new loan's escrow as its
+ * collateral, under the pool's mortgage curve. It ends like any loan: repay, instant sell, or liquidation
+ * (the buyer then loses the NFT and the down payment). */
+#include "loan.h"
+
+#define MARKET_FIRST_ACCOUNT 15
+#define MAX_MARKET_DATA 512
+static const u8 BANK_SEED[] = "bank";
+
+/* accounts: 0 borrower (s, w), 1 oracle (s), 2 config, 3 pool (w; an nft-pool with the mortgage flag, not
+ * private), 4 bank (w), 5 vault (w), 6 loan (w; new PDA), 7 escrow (w; new PDA, token account of the NFT),
+ * 8 NFT mint, 9 borrower currency token account (w; holds the down payment, receives the principal, pays the
+ * listing), 10 venues, 11 token program, 12 system program, 13 the NFT's Metaplex metadata, 14 NFT market (the
+ * pinned one), 15.. the market's Buy accounts (buyer: account 0; payment from account 9; NFT to account 7).
+ * data: the TakeLoan terms (124 bytes, tag 23; byte 3 = metadata bump; expectedAprBps = the pool's
+ * mortgageAprBps; collateralAmount 1), then the market instruction's data (at most 512 bytes). */
+u64 ix_take_mortgage(const SolParameters *p) {
+  if (p->ka_num <= MARKET_FIRST_ACCOUNT) return E_NOT_ENOUGH_ACCOUNTS;
+  if (p->data_len <= LOAN_DATA_LEN || p->data_len > LOAN_DATA_LEN + MAX_MARKET_DATA) return E_INVALID_INSTRUCTION;
+  const SolAccountInfo *ka = p->ka;
+  NewLoan c;
+  c.p = p;
+  c.trailing_data = true;
+  c.mortgage = true;
+  c.borrower = &ka[0];
+  c.oracle = &ka[1];
+  c.config = &ka[2];
+  c.pool = &ka[3];
+  c.bank = &ka[4];
+  c.vault = &ka[5];
+  c.loan = &ka[6];
+  c.escrow = &ka[7];
+  c.mint = &ka[8];
+  c.token = &ka[11];
+  c.sys = &ka[12];
+  const SolAccountInfo *currency = &ka[9], *venues = &ka[10], *metadata = &ka[13], *market = &ka[14];
+  u64 r = new_loan_parse(&c);
+  if (r) return r;
+  if (c.pull_index != 0) return E_INVALID_INSTRUCTION;
+  if (c.pl->pool_type != POOL_NFT) return E_INVALID_COLLATERAL;
+  if (!(c.pl->flags & FLAG_MORTGAGE)) return E_MORTGAGE_DISABLED;
+  u8 decimals;
+  u64 supply;
+  if ((r = check_mint(c.mint, &decimals, &supply))) return r;
+  if (decimals != 0 || supply != 1 || c.collateral_amount != 1) return E_INVALID_COLLATERAL;
+  if ((r = read_verified_collection(metadata, c.mint->key, p->data[3], &c.collection))) return r;
+  c.whitelist_index = p->ka_num; /* mortgages from private pools are refused (no whitelist account) */
+  if ((r = new_loan_limits(&c))) return r;
+  if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
+  if ((r = check_market_venue(venues, market, p->program_id))) return r;
+  if ((r = new_loan_create(&c))) return r;
+
+  SolSignerSeed bank_seeds[4] = {
+    {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
+  SolSignerSeeds bank_signer = {bank_seeds, 4};
+  TransferArgs out = {c.token, c.vault, currency, c.bank, c.principal, &bank_signer};
+  if ((r = token_transfer(&out))) return r;
+  c.bk->available -= c.principal;
+  new_loan_record(&c, false);
+  Loan *l = (Loan *)c.loan->data;
+  u64 escrow_before = rd64(c.escrow->data + 64), currency_before = rd64(currency->data + 64);
+  SolParameters shifted = *p;
+  shifted.data = p->data + LOAN_DATA_LEN - 1;
+  shifted.data_len = p->data_len - LOAN_DATA_LEN + 1;
+  SwapCall call = {&shifted, MARKET_FIRST_ACCOUNT, market, c.loan, l};
+  if ((r = invoke_loan_swap(&call))) return r;
+  u64 escrow_after = rd64(c.escrow->data + 64), currency_after = rd64(currency->data + 64);
+  /* the NFT must be in the escrow; what left the buyer's account (principal included) is the price paid */
+  if (escrow_after != escrow_before + 1) return E_SALE_SHORT;
+  u64 paid = currency_before > currency_after ? currency_before - currency_after : 0;
+  /* the pool lends at most its LTV of the price: the down payment covers the rest */
+  if (!mul_le(c.principal, BPS, paid, c.entry->ltv_bps)) return E_LTV_EXCEEDED;
+  u64 down_payment = paid - c.principal;
+  c.pl->total_mortgages++;
+  c.pl->last_mortgage_at = c.clock.unix_timestamp;
+  static const u8 EVENT[] = "mortgage";
+  SolBytes fields[3] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&paid, 8}, {(const u8 *)&down_payment, 8}};
+  sol_log_data(fields, 3);
+  return SUCCESS;
+}
