@@ -26,6 +26,7 @@ export * from "./loan-requests.ts";
 export * from "./loan-timing.ts";
 export * from "./market-sell-quote.ts";
 export * from "./network-costs.ts";
+export * from "./nft-market-quotes.ts";
 export * from "./offer-ranking.ts";
 export * from "./offer-rules.ts";
 export * from "./parse-bank.ts";

@@ -38,6 +38,9 @@ export interface OfferPoolTerms {
   };
   /** nft-pool: collection ids; defi-pool: collateral mints. */
   collections: readonly OfferCollectionTerms[];
+  /** nft-pool: whether it lends mortgages (TakeMortgage), and at what APR. */
+  isMortgageEnabled?: boolean;
+  mortgageAprBps?: number;
 }
 
 /** One accepted collateral of a pool. */
@@ -101,6 +104,12 @@ export interface OfferInput {
   releasedPrincipal?: bigint;
   /** Extend: the old loan's expiry + grace; past it the loan can be repaid or liquidated, not extended. */
   extendedLoanLiquidatableAfter?: bigint;
+  /**
+   * TakeMortgage: the listing's price, loan-currency base units. The pool must offer mortgages; the loan runs at
+   * its mortgage APR and is at most LTV of the lower of the attested value and the price (the buyer's down
+   * payment covers the rest); private pools cannot lend mortgages.
+   */
+  mortgagePrice?: bigint;
   nowSeconds: bigint;
   /** The config's fee share of interest; 2000 when absent. */
   protocolFeeBps?: number;
@@ -170,7 +179,11 @@ export function computeOfferLimits(input: OfferInput, entry: OfferCollectionTerm
   const { bank, pool } = input;
   const scale = 10n ** BigInt(bank.decimals);
   const price = input.currencyPriceMicroUsd;
-  const byLtv = floorDiv(input.collateralValue * BigInt(entry.ltvBps), BPS_BIG);
+  const valued =
+    input.mortgagePrice !== undefined
+      ? bigintMin(input.collateralValue, input.mortgagePrice)
+      : input.collateralValue;
+  const byLtv = floorDiv(valued * BigInt(entry.ltvBps), BPS_BIG);
   const borrowed = entry.borrowedAmount - (input.releasedPrincipal ?? 0n);
   const byExposure = floorDiv(BigInt(entry.exposureBps) * bank.totalLiquidity, BPS_BIG) - borrowed;
   const byLiquidity = bank.availableLiquidity;
@@ -262,14 +275,16 @@ export function evaluateLoanOffer(input: OfferInput): OfferDecision {
       maxDurationSeconds: pool.maxDurationSeconds.toString(),
     });
   }
-  if (input.expectedAprBps !== undefined && input.expectedAprBps !== pool.loanAprBps) {
-    return refuse("AprMismatch", {
-      expectedAprBps: String(input.expectedAprBps),
-      aprBps: String(pool.loanAprBps),
-    });
+  const aprBps = offerAprBps(input);
+  if (input.expectedAprBps !== undefined && input.expectedAprBps !== aprBps) {
+    return refuse("AprMismatch", { expectedAprBps: String(input.expectedAprBps), aprBps: String(aprBps) });
   }
   if (input.amount !== undefined && input.amount <= 0n)
     return refuse("InvalidAmount", { amount: input.amount.toString() });
+  if (input.mortgagePrice !== undefined) {
+    if (pool.poolType !== "nft-pool") return refuse("InvalidCollateral");
+    if (pool.isMortgageEnabled !== true) return refuse("MortgageDisabled");
+  }
   const lastExtendable = input.extendedLoanLiquidatableAfter;
   if (lastExtendable !== undefined && input.nowSeconds > lastExtendable) {
     return refuse("LoanLiquidatable", { liquidatableAfter: lastExtendable.toString() });
@@ -312,12 +327,19 @@ function checkConditions(input: OfferInput): OfferDecision | null {
       minVolumeMicroUsd: c.minVolumeMicroUsd.toString(),
     });
   }
+  // a mortgage passes no whitelist account: a private pool cannot lend one
+  if (c.whitelistEnabled && input.mortgagePrice !== undefined) return refuse("InvalidWhitelist");
   if (c.whitelistEnabled && !input.isWhitelisted) return refuse("NotWhitelisted");
   return null;
 }
 
+/** The APR a new loan runs at: the pool's mortgage curve for a mortgage, its loan curve otherwise. */
+function offerAprBps(input: OfferInput): number {
+  return input.mortgagePrice !== undefined ? (input.pool.mortgageAprBps ?? 0) : input.pool.loanAprBps;
+}
+
 function buildOffer(input: OfferInput, limits: OfferLimits, amount: bigint): LoanOffer {
-  const aprBps = input.pool.loanAprBps;
+  const aprBps = offerAprBps(input);
   const interest = computeTotalInterest({
     aprBps,
     principal: amount,

@@ -59,7 +59,9 @@ export function getPoolFormFromPool(pool: ParsedPool, options: { decimals?: numb
     apy: pool.loanCurve.apr / RATE_SCALE,
     loanDuration: pool.limits.maxDuration / SECONDS_PER_DAY,
     utilisationRate: computeUtilisationPercent(pool.borrowedLiquidity, pool.totalLiquidity),
-    ...(pool.type === "nft-pool" ? { isMortgageEnabled: pool.isMortgageEnabled } : {}),
+    ...(pool.type === "nft-pool"
+      ? { isMortgageEnabled: pool.isMortgageEnabled, mortgageApy: pool.mortgageCurve.apr / RATE_SCALE }
+      : {}),
     isAutoSellEnabled: pool.isAutoSellEnabled,
     isCompoundInterestEnabled: pool.isCompoundingEnabled,
     maxAmountUsd: pool.limits.maxAmountUsd,

@@ -69,6 +69,8 @@ export interface PoolForm {
   utilisationRate?: FormNumber;
   /** nft-pool only. */
   isMortgageEnabled?: boolean;
+  /** nft-pool only: yearly rate of the pool's mortgages, percent; the loan rate (apy) when empty. */
+  mortgageApy?: FormNumber;
   isAutoSellEnabled?: boolean;
   isCompoundInterestEnabled?: boolean;
   maxAmountUsd: FormNumber;
@@ -333,6 +335,13 @@ export function getPoolConditions(form: PoolForm): PoolConditionsPayload {
   };
 }
 
+/** The mortgage curve's rate, basis points: the form's mortgage APY, or its loan APY when empty. */
+export function getMortgageAprBps(form: PoolForm): number {
+  return isEmpty(form.mortgageApy)
+    ? percentToBpsFloor(form.apy, "apy")
+    : percentToBpsFloor(form.mortgageApy, "mortgageApy");
+}
+
 /**
  * Build the pool update payload. Auto-sell (both types) and mortgage (nft-pool) are toggled with
  * `enable*` / `disable*` flags from the form; the auto-sell liquidation values are always sent
@@ -361,7 +370,7 @@ export function createPoolUpdatePayload(form: PoolForm): PoolUpdatePayload {
     },
   };
   if (type === "nft-pool") {
-    payload.param.mortgageApr = apr;
+    payload.param.mortgageApr = getMortgageAprBps(form);
     if (form.isMortgageEnabled === true) payload.enableMortgage = true;
     else payload.disableMortgage = true;
   }

@@ -4,6 +4,7 @@ import { registerUserUpdateRoutes } from "./auth/user-routes.ts";
 import { registerBankPoolBuilderRoutes } from "./builder/builder-routes.ts";
 import { registerLiquidateBuilderRoutes } from "./builder/liquidate-routes.ts";
 import { registerLoanBuilderRoutes } from "./builder/loan-routes.ts";
+import { registerNftMarketRoutes } from "./builder/nft-market-routes.ts";
 import { registerRequestBuilderRoutes } from "./builder/request-routes.ts";
 import { registerSwapBuilderRoute } from "./builder/swap-builder.ts";
 import { registerCalculatorRoutes } from "./calculator/calculator-routes.ts";
@@ -36,6 +37,7 @@ export async function registerTxRoutes(app: FastifyInstance, deps: TxDeps): Prom
   registerBankPoolBuilderRoutes(app, tx);
   registerLoanBuilderRoutes(app, tx);
   registerRequestBuilderRoutes(app, tx);
+  registerNftMarketRoutes(app, tx);
   registerLiquidateBuilderRoutes(app, tx);
   registerSwapBuilderRoute(app, tx);
   registerSenderRoutes(app, tx);

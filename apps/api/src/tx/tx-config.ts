@@ -24,6 +24,11 @@ export interface TxConfig {
    * base (JUPITER_API_URL; default the keyed endpoint with JUPITER_API_KEY, else the public one) and key.
    */
   swapVenue: { kind: "local" | "jupiter"; jupiterApiUrl: string; jupiterApiKey: string };
+  /**
+   * The NFT market (NFT_MARKET_VENUE: local | tensor; default local on localnet, tensor elsewhere), Tensor's API
+   * base (TENSOR_API_URL; default Tensor's) and key (TENSOR_API_KEY).
+   */
+  nftMarket: { kind: "local" | "tensor"; tensorApiUrl: string; tensorApiKey: string };
   /** The liquidation keeper (KEEPER: on | off; default on for localnet, off elsewhere). */
   keeper: {
     enabled: boolean;
@@ -95,6 +100,9 @@ export function loadTxConfig(
   const swapVenue = env.SWAP_VENUE ?? (api.cluster === "localnet" ? "local" : "jupiter");
   if (swapVenue !== "local" && swapVenue !== "jupiter")
     fail(`SWAP_VENUE must be 'local' or 'jupiter', not '${swapVenue}'`);
+  const nftMarket = env.NFT_MARKET_VENUE ?? (api.cluster === "localnet" ? "local" : "tensor");
+  if (nftMarket !== "local" && nftMarket !== "tensor")
+    fail(`NFT_MARKET_VENUE must be 'local' or 'tensor', not '${nftMarket}'`);
   return {
     lendingProgramId: programId,
     oracleKeypairPath: keyPath(env.ORACLE_KEYPAIR_PATH, "oracle.json"),
@@ -106,6 +114,11 @@ export function loadTxConfig(
       kind: swapVenue,
       jupiterApiUrl: env.JUPITER_API_URL ?? "",
       jupiterApiKey: env.JUPITER_API_KEY ?? "",
+    },
+    nftMarket: {
+      kind: nftMarket,
+      tensorApiUrl: env.TENSOR_API_URL ?? "",
+      tensorApiKey: env.TENSOR_API_KEY ?? "",
     },
     keeper: {
       enabled: keeperFlag === "on",

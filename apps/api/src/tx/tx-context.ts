@@ -1,6 +1,9 @@
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import type { AppContext } from "../app-context.ts";
 import { createLocalLendingVenue, type LocalLendingVenue } from "../venues/lending/local-lending-venue.ts";
+import { createLocalNftMarketVenue } from "../venues/nft/local-nft-market-venue.ts";
+import type { NftMarketVenue } from "../venues/nft/nft-market-venue.ts";
+import { createTensorNftMarketVenue } from "../venues/nft/tensor-nft-market-venue.ts";
 import { createJupiterSwapVenue } from "../venues/swap/jupiter-swap-venue.ts";
 import { createLocalSwapVenue } from "../venues/swap/local-swap-venue.ts";
 import type { SwapVenue } from "../venues/swap/swap-venue.ts";
@@ -33,6 +36,8 @@ export interface TxContext {
   swapVenue: SwapVenue;
   /** Where banks delegate idle liquidity: the lending venue the program pins. */
   lendingVenue: LocalLendingVenue;
+  /** Where NFTs are bought (mortgages) and sold (instant sell, auto-sell): the local market, Tensor in production. */
+  nftMarket: NftMarketVenue;
 }
 
 export type { BuildResponse };
@@ -60,6 +65,19 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
         : createJupiterSwapVenue({
             basePath: config.swapVenue.jupiterApiUrl,
             apiKey: config.swapVenue.jupiterApiKey,
+          }),
+    nftMarket:
+      config.nftMarket.kind === "local"
+        ? createLocalNftMarketVenue(app.rpc, programId)
+        : createTensorNftMarketVenue({
+            baseUrl: config.nftMarket.tensorApiUrl,
+            apiKey: config.nftMarket.tensorApiKey,
+            blockhash: async () =>
+              (
+                await app.rpc.call<{ value: { blockhash: string } }>("getLatestBlockhash", [
+                  { commitment: "confirmed" },
+                ])
+              ).value.blockhash,
           }),
   };
 }

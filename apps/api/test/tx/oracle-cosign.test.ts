@@ -169,7 +169,7 @@ describe("oracle co-signing limits on localnet: never fee payer, never writable,
     const misuse = await issueAndCoSign(attacker.address, [take, memoLike], [attacker]);
     expect(misuse.status).toBe(400);
     expect(misuse.body.message).toMatch(
-      /signs only the lending program's take-loan, extend, margin-swap and refinance/,
+      /signs only the lending program's take-loan, extend, margin-swap, refinance and take-mortgage/,
     );
     expect(await balance(oracle)).toBe(before);
   }, 60_000);

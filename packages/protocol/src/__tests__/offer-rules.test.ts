@@ -228,3 +228,49 @@ describe("valuation", () => {
     ).toBeNull();
   });
 });
+
+describe("evaluateLoanOffer for a mortgage (TakeMortgage)", () => {
+  const mortgagePool = (over: Partial<OfferInput["pool"]> = {}) => ({
+    ...makeInput().pool,
+    isMortgageEnabled: true,
+    mortgageAprBps: 3000,
+    ...over,
+  });
+
+  it("lends at the mortgage APR, at most LTV of the lower of value and price", () => {
+    // value 20 SOL, price 16 SOL, LTV 50%: 8 SOL (the price binds)
+    const offer = offerOf(makeInput({ pool: mortgagePool(), mortgagePrice: 16n * SOL }));
+    expect(offer.aprBps).toBe(3000);
+    expect(offer.maxAmount).toBe(8n * SOL);
+    // a price above the value: the value binds (10 SOL)
+    expect(offerOf(makeInput({ pool: mortgagePool(), mortgagePrice: 30n * SOL })).maxAmount).toBe(10n * SOL);
+    expectRefusal(
+      makeInput({ pool: mortgagePool(), mortgagePrice: 16n * SOL, amount: 8n * SOL + 1n }),
+      "LtvExceeded",
+    );
+  });
+
+  it("refuses a pool without the flag, a defi-pool, a private pool and the loan curve's APR", () => {
+    expectRefusal(
+      makeInput({ pool: mortgagePool({ isMortgageEnabled: false }), mortgagePrice: SOL }),
+      "MortgageDisabled",
+    );
+    expectRefusal(
+      makeInput({ pool: mortgagePool({ poolType: "defi-pool" }), mortgagePrice: SOL }),
+      "InvalidCollateral",
+    );
+    const privatePool = mortgagePool({
+      conditions: { ...makeInput().pool.conditions, whitelistEnabled: true },
+    });
+    expectRefusal(
+      makeInput({ pool: privatePool, mortgagePrice: 16n * SOL, isWhitelisted: true }),
+      "InvalidWhitelist",
+    );
+    expectRefusal(
+      makeInput({ pool: mortgagePool(), mortgagePrice: 16n * SOL, expectedAprBps: 5000 }),
+      "AprMismatch",
+    );
+    // the same pool's classic loan still runs on the loan curve
+    expect(offerOf(makeInput({ pool: mortgagePool() })).aprBps).toBe(5000);
+  });
+});

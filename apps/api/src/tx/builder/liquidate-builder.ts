@@ -6,7 +6,7 @@ import {
   getLiquidateSellInstruction,
   type LoanAccount,
 } from "@cistern/sdk";
-import { address } from "@solana/kit";
+import { type Address, address } from "@solana/kit";
 import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest } from "../tx-errors.ts";
@@ -30,8 +30,9 @@ export const AUTO_SELL_SLIPPAGE_BPS = 100;
  * owner's collateral token account when missing (the payer pays its rent) and moves the collateral there.
  * The payer receives the escrow's rent. Refuses (400) unknown loans, loans of the other kind, loans that
  * are not Ongoing and loans still inside their term or grace period. In an auto-sell pool it sells the collateral
- * through the swap venue into the bank instead (LiquidateSell) when the venue's minimum after slippage covers
- * principal + interest owed; otherwise, or with `classic`, it liquidates the classic way.
+ * into the bank instead (LiquidateSell) when the sale covers principal + interest owed: tokens through the swap
+ * venue (its minimum after slippage), an NFT to the NFT market's best collection bid; otherwise, or with
+ * `classic`, it liquidates the classic way.
  */
 export async function liquidatePlan(
   tx: TxContext,
@@ -63,7 +64,9 @@ export async function liquidatePlan(
     principal: loan.principal.toString(),
   };
   if (pool.flags.autoSell && input.classic !== true) {
-    const sell = await autoSellSwap(tx, loan, input.loan, now).catch(() => null);
+    const sell = await (isDefi ? autoSellSwap : autoSellToBid)(tx, loan, input.loan, now, payer).catch(
+      () => null,
+    );
     if (sell !== null) {
       const ix = await getLiquidateSellInstruction({
         programAddress: tx.programId,
@@ -76,7 +79,7 @@ export async function liquidatePlan(
       });
       return {
         feePayer: payer,
-        groups: [[ownerAtaIx, ix]],
+        groups: [[ownerAtaIx, ...sell.setup, ix]],
         metadata: { ...common, autoSell: true, expectedProceeds: sell.expectedProceeds },
       };
     }
@@ -100,7 +103,13 @@ export async function liquidatePlan(
  * The venue swap of an auto-sell liquidation (all the collateral, from the escrow into the bank's vault), or
  * null when the venue's minimum after slippage would not pay principal + interest owed (then: classic).
  */
-async function autoSellSwap(tx: TxContext, loan: LoanAccount, loanAddress: string, now: number) {
+async function autoSellSwap(
+  tx: TxContext,
+  loan: LoanAccount,
+  loanAddress: string,
+  now: number,
+  _payer: Address,
+) {
   const quote = await tx.swapVenue.quote({
     inputMint: loan.collateralMint,
     outputMint: loan.currencyMint,
@@ -117,5 +126,38 @@ async function autoSellSwap(tx: TxContext, loan: LoanAccount, loanAddress: strin
     sourceTokenAccount: escrow,
     destinationTokenAccount: vault,
   });
-  return { swap: toKitInstruction(swap.swapInstruction), expectedProceeds: quote.outAmount };
+  return { swap: toKitInstruction(swap.swapInstruction), setup: [], expectedProceeds: quote.outAmount };
+}
+
+/**
+ * The NFT market sale of an auto-sell liquidation (the escrowed NFT into the best collection bid, paid into the
+ * bank's vault), or null when no bid pays principal + interest owed (then: classic, the pool owner gets the NFT).
+ */
+async function autoSellToBid(
+  tx: TxContext,
+  loan: LoanAccount,
+  loanAddress: string,
+  now: number,
+  payer: Address,
+) {
+  const market = await tx.nftMarket.collection({
+    collection: loan.collection,
+    currencyMint: loan.currencyMint,
+  });
+  const bid = market.bids[0];
+  const due = loan.principal + owedAt(loan, now + REPAY_MARGIN_SECONDS);
+  if (bid === undefined || bid.price < due) return null;
+  const [escrow] = await findEscrowPda(tx.programId, address(loanAddress));
+  const [vault] = await findVaultPda(tx.programId, loan.bank);
+  const sale = await tx.nftMarket.sellInstructions({
+    bid,
+    nftMint: loan.collateralMint,
+    seller: address(loanAddress),
+    sellerSignsByCpi: true,
+    nftSource: escrow,
+    proceeds: vault,
+    minPrice: bid.price,
+    payer,
+  });
+  return { swap: sale.sale, setup: sale.setup, expectedProceeds: bid.price.toString() };
 }

@@ -41,6 +41,8 @@ export interface LoanAsk {
   extending?: LoanAccount;
   /** The bank's delegated liquidity counts as available: TakeLoan pulls it back from the lending venue. */
   canPullDelegated?: boolean;
+  /** A mortgage of a listing at this price (loan-currency base units): the pool's mortgage terms apply. */
+  mortgagePrice?: bigint;
   /** Chain time, epoch seconds. */
   nowSeconds: number;
 }
@@ -123,6 +125,8 @@ export function toOfferInput(
         whitelistEnabled: c.whitelistEnabled,
       },
       collections: account.collections,
+      isMortgageEnabled: account.flags.mortgage,
+      mortgageAprBps: account.mortgageAprBps,
     },
     currencyMint: currency,
     bank: { ...bankForNewLoan(bank, ask, feeBps), decimals: valuation.decimals(currency) },
@@ -142,6 +146,7 @@ export function toOfferInput(
       : {}),
     nowSeconds: BigInt(ask.nowSeconds),
     protocolFeeBps: feeBps,
+    ...(ask.mortgagePrice !== undefined ? { mortgagePrice: ask.mortgagePrice } : {}),
   };
 }
 

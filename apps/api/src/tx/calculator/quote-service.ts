@@ -25,6 +25,8 @@ export interface QuoteRequest {
   margin?: boolean;
   /** Refinance: any pool but the loan's own (whose loan is not released: Refinance pays it off separately). */
   excludePool?: string;
+  /** A mortgage of a listing at this price (its currency's base units): mortgage-enabled pools only. */
+  mortgagePrice?: bigint;
 }
 
 /** The loan quote (spec section 3) as JSON: amounts are base-unit decimal strings. */
@@ -146,8 +148,13 @@ export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: num
     ...(req.borrower !== undefined ? { borrower: req.borrower } : {}),
     ...(whitelists ? { whitelists } : {}),
     ...(req.extending ? { extending: req.extending } : {}),
-    // TakeLoan pulls delegated liquidity back from the lending venue; Extend and MarginSwap cannot
-    canPullDelegated: req.extending === undefined && req.margin !== true && req.excludePool === undefined,
+    ...(req.mortgagePrice !== undefined ? { mortgagePrice: req.mortgagePrice } : {}),
+    // TakeLoan pulls delegated liquidity back from the lending venue; Extend, MarginSwap and mortgages cannot
+    canPullDelegated:
+      req.extending === undefined &&
+      req.margin !== true &&
+      req.excludePool === undefined &&
+      req.mortgagePrice === undefined,
   };
   const { offers, refusals } = findPoolOffers(ask, snapshot, valuation);
   const best = offers[0];

@@ -63,6 +63,7 @@ const ORACLE_TAGS: ReadonlySet<number> = new Set([
   INSTRUCTION_TAG.Extend,
   INSTRUCTION_TAG.MarginSwap,
   INSTRUCTION_TAG.Refinance,
+  INSTRUCTION_TAG.TakeMortgage,
 ]);
 
 /**
@@ -99,7 +100,7 @@ export function requireOracleRoleOnly(
     const tag = ix.data?.[0];
     if (program !== programId || tag === undefined || !ORACLE_TAGS.has(tag))
       throw refuse(
-        "the oracle signs only the lending program's take-loan, extend, margin-swap and refinance instructions",
+        "the oracle signs only the lending program's take-loan, extend, margin-swap, refinance and take-mortgage instructions",
       );
     attestations++;
   }

@@ -50,6 +50,10 @@ const LENDING_VENUE_SO_PATH = resolve(
 );
 /** Yearly rate of the test USDC reserve, basis points. */
 export const TEST_RESERVE_RATE_BPS = 800;
+const NFT_MARKET_SO_PATH = resolve(
+  import.meta.dirname,
+  "../../../../../programs/nft-market/build/nft-market.so",
+);
 const SWAP_VENUE_SO_PATH = resolve(
   import.meta.dirname,
   "../../../../../programs/swap-venue/build/swap-venue.so",
@@ -67,6 +71,8 @@ export interface TxWorld {
   swapVenue?: { programId: Address; pool: Address };
   /** The local lending venue pinned in Venues, with a USDC reserve (only with `lendingVenue`). */
   lendingVenue?: { programId: Address; reserve: Address; vault: Address };
+  /** The local NFT market pinned in Venues (only with `nftMarket`). */
+  nftMarket?: Address;
   close(): Promise<void>;
 }
 
@@ -176,8 +182,8 @@ export async function fundedWallet(net: LocalnetHandle) {
 }
 
 /** Starts localnet (lending program deployed), the API with the tx routes, and initialises the config. */
-/** Admin-signed instructions through the builder and sender (the admin pays). */
-async function sendAsAdmin(
+/** Instructions signed by `admin` (any wallet: it pays) through the builder's factory and the sender. */
+export async function sendAsAdmin(
   app: FastifyInstance,
   tx: TxContext,
   admin: KeyPairSigner,
@@ -280,7 +286,7 @@ async function setUpLendingVenue(
 }
 
 export async function startTxWorld(
-  options: { swapVenue?: boolean; lendingVenue?: boolean } = {},
+  options: { swapVenue?: boolean; lendingVenue?: boolean; nftMarket?: boolean } = {},
 ): Promise<TxWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "cistern-tx-"));
   const net = await startLocalnet({
@@ -291,6 +297,7 @@ export async function startTxWorld(
       { soPath: SO_PATH },
       ...(options.swapVenue ? [{ soPath: SWAP_VENUE_SO_PATH }] : []),
       ...(options.lendingVenue ? [{ soPath: LENDING_VENUE_SO_PATH }] : []),
+      ...(options.nftMarket ? [{ soPath: NFT_MARKET_SO_PATH }] : []),
     ],
   });
   const programId = net.programs[0]!.programId as Address;
@@ -337,10 +344,21 @@ export async function startTxWorld(
     ? await setUpLendingVenue(
         { app, tx, net, programId },
         admin,
-        net.programs[net.programs.length - 1]!.programId as Address,
+        net.programs[1 + (options.swapVenue ? 1 : 0)]!.programId as Address,
         swapVenue?.programId,
       )
     : undefined;
+  const nftMarket = options.nftMarket ? (net.programs.at(-1)!.programId as Address) : undefined;
+  if (nftMarket !== undefined)
+    await sendAsAdmin(app, tx, admin, [
+      await getSetVenuesInstruction({
+        programAddress: programId,
+        admin: admin.address,
+        swapProgram: swapVenue?.programId ?? NO_VENUE,
+        marketProgram: nftMarket,
+        lendingProgram: lendingVenue?.programId ?? NO_VENUE,
+      }),
+    ]);
   return {
     net,
     app,
@@ -350,6 +368,7 @@ export async function startTxWorld(
     dataDir,
     ...(swapVenue ? { swapVenue } : {}),
     ...(lendingVenue ? { lendingVenue } : {}),
+    ...(nftMarket ? { nftMarket } : {}),
     async close() {
       await app.close();
       await t.drop();

@@ -1,0 +1,262 @@
+import { type InstantSellQuote, type MortgageTerms, PROGRAM_ERROR_CODE } from "@cistern/protocol";
+import {
+  findEscrowPda,
+  findLoanPda,
+  getMarketSellInstruction,
+  getTakeMortgageInstruction,
+} from "@cistern/sdk";
+import { type Address, address } from "@solana/kit";
+import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
+import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
+import { type QuoteJson, quoteLoan } from "../calculator/quote-service.ts";
+import { createAttestation } from "../oracle/attestation.ts";
+import type { TxContext } from "../tx-context.ts";
+import { badRequest, unprocessable } from "../tx-errors.ts";
+import { currencyFlow } from "./currency-flows.ts";
+import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
+import type { BuildPlan } from "./route-kit.ts";
+import {
+  createAssociatedTokenIdempotent,
+  findAssociatedTokenAddress,
+  NATIVE_MINT,
+} from "./wire-instructions.ts";
+
+function saleShort(message: string, params: Record<string, string>) {
+  return Object.assign(unprocessable(message), {
+    refusal: {
+      code: PROGRAM_ERROR_CODE.SaleShort,
+      name: "SaleShort",
+      message: "the sale's proceeds would not cover principal + owed interest",
+      params,
+    },
+  });
+}
+
+/**
+ * Quotes the instant sell of an NFT loan to the best collection bid of its collection in its currency. Refuses
+ * (422, the program's SaleShort code) when there is no bid or the best one would not cover principal + the
+ * interest owed by the time it lands (two hours of margin): nothing would move on chain either.
+ */
+export async function quoteInstantSell(tx: TxContext, input: { borrower: string; loan: string }) {
+  requireNotOracle(tx, "borrower", input.borrower);
+  const borrower = address(input.borrower);
+  const loan = await requireOngoingLoan(tx, input.loan, false);
+  if (loan.borrower !== borrower)
+    throw badRequest(`loan ${input.loan} belongs to ${loan.borrower}, not ${borrower}`);
+  const [now, market] = await Promise.all([
+    tx.clock.recentUnixTime(),
+    tx.nftMarket.collection({ collection: loan.collection, currencyMint: loan.currencyMint, fresh: true }),
+  ]);
+  const owedNow = loan.principal + owedAt(loan, now);
+  const due = loan.principal + owedAt(loan, now + REPAY_MARGIN_SECONDS);
+  const params = { owed: due.toString(), currency: loan.currencyMint };
+  const bid: CollectionBid | undefined = market.bids[0];
+  if (bid === undefined)
+    throw saleShort("No one bids on this collection in the loan's currency right now", {
+      ...params,
+      bid: "",
+    });
+  if (bid.price < due)
+    throw saleShort(`The best bid, ${bid.price} base units, is less than the ${due} owed`, {
+      ...params,
+      bid: bid.price.toString(),
+    });
+  const quote: InstantSellQuote = {
+    loan: input.loan,
+    venue: tx.nftMarket.name,
+    currency: loan.currencyMint,
+    collection: loan.collection,
+    bidPrice: bid.price.toString(),
+    bid: bid.bid,
+    owedNow: owedNow.toString(),
+    borrowerKeeps: (bid.price - owedNow).toString(),
+    borrowerKeepsAtLeast: (bid.price - due).toString(),
+  };
+  return { loan, borrower, bid, quote };
+}
+
+/**
+ * Instant sell: the program's MarketSell with the market's sale of the loan's escrowed NFT (the loan signs) into
+ * the best bid, paid into the borrower's currency account; the program repays the loan from it as Repay would and
+ * the borrower keeps the rest. `minPrice` (the price the borrower was shown) must still be met. SOL proceeds are
+ * unwrapped after. Kind Normal.
+ */
+export async function instantSellPlan(
+  tx: TxContext,
+  input: { borrower: string; loan: string; minPrice?: bigint; escrow?: string },
+): Promise<BuildPlan> {
+  const [{ loan, borrower, bid, quote }, config] = await Promise.all([
+    quoteInstantSell(tx, input),
+    tx.state.getConfig(),
+  ]);
+  if (config === null) throw unprocessable("The lending program is not initialised");
+  const [escrow] = await findEscrowPda(tx.programId, address(input.loan));
+  if (input.escrow !== undefined && input.escrow !== escrow)
+    throw badRequest(`escrowAddress ${input.escrow} is not loan ${input.loan}'s escrow`);
+  if (input.minPrice !== undefined && bid.price < input.minPrice)
+    throw saleShort(
+      `The best bid fell to ${bid.price} base units, below the ${input.minPrice} you accepted`,
+      {
+        owed: quote.owedNow,
+        currency: loan.currencyMint,
+        bid: bid.price.toString(),
+      },
+    );
+  const flow = await currencyFlow(borrower, loan.currencyMint);
+  const sale = await tx.nftMarket.sellInstructions({
+    bid,
+    nftMint: loan.collateralMint,
+    seller: address(input.loan),
+    sellerSignsByCpi: true,
+    nftSource: escrow,
+    proceeds: flow.tokenAccount,
+    minPrice: input.minPrice ?? bid.price,
+    payer: borrower,
+  });
+  const collateralAta = await findAssociatedTokenAddress(borrower, loan.collateralMint);
+  const treasuryAta: Address = await findAssociatedTokenAddress(config.treasury, loan.currencyMint);
+  const ix = await getMarketSellInstruction({
+    programAddress: tx.programId,
+    borrower,
+    pool: loan.pool,
+    bank: loan.bank,
+    loan: address(input.loan),
+    borrowerCollateralTokenAccount: collateralAta,
+    borrowerCurrencyTokenAccount: flow.tokenAccount,
+    treasuryCurrencyTokenAccount: treasuryAta,
+    swap: sale.sale,
+  });
+  return {
+    feePayer: borrower,
+    groups: [
+      [
+        ...flow.before,
+        ...sale.setup,
+        createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint),
+        createAssociatedTokenIdempotent(borrower, treasuryAta, config.treasury, loan.currencyMint),
+        ix,
+        ...flow.after,
+      ],
+    ],
+    metadata: { loan: input.loan, venue: tx.nftMarket.name, sale: quote },
+  };
+}
+
+/** The listing of `mint` on the NFT market, or 400 when it is not for sale. */
+async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
+  const listing = await tx.nftMarket.listingOf(address(mint));
+  if (listing === null) throw badRequest(`NFT ${mint} is not listed for sale`);
+  return listing;
+}
+
+/**
+ * Quotes a mortgage of a listed NFT: the rule-book decides the best mortgage-enabled pool of the listing's
+ * currency that accepts its collection (or `pool`), lending at most its LTV of the lower of the oracle's value
+ * and the price at its mortgage APR; the buyer pays the rest of the price as the down payment.
+ */
+export async function quoteMortgage(
+  tx: TxContext,
+  input: { buyer: string; mint: string; durationSeconds: number; amount?: bigint; pool?: string },
+) {
+  requireNotOracle(tx, "buyer", input.buyer);
+  const listing = await requireListing(tx, input.mint);
+  if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
+  const request = {
+    poolType: "nft-pool" as const,
+    collateralId: listing.collection,
+    collateralAmount: 1n,
+    durationSeconds: input.durationSeconds,
+    currency: listing.currencyMint,
+    borrower: input.buyer,
+    mortgagePrice: listing.price,
+    ...(input.amount !== undefined ? { amount: input.amount } : {}),
+  };
+  const pool = input.pool ?? (await quoteLoan(tx, request)).offer.pool;
+  const result = await quoteLoan(tx, { ...request, pool });
+  const principal = result.offer.amount;
+  const interest = result.offer.interest;
+  const terms: MortgageTerms = {
+    mint: input.mint,
+    collection: listing.collection,
+    currency: listing.currencyMint,
+    price: listing.price.toString(),
+    downPayment: (listing.price - principal).toString(),
+    principal: principal.toString(),
+    aprBps: result.offer.offer.aprBps,
+    durationSeconds: input.durationSeconds,
+    interest: interest.toString(),
+    totalCost: (listing.price + interest).toString(),
+    seller: listing.seller,
+  };
+  return { ...result, listing, terms };
+}
+
+/**
+ * TakeMortgage: the quote above, the oracle's attestation, then the program's TakeMortgage with the market's buy
+ * of the listing (paid from the buyer's currency account, which holds the down payment and receives the
+ * principal) into the new loan's escrow. SOL down payments are wrapped first and what is left unwrapped after.
+ * Kind NormalCoSigned.
+ */
+export async function takeMortgagePlan(
+  tx: TxContext,
+  input: { buyer: string; mint: string; durationSeconds: number; amount?: bigint; pool?: string },
+): Promise<BuildPlan> {
+  const { offer, valuation, quote, listing, terms } = await quoteMortgage(tx, input);
+  const buyer = address(input.buyer);
+  const attestation = await createAttestation(tx, {
+    offer,
+    collection: listing.collection,
+    borrower: input.buyer,
+    valuation,
+  });
+  const nonce = randomNonce();
+  const [loan] = await findLoanPda(tx.programId, address(offer.pool), buyer, nonce);
+  const [escrow] = await findEscrowPda(tx.programId, loan);
+  const downPayment = listing.price - offer.amount;
+  const flow = await currencyFlow(
+    buyer,
+    listing.currencyMint,
+    listing.currencyMint === NATIVE_MINT ? downPayment : 0n,
+  );
+  const buy = await tx.nftMarket.buyInstruction({
+    listing,
+    buyer,
+    payFrom: flow.tokenAccount,
+    nftDestination: escrow,
+    maxPrice: listing.price,
+  });
+  const ix = await getTakeMortgageInstruction({
+    programAddress: tx.programId,
+    borrower: buyer,
+    oracle: tx.oracle.address,
+    pool: address(offer.pool),
+    bank: address(offer.bankAddress),
+    collateralMint: listing.mint,
+    borrowerCurrencyTokenAccount: flow.tokenAccount,
+    buy,
+    nonce,
+    principalBaseUnits: offer.amount,
+    durationSeconds: BigInt(input.durationSeconds),
+    collateralAmountBaseUnits: 1n,
+    expectedAprBps: offer.offer.aprBps,
+    attestation,
+  });
+  // where the NFT goes if the mortgage is liquidated, and the seller's proceeds account, created when missing
+  const poolOwner = offer.account.owner;
+  const ownerCollateral = await findAssociatedTokenAddress(poolOwner, listing.mint);
+  const sellerCurrency = await findAssociatedTokenAddress(listing.seller, listing.currencyMint);
+  return {
+    feePayer: buyer,
+    groups: [
+      [
+        ...flow.before,
+        createAssociatedTokenIdempotent(buyer, ownerCollateral, poolOwner, listing.mint),
+        createAssociatedTokenIdempotent(buyer, sellerCurrency, listing.seller, listing.currencyMint),
+        ix,
+        ...flow.after,
+      ],
+    ],
+    needsOracle: true,
+    metadata: { loan: ix.loan, pool: offer.pool, quote: quote satisfies QuoteJson, mortgage: terms },
+  };
+}

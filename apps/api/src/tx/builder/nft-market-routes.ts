@@ -1,0 +1,274 @@
+import { Type } from "@sinclair/typebox";
+import { address } from "@solana/kit";
+import type { FastifyInstance } from "fastify";
+import { withErrors } from "../../http/schemas.ts";
+import type { NftListing } from "../../venues/nft/nft-market-venue.ts";
+import type { TxContext } from "../tx-context.ts";
+import { badRequest, toRequestError } from "../tx-errors.ts";
+import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
+import { instantSellPlan, quoteInstantSell, quoteMortgage, takeMortgagePlan } from "./nft-market-builder.ts";
+import { builderRoute, type CommonBody } from "./route-kit.ts";
+
+const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
+const BaseUnits = (description: string) =>
+  Type.String({ maxLength: 40, description: `${description}, base units` });
+
+const InstantSellBody = body({
+  borrower: Pubkey,
+  loan: Pubkey,
+  minPrice: Type.Optional(BaseUnits("the least bid accepted (the price shown); the best bid when absent")),
+});
+const MainInstantSellBody = body({
+  signer: Pubkey,
+  loanAddress: Pubkey,
+  escrowAddress: Pubkey,
+  sellNowPrice: BaseUnits("the bid price the borrower accepted"),
+  amountToSend: BaseUnits("what the borrower expects to keep after the loan is repaid"),
+});
+const MortgageBody = body({
+  buyer: Pubkey,
+  nftMint: Pubkey,
+  duration: Duration,
+  amount: Type.Optional(BaseUnits("principal (the most the pool lends when absent)")),
+  pool: Type.Optional(Pubkey),
+});
+
+interface MortgageFields {
+  buyer: string;
+  nftMint: string;
+  duration: number;
+  amount?: string;
+  pool?: string;
+}
+const mortgageInput = (b: MortgageFields) => ({
+  buyer: b.buyer,
+  mint: b.nftMint,
+  durationSeconds: b.duration,
+  ...(b.amount !== undefined ? { amount: parseBaseUnits("amount", b.amount) } : {}),
+  ...(b.pool !== undefined ? { pool: b.pool } : {}),
+});
+
+const listingView = (l: NftListing) => ({
+  mint: l.mint,
+  collection: l.collection,
+  seller: l.seller,
+  currency: l.currencyMint,
+  price: l.price.toString(),
+});
+const ListingSchema = Type.Object({
+  mint: Pubkey,
+  collection: Pubkey,
+  seller: Pubkey,
+  currency: Pubkey,
+  price: Type.String({ description: "base units of currency" }),
+});
+
+/** NFT market routes: instant sell, mortgage (builders and quotes) and the market's listings and bids. */
+export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): void {
+  builderRoute<CommonBody & { borrower: string; loan: string; minPrice?: string }>(
+    app,
+    tx,
+    "/nft/instant-sell",
+    "Sell an NFT loan's collateral to the best collection bid on the NFT market and repay the loan from the " +
+      "proceeds in one transaction (MarketSell); the borrower keeps the rest and the loan ends Sold. 422 " +
+      "(SaleShort) when no bid covers what is owed. Kind Normal.",
+    InstantSellBody,
+    (b) =>
+      instantSellPlan(tx, {
+        borrower: b.borrower,
+        loan: b.loan,
+        ...(b.minPrice !== undefined ? { minPrice: parseBaseUnits("minPrice", b.minPrice) } : {}),
+      }),
+  );
+  builderRoute<
+    CommonBody & {
+      signer: string;
+      loanAddress: string;
+      escrowAddress: string;
+      sellNowPrice: string;
+      amountToSend: string;
+    }
+  >(
+    app,
+    tx,
+    "/transactions/instant-sell",
+    "The main API's instant sell (the spec's call): as POST /nft/instant-sell for `signer`'s loan, refused when " +
+      "`escrowAddress` is not the loan's escrow, the best bid fell below `sellNowPrice`, or `amountToSend` is more " +
+      "than the sale leaves after repaying the loan now.",
+    MainInstantSellBody,
+    async (b) => {
+      const minPrice = parseBaseUnits("sellNowPrice", b.sellNowPrice);
+      const { quote } = await quoteInstantSell(tx, { borrower: b.signer, loan: b.loanAddress });
+      if (parseBaseUnits("amountToSend", b.amountToSend, { allowZero: true }) > BigInt(quote.borrowerKeeps))
+        throw badRequest(`amountToSend is more than the ${quote.borrowerKeeps} base units the sale leaves`);
+      return instantSellPlan(tx, {
+        borrower: b.signer,
+        loan: b.loanAddress,
+        escrow: b.escrowAddress,
+        minPrice,
+      });
+    },
+  );
+  builderRoute<CommonBody & MortgageFields>(
+    app,
+    tx,
+    "/nft/take-mortgage",
+    "Buy a listed NFT with a mortgage: the buyer pays the down payment, the best mortgage-enabled pool of the " +
+      "listing's currency that accepts its collection (or `pool`) lends the rest at its mortgage APR (at most its " +
+      "LTV of the lower of the oracle's value and the price), and the NFT stays in the loan's escrow until " +
+      "repaid. Kind NormalCoSigned.",
+    MortgageBody,
+    (b) => takeMortgagePlan(tx, mortgageInput(b)),
+  );
+  app.post(
+    "/nft/take-mortgage-quote",
+    {
+      schema: {
+        description:
+          "The terms of a mortgage before signing: price, down payment, loan, APR, duration, interest and total cost.",
+        tags: ["loan calculator"],
+        body: MortgageBody,
+      },
+    },
+    async (request) => {
+      try {
+        return (await quoteMortgage(tx, mortgageInput(request.body as MortgageFields))).terms;
+      } catch (error) {
+        throw toRequestError(error);
+      }
+    },
+  );
+  app.post(
+    "/nft/instant-sell-quote",
+    {
+      schema: {
+        description:
+          "The terms of an instant sell before signing: the best bid, what repays the loan now and what the borrower " +
+          "keeps. 422 SaleShort when no bid covers what is owed.",
+        tags: ["loan calculator"],
+        body: InstantSellBody,
+      },
+    },
+    async (request) => {
+      try {
+        return (await quoteInstantSell(tx, request.body as { borrower: string; loan: string })).quote;
+      } catch (error) {
+        throw toRequestError(error);
+      }
+    },
+  );
+  app.get(
+    "/nft/market",
+    {
+      schema: {
+        description:
+          "One collection on the NFT market in one currency: its floor (the cheapest listing), best bid, listings " +
+          "cheapest first and bids best first (the local NFT market on localnet, Tensor in production).",
+        tags: ["nft market"],
+        querystring: Type.Object({ collection: Pubkey, currency: Pubkey }, { additionalProperties: false }),
+        response: withErrors({
+          200: Type.Object({
+            venue: Type.Union([Type.Literal("local"), Type.Literal("tensor")]),
+            collection: Pubkey,
+            currency: Pubkey,
+            floorPrice: Type.Union([Type.String(), Type.Null()]),
+            bestBidPrice: Type.Union([Type.String(), Type.Null()]),
+            listings: Type.Array(ListingSchema),
+            bids: Type.Array(Type.Object({ bid: Pubkey, bidder: Pubkey, price: Type.String() })),
+          }),
+        }),
+      },
+    },
+    async (request) => {
+      const q = request.query as { collection: string; currency: string };
+      try {
+        const m = await tx.nftMarket.collection({
+          collection: address(q.collection),
+          currencyMint: address(q.currency),
+        });
+        return {
+          venue: tx.nftMarket.name,
+          collection: q.collection,
+          currency: q.currency,
+          floorPrice: m.floorPrice?.toString() ?? null,
+          bestBidPrice: m.bestBidPrice?.toString() ?? null,
+          listings: m.listings.map(listingView),
+          bids: m.bids.map((b) => ({ bid: b.bid, bidder: b.bidder, price: b.price.toString() })),
+        };
+      } catch (error) {
+        throw toRequestError(error);
+      }
+    },
+  );
+  app.get(
+    "/nft/mortgage-listings",
+    {
+      schema: {
+        description:
+          "NFTs for sale in the collections that open mortgage-enabled pools accept, in those pools' currencies, " +
+          "cheapest first, each with the pools that would lend on it (mortgage APR, LTV, longest duration). " +
+          "Exact terms: POST /nft/take-mortgage-quote.",
+        tags: ["nft market"],
+        response: withErrors({
+          200: Type.Array(
+            Type.Object({
+              listing: ListingSchema,
+              pools: Type.Array(
+                Type.Object({
+                  pool: Pubkey,
+                  mortgageAprBps: Type.Integer(),
+                  ltvBps: Type.Integer(),
+                  maxDurationSeconds: Type.Integer(),
+                }),
+              ),
+            }),
+          ),
+        }),
+      },
+    },
+    async () => {
+      try {
+        const snapshot = await tx.state.snapshot();
+        const offers = new Map<
+          string,
+          { pool: string; mortgageAprBps: number; ltvBps: number; maxDurationSeconds: number }[]
+        >();
+        for (const [pool, p] of snapshot.pools) {
+          if (
+            p.poolType !== "nft-pool" ||
+            p.status !== "Open" ||
+            !p.flags.mortgage ||
+            p.conditions.whitelistEnabled
+          )
+            continue;
+          for (const c of p.collections) {
+            const key = `${c.id}:${p.currencyMint}`;
+            const list = offers.get(key) ?? [];
+            list.push({
+              pool,
+              mortgageAprBps: p.mortgageAprBps,
+              ltvBps: c.ltvBps,
+              maxDurationSeconds: Number(p.maxDurationSeconds),
+            });
+            offers.set(key, list);
+          }
+        }
+        const answers = [];
+        for (const key of offers.keys()) {
+          const [collection, currency] = key.split(":") as [string, string];
+          const m = await tx.nftMarket.collection({
+            collection: address(collection),
+            currencyMint: address(currency),
+          });
+          const pools = offers.get(key)!.sort((a, b) => a.mortgageAprBps - b.mortgageAprBps);
+          for (const l of m.listings) answers.push({ listing: listingView(l), pools, price: l.price });
+        }
+        return answers
+          .sort((a, b) => (a.price < b.price ? -1 : a.price > b.price ? 1 : 0))
+          .map(({ listing, pools }) => ({ listing, pools }));
+      } catch (error) {
+        throw toRequestError(error);
+      }
+    },
+  );
+}

@@ -1,0 +1,197 @@
+import {
+  decodeMarketBid,
+  decodeMarketListing,
+  decodeMetadata,
+  decodeVenuesAccount,
+  findMarketListingPda,
+  findMetadataPda,
+  findVenuesPda,
+  getBuyNftInstruction,
+  getSellToBidInstruction,
+  MARKET_BID_SIZE,
+  MARKET_LISTING_SIZE,
+  NO_VENUE,
+} from "@cistern/sdk";
+import { type Address, getAddressDecoder } from "@solana/kit";
+import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
+import type { RpcClient } from "../../solana/rpc-client.ts";
+import {
+  createAssociatedTokenIdempotent,
+  findAssociatedTokenAddress,
+} from "../../tx/builder/wire-instructions.ts";
+import type { CollectionBid, NftListing, NftMarketVenue } from "./nft-market-venue.ts";
+
+/** How long the market's accounts read for one answer are reused, milliseconds. */
+export const MARKET_TTL_MS = 500;
+
+interface MarketBook {
+  listings: NftListing[];
+  bids: CollectionBid[];
+}
+
+/**
+ * The embedded default's NFT market: the local market program that the lending program's Venues account pins
+ * (deployed and seeded by the bootstrap). Its listings and bids are read from the chain (getProgramAccounts,
+ * reused for at most MARKET_TTL_MS; a listing's collection is its NFT's verified collection, read from the
+ * metadata); instructions are the program's Buy and SellToBid. Prices are checked again on chain.
+ */
+export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Address): NftMarketVenue {
+  let marketProgram: Address | undefined;
+  let cached: { at: number; book: Promise<MarketBook> } | undefined;
+
+  async function program(): Promise<Address> {
+    if (marketProgram !== undefined) return marketProgram;
+    const [venues] = await findVenuesPda(lendingProgramId);
+    const [account] = (await rpc.getMultipleAccounts([venues])).accounts;
+    const pinned = account ? decodeVenuesAccount(account.data).marketProgram : NO_VENUE;
+    if (pinned === NO_VENUE)
+      throw new ApiError(
+        ERROR_CODES.UPSTREAM_FAILED,
+        "no NFT market is pinned in the lending program's venues",
+      );
+    marketProgram = pinned;
+    return pinned;
+  }
+
+  async function readBook(): Promise<MarketBook> {
+    const { accounts } = await rpc.getProgramAccounts(await program());
+    const listings = accounts
+      .filter((a) => a.data.length === MARKET_LISTING_SIZE && a.data[0] === 1)
+      .map((a) => ({ address: a.pubkey, listing: decodeMarketListing(a.data) }));
+    const metadata = await Promise.all(listings.map((l) => findMetadataPda(l.listing.nftMint)));
+    const metas =
+      metadata.length === 0 ? [] : (await rpc.getMultipleAccounts(metadata.map(([m]) => m))).accounts;
+    const decoder = getAddressDecoder();
+    const withCollection: NftListing[] = [];
+    listings.forEach((l, i) => {
+      const meta = metas[i];
+      const collection = meta ? decodeMetadata(meta.data).collection : null;
+      // only verified members of a collection are offered (a mortgage checks the same on chain)
+      if (collection === null || !collection.verified) return;
+      withCollection.push({
+        mint: l.listing.nftMint,
+        collection: decoder.decode(collection.key),
+        seller: l.listing.seller,
+        currencyMint: l.listing.currencyMint,
+        price: l.listing.price,
+        listing: l.address,
+      });
+    });
+    const bids = accounts
+      .filter((a) => a.data.length === MARKET_BID_SIZE && a.data[0] === 2)
+      .map((a) => {
+        const b = decodeMarketBid(a.data);
+        return {
+          collection: b.collection,
+          bidder: b.bidder,
+          currencyMint: b.currencyMint,
+          price: b.price,
+          bid: a.pubkey as Address,
+        };
+      });
+    return { listings: withCollection, bids };
+  }
+
+  function book(fresh = false): Promise<MarketBook> {
+    const now = Date.now();
+    if (fresh || cached === undefined || now - cached.at > MARKET_TTL_MS) {
+      const pending = readBook();
+      cached = { at: now, book: pending };
+      pending.catch(() => {
+        if (cached?.book === pending) cached = undefined;
+      });
+    }
+    return cached.book;
+  }
+
+  return {
+    name: "local",
+    async collection({ collection, currencyMint, fresh }) {
+      const { listings, bids } = await book(fresh);
+      const ours = listings
+        .filter((l) => l.collection === collection && l.currencyMint === currencyMint)
+        .sort((a, b) => (a.price < b.price ? -1 : a.price > b.price ? 1 : a.mint < b.mint ? -1 : 1));
+      const offers = bids
+        .filter((b) => b.collection === collection && b.currencyMint === currencyMint)
+        .sort((a, b) => (a.price > b.price ? -1 : a.price < b.price ? 1 : a.bid < b.bid ? -1 : 1));
+      return {
+        collection,
+        currencyMint,
+        floorPrice: ours[0]?.price ?? null,
+        bestBidPrice: offers[0]?.price ?? null,
+        listings: ours,
+        bids: offers,
+      };
+    },
+    async listingOf(mint) {
+      // read fresh (not the cached book): a builder request follows a listing the user just saw
+      const programAddress = await program();
+      const [listing] = await findMarketListingPda(programAddress, mint);
+      const [metadata] = await findMetadataPda(mint);
+      const [account, meta] = (await rpc.getMultipleAccounts([listing, metadata])).accounts;
+      if (!account || account.owner !== programAddress || account.data.length !== MARKET_LISTING_SIZE)
+        return null;
+      const decoded = decodeMarketListing(account.data);
+      const collection = meta ? decodeMetadata(meta.data).collection : null;
+      if (collection === null || !collection.verified) return null;
+      return {
+        mint,
+        collection: getAddressDecoder().decode(collection.key),
+        seller: decoded.seller,
+        currencyMint: decoded.currencyMint,
+        price: decoded.price,
+        listing,
+      };
+    },
+    async buyInstruction({ listing, buyer, payFrom, nftDestination, maxPrice }) {
+      const programAddress = await program();
+      const listingAddress = listing.listing as Address;
+      const [{ escrow }, sellerCurrency] = await Promise.all([
+        rpc.getMultipleAccounts([listingAddress]).then(({ accounts: [a] }) => {
+          if (!a || a.owner !== programAddress)
+            throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the listing is gone");
+          return decodeMarketListing(a.data);
+        }),
+        findAssociatedTokenAddress(listing.seller, listing.currencyMint),
+      ]);
+      return getBuyNftInstruction({
+        programAddress,
+        buyer,
+        listing: listingAddress,
+        escrow,
+        payFrom,
+        sellerCurrencyAccount: sellerCurrency,
+        nftDestination,
+        seller: listing.seller,
+        maxPrice,
+      });
+    },
+    async sellInstructions({ bid, nftMint, seller, sellerSignsByCpi, nftSource, proceeds, minPrice, payer }) {
+      const programAddress = await program();
+      const [{ accounts }, bidderNft] = await Promise.all([
+        rpc.getMultipleAccounts([bid.bid]),
+        findAssociatedTokenAddress(bid.bidder, nftMint),
+      ]);
+      const account = accounts[0];
+      if (!account || account.owner !== programAddress)
+        throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the bid is gone");
+      const decoded = decodeMarketBid(account.data);
+      return {
+        setup: [createAssociatedTokenIdempotent(payer, bidderNft, bid.bidder, nftMint)],
+        sale: await getSellToBidInstruction({
+          programAddress,
+          seller,
+          sellerSignsByCpi,
+          bid: bid.bid,
+          vault: decoded.vault,
+          bidder: bid.bidder,
+          nftMint,
+          nftSource,
+          bidderNftAccount: bidderNft,
+          proceeds,
+          minPrice,
+        }),
+      };
+    },
+  };
+}
