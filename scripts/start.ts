@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     lendingSoPath: join(repoRoot, "programs/lending/build/lending.so"),
     swapVenueSoPath: join(repoRoot, "programs/swap-venue/build/swap-venue.so"),
     lendingVenueSoPath: join(repoRoot, "programs/lending-venue/build/lending-venue.so"),
+    nftMarketSoPath: join(repoRoot, "programs/nft-market/build/nft-market.so"),
     demo: true,
   });
 

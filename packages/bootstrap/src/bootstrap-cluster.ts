@@ -8,6 +8,7 @@ import { ensureLendingProgram, type ProgramDeployAction } from "./deploy-lending
 import { type ConfigAction, ensureProgramConfig } from "./ensure-config.ts";
 import { getKeysDir, loadOrCreateClusterKeys } from "./key-files.ts";
 import { ensureLendingVenue, type LendingVenueResult } from "./lending-venue.ts";
+import { ensureNftMarket, type NftMarketResult } from "./nft-market.ts";
 import {
   assertDemoMints,
   type DemoSeedResult,
@@ -43,6 +44,8 @@ export interface BootstrapClusterOptions {
   swapVenueSoPath?: string;
   /** The local lending venue's program (programs/lending-venue): deployed, pinned and (demo) given reserves. */
   lendingVenueSoPath?: string;
+  /** The local NFT market program to deploy and pin (with `demo`: listings and bids of the demo collections). */
+  nftMarketSoPath?: string;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
 }
@@ -62,6 +65,7 @@ export interface BootstrapClusterResult {
   demo?: DemoSeedResult;
   swapVenue?: SwapVenueResult;
   lendingVenue?: LendingVenueResult;
+  nftMarket?: NftMarketResult;
 }
 
 function assertOptions(options: BootstrapClusterOptions): Uint8Array {
@@ -176,6 +180,21 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
     );
   }
 
+  let nftMarket: NftMarketResult | undefined;
+  if (options.nftMarketSoPath !== undefined) {
+    nftMarket = await ensureNftMarket({
+      chain,
+      dataDir,
+      admin: keys.admin,
+      lendingProgramId: keys.program.address,
+      soPath: options.nftMarketSoPath,
+      demo: options.demo === true,
+    });
+    log(
+      `NFT market ${nftMarket.programId}: ${nftMarket.programAction}, ${nftMarket.venuesAction}; ${nftMarket.listings} listings and ${nftMarket.bids} bids seeded`,
+    );
+  }
+
   let demo: DemoSeedResult | undefined;
   if (options.demo) {
     demo = await seedDemoLenders({ chain, programAddress: keys.program.address, dataDir });
@@ -207,5 +226,6 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
     ...(demo ? { demo } : {}),
     ...(swapVenue ? { swapVenue } : {}),
     ...(lendingVenue ? { lendingVenue } : {}),
+    ...(nftMarket ? { nftMarket } : {}),
   };
 }

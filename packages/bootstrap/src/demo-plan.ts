@@ -80,6 +80,8 @@ export const DEMO_LENDERS: DemoLenderPlan[] = [
         poolCurrency: SOL,
         poolAmount: "300",
         apy: 35,
+        isMortgageEnabled: true,
+        mortgageApy: 30,
         loanDuration: 7,
         maxAmountUsd: 1000,
         collections: [
@@ -120,6 +122,9 @@ export const DEMO_LENDERS: DemoLenderPlan[] = [
         poolCurrency: SOL,
         poolAmount: "500",
         apy: 28,
+        isMortgageEnabled: true,
+        mortgageApy: 24,
+        isAutoSellEnabled: true,
         loanDuration: 60,
         maxAmountUsd: 10000,
         minAmountUsd: 100,

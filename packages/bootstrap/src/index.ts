@@ -7,8 +7,10 @@ export { isProgramDataEqual, type ProgramDeployAction } from "./deploy-lending.t
 export { type ConfigAction, fetchProgramConfig } from "./ensure-config.ts";
 export { type ClusterKeys, getKeysDir, KEY_FILE_MODE, loadOrCreateClusterKeys } from "./key-files.ts";
 export * from "./lending-venue.ts";
+export * from "./nft-market.ts";
 export * from "./pool-params.ts";
 export * from "./publish-demo-metadata.ts";
 export type { DemoBank, DemoLender, DemoPool, DemoSeedResult } from "./seed-demo.ts";
 export * from "./swap-venue.ts";
 export type { TreasuryTokenAccount } from "./treasury-accounts.ts";
+export * from "./venue-pin.ts";

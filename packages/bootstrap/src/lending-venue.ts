@@ -2,20 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO_TOKENS } from "@cistern/localnet";
 import { parsePriceMicroUsd } from "@cistern/protocol";
-import {
-  decodeVenuesAccount,
-  findLendingReservePda,
-  findVenuesPda,
-  getInitializeLendingReserveInstruction,
-  getSetVenuesInstruction,
-  NO_VENUE,
-} from "@cistern/sdk";
+import { findLendingReservePda, getInitializeLendingReserveInstruction } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { getTransferInstruction } from "@solana-program/token";
 import type { ChainClient } from "./chain-client.ts";
 import { ensureLendingProgram, type ProgramDeployAction } from "./deploy-lending.ts";
 import { getKeysDir, loadOrCreateKeyFile } from "./key-files.ts";
 import { fundAdmin } from "./swap-venue.ts";
+import { pinVenue } from "./venue-pin.ts";
 
 /** The demo reserves' yearly rates, basis points, by currency symbol. */
 export const DEMO_RESERVE_RATES_BPS: Record<string, number> = { USDC: 650, SOL: 500 };
@@ -52,26 +46,9 @@ export async function ensureLendingVenue(input: {
     program,
     admin,
   });
-  const [venuesAddress] = await findVenuesPda(input.lendingProgramId);
-  const venues = await chain.fetchAccount(venuesAddress);
-  const current = venues === null ? null : decodeVenuesAccount(venues.data);
-  let venuesAction: LendingVenueResult["venuesAction"] = "unchanged";
-  if (current?.lendingProgram !== program.address) {
-    await chain.send(
-      "pin the lending venue",
-      [
-        await getSetVenuesInstruction({
-          programAddress: input.lendingProgramId,
-          admin,
-          swapProgram: current?.swapProgram ?? NO_VENUE,
-          marketProgram: current?.marketProgram ?? NO_VENUE,
-          lendingProgram: program.address,
-        }),
-      ],
-      admin,
-    );
-    venuesAction = "pinned";
-  }
+  const venuesAction = await pinVenue(chain, admin, input.lendingProgramId, {
+    lendingProgram: program.address,
+  });
   const reserves: LendingVenueResult["reserves"] = [];
   if (input.demo) {
     for (const token of DEMO_TOKENS.filter((t) => t.role === "currency")) {

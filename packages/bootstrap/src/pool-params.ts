@@ -1,6 +1,7 @@
 import {
   createPoolCreationPayload,
   EMPTY_WHITELIST_ADDRESS,
+  getMortgageAprBps,
   getPoolConditions,
   type PoolCreationPayload,
   type PoolForm,
@@ -50,7 +51,7 @@ export function getPoolCreationPlan(form: PoolForm, options: { decimals?: number
       compounding: form.isCompoundInterestEnabled === true,
     },
     loanAprBps: payload.param.apr,
-    mortgageAprBps: poolType === "nft-pool" && form.isMortgageEnabled === true ? payload.param.apr : 0,
+    mortgageAprBps: poolType === "nft-pool" && form.isMortgageEnabled === true ? getMortgageAprBps(form) : 0,
     maxDurationSeconds: BigInt(payload.param.limits.maxDuration),
     minAmountMicroUsd: parseUnitsFloor(String(payload.param.limits.minAmountUsd), MICRO_USD_DECIMALS),
     maxAmountMicroUsd: parseUnitsFloor(String(payload.param.limits.maxAmountUsd), MICRO_USD_DECIMALS),

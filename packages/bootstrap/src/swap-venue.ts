@@ -4,12 +4,9 @@ import { DEMO_TOKENS, getAssociatedTokenAddress, WRAPPED_SOL_MINT_ADDRESS } from
 import { parsePriceMicroUsd } from "@cistern/protocol";
 import {
   decodeSwapPool,
-  decodeVenuesAccount,
   findSwapPoolPda,
-  findVenuesPda,
   getAddSwapLiquidityInstruction,
   getInitializeSwapPoolInstruction,
-  getSetVenuesInstruction,
   type SwapPoolAccount,
 } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
@@ -22,6 +19,7 @@ import type { ChainClient } from "./chain-client.ts";
 import { ensureLendingProgram, type ProgramDeployAction } from "./deploy-lending.ts";
 import { getKeysDir, loadOrCreateKeyFile } from "./key-files.ts";
 import { ensureLocalnetLamports, ensureLocalnetTokens } from "./seed-demo.ts";
+import { pinVenue } from "./venue-pin.ts";
 
 /** Fee of the demo swap pools, basis points. */
 export const DEMO_SWAP_FEE_BPS = 30;
@@ -75,27 +73,7 @@ export async function ensureSwapVenue(input: {
     program,
     admin,
   });
-  const [venuesAddress] = await findVenuesPda(input.lendingProgramId);
-  const venues = await chain.fetchAccount(venuesAddress);
-  let venuesAction: SwapVenueResult["venuesAction"] = "unchanged";
-  if (venues === null || decodeVenuesAccount(venues.data).swapProgram !== program.address) {
-    const current = venues === null ? null : decodeVenuesAccount(venues.data);
-    await chain.send(
-      "pin the swap venue",
-      [
-        await getSetVenuesInstruction({
-          programAddress: input.lendingProgramId,
-          admin,
-          swapProgram: program.address,
-          ...(current
-            ? { marketProgram: current.marketProgram, lendingProgram: current.lendingProgram }
-            : {}),
-        }),
-      ],
-      admin,
-    );
-    venuesAction = "pinned";
-  }
+  const venuesAction = await pinVenue(chain, admin, input.lendingProgramId, { swapProgram: program.address });
   const pools: SwapVenueResult["pools"] = [];
   if (input.demo) {
     const pending = [];

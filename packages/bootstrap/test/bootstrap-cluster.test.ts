@@ -10,6 +10,7 @@ import {
   decodeBankAccount,
   decodeConfigAccount,
   decodeLendingReserve,
+  decodeMarketBid,
   decodePoolAccount,
   decodeSwapPool,
   decodeVenuesAccount,
@@ -37,6 +38,7 @@ import {
   fetchTokenAmount,
   LENDING_SO_PATH,
   LENDING_VENUE_SO_PATH,
+  NFT_MARKET_SO_PATH,
   SWAP_VENUE_SO_PATH,
   startTestLocalnet,
   tempDir,
@@ -68,6 +70,7 @@ describe("bootstrapCluster on a real localnet", () => {
       lendingSoPath: extra.lendingSoPath ?? LENDING_SO_PATH,
       swapVenueSoPath: SWAP_VENUE_SO_PATH,
       lendingVenueSoPath: LENDING_VENUE_SO_PATH,
+      nftMarketSoPath: NFT_MARKET_SO_PATH,
       demo: true,
     });
 
@@ -262,6 +265,33 @@ describe("bootstrapCluster on a real localnet", () => {
     expect(await fetchTokenAmount(net.rpc, usdc.vault)).toBe(50_000_000_000n);
   });
 
+  it("deploys the local NFT market, pins it beside the other venues and seeds the demo listings and bids", async () => {
+    const market = first.nftMarket!;
+    expect([market.programAction, market.venuesAction]).toEqual(["deployed", "pinned"]);
+    const [venuesAddress] = await findVenuesPda(first.lendingProgramId);
+    const venues = decodeVenuesAccount((await fetchData(net.rpc, venuesAddress))!);
+    expect([venues.marketProgram, venues.swapProgram, venues.lendingProgram]).toEqual([
+      market.programId,
+      first.swapVenue!.programId,
+      first.lendingVenue!.programId,
+    ]);
+    // three listings of each of the four demo collections, two bids each in SOL and USDC
+    expect([market.listings, market.bids]).toEqual([12, 16]);
+    const accounts = await net.rpc
+      .getProgramAccounts(market.programId, { encoding: "base64", commitment: "confirmed" })
+      .send();
+    const bids = accounts
+      .filter((a) => a.account.data[0].length > 0 && Buffer.from(a.account.data[0], "base64").length === 192)
+      .map((a) => decodeMarketBid(Buffer.from(a.account.data[0], "base64")));
+    const otters = DEMO_COLLECTIONS.find((c) => c.symbol === "OTTR")!;
+    expect(
+      bids
+        .filter((b) => b.collection === otters.collectionId && b.currencyMint === USDC)
+        .map((b) => b.price)
+        .sort(),
+    ).toEqual([1_500_000_000n, 1_687_500_000n]);
+  });
+
   it("is idempotent: a second run sends nothing and returns the same ids", async () => {
     const balances = async () =>
       Promise.all(
@@ -285,6 +315,12 @@ describe("bootstrapCluster on a real localnet", () => {
     expect(second.swapVenue!.pools.map((p) => p.action)).toEqual(Array(7).fill("unchanged"));
     expect(second.lendingVenue).toMatchObject({ programAction: "unchanged", venuesAction: "unchanged" });
     expect(second.lendingVenue!.reserves.map((r) => r.action)).toEqual(["unchanged", "unchanged"]);
+    expect(second.nftMarket).toMatchObject({
+      programAction: "unchanged",
+      venuesAction: "unchanged",
+      listings: 0,
+      bids: 0,
+    });
     expect(second.demo!.lenders.flatMap((l) => l.banks.map((b) => b.action))).toEqual(
       Array(6).fill("unchanged"),
     );

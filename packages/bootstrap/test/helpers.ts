@@ -17,6 +17,10 @@ export const SWAP_VENUE_SO_PATH = join(
   import.meta.dirname,
   "../../../programs/swap-venue/build/swap-venue.so",
 );
+export const NFT_MARKET_SO_PATH = join(
+  import.meta.dirname,
+  "../../../programs/nft-market/build/nft-market.so",
+);
 export const LENDING_VENUE_SO_PATH = join(
   import.meta.dirname,
   "../../../programs/lending-venue/build/lending-venue.so",
