@@ -4,7 +4,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
 import { formatUnits, JITO_TIP_ACCOUNTS, parseUnits, SOL_MINT, USDC_MINT } from "@cistern/protocol";
-import { decodeBankAccount, decodeLoanAccount } from "@cistern/sdk";
+import { decodeBankAccount, decodeLoanAccount, decodePoolAccount } from "@cistern/sdk";
 import {
   type Address,
   appendTransactionMessageInstructions,
@@ -901,6 +901,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(await links.allTextContents()).toEqual([
       "Borrow",
       "Margin",
+      "Buy NFTs",
       "Lend",
       "Pools",
       "My pools",
@@ -1145,6 +1146,168 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     // the borrower paid only the interest owed on the old loan so far
     expect(paidBefore - (await tokenBalance(me, USDC_MINT))).toBeLessThan(100_000n);
   });
+
+  it("buys NFTs now and pays later: the lender turns mortgages on, the borrower buys one and repays it, leaves another unpaid and loses it after the clock jump, then instant-sells an NFT loan to the best bid", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    const owner = lenderKey.publicKey.toBase58();
+    const dragons = DEMO_WORLD.collections.find((c) => c.symbol === "DRIP")!;
+    const frogs = DEMO_WORLD.collections.find((c) => c.symbol === "RFROG")!;
+    // the lender opens a pool for dragons and frogs and turns mortgages on at 15% in My pools
+    await createUsdcNftPool(lender, stack!.webUrl, {
+      amount: "450",
+      collections: [dragons.collectionId, frogs.collectionId],
+      usdcMint: USDC_MINT,
+      apr: "20",
+      hasBank: true,
+    });
+    const mine = (await (await fetch(`${stack!.apiUrl}/pool/get-by-owner?owner=${owner}`)).json()) as {
+      pools: { pubkey: string; collections: { collection: string }[] }[];
+    };
+    const desk = mine.pools.find(
+      (p) => p.collections.length === 2 && p.collections.some((c) => c.collection === frogs.collectionId),
+    )!;
+    await lender.goto(`${stack!.webUrl}/my-pools/${desk.pubkey}`);
+    const terms = lender.getByRole("form", { name: "Update pool" });
+    await terms.waitFor({ timeout: 30_000 });
+    await terms.getByLabel("Mortgages").check();
+    await terms.getByLabel("Mortgage APR (%)").fill("15");
+    await shot(lender, "20-mortgage-toggle");
+    await confirmed(lender, () => terms.getByRole("button", { name: "Update pool" }).click());
+    const pool = decodePoolAccount(await accountData(desk.pubkey));
+    expect([pool.flags.mortgage, pool.mortgageAprBps]).toEqual([true, 1500]);
+
+    // the borrower finds the dragon listed in USDC on Buy NFTs and reads the terms before signing
+    type Listed = {
+      listing: { mint: string; collection: string; currency: string; price: string };
+      pools: { pool: string }[];
+    };
+    let listings: Listed[] = [];
+    const listed = (collection: string) =>
+      listings.find(
+        (l) =>
+          l.listing.collection === collection &&
+          l.listing.currency === USDC_MINT &&
+          l.pools.some((p) => p.pool === desk.pubkey),
+      )?.listing;
+    // the pool's new terms reach the API's snapshot within a second
+    await expect
+      .poll(
+        async () => {
+          listings = (await (await fetch(`${stack!.apiUrl}/nft/mortgage-listings`)).json()) as Listed[];
+          return listed(dragons.collectionId);
+        },
+        { timeout: 30_000 },
+      )
+      .toBeDefined();
+    const dragon = listed(dragons.collectionId)!;
+    await borrower.goto(`${stack!.webUrl}/buy`);
+    const cards = borrower.getByTestId("mortgage-listing");
+    const dragonCard = cards.filter({ hasText: "Drip Dragons" }).filter({ hasText: "USDC" }).first();
+    await dragonCard.waitFor({ timeout: 30_000 });
+    // the page fits a 360 px screen
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    expect(await borrower.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(
+      false,
+    );
+    await shot(borrower, "23-buy-360");
+    await borrower.setViewportSize({ width: 1280, height: 900 });
+    await dragonCard.getByTestId("mortgage-choose").click();
+    const panel = dragonCard.getByTestId("mortgage-panel");
+    await panel.getByTestId("mortgage-apr").getByText("15%").waitFor({ timeout: 30_000 });
+    expect(await panel.getByTestId("mortgage-price").textContent()).toContain(
+      `${formatUnits(BigInt(dragon.price), 6)} USDC`,
+    );
+    expect(await panel.getByTestId("mortgage-sentence").textContent()).toMatch(
+      /^You pay [\d.,]+ USDC now and [\d.,]+ USDC by .+ UTC at the latest\. Until you repay, the NFT stays locked/,
+    );
+    await shot(borrower, "21-mortgage-terms");
+    const before = await tokenBalance(me, USDC_MINT);
+    await confirmed(borrower, () => panel.getByTestId("mortgage-submit").click());
+    // the chain: the down payment left the wallet, the NFT is in the loan's escrow, a Mortgage at 15%
+    const paid = before - (await tokenBalance(me, USDC_MINT));
+    expect(await tokenBalance(me, dragon.mint)).toBe(0n);
+    const loans = async () =>
+      (
+        (await (await fetch(`${stack!.apiUrl}/loan/user?pubkey=${me}`)).json()) as {
+          loans: { pubkey: string; collateral?: string; nftMint?: string }[];
+        }
+      ).loans;
+    /** The borrower's ongoing loan against `mint` (a mortgage or any loan). */
+    const mortgageOf = async (mint: string) => {
+      for (const l of await loans()) {
+        const account = decodeLoanAccount(await accountData(l.pubkey));
+        if (account.collateralMint === mint && account.status === "Ongoing")
+          return { address: l.pubkey, account };
+      }
+      return null;
+    };
+    await expect.poll(() => mortgageOf(dragon.mint), { timeout: 30_000 }).not.toBeNull();
+    const dragonLoan = (await mortgageOf(dragon.mint))!;
+    expect([dragonLoan.account.kind, dragonLoan.account.aprBps]).toEqual(["Mortgage", 1500]);
+    expect(paid).toBe(BigInt(dragon.price) - dragonLoan.account.principal);
+
+    // repaid from Loans, the dragon is the borrower's
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const row = borrower.locator(`tr[data-loan="${dragonLoan.address}"]`);
+    await row.waitFor({ timeout: 30_000 });
+    await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
+    expect(await tokenBalance(me, dragon.mint)).toBe(1n);
+
+    // a frog on a mortgage, left unpaid: after expiry and grace the lender takes it, the down payment is lost
+    const frog = listed(frogs.collectionId)!;
+    await borrower.goto(`${stack!.webUrl}/buy`);
+    const frogCard = borrower
+      .getByTestId("mortgage-listing")
+      .filter({ hasText: "Rain Frogs" })
+      .filter({ hasText: "USDC" })
+      .first();
+    await frogCard.getByTestId("mortgage-choose").click();
+    await frogCard
+      .getByTestId("mortgage-panel")
+      .getByTestId("mortgage-total-cost")
+      .waitFor({ timeout: 30_000 });
+    await confirmed(borrower, () => frogCard.getByTestId("mortgage-submit").click());
+    await expect.poll(() => mortgageOf(frog.mint), { timeout: 30_000 }).not.toBeNull();
+    const frogLoan = (await mortgageOf(frog.mint))!;
+    await rpc(stack!.localnet.rpcUrl, "localnet_advanceClock", [8 * 86_400]);
+    await lender.goto(`${stack!.webUrl}/loans`);
+    await lender.getByRole("tab", { name: "Loans on my pools" }).click();
+    const due = lender.locator(`tr[data-loan="${frogLoan.address}"]`).filter({ hasText: "Past grace" });
+    await due.waitFor({ timeout: 30_000 });
+    await confirmed(lender, () => due.getByRole("button", { name: /Liquidate/ }).click());
+    expect(await tokenBalance(owner, frog.mint)).toBe(1n);
+    expect(await tokenBalance(me, frog.mint)).toBe(0n);
+    expect(decodeLoanAccount(await accountData(frogLoan.address)).status).toBe("Liquidated");
+
+    // instant sell: a loan against a fresh dragon goes to the best dragon bid in USDC
+    const fresh = await stack!.localnet.faucet(me);
+    const newDragon = fresh.nfts.find((n) => n.collectionId === dragons.collectionId)!;
+    await borrowNft(newDragon.name, "20", "7");
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    await expect.poll(() => mortgageOf(newDragon.mint), { timeout: 30_000 }).not.toBeNull();
+    const soldLoan = (await mortgageOf(newDragon.mint))!.address;
+    const loanRow = borrower.locator(`tr[data-loan="${soldLoan}"]`);
+    await loanRow.waitFor({ timeout: 30_000 });
+    await loanRow.getByTestId("instant-sell").click();
+    const sell = borrower.getByTestId("instant-sell-panel");
+    // the best bid is 90% of the dragons' 180 USD floor
+    await sell
+      .getByTestId("instant-sell-quote")
+      .or(sell.getByTestId("instant-sell-error"))
+      .waitFor({ timeout: 30_000 });
+    expect(await sell.textContent()).toContain("Best offer162 USDC");
+    await shot(borrower, "22-instant-sell");
+    const beforeSale = await tokenBalance(me, USDC_MINT);
+    await confirmed(borrower, () => sell.getByTestId("instant-sell-submit").click());
+    const sold = decodeLoanAccount(await accountData(soldLoan));
+    expect(sold.status).toBe("Sold");
+    expect(await tokenBalance(me, USDC_MINT)).toBe(beforeSale + 162_000_000n - sold.repaidAmount);
+    expect(await tokenBalance(me, newDragon.mint)).toBe(0n);
+    await borrower
+      .getByTestId("loan-history")
+      .locator(`tr[data-loan="${soldLoan}"]`)
+      .waitFor({ timeout: 30_000 });
+  });
 });
 
 async function bankVault(owner: string, mint: string): Promise<string> {
@@ -1158,6 +1321,16 @@ async function bankVault(owner: string, mint: string): Promise<string> {
 }
 
 /** Borrows `amount` USDC for `days` against the borrower's NFT called `name` through the borrow page. */
+/** An account's data as the chain holds it now. */
+async function accountData(address: string): Promise<Uint8Array> {
+  const result = await rpc<{ value: { data: [string, string] } | null }>(
+    stack!.localnet.rpcUrl,
+    "getAccountInfo",
+    [address, { encoding: "base64", commitment: "confirmed" }],
+  );
+  return new Uint8Array(Buffer.from(result.value!.data[0], "base64"));
+}
+
 async function borrowNft(name: string, amount: string, days: string) {
   await borrower.goto(`${stack!.webUrl}/borrow`);
   const list = borrower.getByTestId("nft-list");

@@ -14,6 +14,7 @@ import type { FastifyInstance } from "fastify";
 import {
   createChainClient,
   ensureLendingVenue,
+  ensureNftMarket,
   ensureSwapVenue,
 } from "../../../packages/bootstrap/src/index.ts";
 import { startChatTimeline } from "../../api/src/chat/chat-timeline.ts";
@@ -26,6 +27,7 @@ import { buildWebApp, makeTempDir, removeDir, WEB_ROOT } from "./harness.ts";
 const LENDING_SO = resolve(WEB_ROOT, "../../programs/lending/build/lending.so");
 const SWAP_VENUE_SO = resolve(WEB_ROOT, "../../programs/swap-venue/build/swap-venue.so");
 const LENDING_VENUE_SO = resolve(WEB_ROOT, "../../programs/lending-venue/build/lending-venue.so");
+const NFT_MARKET_SO = resolve(WEB_ROOT, "../../programs/nft-market/build/nft-market.so");
 
 /** Localnet with the lending program, the API (read + write path, indexer on) and the web app. */
 export interface Stack {
@@ -137,6 +139,15 @@ export async function startStack(): Promise<Stack> {
     admin,
     lendingProgramId: programId as never,
     soPath: LENDING_VENUE_SO,
+    demo: true,
+  });
+  // and the local NFT market with the demo market maker's listings and bids
+  await ensureNftMarket({
+    chain,
+    dataDir: root,
+    admin,
+    lendingProgramId: programId as never,
+    soPath: NFT_MARKET_SO,
     demo: true,
   });
 

@@ -9,6 +9,7 @@ const load = {
   pool: () => import("./features/pools/pool-page.tsx"),
   borrow: () => import("./features/borrow/borrow-page.tsx"),
   margin: () => import("./features/margin/margin-page.tsx"),
+  buy: () => import("./features/buy/buy-page.tsx"),
   loans: () => import("./features/loans/loans-page.tsx"),
   dashboard: () => import("./features/dashboard/dashboard-page.tsx"),
   myPools: () => import("./features/my-pools/my-pools-page.tsx"),
@@ -19,6 +20,7 @@ const PoolsPage = lazy(() => load.pools().then((m) => ({ default: m.PoolsPage })
 const PoolPage = lazy(() => load.pool().then((m) => ({ default: m.PoolPage })));
 const BorrowPage = lazy(() => load.borrow().then((m) => ({ default: m.BorrowPage })));
 const MarginPage = lazy(() => load.margin().then((m) => ({ default: m.MarginPage })));
+const BuyPage = lazy(() => load.buy().then((m) => ({ default: m.BuyPage })));
 const LoansPage = lazy(() => load.loans().then((m) => ({ default: m.LoansPage })));
 const DashboardPage = lazy(() => load.dashboard().then((m) => ({ default: m.DashboardPage })));
 const MyPoolsPage = lazy(() => load.myPools().then((m) => ({ default: m.MyPoolsPage })));
@@ -37,6 +39,8 @@ function loaderOf(path: string): (() => Promise<unknown>) | null {
       return load.borrow;
     case "margin":
       return load.margin;
+    case "buy":
+      return load.buy;
     case "loans":
       return load.loans;
     case "dashboard":
@@ -61,6 +65,8 @@ function match(path: string) {
       return <BorrowPage />;
     case "/margin":
       return <MarginPage />;
+    case "/buy":
+      return <BuyPage />;
     case "/lend":
       return <MarketPage />;
     case "/pools":

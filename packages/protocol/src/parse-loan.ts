@@ -22,7 +22,7 @@ export const LOAN_STATUSES = ["Ongoing", "Repaid", "Liquidated", "Sold"] as cons
 export type LoanStatus = (typeof LOAN_STATUSES)[number];
 
 /** Loan kinds. */
-export const LOAN_KINDS = ["ClassicLoan", "MarginSwapLoan", "RequestLoan"] as const;
+export const LOAN_KINDS = ["ClassicLoan", "MarginSwapLoan", "RequestLoan", "Mortgage"] as const;
 export type LoanKindName = (typeof LOAN_KINDS)[number];
 
 /** NFT standards a loan's collateral can have. */
@@ -33,7 +33,8 @@ export type NftType = (typeof NFT_TYPES)[number];
 export type LoanKind =
   | { type: "ClassicLoan" }
   | { type: "MarginSwapLoan"; downPayment: bigint }
-  | { type: "RequestLoan" };
+  | { type: "RequestLoan" }
+  | { type: "Mortgage" };
 
 /** Sale of a loan's collateral. */
 export interface LoanSale {
@@ -106,6 +107,7 @@ function readKind(raw: JsonRecord): LoanKind {
   }
   if (name === "ClassicLoan" || name === "Classic") return { type: "ClassicLoan" };
   if (name === "RequestLoan" || name === "Request") return { type: "RequestLoan" };
+  if (name === "Mortgage") return { type: "Mortgage" };
   throw new CisternError(ERROR_CODES.INVALID_SERVER_FIELD, { entity: "loan", field: "kind", value: tag });
 }
 

@@ -146,8 +146,8 @@ describe("pool form", () => {
     expect(await screen.findByText("Minimum wallet age must be a whole number.")).toBeTruthy();
     // the program stores compounding and the liquidation threshold but never reads them: no control for them
     expect(screen.queryByLabelText(/Liquidation threshold/)).toBeNull();
-    // auto-sell sells token collateral only: an nft-pool does not offer it
-    expect(screen.queryByLabelText(/Auto-sell/)).toBeNull();
+    // an nft-pool's auto-sell fills the NFT market's best collection bid
+    expect(screen.getByText(/sold to the best collection offer into your bank/)).toBeTruthy();
     expect(screen.queryByText(/Compounding/)).toBeNull();
     expect(screen.getByText("Enter the whitelist (lookup table) address.")).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();

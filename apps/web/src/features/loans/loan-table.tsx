@@ -124,9 +124,11 @@ export function LoanTable({
                     ? row.loan.kind.downPayment
                       ? `margin position, ${formatMoney(row.loan.kind.downPayment, row.loan.currency)} down`
                       : "margin position"
-                    : row.loan.isDefi
-                      ? locked(row)
-                      : shortenAddress(row.loan.collateral)}
+                    : row.loan.kind.type === "Mortgage"
+                      ? `mortgage, ${shortenAddress(row.loan.collateral)}`
+                      : row.loan.isDefi
+                        ? locked(row)
+                        : shortenAddress(row.loan.collateral)}
                 </small>
                 {chains?.get(row.loan.pubkey) ? (
                   <small className="muted pg-chain" data-testid="loan-chain">

@@ -9,6 +9,7 @@ import { MyRequests } from "../requests/my-requests.tsx";
 import { CalendarFeed } from "./calendar-feed.tsx";
 import { CalendarLink } from "./calendar-link.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
+import { InstantSellPanel } from "./instant-sell-panel.tsx";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
 import { canLiquidate, foldExtensions, type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
 import { LoanTable } from "./loan-table.tsx";
@@ -175,17 +176,15 @@ function BorrowerLoans({ owner }: { owner: string }) {
                             Past grace: a loan can no longer be extended, only repaid.
                           </small>
                         ) : null}
-                        {row.loan.isDefi ? (
-                          <button
-                            type="button"
-                            className="button"
-                            disabled={tx.busy}
-                            onClick={() => setSelling(row.loan.pubkey)}
-                            data-testid="market-sell"
-                          >
-                            Market sell
-                          </button>
-                        ) : null}
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={tx.busy}
+                          onClick={() => setSelling(row.loan.pubkey)}
+                          data-testid={row.loan.isDefi ? "market-sell" : "instant-sell"}
+                        >
+                          {row.loan.isDefi ? "Market sell" : "Instant sell"}
+                        </button>
                         <CalendarLink row={row} collateral={name(row.loan.collection)} nowSeconds={now} />
                       </span>
                     )}
@@ -211,7 +210,26 @@ function BorrowerLoans({ owner }: { owner: string }) {
                     />
                   ))}
                 {ongoing
-                  .filter((r) => r.loan.pubkey === selling)
+                  .filter((r) => r.loan.pubkey === selling && !r.loan.isDefi)
+                  .map((row) => (
+                    <InstantSellPanel
+                      key={row.loan.pubkey}
+                      row={row}
+                      owner={owner}
+                      busy={tx.busy}
+                      onCancel={() => setSelling(null)}
+                      onConfirm={async (quote) => {
+                        const signature = await tx.run({
+                          action: "Market Sell NFT",
+                          path: "/nft/instant-sell",
+                          payload: { borrower: owner, loan: row.loan.pubkey, minPrice: quote.bidPrice },
+                        });
+                        if (signature) setSelling(null);
+                      }}
+                    />
+                  ))}
+                {ongoing
+                  .filter((r) => r.loan.pubkey === selling && r.loan.isDefi)
                   .map((row) => (
                     <MarketSellPanel
                       key={row.loan.pubkey}

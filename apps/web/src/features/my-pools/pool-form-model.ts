@@ -36,6 +36,8 @@ export interface PoolFormState {
   apy: string;
   durationDays: string;
   isMortgageEnabled: boolean;
+  /** Yearly rate of the pool's mortgages, percent (nft-pool; the loan APR when empty). */
+  mortgageApy: string;
   isAutoSellEnabled: boolean;
   /** Carried unchanged (not editable): the program stores it and never reads it. */
   isCompoundingEnabled: boolean;
@@ -73,6 +75,7 @@ export function emptyPoolForm(type: PoolType, currency: string): PoolFormState {
     apy: "",
     durationDays: "7",
     isMortgageEnabled: false,
+    mortgageApy: "",
     isAutoSellEnabled: false,
     isCompoundingEnabled: false,
     minAmountUsd: "10",
@@ -102,6 +105,8 @@ export function poolToFormState(pool: ParsedPool): PoolFormState {
     apy: String(pool.loanCurve.apr / RATE_SCALE),
     durationDays: String(pool.limits.maxDuration / SECONDS_PER_DAY),
     isMortgageEnabled: pool.type === "nft-pool" ? pool.isMortgageEnabled : false,
+    mortgageApy:
+      pool.type === "nft-pool" && pool.isMortgageEnabled ? String(pool.mortgageCurve.apr / RATE_SCALE) : "",
     isAutoSellEnabled: pool.isAutoSellEnabled,
     isCompoundingEnabled: pool.isCompoundingEnabled,
     minAmountUsd: String(pool.limits.minAmountUsd),
@@ -193,6 +198,8 @@ export function validatePoolForm(
     }
   }
   numberField(errors, "apy", form.apy, "APR", { required: true, min: 0.01, max: 1000 });
+  if (form.type === "nft-pool" && form.isMortgageEnabled)
+    numberField(errors, "mortgageApy", form.mortgageApy, "Mortgage APR", { min: 0.01, max: 1000 });
   numberField(errors, "durationDays", form.durationDays, "Duration", {
     required: true,
     min: 1,
@@ -256,6 +263,9 @@ export function toProtocolForm(form: PoolFormState, owner: string, bank: string,
     apy: form.apy,
     loanDuration: form.durationDays,
     isMortgageEnabled: form.type === "nft-pool" && form.isMortgageEnabled,
+    ...(form.type === "nft-pool" && form.isMortgageEnabled && form.mortgageApy.trim() !== ""
+      ? { mortgageApy: form.mortgageApy }
+      : {}),
     isAutoSellEnabled: form.isAutoSellEnabled,
     isCompoundInterestEnabled: form.isCompoundingEnabled,
     maxAmountUsd: form.maxAmountUsd,

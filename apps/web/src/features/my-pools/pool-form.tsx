@@ -212,18 +212,29 @@ export function PoolFormView({
           {isNft
             ? check("isMortgageEnabled", "Mortgages", "Let borrowers buy NFTs with a loan from this pool.")
             : null}
-          {/* the program sells token collateral through the swap venue; NFTs wait for the NFT market venue */}
-          {isNft
-            ? null
-            : check(
-                "isAutoSellEnabled",
-                "Auto-sell liquidated collateral",
-                "An unpaid loan's tokens are sold into your bank when the sale repays principal and interest; otherwise you receive the tokens.",
-              )}
+          {check(
+            "isAutoSellEnabled",
+            "Auto-sell liquidated collateral",
+            isNft
+              ? "An unpaid loan's NFT is sold to the best collection offer into your bank when the offer repays principal and interest; otherwise you receive the NFT."
+              : "An unpaid loan's tokens are sold into your bank when the sale repays principal and interest; otherwise you receive the tokens.",
+          )}
           {check("withConditions", "Borrower conditions")}
           {check("isPrivate", "Private loans", "Only whitelisted wallets may borrow.")}
         </fieldset>
       )}
+      {mode === "update" && isNft && form.isMortgageEnabled ? (
+        <div className="pg-grid-form" data-testid="mortgage-terms">
+          <Field
+            id={id("mortgageApy")}
+            label="Mortgage APR (%)"
+            error={errors.mortgageApy}
+            hint="What buyers pay on a mortgage from this pool; the loan APR when empty."
+          >
+            <input {...input("mortgageApy")} inputMode="decimal" />
+          </Field>
+        </div>
+      ) : null}
       {mode === "update" && form.withConditions ? (
         <div className="pg-grid-form" data-testid="conditions">
           <Field id={id("minAgeDays")} label="Minimum wallet age (days)" error={errors.minAgeDays}>

@@ -1,0 +1,41 @@
+import type { MortgageTerms } from "@cistern/protocol";
+import { useQuery } from "@tanstack/react-query";
+import { useAppContext } from "../../app-context.ts";
+import { requestJson } from "../../tx/http-client.ts";
+
+/** A listed NFT a mortgage-enabled pool would lend on (GET /nft/mortgage-listings). */
+export interface MortgageListing {
+  listing: { mint: string; collection: string; seller: string; currency: string; price: string };
+  pools: { pool: string; mortgageAprBps: number; ltvBps: number; maxDurationSeconds: number }[];
+}
+
+/** NFTs for sale in the collections of mortgage-enabled pools, cheapest first. */
+export function useMortgageListings() {
+  const { config } = useAppContext();
+  return useQuery({
+    queryKey: ["market", "mortgage-listings"],
+    queryFn: () => requestJson<MortgageListing[]>(`${config.apiUrl}/nft/mortgage-listings`),
+  });
+}
+
+/** The exact terms of buying `mint` with a mortgage of `durationSeconds` (POST /nft/take-mortgage-quote). */
+export function useMortgageTerms(input: { buyer: string; mint: string; durationSeconds: number }) {
+  const { config } = useAppContext();
+  return useQuery({
+    queryKey: ["market", "mortgage-quote", input.buyer, input.mint, input.durationSeconds],
+    queryFn: () =>
+      requestJson<MortgageTerms>(`${config.apiUrl}/nft/take-mortgage-quote`, {
+        body: { buyer: input.buyer, nftMint: input.mint, duration: input.durationSeconds },
+      }),
+    retry: false,
+  });
+}
+
+/** Durations a buyer may choose, days: a week, two, a month, up to the pools' longest. */
+export function getMortgageDurationsDays(maxDurationSeconds: number): number[] {
+  const longest = Math.floor(maxDurationSeconds / 86_400);
+  const choices = [7, 14, 30, 60, 90].filter((d) => d <= longest);
+  return choices.length > 0 && choices.at(-1) === longest
+    ? choices
+    : [...choices, longest].filter((d) => d >= 1);
+}

@@ -1,0 +1,154 @@
+import { describeErrorForUser } from "@cistern/protocol";
+import { useId, useState } from "react";
+import { useCurrencyBalance } from "../../data/balances.ts";
+import { formatBps, formatDateTime, formatMoney } from "../../kit/format.ts";
+import { Page, QueryState, RequireWallet, TermsList, useChainNow } from "../../kit/page-kit.tsx";
+import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { useCollateralNamer } from "../pools/collateral-name.tsx";
+import {
+  getMortgageDurationsDays,
+  type MortgageListing,
+  useMortgageListings,
+  useMortgageTerms,
+} from "./buy-data.ts";
+
+/** Buy now, pay later: NFTs for sale that a pool would finance, and the mortgage terms before signing. */
+export function BuyPage() {
+  const listings = useMortgageListings();
+  const name = useCollateralNamer();
+  const [chosen, setChosen] = useState<string | null>(null);
+  return (
+    <Page
+      title="Buy now, pay later"
+      lead="Buy an NFT with a down payment and a fixed-term loan from a lender's pool. The NFT stays locked until you repay; unpaid after the grace period, the lender takes it and you lose the down payment. No price liquidations."
+    >
+      <QueryState
+        query={listings}
+        label="NFTs for sale"
+        isEmpty={(l) => l.length === 0}
+        empty="No NFT for sale in a collection that a pool finances right now."
+      >
+        {(list) => (
+          <ul className="pg-grid" aria-label="NFTs for sale" data-testid="mortgage-listings">
+            {list.map((item) => (
+              <li
+                key={item.listing.mint}
+                className="card pg-pool-card"
+                style={chosen === item.listing.mint ? { gridColumn: "1 / -1" } : undefined}
+                data-testid="mortgage-listing"
+              >
+                <h3>{name(item.listing.collection)}</h3>
+                <p>
+                  <strong>{formatMoney(BigInt(item.listing.price), item.listing.currency)}</strong>{" "}
+                  <span className="muted pg-small">
+                    from {formatBps(item.pools[0]!.mortgageAprBps)} APR, up to{" "}
+                    {formatBps(Math.max(...item.pools.map((p) => p.ltvBps)))} financed
+                  </span>
+                </p>
+                {chosen === item.listing.mint ? null : (
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    style={{ alignSelf: "flex-start" }}
+                    onClick={() => setChosen(item.listing.mint)}
+                    data-testid="mortgage-choose"
+                  >
+                    Buy with a loan
+                  </button>
+                )}
+                {chosen === item.listing.mint ? (
+                  <RequireWallet what="buy with a loan">
+                    {(owner) => <MortgagePanel owner={owner} item={item} onDone={() => setChosen(null)} />}
+                  </RequireWallet>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
+    </Page>
+  );
+}
+
+function MortgagePanel({ owner, item, onDone }: { owner: string; item: MortgageListing; onDone(): void }) {
+  const ids = useId();
+  const now = useChainNow();
+  const tx = usePageTransaction();
+  const durations = getMortgageDurationsDays(Math.max(...item.pools.map((p) => p.maxDurationSeconds)));
+  const [days, setDays] = useState(durations[0] ?? 7);
+  const terms = useMortgageTerms({ buyer: owner, mint: item.listing.mint, durationSeconds: days * 86_400 });
+  const held = useCurrencyBalance(item.listing.currency) ?? 0n;
+  const t = terms.data;
+  const money = (amount: string, rounding: "down" | "up" = "down") =>
+    formatMoney(BigInt(amount), item.listing.currency, rounding);
+  const short = t !== undefined && BigInt(t.downPayment) > held;
+  return (
+    <section className="pg-extend" aria-label="Mortgage terms" data-testid="mortgage-panel">
+      <label htmlFor={`${ids}-days`}>
+        Pay back within
+        <select id={`${ids}-days`} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          {durations.map((d) => (
+            <option key={d} value={d}>
+              {d} days
+            </option>
+          ))}
+        </select>
+      </label>
+      {terms.isPending ? <p className="pg-state">Getting the terms…</p> : null}
+      {terms.error ? (
+        <p className="error-text" role="alert" data-testid="mortgage-error">
+          {describeErrorForUser(terms.error, { amount: (a, mint) => formatMoney(a, mint) })}
+        </p>
+      ) : null}
+      {t ? (
+        <div className="pg-quote">
+          <TermsList
+            testIdPrefix="mortgage"
+            terms={[
+              ["Price", money(t.price)],
+              ["Down payment", money(t.downPayment, "up"), "you pay now"],
+              ["Loan", money(t.principal)],
+              ["APR", formatBps(t.aprBps)],
+              ["Duration", `${days} days`],
+              ["Interest", money(t.interest, "up"), "if repaid at the due date"],
+              ["Total cost", money(t.totalCost, "up")],
+            ]}
+          />
+          <p className="pg-small" data-testid="mortgage-sentence">
+            You pay {money(t.downPayment, "up")} now and{" "}
+            {formatMoney(BigInt(t.principal) + BigInt(t.interest), t.currency, "up")} by{" "}
+            {formatDateTime(now + t.durationSeconds)} at the latest. Until you repay, the NFT stays locked in
+            the loan. If you do not repay by the end of the grace period, the lender takes the NFT and you
+            lose the down payment.
+          </p>
+          {short ? (
+            <p className="error-text" role="alert" data-testid="mortgage-short">
+              You hold {formatMoney(held, t.currency)}; the down payment is {money(t.downPayment, "up")}.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <div className="pg-buttons">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={tx.busy || !t || short}
+          onClick={async () => {
+            const signature = await tx.run({
+              action: "Take Mortgage",
+              path: "/nft/take-mortgage",
+              payload: { buyer: owner, nftMint: item.listing.mint, duration: days * 86_400 },
+            });
+            if (signature) onDone();
+          }}
+          data-testid="mortgage-submit"
+        >
+          Buy now, pay later
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}
