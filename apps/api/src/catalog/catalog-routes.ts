@@ -1,11 +1,16 @@
 import { CURRENCY_IMAGE_SIZE_PX, getCurrencyByMint } from "@cistern/protocol";
 import { Type } from "@sinclair/typebox";
+import { address } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getSizedImageUrl } from "../assets/image-check.ts";
 import { readBigInt, readNumber } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Nullable, Pubkey, withErrors } from "../http/schemas.ts";
+import { createLocalNftMarketVenue } from "../venues/nft/local-nft-market-venue.ts";
+import type { NftMarketVenue } from "../venues/nft/nft-market-venue.ts";
+
+const SOL = address("So11111111111111111111111111111111111111112");
 
 const CurrencySchema = Type.Object({
   currencyId: Pubkey,
@@ -33,7 +38,10 @@ const CollectionSchema = Type.Object({
     tensorSlug: Type.String(),
   }),
   isLocked: Type.Boolean({ description: "true when no open pool accepts the collection" }),
-  floorPrice: Type.String({ description: "lamports of SOL" }),
+  floorPrice: Type.String({
+    description:
+      "lamports of SOL: the cheapest SOL listing on the NFT market (the local market on localnet), else the catalogue's",
+  }),
   supply: Type.Integer(),
   currentLoan: Type.Integer({ description: "ongoing loans against the collection" }),
   createdAt: Type.Integer(),
@@ -68,6 +76,20 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
     };
   }
 
+  // on localnet the floor is the local NFT market's cheapest SOL listing
+  const market: NftMarketVenue | null =
+    ctx.config.lendingProgramId !== undefined && ctx.config.cluster === "localnet"
+      ? createLocalNftMarketVenue(ctx.rpc, address(ctx.config.lendingProgramId))
+      : null;
+  async function marketFloor(collection: string): Promise<bigint | null> {
+    if (market === null) return null;
+    try {
+      return (await market.collection({ collection: address(collection), currencyMint: SOL })).floorPrice;
+    } catch {
+      return null; // no market pinned, or it could not be read: the catalogue's floor stands
+    }
+  }
+
   async function collections(id: string | null) {
     await ctx.catalog.getCatalog();
     const rows = await ctx.db.query<Record<string, unknown>>(
@@ -80,7 +102,8 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
        FROM collections c WHERE ($1::text IS NULL OR c.collection_id = $1) ORDER BY c.name, c.collection_id`,
       [id],
     );
-    return rows.map((r) => ({
+    const floors = await Promise.all(rows.map((r) => marketFloor(String(r.collection_id))));
+    return rows.map((r, i) => ({
       collectionId: String(r.collection_id),
       metadata: {
         collectionName: String(r.name),
@@ -92,7 +115,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
         tensorSlug: "",
       },
       isLocked: r.has_pool !== true,
-      floorPrice: readBigInt(r.floor_price).toString(),
+      floorPrice: (floors[i] ?? readBigInt(r.floor_price)).toString(),
       supply: readNumber(r.supply),
       currentLoan: readNumber(r.current_loan),
       createdAt: readNumber(r.created_at),

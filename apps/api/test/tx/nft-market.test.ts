@@ -4,6 +4,7 @@ import {
   decodePoolAccount,
   findBankPda,
   findPoolPda,
+  findVaultPda,
   getListNftInstruction,
   getPlaceBidInstruction,
 } from "@cistern/sdk";
@@ -294,5 +295,121 @@ describe("NFT market on localnet: instant sell and mortgage through the builder"
       duration: 14 * DAY,
     });
     expect(unlisted.status).toBe(400);
+  });
+
+  it("a collection's floor price is its cheapest SOL listing on the market", async () => {
+    const nft = buyer.given.nfts.find((n) => n.collectionId !== collection)!;
+    const floor = async () => {
+      const r = await w.app.inject({ url: `/collection/collection?collectionId=${nft.collectionId}` });
+      expect(r.statusCode, r.body).toBe(200);
+      return (r.json() as { floorPrice: string }).floorPrice;
+    };
+    const seeded = await floor();
+    await sendAsAdmin(w.app, w.tx, buyer.signer, [
+      await getListNftInstruction({
+        programAddress: w.nftMarket!,
+        seller: buyer.signer.address,
+        nftMint: address(nft.mint),
+        sellerNftAccount: await findAssociatedTokenAddress(buyer.signer.address, address(nft.mint)),
+        currencyMint: address("So11111111111111111111111111111111111111112"),
+        price: 1_000_000_000n,
+      }),
+    ]);
+    await expect.poll(floor, { timeout: 5_000 }).toBe("1000000000");
+    expect(seeded).not.toBe("1000000000");
+  });
+
+  it("auto-sells an overdue NFT loan of an auto-sell pool to the best bid into the bank; without a covering bid, classic", async () => {
+    const liquidation = {
+      minAge: "0",
+      minLoan: "0",
+      minVolume: "0",
+      liquidationThreshold: 0,
+      isEnabled: 0,
+      isWhitelistEnabled: 0,
+      whitelist: "11111111111111111111111111111111",
+      whitelistAddresses: [],
+    };
+    const autoSell = await buildSignSend(
+      w.app,
+      "/nft/update-pool",
+      {
+        pool: plainPool,
+        owner: lender.address,
+        enableAutoSell: true,
+        param: {
+          apr: 2000,
+          loanApr: 2000,
+          limits: TEST_POOL_LIMITS,
+          conditions: liquidation,
+          liquidation: { isAutoSellEnabled: true, loanLiquidation: 1000, mortgageLiquidation: 2000 },
+          collections: [{ collection, collectionLtv: 5000, exposure: 10000 }],
+        },
+      },
+      [lender],
+    );
+    expect(autoSell.sent.result).not.toBeNull();
+    const given = await w.net.faucet(borrower.signer.address);
+    const frogs = given.nfts.filter((n) => n.collectionId === collection);
+    const loans: Address[] = [];
+    for (const frog of [
+      frogs[0]!,
+      (await w.net.faucet(borrower.signer.address)).nfts.find((n) => n.collectionId === collection)!,
+    ]) {
+      const taken = await buildSignSend(
+        w.app,
+        "/nft/take-loan",
+        {
+          borrower: borrower.signer.address,
+          nftMint: frog.mint,
+          duration: DAY,
+          amount: String(100n * USDC),
+          pool: plainPool,
+        },
+        [borrower.signer],
+      );
+      loans.push(taken.built.metadata.loan as Address);
+    }
+    await sendAsAdmin(w.app, w.tx, bidder.signer, [
+      await getPlaceBidInstruction({
+        programAddress: w.nftMarket!,
+        bidder: bidder.signer.address,
+        nonce: 2n,
+        collection: address(collection),
+        currencyMint: USDC_MINT,
+        bidderCurrencyAccount: await findAssociatedTokenAddress(bidder.signer.address, USDC_MINT),
+        price: 300n * USDC,
+      }),
+    ]);
+    const target = (await w.tx.clock.unixTime()) + DAY + 2 * 3600;
+    await w.net.advanceClock(DAY + 2 * 3600);
+    await expect.poll(() => w.tx.clock.unixTime(), { timeout: 10_000 }).toBeGreaterThanOrEqual(target);
+    const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
+    const [vaultAddress] = await findVaultPda(w.programId, bank);
+    const vaultBalance = async () => Buffer.from(await read(vaultAddress)).readBigUInt64LE(64);
+    const before = await vaultBalance();
+    const sold = await buildSignSend(
+      w.app,
+      "/nft/liquidate-loan",
+      { loan: loans[0], payer: lender.address },
+      [lender],
+    );
+    expect(sold.built.metadata).toMatchObject({ autoSell: true, expectedProceeds: "300000000" });
+    expect(sold.sent.result).not.toBeNull();
+    expect(decodeLoanAccount(await read(loans[0]!))).toMatchObject({
+      status: "Liquidated",
+      repaidAmount: 300n * USDC,
+    });
+    expect(await vaultBalance()).toBe(before + 300n * USDC);
+    // the only bid is gone: the second loan is liquidated the classic way, its NFT to the pool owner
+    const classic = await buildSignSend(
+      w.app,
+      "/nft/liquidate-loan",
+      { loan: loans[1], payer: lender.address },
+      [lender],
+    );
+    expect(classic.built.metadata).toMatchObject({ autoSell: false });
+    const nft = decodeLoanAccount(await read(loans[1]!)).collateralMint;
+    expect(await tokenBalance(w, lender.address, nft)).toBe(1n);
   });
 });
