@@ -1278,6 +1278,12 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(await tokenBalance(owner, frog.mint)).toBe(1n);
     expect(await tokenBalance(me, frog.mint)).toBe(0n);
     expect(decodeLoanAccount(await accountData(frogLoan.address)).status).toBe("Liquidated");
+    // the pool's page counts its mortgages (the indexer's view of the chain's counters)
+    await lender.goto(`${stack!.webUrl}/pools/${desk.pubkey}`);
+    await lender
+      .getByTestId("pool-mortgages")
+      .getByText(/^Mortgages: on at 15% APR \("Buy NFTs"\); 2 taken, the last on .+ UTC\.$/)
+      .waitFor({ timeout: 30_000 });
 
     // instant sell: a loan against a fresh dragon goes to the best dragon bid in USDC
     const fresh = await stack!.localnet.faucet(me);

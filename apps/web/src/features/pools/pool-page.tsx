@@ -81,7 +81,22 @@ function PoolDetails({ pool }: { pool: ParsedPool }) {
             hour.
           </li>
           <li>Auto-sell of liquidated collateral: {pool.isAutoSellEnabled ? "on" : "off"}.</li>
-          {isNft ? <li>Mortgages: {pool.isMortgageEnabled ? "on" : "off"}.</li> : null}
+          {isNft ? (
+            <li data-testid="pool-mortgages">
+              {pool.isMortgageEnabled ? (
+                <>
+                  Mortgages: on at {formatBps(pool.mortgageCurve.apr)} APR ("Buy NFTs"); {pool.totalMortgages}{" "}
+                  taken
+                  {pool.lastMortgageAt ? `, the last on ${formatDateTime(pool.lastMortgageAt)}` : ""}.
+                </>
+              ) : (
+                <>
+                  Mortgages: off
+                  {pool.totalMortgages > 0 ? ` (${pool.totalMortgages} taken while they were on)` : ""}.
+                </>
+              )}
+            </li>
+          ) : null}
           {pool.conditions.isEnabled ? (
             <li>
               Borrower conditions: wallet age ≥ {Math.round(pool.conditions.minAge / 86_400)} days, ≥{" "}
