@@ -4,6 +4,24 @@
 static const u8 LOAN_SEED[] = "loan";
 static const u8 ESCROW_SEED[] = "escrow";
 
+void new_loan_accounts(NewLoan *c, const SolParameters *p, bool trailing_data, bool mortgage) {
+  const SolAccountInfo *ka = p->ka;
+  c->p = p;
+  c->trailing_data = trailing_data;
+  c->mortgage = mortgage;
+  c->borrower = &ka[0];
+  c->oracle = &ka[1];
+  c->config = &ka[2];
+  c->pool = &ka[3];
+  c->bank = &ka[4];
+  c->vault = &ka[5];
+  c->loan = &ka[6];
+  c->escrow = &ka[7];
+  c->mint = &ka[8];
+  c->token = &ka[11];
+  c->sys = &ka[12];
+}
+
 u64 new_loan_parse(NewLoan *c) {
   const SolParameters *p = c->p;
   if (c->trailing_data ? p->data_len <= LOAN_DATA_LEN : p->data_len != LOAN_DATA_LEN) return E_INVALID_INSTRUCTION;
@@ -193,20 +211,7 @@ u64 ix_take_loan(const SolParameters *p) {
   if (p->ka_num < 13) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
   NewLoan c;
-  c.p = p;
-  c.trailing_data = false;
-  c.mortgage = false;
-  c.borrower = &ka[0];
-  c.oracle = &ka[1];
-  c.config = &ka[2];
-  c.pool = &ka[3];
-  c.bank = &ka[4];
-  c.vault = &ka[5];
-  c.loan = &ka[6];
-  c.escrow = &ka[7];
-  c.mint = &ka[8];
-  c.token = &ka[11];
-  c.sys = &ka[12];
+  new_loan_accounts(&c, p, false, false);
   u64 r = new_loan_parse(&c);
   if (r) return r;
   const SolAccountInfo *collateral = &ka[9], *currency = &ka[10];

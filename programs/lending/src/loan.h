@@ -34,6 +34,9 @@ typedef struct {
                            back from (0: none; Extend and MarginSwap refuse any other value) */
 } NewLoan;
 
+/* TakeLoan, MarginSwap and TakeMortgage share accounts 0-8, 11 and 12 (borrower, oracle, config, pool, bank, vault,
+ * loan, escrow, collateral mint, token program, system program): points c at them; the caller checks ka_num */
+void new_loan_accounts(NewLoan *c, const SolParameters *p, bool trailing_data, bool mortgage);
 /* parses TakeLoan/Extend data and checks config, oracle, pool, bank, vault, programs, attestation age */
 u64 new_loan_parse(NewLoan *c);
 /* attestation names c->collection, collection entry, USD limits, LTV, exposure, conditions, whitelist,
