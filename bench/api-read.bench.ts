@@ -208,7 +208,14 @@ async function main(): Promise<void> {
 
     const makeApp = (env: Record<string, string>) =>
       createApp(
-        loadConfig({ LOG_LEVEL: "silent", DATA_DIR: "/tmp/cistern-api-bench", DATABASE_URL: url, ...env }),
+        loadConfig({
+          LOG_LEVEL: "silent",
+          // one client sends the whole load: the per-client rate limit would measure itself, not the API
+          RATE_LIMIT_PER_MINUTE: "0",
+          DATA_DIR: "/tmp/cistern-api-bench",
+          DATABASE_URL: url,
+          ...env,
+        }),
         {
           db,
           catalogSource: {

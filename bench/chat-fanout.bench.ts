@@ -29,6 +29,8 @@ async function runServer(databaseUrl: string): Promise<void> {
   const api = await startApi(
     loadConfig({
       LOG_LEVEL: "silent",
+      // one client sends the whole load: the per-client rate limit would measure itself, not the API
+      RATE_LIMIT_PER_MINUTE: "0",
       DATA_DIR: `/tmp/cistern-chat-bench-${process.pid}`,
       DATABASE_URL: databaseUrl,
       API_PORT: "0",

@@ -21,6 +21,7 @@ import type { Database } from "./db/database.ts";
 import { openDatabase } from "./db/open-database.ts";
 import { registerErrorHandler } from "./errors/error-handler.ts";
 import { registerFiniteQueryNumbers } from "./http/finite-numbers.ts";
+import { registerRateLimits } from "./http/rate-limits.ts";
 import { ADDRESS_FORMAT, ErrorBody, isSolanaAddress } from "./http/schemas.ts";
 import { registerLoanRoutes } from "./loans/loan-routes.ts";
 import { LoanListSchema, LoanSchema } from "./loans/loan-view.ts";
@@ -64,6 +65,7 @@ declare module "fastify" {
  */
 export async function createApp(config: ApiConfig, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    bodyLimit: config.bodyLimitBytes,
     logger:
       config.logLevel === "silent"
         ? false
@@ -139,6 +141,8 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     },
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
+  // 3b. Rate limits on the routes that make the API work (before any of them is declared).
+  await registerRateLimits(app, config.rateLimitPerMinute);
   // 4. One error handler and a JSON 404.
   registerErrorHandler(app);
   registerFiniteQueryNumbers(app);

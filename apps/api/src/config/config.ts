@@ -45,6 +45,13 @@ export interface ApiConfig {
    * mint). Undefined on the embedded default.
    */
   marginfi: { programId: string; group: string; bankByMint: Record<string, string> } | undefined;
+  /**
+   * Requests a minute one client (IP) may send to each rate-limited route: every POST (builder, sender,
+   * calculator, signed writes) and the chat's /graphql. Counted per API process. 0 turns limits off.
+   */
+  rateLimitPerMinute: number;
+  /** Largest request body accepted, bytes (413 above it). */
+  bodyLimitBytes: number;
 }
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -60,6 +67,12 @@ function parsePort(name: string, raw: string | undefined, fallback: number): num
   const port = Number(raw);
   if (port > 65535) fail(`${name} must be at most 65535, got ${port}`);
   return port;
+}
+
+function nonNegativeInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d{1,9}$/.test(raw)) fail(`${name} must be a non-negative integer, got '${raw}'`);
+  return Number(raw);
 }
 
 /** MARGINFI_GROUP, MARGINFI_BANKS ("mint:bank,mint:bank") and MARGINFI_PROGRAM_ID, all base58. */
@@ -184,5 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat,
     readyMaxLagSlots,
     marginfi: parseMarginfi(env),
+    rateLimitPerMinute: nonNegativeInteger("RATE_LIMIT_PER_MINUTE", env.RATE_LIMIT_PER_MINUTE, 300),
+    bodyLimitBytes: nonNegativeInteger("BODY_LIMIT_BYTES", env.BODY_LIMIT_BYTES, 256 * 1024) || 256 * 1024,
   };
 }

@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   SIGNED_MESSAGE_REPLAYED: 11005,
   /** Jito mode was asked for on a cluster without Jito's tip accounts (422: nothing was built). */
   JITO_UNAVAILABLE: 11006,
+  /** Too many requests from one client to a rate-limited route (429, with Retry-After). */
+  RATE_LIMITED: 11007,
   /** Unexpected internal failure (500, message never leaks internals). */
   INTERNAL: 11099,
 } as const;
@@ -49,6 +51,7 @@ const HTTP_STATUS: Record<ApiErrorCode, number> = {
   11004: 400,
   11005: 409,
   11006: 422,
+  11007: 429,
   11099: 500,
 };
 
