@@ -138,6 +138,8 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "A collection with ongoing loans cannot be removed from the pool.";
     case 11003:
       return "The wallet signature did not match the message. Please sign again.";
+    case 11007:
+      return `Too many requests in a short time. Wait ${e.params.retryAfterSeconds ?? "a few"} seconds and try again.`;
     case 11004:
       return "This signature request expired or was not issued for this wallet. Please try again.";
     case 11005:

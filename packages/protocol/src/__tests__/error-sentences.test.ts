@@ -23,6 +23,18 @@ describe("a coded error becomes one sentence in currency units", () => {
     expect(sentence).not.toMatch(/\d{6,}|So111/);
   });
 
+  it("tells a rate-limited user how long to wait", () => {
+    const body = {
+      code: 11007,
+      name: "RATE_LIMITED",
+      message: "Too many requests",
+      params: { retryAfterSeconds: "42" },
+    };
+    expect(describeErrorForUser(createHttpError(429, body), f)).toBe(
+      "Too many requests in a short time. Wait 42 seconds and try again.",
+    );
+  });
+
   it("keeps a program code from a sender refusal", () => {
     let thrown: unknown;
     try {
