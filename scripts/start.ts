@@ -1,8 +1,9 @@
 // `npm start`: the whole product on the embedded default, in one process tree:
 // localnet (JSON-RPC + PubSub over LiteSVM) -> bootstrap (deploy the lending program, config, demo lenders)
 // -> API (read side, indexer, price feed, loan calculator, builder, sender) -> web app server.
-// Flags: --reset (fresh chain and database), --data-dir DIR (default ./.data), --no-build (reuse apps/web/dist).
-import { spawnSync } from "node:child_process";
+// Flags: --reset (fresh chain and database), --data-dir DIR (default ./.data), --no-build (reuse apps/web/dist),
+// --api-processes N (N API processes over one PostgreSQL: needs DATABASE_URL; the extra ones on API_PORT+1...).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,7 @@ interface StartFlags {
   rpcPort: number;
   apiPort: number;
   webPort: number;
+  apiProcesses: number;
 }
 
 function parseFlags(argv: string[]): StartFlags {
@@ -31,13 +33,19 @@ function parseFlags(argv: string[]): StartFlags {
     rpcPort: Number(process.env.RPC_PORT ?? 8899),
     apiPort: Number(process.env.API_PORT ?? 3001),
     webPort: Number(process.env.WEB_PORT ?? 3000),
+    apiProcesses: 1,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--reset") flags.reset = true;
     else if (arg === "--no-build") flags.build = false;
     else if (arg === "--data-dir" && argv[i + 1] !== undefined) flags.dataDir = resolve(argv[++i] as string);
-    else throw new Error(`unknown flag '${arg}' (known: --reset, --no-build, --data-dir DIR)`);
+    else if (arg === "--api-processes" && /^[1-9]\d?$/.test(argv[i + 1] ?? ""))
+      flags.apiProcesses = Number(argv[++i]);
+    else
+      throw new Error(
+        `unknown flag '${arg}' (known: --reset, --no-build, --data-dir DIR, --api-processes N with N from 1 to 99)`,
+      );
   }
   return flags;
 }
@@ -53,6 +61,10 @@ function buildWeb(): void {
 
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
+  if (flags.apiProcesses > 1 && !process.env.DATABASE_URL)
+    throw new Error(
+      "--api-processes needs DATABASE_URL: the embedded PGlite database belongs to one process",
+    );
   if (flags.build || !existsSync(join(repoRoot, "apps/web/dist/index.html"))) buildWeb();
 
   // A fresh chain needs a fresh index: the embedded database lives in <dataDir>/pglite.
@@ -88,6 +100,26 @@ async function main(): Promise<void> {
     LENDING_PROGRAM_ID: cluster.lendingProgramId,
   });
   const api = await startApi(apiConfig);
+  // More API processes over the same PostgreSQL: any of them serves any request (a load balancer in front
+  // spreads them); one indexer and one keeper lead through advisory locks and hand over when their process dies.
+  const extraApis: ChildProcess[] = [];
+  for (let i = 1; i < flags.apiProcesses; i++) {
+    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "apps/api/src/main.ts")], {
+      cwd: join(repoRoot, "apps/api"),
+      stdio: "inherit",
+      env: {
+        LOG_FORMAT: "pretty",
+        ...process.env,
+        API_PORT: String(flags.apiPort + i),
+        SOLANA_RPC_URL: localnet.rpcUrl,
+        SOLANA_WS_URL: localnet.wsUrl,
+        SOLANA_CLUSTER: "localnet",
+        DATA_DIR: flags.dataDir,
+        LENDING_PROGRAM_ID: cluster.lendingProgramId,
+      },
+    });
+    extraApis.push(child);
+  }
   // Demo pool names and thumbnails are off-chain metadata: published through the API's signed write route.
   const names = cluster.demo
     ? await publishDemoPoolMetadata({ apiUrl: api.url, dataDir: flags.dataDir, demo: cluster.demo }).then(
@@ -117,7 +149,7 @@ async function main(): Promise<void> {
   console.log(`
 Cistern is running on the embedded default (localnet).
   web app         ${web.url}
-  API             ${api.url}   (docs: ${api.url}/docs)
+  API             ${api.url}   (docs: ${api.url}/docs)${extraApis.map((_, i) => `\n  API process ${i + 2}   http://${apiConfig.host}:${flags.apiPort + i + 1}`).join("")}
   Solana RPC      ${localnet.rpcUrl}
   Solana PubSub   ${localnet.wsUrl}
   lending program ${cluster.lendingProgramId}
@@ -130,6 +162,7 @@ Open the web app, choose "Development wallet" in Connect Wallet, and fund it fro
     stopping = true;
     console.log("\nstopping...");
     await web.close();
+    for (const child of extraApis) child.kill("SIGTERM");
     await api.close();
     await localnet.close();
     process.exit(0);
