@@ -82,6 +82,8 @@ export class Chain {
   private slotTimer: NodeJS.Timeout | null = null;
   private snapshotTimer: NodeJS.Timeout | null = null;
   private slotTimes = new Map<number, number>();
+  /** The blockhash each produced slot ended with (as long as its time is kept). */
+  private slotBlockhashes = new Map<number, string>();
   private pendingSignatures = new Set<string>();
   private closed = false;
   readonly dataDir: string;
@@ -131,6 +133,8 @@ export class Chain {
     this.svm.setSigverify(true);
     this.replay(readLogLines<LedgerEntry>(ledgerPath));
     this.ledger = new AppendLog(ledgerPath);
+    // the slot we start from (genesis, or the last one before a restart) is the first block's parent
+    this.slotBlockhashes.set(this.slot, this.svm.latestBlockhash());
     this.advanceSlot();
     this.performanceSampler = new PerformanceSampler(this.samplePeriodMs, this.slot, this.history.size);
   }
@@ -206,9 +210,11 @@ export class Chain {
     const now = this.unixTimestamp();
     this.setClock(this.slot, now);
     this.slotTimes.set(this.slot, now);
+    this.slotBlockhashes.set(this.slot, this.svm.latestBlockhash());
     if (this.slotTimes.size > 200_000) {
       const first = this.slotTimes.keys().next().value as number;
       this.slotTimes.delete(first);
+      this.slotBlockhashes.delete(first);
     }
     this.performanceSampler?.onSlot(this.slot, this.history.size);
     for (const l of this.listeners) {
@@ -218,6 +224,30 @@ export class Chain {
         console.error(`localnet: slot notification failed: ${e}`);
       }
     }
+  }
+
+  /**
+   * The block this node produced at `slot` (every slot is a block here), or null for a future slot or one whose
+   * parent's blockhash is no longer kept (pruned, or produced before a restart).
+   */
+  block(slot: number): {
+    blockhash: string;
+    previousBlockhash: string;
+    parentSlot: number;
+    blockHeight: number;
+    blockTime: number | null;
+  } | null {
+    if (!Number.isSafeInteger(slot) || slot < 1 || slot > this.slot) return null;
+    const blockhash = this.slotBlockhashes.get(slot);
+    const previousBlockhash = slot === 1 ? this.genesisHash : this.slotBlockhashes.get(slot - 1);
+    if (blockhash === undefined || previousBlockhash === undefined) return null;
+    return {
+      blockhash,
+      previousBlockhash,
+      parentSlot: slot - 1,
+      blockHeight: this.blockHeight - (this.slot - slot),
+      blockTime: this.blockTime(slot),
+    };
   }
 
   /** Block time of a slot (epoch seconds), or null when unknown. */

@@ -51,6 +51,7 @@ export class TxHistory {
   private byAddress = new Map<string, TxRecord[]>();
   private recent: TxRecord[] = [];
   private slotTimes = new Map<number, number>();
+  private bySlot = new Map<number, TxRecord[]>();
 
   get size(): number {
     return this.bySignature.size;
@@ -69,6 +70,9 @@ export class TxHistory {
       list.push(r);
     }
     this.slotTimes.set(r.slot, r.blockTime);
+    const inSlot = this.bySlot.get(r.slot);
+    if (inSlot) inSlot.push(r);
+    else this.bySlot.set(r.slot, [r]);
     this.recent.push(r);
     if (this.recent.length > 20_000) this.recent.splice(0, this.recent.length - 10_000);
   }
@@ -76,6 +80,11 @@ export class TxHistory {
   /** Block time of a slot that holds a transaction (survives restarts through the ledger). */
   blockTimeOfSlot(slot: number): number | undefined {
     return this.slotTimes.get(slot);
+  }
+
+  /** The transactions executed in `slot`, in execution order. */
+  inSlot(slot: number): readonly TxRecord[] {
+    return this.bySlot.get(slot) ?? [];
   }
 
   get(signature: string): TxRecord | undefined {

@@ -1,6 +1,7 @@
 import { isLocalnetRpcError, RPC_ERROR } from "../errors.ts";
 import { accountMethods } from "./account-methods.ts";
 import { adminMethods } from "./admin-methods.ts";
+import { blockMethods } from "./block-methods.ts";
 import { clusterMethods } from "./cluster-methods.ts";
 import type { RpcContext, RpcHandler } from "./context.ts";
 import { tokenMethods } from "./token-methods.ts";
@@ -14,6 +15,7 @@ const PUBLIC_METHODS: Record<string, RpcHandler> = {
   ...accountMethods,
   ...tokenMethods,
   ...transactionMethods,
+  ...blockMethods,
 };
 
 const ALL_METHODS: Record<string, RpcHandler> = { ...PUBLIC_METHODS, ...adminMethods };

@@ -75,7 +75,7 @@ function statusOf(r: TxRecord) {
   };
 }
 
-function transactionJson(r: TxRecord, encoding: string) {
+export function transactionJson(r: TxRecord, encoding: string) {
   const bytes = Buffer.from(r.tx, "base64");
   if (encoding === "base64") return [r.tx, "base64"];
   if (encoding === "base58") return [encodeBase58(bytes), "base58"];
@@ -126,7 +126,7 @@ function transactionJson(r: TxRecord, encoding: string) {
   return { message, signatures: tx.signatures.map(encodeBase58) };
 }
 
-function metaJson(r: TxRecord, encoding: string) {
+export function metaJson(r: TxRecord, encoding: string) {
   const inner =
     encoding === "jsonParsed"
       ? r.innerInstructions.map((g) => ({
@@ -271,6 +271,15 @@ export function airdrop(ctx: RpcContext, to: string, lamports: bigint): Promise<
 }
 
 /** Transaction send, simulate and history methods. */
+/** agave's refusal of a v0 transaction to a client that did not say it supports it. */
+export function checkTransactionVersion(r: TxRecord, maxVersion: unknown): void {
+  if (r.version === 0 && (maxVersion === undefined || maxVersion === null))
+    throw new LocalnetRpcError(
+      RPC_ERROR.UNSUPPORTED_TRANSACTION_VERSION,
+      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+    );
+}
+
 export const transactionMethods: Record<string, RpcHandler> = {
   sendTransaction: (params, ctx) => {
     const p = asParams(params);
@@ -316,11 +325,7 @@ export const transactionMethods: Record<string, RpcHandler> = {
     const r = ctx.chain.history.get(sig);
     if (!r) return null;
     const maxVersion = c.maxSupportedTransactionVersion;
-    if (r.version === 0 && (maxVersion === undefined || maxVersion === null))
-      throw new LocalnetRpcError(
-        RPC_ERROR.UNSUPPORTED_TRANSACTION_VERSION,
-        'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
-      );
+    checkTransactionVersion(r, maxVersion);
     const out: Record<string, unknown> = {
       blockTime: r.blockTime,
       meta: metaJson(r, encoding),
