@@ -8,6 +8,7 @@ import { registerAssetRoutes } from "./assets/asset-routes.ts";
 import type { AssetSource } from "./assets/asset-source.ts";
 import { createCatalogService } from "./assets/catalog-service.ts";
 import { type CatalogSource, createLocalnetCatalogSource } from "./assets/catalog-source.ts";
+import { createDasAssetSource } from "./assets/das-asset-source.ts";
 import { createImageChecker } from "./assets/image-check.ts";
 import { createLocalnetAssetSource } from "./assets/localnet-asset-source.ts";
 import { registerBankRoutes } from "./banks/bank-routes.ts";
@@ -116,7 +117,9 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     rpc,
     prices,
     catalog,
-    assets: overrides.assetSource ?? createLocalnetAssetSource(rpc),
+    assets:
+      overrides.assetSource ??
+      (config.dasUrl !== undefined ? createDasAssetSource(config.dasUrl) : createLocalnetAssetSource(rpc)),
     images: createImageChecker(config.imageProxyUrl),
     now,
     chainNow,

@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getValuation, type Valuation } from "../catalog/token-info.ts";
+import { ERROR_CODES, isApiError } from "../errors/api-error.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Nullable, NullableNumber, NullableString, Pubkey, withErrors } from "../http/schemas.ts";
 import { getUsdValue } from "../prices/usd-value.ts";
@@ -51,10 +52,28 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: AppContext): void
         "descending with unknown floors first (protocol sortAssetsByFloorPrice).",
       tags: ["assets"],
       querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
-      response: withErrors({ 200: Type.Object({ nfts: Type.Array(NftSchema) }) }),
+      response: withErrors({
+        200: Type.Object({
+          nfts: Type.Array(NftSchema),
+          unavailable: Type.Optional(
+            Type.String({
+              description: "why the list is empty: the asset service could not be read just now",
+            }),
+          ),
+        }),
+      }),
     },
     async ({ pubkey }) => {
-      const [nfts, valuation] = await Promise.all([ctx.assets.fetchNfts(pubkey), getValuation(ctx)]);
+      const [nfts, valuation] = await Promise.all([
+        ctx.assets.fetchNfts(pubkey).catch((error: unknown) => {
+          // a degraded answer rather than a 5xx: the wallet's NFTs are unknown, and the reason is said
+          if (isApiError(error, ERROR_CODES.UPSTREAM_FAILED)) return null;
+          throw error;
+        }),
+        getValuation(ctx),
+      ]);
+      if (nfts === null)
+        return { nfts: [], unavailable: "Your NFTs could not be loaded just now; try again in a moment." };
       return { nfts: sortAssetsByFloorPrice(nfts.map((n) => withFloor(n, valuation))) };
     },
   );

@@ -52,6 +52,8 @@ export interface ApiConfig {
   rateLimitPerMinute: number;
   /** Largest request body accepted, bytes (413 above it). */
   bodyLimitBytes: number;
+  /** A DAS asset API (getAssetsByOwner, getAsset, getAssetBatch) for wallet NFTs and tokens; localnet reads the chain. */
+  dasUrl: string | undefined;
 }
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -197,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat,
     readyMaxLagSlots,
     marginfi: parseMarginfi(env),
+    dasUrl: env.DAS_URL ? parseUrl("DAS_URL", env.DAS_URL, ["http:", "https:"]) : undefined,
     rateLimitPerMinute: nonNegativeInteger("RATE_LIMIT_PER_MINUTE", env.RATE_LIMIT_PER_MINUTE, 300),
     bodyLimitBytes: nonNegativeInteger("BODY_LIMIT_BYTES", env.BODY_LIMIT_BYTES, 256 * 1024) || 256 * 1024,
   };

@@ -66,6 +66,8 @@ export async function createTestApp(
     nfts?: AssetNft[];
     tokens?: TokenBalance[];
     env?: Record<string, string>;
+    /** A real asset source instead of the in-memory one (e.g. the DAS adapter against a local server). */
+    das?: AssetSource;
   },
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -76,7 +78,7 @@ export async function createTestApp(
   // Points at a closed port unless a test brings a real RPC: routes that need the chain then answer 502.
   const rpc = options.rpc ?? createRpcClient("http://127.0.0.1:9", 2000);
   const catalogSource: CatalogSource = { name: "test", fetchCatalog: async () => options.catalog };
-  const assetSource: AssetSource = {
+  const assetSource: AssetSource = options.das ?? {
     name: "test",
     fetchNfts: async () => options.nfts ?? [],
     fetchTokenBalances: async () => options.tokens ?? [],

@@ -1,0 +1,147 @@
+import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+import type { AssetNft, AssetSource, NftType, TokenBalance } from "./asset-source.ts";
+
+/** A DAS asset (Metaplex's Digital Asset Standard API), the fields this adapter reads. */
+export interface DasAsset {
+  id: string;
+  interface: string;
+  content?: { metadata?: { name?: string; symbol?: string }; links?: { image?: string }; json_uri?: string };
+  grouping?: { group_key: string; group_value: string }[];
+  compression?: { compressed?: boolean };
+  ownership?: { owner?: string };
+  token_info?: { balance?: number | string; decimals?: number };
+}
+
+/** Pages of `getAssetsByOwner`, and the most assets one `getAssetBatch` takes (DAS limits). */
+export const DAS_PAGE_SIZE = 1000;
+export const DAS_BATCH_SIZE = 1000;
+const FUNGIBLE = new Set(["FungibleToken", "FungibleAsset"]);
+
+function nftType(asset: DasAsset): NftType | null {
+  if (FUNGIBLE.has(asset.interface)) return null;
+  if (asset.compression?.compressed) return "CompressedNft";
+  if (asset.interface === "MplCoreAsset") return "CoreNft";
+  if (asset.interface === "ProgrammableNFT") return "ProgrammableNft";
+  return "Nft";
+}
+
+function toNft(asset: DasAsset): AssetNft | null {
+  const type = nftType(asset);
+  if (type === null) return null;
+  return {
+    mint: asset.id,
+    name: asset.content?.metadata?.name ?? "",
+    symbol: asset.content?.metadata?.symbol ?? "",
+    image: asset.content?.links?.image ?? asset.content?.json_uri ?? "",
+    // DAS groups an asset under a collection only once the collection is verified
+    collection: asset.grouping?.find((g) => g.group_key === "collection")?.group_value ?? null,
+    nftType: type,
+    owner: asset.ownership?.owner ?? null,
+  };
+}
+
+/**
+ * The production asset source: a DAS JSON-RPC endpoint (`getAssetsByOwner` with fungibles shown, `getAsset`,
+ * `getAssetBatch`). Each call has a 30 s timeout; a timeout, a network error, a 429 or a 5xx is retried with
+ * exponential backoff (`Retry-After` when the provider sends one) up to `retries` times, then answers
+ * UPSTREAM_FAILED, which the routes turn into a degraded answer, never a crash.
+ */
+export function createDasAssetSource(
+  url: string,
+  options: { timeoutMs?: number; retries?: number; backoffMs?: number } = {},
+): AssetSource & { fetchAssets(mints: string[]): Promise<(AssetNft | null)[]> } {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const retries = options.retries ?? 3;
+  const backoffMs = options.backoffMs ?? 250;
+  let id = 1;
+
+  async function call<T>(method: string, params: Record<string, unknown>): Promise<T> {
+    let lastError = "";
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        lastError = error instanceof Error && error.name === "TimeoutError" ? "timed out" : "unreachable";
+        continue;
+      }
+      if (response.status === 429 || response.status >= 500) {
+        lastError = `answered ${response.status}`;
+        const after = Number(response.headers.get("retry-after"));
+        if (Number.isFinite(after) && after > 0)
+          await new Promise((r) => setTimeout(r, Math.min(after, 10) * 1000));
+        continue;
+      }
+      const body = (await response.json().catch(() => null)) as {
+        result?: T;
+        error?: { message?: string };
+      } | null;
+      if (!response.ok || body === null || body.error !== undefined || !("result" in body))
+        throw new ApiError(
+          ERROR_CODES.UPSTREAM_FAILED,
+          `DAS ${method} failed: ${body?.error?.message ?? `answered ${response.status}`}`,
+        );
+      return body.result as T;
+    }
+    throw new ApiError(
+      ERROR_CODES.UPSTREAM_FAILED,
+      `DAS ${method} ${lastError} after ${retries + 1} attempts`,
+    );
+  }
+
+  async function owned(owner: string): Promise<DasAsset[]> {
+    const items: DasAsset[] = [];
+    for (let page = 1; ; page++) {
+      const result = await call<{ items: DasAsset[]; total: number }>("getAssetsByOwner", {
+        ownerAddress: owner,
+        page,
+        limit: DAS_PAGE_SIZE,
+        displayOptions: { showFungible: true },
+      });
+      items.push(...result.items);
+      if (result.items.length < DAS_PAGE_SIZE) return items;
+    }
+  }
+
+  return {
+    name: "das",
+    async fetchTokenBalances(owner) {
+      return (await owned(owner))
+        .filter((a) => FUNGIBLE.has(a.interface) && a.token_info?.balance !== undefined)
+        .map(
+          (a): TokenBalance => ({
+            mint: a.id,
+            amount: BigInt(a.token_info!.balance!),
+            decimals: a.token_info?.decimals ?? 0,
+          }),
+        )
+        .filter((b) => b.amount > 0n);
+    },
+    async fetchNfts(owner) {
+      return (await owned(owner)).map(toNft).filter((n): n is AssetNft => n !== null);
+    },
+    async fetchAsset(mint) {
+      const asset = await call<DasAsset | null>("getAsset", { id: mint }).catch((error: unknown) => {
+        // DAS answers an unknown id with a JSON-RPC error: not found, not a failure
+        if (error instanceof ApiError && /not found/i.test(error.message)) return null;
+        throw error;
+      });
+      return asset === null ? null : toNft(asset);
+    },
+    async fetchAssets(mints) {
+      const out: (AssetNft | null)[] = [];
+      for (let i = 0; i < mints.length; i += DAS_BATCH_SIZE) {
+        const ids = mints.slice(i, i + DAS_BATCH_SIZE);
+        const assets = await call<(DasAsset | null)[]>("getAssetBatch", { ids });
+        out.push(...ids.map((_, k) => (assets[k] ? toNft(assets[k]!) : null)));
+      }
+      return out;
+    },
+  };
+}
