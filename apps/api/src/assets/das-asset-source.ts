@@ -1,4 +1,5 @@
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+import { fetchUpstream } from "../http/upstream-fetch.ts";
 import type { AssetNft, AssetSource, NftType, TokenBalance } from "./asset-source.ts";
 
 /** A DAS asset (Metaplex's Digital Asset Standard API), the fields this adapter reads. */
@@ -56,43 +57,25 @@ export function createDasAssetSource(
   let id = 1;
 
   async function call<T>(method: string, params: Record<string, unknown>): Promise<T> {
-    let lastError = "";
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (error) {
-        lastError = error instanceof Error && error.name === "TimeoutError" ? "timed out" : "unreachable";
-        continue;
-      }
-      if (response.status === 429 || response.status >= 500) {
-        lastError = `answered ${response.status}`;
-        const after = Number(response.headers.get("retry-after"));
-        if (Number.isFinite(after) && after > 0)
-          await new Promise((r) => setTimeout(r, Math.min(after, 10) * 1000));
-        continue;
-      }
-      const body = (await response.json().catch(() => null)) as {
-        result?: T;
-        error?: { message?: string };
-      } | null;
-      if (!response.ok || body === null || body.error !== undefined || !("result" in body))
-        throw new ApiError(
-          ERROR_CODES.UPSTREAM_FAILED,
-          `DAS ${method} failed: ${body?.error?.message ?? `answered ${response.status}`}`,
-        );
-      return body.result as T;
-    }
-    throw new ApiError(
-      ERROR_CODES.UPSTREAM_FAILED,
-      `DAS ${method} ${lastError} after ${retries + 1} attempts`,
+    const response = await fetchUpstream(
+      url,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }),
+      },
+      { what: `DAS ${method}`, timeoutMs, retries, backoffMs },
     );
+    const body = (await response.json().catch(() => null)) as {
+      result?: T;
+      error?: { message?: string };
+    } | null;
+    if (!response.ok || body === null || body.error !== undefined || !("result" in body))
+      throw new ApiError(
+        ERROR_CODES.UPSTREAM_FAILED,
+        `DAS ${method} failed: ${body?.error?.message ?? `answered ${response.status}`}`,
+      );
+    return body.result as T;
   }
 
   async function owned(owner: string): Promise<DasAsset[]> {

@@ -1,4 +1,5 @@
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+import { fetchUpstream } from "../http/upstream-fetch.ts";
 import { formatUsdNanos, type PriceSource, parseUsdNanos, type UsdPrice } from "./price-source.ts";
 
 /** Most mints asked for in one request to the price API. */
@@ -9,13 +10,18 @@ export const HTTP_PRICE_BATCH = 100;
  * `{ data: { [mint]: { price } } }` (Jupiter price v2 style) or `{ prices: { [mint]: { price } } }`,
  * price as a number or a decimal string. Entries with an unreadable price are left out.
  */
-export function createHttpPriceSource(baseUrl: string, timeoutMs = 30_000): PriceSource {
+export function createHttpPriceSource(
+  baseUrl: string,
+  timeoutMs = 30_000,
+  retry: { retries?: number; backoffMs?: number } = {},
+): PriceSource {
   async function fetchBatch(mints: readonly string[]): Promise<Map<string, UsdPrice>> {
     const url = new URL(baseUrl);
     if (mints.length > 0) url.searchParams.set("ids", mints.join(","));
+    // timeouts, 429 and 5xx are retried with backoff before the API's upstream error
+    const response = await fetchUpstream(url, {}, { what: "Price API", timeoutMs, ...retry });
     let body: unknown;
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
       if (!response.ok) throw new Error(`status ${response.status}`);
       body = await response.json();
     } catch (error) {

@@ -94,4 +94,25 @@ describe("HTTP price source against a local price API", () => {
     await service.refresh();
     expect(service.getPrices().get(SOL)).toBe("140");
   });
+
+  it("retries a rate limit (honouring Retry-After) and a server error before answering", async () => {
+    const failures = [429, 502];
+    const server = await startHttpServer((_req, res) => {
+      const status = failures.shift();
+      if (status !== undefined) {
+        res.statusCode = status;
+        if (status === 429) res.setHeader("retry-after", "1");
+        res.end("busy");
+        return;
+      }
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ data: { [SOL]: { price: 150 } } }));
+    });
+    close = server.close;
+    const started = Date.now();
+    const prices = await createHttpPriceSource(server.url, 30_000, { backoffMs: 5 }).fetchPrices([SOL]);
+    expect(prices.get(SOL)).toBe("150");
+    expect(server.requests).toHaveLength(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
 });
