@@ -8,6 +8,7 @@ import { loadConfig } from "../../src/config/config.ts";
 import { parseBaseUnits } from "../../src/tx/builder/builder-schemas.ts";
 import { estimateComputeUnits } from "../../src/tx/builder/compute-units.ts";
 import { parseBuildOptions } from "../../src/tx/builder/priority-fees.ts";
+import { remainingDays } from "../../src/tx/builder/refinance-builder.ts";
 import { setComputeUnitLimit, systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import { loadOracleKeypair } from "../../src/tx/oracle/oracle-keypair.ts";
 import { DEFAULT_MAX_PRIORITY_FEE_LAMPORTS, loadTxConfig } from "../../src/tx/tx-config.ts";
@@ -159,5 +160,18 @@ describe("amounts, signatures and issued messages", () => {
     expect(() => parseBaseUnits("a", "-1")).toThrow(/decimal integer/);
     expect(() => parseBaseUnits("a", "0")).toThrow(/greater than 0/);
     expect(parseBaseUnits("a", "0", { allowZero: true })).toBe(0n);
+  });
+});
+
+describe("refinance duration", () => {
+  const DAY = 86_400;
+  const loan = { createdAt: 1_000_000n, expiredAt: 1_000_000n + BigInt(14 * DAY) } as never;
+
+  it("is the old loan's remaining whole days, never more than it had, at least one", () => {
+    expect(remainingDays(loan, 1_000_000 + 60)).toBe(14 * DAY);
+    // a cached chain clock read a moment before the loan landed does not add a day
+    expect(remainingDays(loan, 1_000_000 - 30)).toBe(14 * DAY);
+    expect(remainingDays(loan, 1_000_000 + 13 * DAY + 1)).toBe(DAY);
+    expect(remainingDays(loan, 1_000_000 + 20 * DAY)).toBe(DAY);
   });
 });

@@ -32,7 +32,8 @@ export interface RefinanceOffer {
 
 /** The old loan's remaining time in whole days, at least one. */
 export function remainingDays(loan: LoanAccount, now: number): number {
-  const left = Number(loan.expiredAt) - now;
+  // a clock read a moment before the loan landed must not add a day to it
+  const left = Number(loan.expiredAt) - Math.max(now, Number(loan.createdAt));
   return Math.max(1, Math.ceil(left / SECONDS_PER_DAY)) * SECONDS_PER_DAY;
 }
 
