@@ -67,6 +67,9 @@ async function main(): Promise<void> {
     );
   if (flags.build || !existsSync(join(repoRoot, "apps/web/dist/index.html"))) buildWeb();
 
+  const target = process.env.SOLANA_CLUSTER ?? "localnet";
+  if (target !== "localnet") return startOnCluster(flags, target);
+
   // A fresh chain needs a fresh index: the embedded database lives in <dataDir>/pglite.
   if (flags.reset) rmSync(join(flags.dataDir, "pglite"), { recursive: true, force: true });
 
@@ -165,6 +168,47 @@ Open the web app, choose "Development wallet" in Connect Wallet, and fund it fro
     for (const child of extraApis) child.kill("SIGTERM");
     await api.close();
     await localnet.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+/**
+ * `SOLANA_CLUSTER=devnet` (or mainnet): the API and the web app against the given RPC and the deployed program,
+ * without a localnet, its faucet or the development wallet. Needs SOLANA_RPC_URL, LENDING_PROGRAM_ID and the
+ * oracle's key file (ORACLE_KEYPAIR_PATH; never generated off localnet).
+ */
+async function startOnCluster(flags: StartFlags, cluster: string): Promise<void> {
+  for (const name of ["SOLANA_RPC_URL", "LENDING_PROGRAM_ID"])
+    if (!process.env[name]) throw new Error(`SOLANA_CLUSTER=${cluster} needs ${name}`);
+  const apiConfig = loadConfig({
+    LOG_FORMAT: "pretty",
+    ...process.env,
+    API_PORT: String(flags.apiPort),
+    DATA_DIR: flags.dataDir,
+  });
+  const api = await startApi(apiConfig);
+  const web = await startWebServer({
+    port: flags.webPort,
+    distDir: join(repoRoot, "apps/web/dist"),
+    config: parseRuntimeConfig({
+      apiUrl: process.env.CISTERN_WEB_API_URL ?? api.url,
+      rpcUrl: apiConfig.solanaRpcUrl,
+      cluster,
+      referralNames: getRuntimeConfigFromEnv(process.env).referralNames,
+    }),
+  });
+  console.log(`
+Cistern is running against ${cluster} (no localnet, no development wallet).
+  web app         ${web.url}
+  API             ${api.url}   (docs: ${api.url}/docs)
+  Solana RPC      ${apiConfig.solanaRpcUrl}
+  lending program ${apiConfig.lendingProgramId}
+Ctrl+C stops.`);
+  const stop = async () => {
+    await web.close();
+    await api.close();
     process.exit(0);
   };
   process.on("SIGINT", stop);
