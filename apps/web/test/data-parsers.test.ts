@@ -4,6 +4,7 @@ import { parseChainPerformance } from "../src/data/chain-status.ts";
 import { decodeMetadataName, getMetadataAddress } from "../src/data/nft-names.ts";
 import { parsePrices } from "../src/data/prices.ts";
 import { parseCurrencyNames, parseDemoWorldNames } from "../src/data/token-names.ts";
+import { parseWalletNfts } from "../src/features/borrow/borrow-data.ts";
 
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 
@@ -70,5 +71,12 @@ describe("NFT metadata names", () => {
     // Wrapped SOL's metadata account on mainnet.
     const mint = new PublicKey("So11111111111111111111111111111111111111112");
     expect(getMetadataAddress(mint).toBase58()).toBe("6dM4TqWyWJsbx7obrdLcviBkTafD5E8av61zfU6jq57X");
+  });
+
+  it("turns a degraded NFT list into the reason, not an empty wallet", () => {
+    expect(() =>
+      parseWalletNfts({ nfts: [], unavailable: "Your NFTs could not be loaded just now." }),
+    ).toThrow("Your NFTs could not be loaded just now.");
+    expect(parseWalletNfts({ nfts: [] })).toEqual([]);
   });
 });

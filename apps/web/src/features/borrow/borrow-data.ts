@@ -20,9 +20,14 @@ export interface WalletToken {
   decimals: number;
 }
 
-/** Parses GET /asset/assets. */
+/**
+ * Parses GET /asset/assets. A degraded answer (the asset service could not be read) becomes an error, so the
+ * page says why the list is empty and offers to try again instead of showing "no NFTs".
+ */
 export function parseWalletNfts(body: unknown): WalletNft[] {
-  const list = ((body ?? {}) as { nfts?: Record<string, unknown>[] }).nfts ?? [];
+  const answer = (body ?? {}) as { nfts?: Record<string, unknown>[]; unavailable?: unknown };
+  if (typeof answer.unavailable === "string") throw new Error(answer.unavailable);
+  const list = answer.nfts ?? [];
   return list.map((n) => ({
     mint: String(n.mint),
     name: String(n.name ?? ""),
