@@ -1,6 +1,7 @@
 // API read benchmark: GET /dirty/pools and GET /loan/user over 10,000 pools and 100,000 loans in PostgreSQL
 // (rows written through the indexer's upsert path), beside a trivial Fastify route, measured by a keep-alive
-// load generator in a child process on loopback. Target: p99 <= 50 ms at 500 req/s.
+// load generator in a child process on loopback. Target: p99 <= 50 ms at 500 req/s. Also the uncached list's
+// throughput from two API processes over the same PostgreSQL against one.
 // Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust auth); BENCH_POSTGRES_URL overrides the admin URL.
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -125,9 +126,55 @@ async function runLoadGenerator(jobs: LoadRequest[]): Promise<LoadResult[]> {
 
 const randomAddress = () => getAddressDecoder().decode(randomBytes(32));
 
-async function main(): Promise<void> {
+/** The bench's app over `databaseUrl`: a one-currency catalogue, no rate limit, `env` on top. */
+async function createBenchApp(databaseUrl: string, env: Record<string, string>, db?: unknown) {
   const { createApp } = await import("../apps/api/src/app.ts");
   const { loadConfig } = await import("../apps/api/src/config/config.ts");
+  return createApp(
+    loadConfig({
+      LOG_LEVEL: "silent",
+      // one client sends the whole load: the per-client rate limit would measure itself, not the API
+      RATE_LIMIT_PER_MINUTE: "0",
+      DATA_DIR: "/tmp/cistern-api-bench",
+      DATABASE_URL: databaseUrl,
+      ...env,
+    }),
+    {
+      ...(db ? { db: db as never } : {}),
+      catalogSource: {
+        name: "bench",
+        fetchCatalog: async () => ({
+          tokens: [
+            {
+              mint: USDC,
+              symbol: "USDC",
+              name: "USD Coin",
+              decimals: 6,
+              image: "",
+              priceUsd: "1",
+              role: "currency",
+            },
+          ],
+          collections: [],
+        }),
+      },
+    },
+  );
+}
+
+/** An API process of its own over `databaseUrl` (uncached lists), for the two-process comparison. */
+function startApiProcess(databaseUrl: string): Promise<{ url: string; stop(): void }> {
+  const child = fork(fileURLToPath(import.meta.url), ["--api-process", databaseUrl], {
+    execArgv: ["--import", "tsx"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("message", (url) => resolve({ url: url as string, stop: () => child.kill() }));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`API process exited (${code})`)));
+  });
+}
+
+async function main(): Promise<void> {
   const { openPostgresDatabase } = await import("../apps/api/src/db/postgres-database.ts");
   const { runMigrations } = await import("../apps/api/src/db/migrate.ts");
   const { upsertBank, upsertLoan, upsertPool } = await import("../apps/api/src/indexer/store.ts");
@@ -206,37 +253,7 @@ async function main(): Promise<void> {
       `seeded ${LENDERS} banks, ${POOLS} pools, ${LOANS} loans (+${LOANS + LOANS * 0.75} events) through the indexer upserts in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
-    const makeApp = (env: Record<string, string>) =>
-      createApp(
-        loadConfig({
-          LOG_LEVEL: "silent",
-          // one client sends the whole load: the per-client rate limit would measure itself, not the API
-          RATE_LIMIT_PER_MINUTE: "0",
-          DATA_DIR: "/tmp/cistern-api-bench",
-          DATABASE_URL: url,
-          ...env,
-        }),
-        {
-          db,
-          catalogSource: {
-            name: "bench",
-            fetchCatalog: async () => ({
-              tokens: [
-                {
-                  mint: USDC,
-                  symbol: "USDC",
-                  name: "USD Coin",
-                  decimals: 6,
-                  image: "",
-                  priceUsd: "1",
-                  role: "currency",
-                },
-              ],
-              collections: [],
-            }),
-          },
-        },
-      );
+    const makeApp = (env: Record<string, string>) => createBenchApp(url, env, db);
     // The default app reuses /dirty/pools answers for LIST_CACHE_MS (1 s); the second one never does.
     const app = await makeApp({});
     const uncached = await makeApp({ LIST_CACHE_MS: "0" });
@@ -270,6 +287,17 @@ async function main(): Promise<void> {
         ),
       },
     ];
+    // the same uncached list from one API process of its own, then from two over the same database
+    const processes = [await startApiProcess(url), await startApiProcess(url)];
+    const listUrls = (bases: string[]) =>
+      Array.from(
+        { length: 200 },
+        (_, i) => `${bases[i % bases.length]}/dirty/pools?currency=${USDC}&limit=50&offset=${(i % 20) * 50}`,
+      );
+    jobs.push(
+      { name: "one API process (no list cache)", urls: listUrls([processes[0]!.url]) },
+      { name: "two API processes (no list cache)", urls: listUrls(processes.map((p) => p.url)) },
+    );
     const child = fork(fileURLToPath(import.meta.url), ["--load-generator"], {
       execArgv: ["--import", "tsx"],
     });
@@ -279,6 +307,7 @@ async function main(): Promise<void> {
       child.send(jobs);
     });
     child.kill();
+    for (const p of processes) p.stop();
     await app.close();
     await uncached.close();
     await trivial.close();
@@ -297,6 +326,12 @@ async function main(): Promise<void> {
         if (r.p99 > 50 || r.errors > 0) pass = false;
       }
     }
+    const closed = (name: string) => results.find((r) => r.name === name && r.mode === "closed")!;
+    const one = closed("one API process (no list cache)");
+    const two = closed("two API processes (no list cache)");
+    console.log(
+      `two API processes over one PostgreSQL vs one (closed loop x${CLOSED_LOOP_CONCURRENCY}, uncached list): ${two.rps.toFixed(0)} vs ${one.rps.toFixed(0)} req/s (${(two.rps / one.rps).toFixed(2)}x on this machine's cores, the load generator included)`,
+    );
     console.log(pass ? "target met: p99 <= 50 ms at 500 req/s" : "TARGET MISSED: p99 > 50 ms at 500 req/s");
   } finally {
     await db.close();
@@ -305,7 +340,12 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--load-generator")) {
+if (process.argv.includes("--api-process")) {
+  const app = await createBenchApp(process.argv[process.argv.indexOf("--api-process") + 1]!, {
+    LIST_CACHE_MS: "0",
+  });
+  process.send?.(await app.listen({ host: "127.0.0.1", port: 0 }));
+} else if (process.argv.includes("--load-generator")) {
   process.once("message", (jobs) => {
     void runLoadGenerator(jobs as LoadRequest[]).then((results) => {
       process.send?.(results, () => process.exit(0));
