@@ -1,4 +1,15 @@
-import { closeSync, fdatasync, openSync, readSync, truncateSync, write } from "node:fs";
+import {
+  closeSync,
+  fdatasync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  truncateSync,
+  write,
+  writeSync,
+} from "node:fs";
 
 /** Lines that start a write + fsync without waiting for the end of the event-loop turn. */
 const EARLY_FLUSH_LINES = 16;
@@ -77,11 +88,44 @@ export class AppendLog {
     for (const w of waiters) w();
   }
 
+  /**
+   * Replaces the file with `select(lines now in it)` (temp file, fsync, rename); lines queued but not yet
+   * written go to the new file afterwards.
+   */
+  async rewrite(select: (lines: string[]) => string[]): Promise<void> {
+    while (this.flushing) await this.flushed();
+    // From here to the end nothing yields, so no write can start in between.
+    const lines = select(readRawLines(this.path));
+    const tmp = `${this.path}.tmp`;
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, lines.length > 0 ? `${lines.join("\n")}\n` : "");
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.path);
+    closeSync(this.fd);
+    this.fd = openSync(this.path, "a");
+  }
+
   /** Closes the file after pending writes are durable. */
   async close(): Promise<void> {
     await this.flushed();
     closeSync(this.fd);
   }
+}
+
+/** The complete lines of a log file as written (every line ends with a newline once durable). */
+function readRawLines(path: string): string[] {
+  const text = readFileSync(path, "utf8");
+  const end = text.lastIndexOf("\n");
+  return end < 0
+    ? []
+    : text
+        .slice(0, end)
+        .split("\n")
+        .filter((l) => l.length > 0);
 }
 
 /**

@@ -7,6 +7,7 @@ import { BlockhashWindow, getMaxBlockhashAge } from "./blockhash-window.ts";
 import { LocalnetRpcError, RPC_ERROR } from "./errors.ts";
 import { computeTxEffects, type ExecutionInput, recordExecution } from "./execution.ts";
 import { TxHistory, type TxRecord } from "./history.ts";
+import { OwnerIndex } from "./owner-index.ts";
 import { PerformanceSampler } from "./performance-samples.ts";
 import { readSnapshot, writeSnapshot } from "./snapshot.ts";
 import {
@@ -31,6 +32,9 @@ export interface AccountWrite {
 }
 
 type LedgerEntry =
+  /** First line of a compacted ledger: state entries up to `s` were dropped (a snapshot at or after `s` holds
+   * them) and `t` transactions executed before the oldest `tx` line still here. */
+  | { s: number; k: "base"; t: number }
   | { s: number; k: "tx"; r: TxRecord }
   | { s: number; k: "set"; slot: number; a: AccountWrite[] }
   | { s: number; k: "clock"; slot: number; o: number };
@@ -51,9 +55,18 @@ export interface ChainOptions {
   slotMs?: number;
   /** Period of getRecentPerformanceSamples samples in seconds (agave: 60). */
   samplePeriodSeconds?: number;
+  /** Newest transactions kept for history reads (getTransaction, getSignaturesForAddress, getBlock). */
+  historyTransactions?: number;
+  /** Ledger lines appended since the last compaction that make the next snapshot compact the ledger. */
+  compactAfterEntries?: number;
 }
 
+/** Ledger lines between compactions unless told otherwise. */
+const DEFAULT_COMPACT_AFTER_ENTRIES = 20_000;
+
 const SNAPSHOT_FILE = "snapshot.bin";
+/** The snapshot before the newest: the fallback when the newest is unreadable. */
+const PREVIOUS_SNAPSHOT_FILE = "snapshot.prev.bin";
 const LEDGER_FILE = "ledger.log";
 const SNAPSHOT_INTERVAL_MS = 30_000;
 /** Entries kept in the SlotHashes sysvar (a validator keeps 512; the lookup-table program needs recent ones). */
@@ -72,10 +85,16 @@ export class Chain {
   clockOffsetSeconds = 0;
   genesisHash: string;
   readonly window: BlockhashWindow;
-  readonly history = new TxHistory();
+  readonly history: TxHistory;
   private ledger: AppendLog;
   private seq = 0;
   private snapshotSeq = 0;
+  /** Sequence of the previous snapshot file (0 = none this run): the ledger keeps every entry after it. */
+  private previousSnapshotSeq = 0;
+  private readonly compactAfterEntries: number;
+  private entriesSinceCompaction = 0;
+  /** Snapshots and compactions run one at a time. */
+  private maintenance: Promise<void> = Promise.resolve();
   private listeners: ChainListener[] = [];
   private pendingEvents: ChainEvent[] = [];
   private eventsScheduled = false;
@@ -91,34 +110,24 @@ export class Chain {
   private readonly samplePeriodMs: number;
   /** getRecentPerformanceSamples source. */
   performanceSampler: PerformanceSampler;
+  /** Accounts by owner for getProgramAccounts (built per owner on first use, kept by every write). */
+  readonly owners: OwnerIndex;
 
   constructor(opts: ChainOptions) {
     this.dataDir = opts.dataDir;
     this.slotMs = opts.slotMs ?? 400;
     this.window = new BlockhashWindow(getMaxBlockhashAge(this.slotMs));
     this.samplePeriodMs = (opts.samplePeriodSeconds ?? 60) * 1000;
+    this.history = new TxHistory(opts.historyTransactions);
+    this.compactAfterEntries = opts.compactAfterEntries ?? DEFAULT_COMPACT_AFTER_ENTRIES;
     mkdirSync(this.dataDir, { recursive: true });
     const snapPath = join(this.dataDir, SNAPSHOT_FILE);
+    const previousPath = join(this.dataDir, PREVIOUS_SNAPSHOT_FILE);
     const ledgerPath = join(this.dataDir, LEDGER_FILE);
-    if (opts.reset) {
-      rmSync(snapPath, { force: true });
-      rmSync(ledgerPath, { force: true });
-    }
-    let snap: ReturnType<typeof readSnapshot> | null = null;
-    let restored: LiteSvm | null = null;
-    if (existsSync(snapPath)) {
-      try {
-        snap = readSnapshot(snapPath);
-        restored = LiteSvm.fromBytes(snap.svmBytes);
-      } catch (e) {
-        // The ledger holds every change since genesis, so an unreadable snapshot costs a full replay only.
-        console.error(`localnet: snapshot unreadable (${e}); replaying the whole ledger`);
-        renameSync(snapPath, `${snapPath}.corrupt`);
-        snap = null;
-      }
-    }
-    if (snap && restored) {
-      this.svm = restored;
+    if (opts.reset) for (const p of [snapPath, previousPath, ledgerPath]) rmSync(p, { force: true });
+    const snap = readFirstSnapshot([snapPath, previousPath]);
+    if (snap) {
+      this.svm = snap.svm;
       this.seq = this.snapshotSeq = snap.meta.seq;
       this.slot = snap.meta.slot;
       this.blockHeight = snap.meta.blockHeight;
@@ -132,6 +141,7 @@ export class Chain {
     this.svm.setBlockhashCheck(false);
     this.svm.setSigverify(true);
     this.replay(readLogLines<LedgerEntry>(ledgerPath));
+    this.owners = new OwnerIndex(this.svm);
     this.ledger = new AppendLog(ledgerPath);
     // the slot we start from (genesis, or the last one before a restart) is the first block's parent
     this.slotBlockhashes.set(this.slot, this.svm.latestBlockhash());
@@ -158,6 +168,15 @@ export class Chain {
 
   private replay(entries: LedgerEntry[]): void {
     for (const e of entries) {
+      if (e.k === "base") {
+        if (e.s > this.snapshotSeq)
+          throw new Error(
+            `localnet: the ledger in ${this.dataDir} was compacted up to entry ${e.s} but no readable snapshot ` +
+              `reaches it (newest at ${this.snapshotSeq}); restore snapshot.bin or start with --reset`,
+          );
+        this.history.setDroppedBefore(e.t);
+        continue;
+      }
       if (e.k === "tx") this.history.add(e.r);
       if (e.s <= this.snapshotSeq) continue;
       this.seq = e.s;
@@ -324,6 +343,7 @@ export class Chain {
     } else if (!lifetimeOk) return signature;
     const input: ExecutionInput = computeTxEffects(this.svm, tx);
     const result = this.sendRaw(tx);
+    this.owners.touch(input.keys.filter((_, i) => input.writable[i]));
     const record = recordExecution(this.svm, input, result, {
       signature,
       seq: this.seq + 1,
@@ -353,6 +373,7 @@ export class Chain {
   setAccounts(writes: AccountWrite[]): Promise<void> {
     if (writes.length === 0) return Promise.resolve();
     for (const w of writes) this.writeAccount(w);
+    this.owners.touch(writes.map((w) => decodeBase58(w.address)));
     this.seq++;
     return this.appendDurable(
       { s: this.seq, k: "set", slot: this.slot, a: writes },
@@ -380,6 +401,7 @@ export class Chain {
 
   private appendDurable(entry: LedgerEntry, event: ChainEvent | null): Promise<void> {
     const line = JSON.stringify(entry);
+    this.entriesSinceCompaction++;
     return new Promise((resolve, reject) => {
       this.ledger.append(line, (err) => {
         if (err) return reject(new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, `ledger write failed: ${err}`));
@@ -412,19 +434,58 @@ export class Chain {
   }
 
   /** Writes a snapshot (after pending ledger writes are durable) at the current sequence. */
-  async snapshot(): Promise<void> {
+  snapshot(): Promise<void> {
+    const run = this.maintenance.then(() => this.writeSnapshotNow());
+    this.maintenance = run.catch(() => {});
+    return run;
+  }
+
+  private async writeSnapshotNow(): Promise<void> {
     await this.ledger.flushed();
     const seq = this.seq;
-    writeSnapshot(join(this.dataDir, SNAPSHOT_FILE), this.svm.toBytes(), {
-      version: 1,
-      seq,
-      slot: this.slot,
-      blockHeight: this.blockHeight,
-      clockOffsetSeconds: this.clockOffsetSeconds,
-      genesisHash: this.genesisHash,
-      blockhashes: this.window.entries(),
-    });
+    if (seq === this.snapshotSeq && existsSync(join(this.dataDir, SNAPSHOT_FILE))) return;
+    writeSnapshot(
+      join(this.dataDir, SNAPSHOT_FILE),
+      this.svm.toBytes(),
+      {
+        version: 1,
+        seq,
+        slot: this.slot,
+        blockHeight: this.blockHeight,
+        clockOffsetSeconds: this.clockOffsetSeconds,
+        genesisHash: this.genesisHash,
+        blockhashes: this.window.entries(),
+      },
+      join(this.dataDir, PREVIOUS_SNAPSHOT_FILE),
+    );
+    this.previousSnapshotSeq = this.snapshotSeq;
     this.snapshotSeq = seq;
+    if (this.entriesSinceCompaction >= this.compactAfterEntries && this.previousSnapshotSeq > 0)
+      await this.compactLedger();
+  }
+
+  /**
+   * Drops ledger lines that both snapshot files already hold (state entries up to the previous snapshot), except
+   * the transactions the history still keeps; a base line records where the ledger now starts. The file is
+   * replaced atomically, so a crash leaves either the old ledger or the new one.
+   */
+  private async compactLedger(): Promise<void> {
+    const base = this.previousSnapshotSeq;
+    await this.ledger.rewrite((lines) => {
+      const kept: string[] = [];
+      let dropped = 0;
+      for (const line of lines) {
+        const e = JSON.parse(line) as LedgerEntry;
+        if (e.k === "base") {
+          dropped += e.t;
+          continue;
+        }
+        if (e.s > base || (e.k === "tx" && this.history.has(e.r.signature))) kept.push(line);
+        else if (e.k === "tx") dropped++;
+      }
+      return [JSON.stringify({ s: base, k: "base", t: dropped } satisfies LedgerEntry), ...kept];
+    });
+    this.entriesSinceCompaction = 0;
   }
 
   /** Stops timers, snapshots and closes the ledger. */
@@ -444,4 +505,23 @@ function preflightError(err: unknown, logs: string[], unitsConsumed: number): Lo
     `Transaction simulation failed: ${describeTransactionError(err as string)}`,
     { err, logs, accounts: null, unitsConsumed, returnData: null, innerInstructions: null },
   );
+}
+
+/** The first readable snapshot of `paths` with its LiteSVM state, or null (an unreadable one is set aside). */
+function readFirstSnapshot(paths: string[]): (ReturnType<typeof readSnapshot> & { svm: LiteSvm }) | null {
+  for (const path of paths) {
+    if (!existsSync(path)) continue;
+    try {
+      const snap = readSnapshot(path);
+      return { ...snap, svm: LiteSvm.fromBytes(snap.svmBytes) };
+    } catch (e) {
+      // The ledger keeps every entry after the previous snapshot, so the older file (or genesis, when the ledger
+      // was never compacted) plus a longer replay gives the same state.
+      console.error(
+        `localnet: snapshot ${path} unreadable (${e}); falling back to an older state and the ledger`,
+      );
+      renameSync(path, `${path}.corrupt`);
+    }
+  }
+  return null;
 }

@@ -45,20 +45,41 @@ export interface TxRecord {
   priorityFeeMicroLamports: number;
 }
 
-/** In-memory index over every executed transaction. */
+/** Transactions kept for getTransaction, getSignaturesForAddress and getBlock unless told otherwise. */
+export const DEFAULT_HISTORY_TRANSACTIONS = 50_000;
+
+/**
+ * In-memory index over the newest executed transactions (at most `limit`, oldest dropped first, as a validator
+ * with a ledger size limit forgets old blocks); `size` still counts every transaction ever executed.
+ */
 export class TxHistory {
   private bySignature = new Map<string, TxRecord>();
   private byAddress = new Map<string, TxRecord[]>();
+  /** Kept records, oldest first, from index `head`. */
+  private order: TxRecord[] = [];
+  private head = 0;
   private recent: TxRecord[] = [];
   private slotTimes = new Map<number, number>();
   private bySlot = new Map<number, TxRecord[]>();
+  /** Transactions executed before the oldest one the ledger still holds. */
+  private droppedBefore = 0;
+  private added = 0;
 
+  constructor(readonly limit = DEFAULT_HISTORY_TRANSACTIONS) {}
+
+  /** Transactions ever executed (kept or not). */
   get size(): number {
-    return this.bySignature.size;
+    return this.droppedBefore + this.added;
+  }
+
+  /** Transactions ever executed that the ledger no longer holds (from a compacted ledger's base line). */
+  setDroppedBefore(count: number): void {
+    this.droppedBefore = count;
   }
 
   /** Adds a record (in execution order). */
   add(r: TxRecord): void {
+    this.added++;
     this.bySignature.set(r.signature, r);
     // A landed transaction never lists an account twice (sanitize rejects it), so no dedupe is needed.
     for (const k of r.accountKeys) {
@@ -73,8 +94,38 @@ export class TxHistory {
     const inSlot = this.bySlot.get(r.slot);
     if (inSlot) inSlot.push(r);
     else this.bySlot.set(r.slot, [r]);
+    this.order.push(r);
     this.recent.push(r);
     if (this.recent.length > 20_000) this.recent.splice(0, this.recent.length - 10_000);
+    // Evict in batches of a tenth of the limit so that each address list is cut once per batch.
+    if (this.bySignature.size > this.limit + Math.max(1, Math.floor(this.limit / 10))) this.evict();
+  }
+
+  /** Drops the oldest records down to `limit`. */
+  private evict(): void {
+    const drop = this.bySignature.size - this.limit;
+    const cutPerAddress = new Map<string, number>();
+    for (let i = 0; i < drop; i++) {
+      const r = this.order[this.head + i]!;
+      this.bySignature.delete(r.signature);
+      for (const k of r.accountKeys) cutPerAddress.set(k, (cutPerAddress.get(k) ?? 0) + 1);
+      const inSlot = this.bySlot.get(r.slot);
+      if (inSlot && inSlot[inSlot.length - 1] === r) {
+        // the slot's last kept record goes: the slot is gone from the history
+        this.bySlot.delete(r.slot);
+        this.slotTimes.delete(r.slot);
+      } else inSlot?.shift();
+    }
+    for (const [k, n] of cutPerAddress) {
+      const list = this.byAddress.get(k)!;
+      if (list.length <= n) this.byAddress.delete(k);
+      else list.splice(0, n);
+    }
+    this.head += drop;
+    if (this.head > this.limit) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** Block time of a slot that holds a transaction (survives restarts through the ledger). */

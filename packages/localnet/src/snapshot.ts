@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 
 /** Chain metadata stored beside the LiteSVM state. */
 export interface SnapshotMeta {
@@ -14,8 +14,16 @@ export interface SnapshotMeta {
 
 const MAGIC = Buffer.from("CSTRNSN1");
 
-/** Writes `MAGIC | u32 metaLen | meta JSON | svm bytes` atomically (temp file, fsync, rename). */
-export function writeSnapshot(path: string, svmBytes: Uint8Array, meta: SnapshotMeta): void {
+/**
+ * Writes `MAGIC | u32 metaLen | meta JSON | svm bytes` atomically (temp file, fsync, rename); the snapshot it
+ * replaces is kept as `previousPath`.
+ */
+export function writeSnapshot(
+  path: string,
+  svmBytes: Uint8Array,
+  meta: SnapshotMeta,
+  previousPath: string,
+): void {
   const metaBuf = Buffer.from(JSON.stringify(meta));
   const len = Buffer.alloc(4);
   len.writeUInt32LE(metaBuf.length);
@@ -27,6 +35,7 @@ export function writeSnapshot(path: string, svmBytes: Uint8Array, meta: Snapshot
   } finally {
     closeSync(fd);
   }
+  if (existsSync(path)) renameSync(path, previousPath);
   renameSync(tmp, path);
 }
 

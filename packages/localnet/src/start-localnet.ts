@@ -46,6 +46,10 @@ export interface StartLocalnetOptions {
   host?: string;
   /** getRecentPerformanceSamples period in seconds (default 60, as agave; shorter in tests). */
   samplePeriodSeconds?: number;
+  /** Newest transactions kept for history reads (default 50,000; older ones are forgotten, as by a validator). */
+  historyTransactions?: number;
+  /** Ledger lines between compactions (default 20,000; a compaction runs with the next periodic snapshot). */
+  compactAfterEntries?: number;
 }
 
 /** A running localnet. */
@@ -106,6 +110,8 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
     reset: opts.reset,
     slotMs: opts.slotMs,
     samplePeriodSeconds: opts.samplePeriodSeconds,
+    historyTransactions: opts.historyTransactions,
+    compactAfterEntries: opts.compactAfterEntries,
   });
   const faucetKeypairPath = join(opts.dataDir, "faucet-keypair.json");
   const faucet = loadOrCreateKeypair(faucetKeypairPath);

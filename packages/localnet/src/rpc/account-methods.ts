@@ -47,17 +47,19 @@ function accountOrNull(ctx: RpcContext, address: string, cfg: ReturnType<typeof 
   return encodeAccount(ctx.chain.svm, acct, cfg);
 }
 
-/** Scans accounts owned by `program` that pass every filter (one synchronous LiteSVM scan). */
+/** Accounts owned by `program` that pass every filter (read through the owner index, not a full scan). */
 export function scanProgramAccounts(
   ctx: RpcContext,
   program: Uint8Array,
   filters: AccountFilter[],
 ): { address: Uint8Array; account: Account }[] {
   const out: { address: Uint8Array; account: Account }[] = [];
-  for (const entry of ctx.chain.svm.getProgramAccounts(program)) {
-    const account = entry.account();
+  for (const address of ctx.chain.owners.addresses(encodeBase58(program))) {
+    const key = decodeBase58(address);
+    const account = ctx.chain.svm.getAccount(key);
+    if (!account) continue;
     const data = account.data();
-    if (filters.every((f) => f(data))) out.push({ address: entry.address, account });
+    if (filters.every((f) => f(data))) out.push({ address: key, account });
   }
   return out;
 }
