@@ -424,6 +424,9 @@ async function main(): Promise<void> {
       seconds: 6,
     },
   ];
+  // `--only <text>` keeps the jobs whose name contains it (to profile one route)
+  const only = process.argv.indexOf("--only");
+  if (only > 0) jobs.splice(0, jobs.length, ...jobs.filter((j) => j.name.includes(process.argv[only + 1]!)));
   const generator = fork(SELF, ["--load"], { stdio: "inherit" });
   const results = await new Promise<JobResult[]>((done) => {
     generator.on("message", (m) => done(m as JobResult[]));

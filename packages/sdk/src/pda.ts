@@ -1,17 +1,11 @@
-import {
-  type Address,
-  getAddressEncoder,
-  getProgramDerivedAddress,
-  getU64Encoder,
-  type ProgramDerivedAddress,
-} from "@solana/kit";
+import { type Address, getU64Encoder, type ProgramDerivedAddress } from "@solana/kit";
+import { addressBytes, findProgramDerivedAddress } from "./find-pda.ts";
 
-const addressBytes = (value: Address) => getAddressEncoder().encode(value);
 const u64Bytes = (value: bigint) => getU64Encoder().encode(value);
 
 /** Config PDA: ["config"]. Returns [address, bump]. */
 export function findConfigPda(programAddress: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["config"] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["config"] });
 }
 
 /** Bank PDA: ["bank", owner, currency mint]. Returns [address, bump]. */
@@ -20,7 +14,7 @@ export function findBankPda(
   owner: Address,
   mint: Address,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
+  return findProgramDerivedAddress({
     programAddress,
     seeds: ["bank", addressBytes(owner), addressBytes(mint)],
   });
@@ -28,7 +22,7 @@ export function findBankPda(
 
 /** Bank vault PDA (token account, authority = bank): ["vault", bank]. Returns [address, bump]. */
 export function findVaultPda(programAddress: Address, bank: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["vault", addressBytes(bank)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["vault", addressBytes(bank)] });
 }
 
 /** Pool PDA: ["pool", owner, seed u64 LE]. Returns [address, bump]. */
@@ -37,7 +31,7 @@ export function findPoolPda(
   owner: Address,
   seed: bigint,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["pool", addressBytes(owner), u64Bytes(seed)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["pool", addressBytes(owner), u64Bytes(seed)] });
 }
 
 /** Loan PDA: ["loan", pool, borrower, nonce u64 LE]. Returns [address, bump]. */
@@ -47,7 +41,7 @@ export function findLoanPda(
   borrower: Address,
   nonce: bigint,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
+  return findProgramDerivedAddress({
     programAddress,
     seeds: ["loan", addressBytes(pool), addressBytes(borrower), u64Bytes(nonce)],
   });
@@ -55,7 +49,7 @@ export function findLoanPda(
 
 /** Loan escrow PDA (token account, authority = loan): ["escrow", loan]. Returns [address, bump]. */
 export function findEscrowPda(programAddress: Address, loan: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["escrow", addressBytes(loan)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["escrow", addressBytes(loan)] });
 }
 
 /** Loan request PDA: ["request", borrower, nonce u64 LE]; its escrow is {@link findEscrowPda} of the request. */
@@ -64,7 +58,7 @@ export function findRequestPda(
   borrower: Address,
   nonce: bigint,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
+  return findProgramDerivedAddress({
     programAddress,
     seeds: ["request", addressBytes(borrower), u64Bytes(nonce)],
   });
@@ -72,5 +66,5 @@ export function findRequestPda(
 
 /** Venues PDA: ["venues"] (the outside programs the admin pins). Returns [address, bump]. */
 export function findVenuesPda(programAddress: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["venues"] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["venues"] });
 }

@@ -1,4 +1,5 @@
-import { type Address, getAddressDecoder, getAddressEncoder, getProgramDerivedAddress } from "@solana/kit";
+import { findProgramDerivedAddress } from "@cistern/sdk";
+import { type Address, getAddressDecoder, getAddressEncoder } from "@solana/kit";
 
 export const TOKEN_METADATA_PROGRAM = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s";
 
@@ -17,7 +18,7 @@ export interface MetaplexMetadata {
 /** Derives the metadata PDA ["metadata", program, mint]. */
 export async function getMetadataAddress(mint: string): Promise<string> {
   const encoder = getAddressEncoder();
-  const [address] = await getProgramDerivedAddress({
+  const [address] = await findProgramDerivedAddress({
     programAddress: TOKEN_METADATA_PROGRAM as Address,
     seeds: ["metadata", encoder.encode(TOKEN_METADATA_PROGRAM as Address), encoder.encode(mint as Address)],
   });

@@ -1,4 +1,5 @@
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+import { type JsonAnswer, postJson } from "../http/post-json.ts";
 
 /** An account as the JSON-RPC returns it with base64 encoding, data decoded to bytes. */
 export interface RpcAccount {
@@ -23,7 +24,7 @@ export interface RpcSignatureInfo {
   err: unknown;
 }
 
-/** Minimal Solana JSON-RPC client (fetch, 30 s timeout). Errors become ApiError UPSTREAM_FAILED. */
+/** Minimal Solana JSON-RPC client (kept-alive HTTP, 30 s timeout). Errors become ApiError UPSTREAM_FAILED. */
 export interface RpcClient {
   readonly url: string;
   call<T>(method: string, params?: unknown[]): Promise<T>;
@@ -51,24 +52,20 @@ function toAccount(pubkey: string, wire: WireAccount): RpcAccount {
 export function createRpcClient(url: string, timeoutMs = 30_000): RpcClient {
   let nextId = 1;
   async function call<T>(method: string, params: unknown[] = []): Promise<T> {
-    let response: Response;
+    let answer: JsonAnswer;
     try {
-      response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      answer = await postJson(
+        url,
+        JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
+        timeoutMs,
+      );
     } catch (error) {
       throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, `RPC ${method} unreachable`, { cause: error });
     }
-    if (!response.ok)
-      throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, `RPC ${method} answered ${response.status}`);
-    const body = (await response.json().catch(() => null)) as {
-      result?: T;
-      error?: { message?: string };
-    } | null;
-    if (body === null || body.error !== undefined || !("result" in body)) {
+    if (answer.status < 200 || answer.status > 299)
+      throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, `RPC ${method} answered ${answer.status}`);
+    const body = answer.body as { result?: T; error?: { message?: string } } | null;
+    if (body === null || typeof body !== "object" || body.error !== undefined || !("result" in body)) {
       throw new ApiError(
         ERROR_CODES.UPSTREAM_FAILED,
         `RPC ${method} failed: ${body?.error?.message ?? "bad answer"}`,

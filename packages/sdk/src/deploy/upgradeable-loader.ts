@@ -5,10 +5,10 @@ import {
   type Address,
   address,
   getAddressEncoder,
-  getProgramDerivedAddress,
   type Instruction,
   type TransactionSigner,
 } from "@solana/kit";
+import { findProgramDerivedAddress } from "../find-pda.ts";
 
 /** The BPF Upgradeable Loader (loader-v3) program address. */
 export const BPF_LOADER_UPGRADEABLE_ADDRESS = address("BPFLoaderUpgradeab1e11111111111111111111111");
@@ -61,7 +61,7 @@ function tagOnly(tag: number, extraBytes: number): { bytes: Uint8Array; view: Da
  * @param programAddress - the program account address
  */
 export async function findProgramDataAddress(programAddress: Address): Promise<Address> {
-  const [pda] = await getProgramDerivedAddress({
+  const [pda] = await findProgramDerivedAddress({
     programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
     seeds: [getAddressEncoder().encode(programAddress)],
   });

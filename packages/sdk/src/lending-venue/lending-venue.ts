@@ -7,11 +7,11 @@ import {
   type Address,
   getAddressDecoder,
   getAddressEncoder,
-  getProgramDerivedAddress,
   type Instruction,
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { addressBytes, findProgramDerivedAddress } from "../find-pda.ts";
 import {
   readonly,
   type SignerInput,
@@ -52,14 +52,14 @@ export const LENDING_VENUE_ERRORS = {
   PositionMismatch: 15117,
 } as const;
 
-const bytesOf = (a: Address) => getAddressEncoder().encode(a);
+const bytesOf = addressBytes;
 
 /** Reserve PDA ["reserve", mint]: one per mint. */
 export function findLendingReservePda(
   programAddress: Address,
   mint: Address,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["reserve", bytesOf(mint)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["reserve", bytesOf(mint)] });
 }
 
 /** Vault PDA ["vault", reserve]: the reserve's token account (its authority is the reserve). */
@@ -67,7 +67,7 @@ export function findLendingVaultPda(
   programAddress: Address,
   reserve: Address,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["vault", bytesOf(reserve)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["vault", bytesOf(reserve)] });
 }
 
 /** Position PDA ["position", reserve, owner]. */
@@ -76,7 +76,7 @@ export function findLendingPositionPda(
   reserve: Address,
   owner: Address,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["position", bytesOf(reserve), bytesOf(owner)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["position", bytesOf(reserve), bytesOf(owner)] });
 }
 
 /** A decoded reserve. */

@@ -3,12 +3,8 @@
  * The lending program reads an NFT's verified collection from this account (programs/lending/src/metadata.c);
  * the localnet's demo world and the tests write it with {@link encodeMetadata}.
  */
-import {
-  type Address,
-  getAddressEncoder,
-  getProgramDerivedAddress,
-  type ProgramDerivedAddress,
-} from "@solana/kit";
+import { type Address, getAddressEncoder, type ProgramDerivedAddress } from "@solana/kit";
+import { findProgramDerivedAddress } from "../find-pda.ts";
 
 /** The Token Metadata program. */
 export const TOKEN_METADATA_PROGRAM_ADDRESS = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s" as Address;
@@ -16,7 +12,7 @@ export const TOKEN_METADATA_PROGRAM_ADDRESS = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6
 /** Metadata PDA of a mint: ["metadata", Token Metadata program, mint] under Token Metadata. */
 export function findMetadataPda(mint: Address): Promise<ProgramDerivedAddress> {
   const encoder = getAddressEncoder();
-  return getProgramDerivedAddress({
+  return findProgramDerivedAddress({
     programAddress: TOKEN_METADATA_PROGRAM_ADDRESS,
     seeds: ["metadata", encoder.encode(TOKEN_METADATA_PROGRAM_ADDRESS), encoder.encode(mint)],
   });

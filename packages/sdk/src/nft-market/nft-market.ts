@@ -6,11 +6,11 @@ import {
   type Address,
   getAddressDecoder,
   getAddressEncoder,
-  getProgramDerivedAddress,
   type Instruction,
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { addressBytes, findProgramDerivedAddress } from "../find-pda.ts";
 import {
   readonly,
   type SignerInput,
@@ -47,7 +47,7 @@ export const NFT_MARKET_ERRORS = {
   AccountMismatch: 15217,
 } as const;
 
-const bytesOf = (a: Address) => getAddressEncoder().encode(a);
+const bytesOf = addressBytes;
 const u64Bytes = (v: bigint) => {
   const b = new Uint8Array(8);
   new DataView(b.buffer).setBigUint64(0, v, true);
@@ -59,7 +59,7 @@ export function findMarketListingPda(
   programAddress: Address,
   nftMint: Address,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["listing", bytesOf(nftMint)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["listing", bytesOf(nftMint)] });
 }
 
 /** Escrow PDA ["escrow", listing]: the token account holding the listed NFT (authority: the listing). */
@@ -67,7 +67,7 @@ export function findMarketEscrowPda(
   programAddress: Address,
   listing: Address,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["escrow", bytesOf(listing)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["escrow", bytesOf(listing)] });
 }
 
 /** Bid PDA ["bid", bidder, nonce u64 LE]. */
@@ -76,12 +76,12 @@ export function findMarketBidPda(
   bidder: Address,
   nonce: bigint,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["bid", bytesOf(bidder), u64Bytes(nonce)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["bid", bytesOf(bidder), u64Bytes(nonce)] });
 }
 
 /** Vault PDA ["vault", bid]: the token account holding the bid's price (authority: the bid). */
 export function findMarketVaultPda(programAddress: Address, bid: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["vault", bytesOf(bid)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["vault", bytesOf(bid)] });
 }
 
 export interface MarketListingAccount {

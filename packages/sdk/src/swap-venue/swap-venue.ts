@@ -6,11 +6,11 @@ import {
   type Address,
   getAddressDecoder,
   getAddressEncoder,
-  getProgramDerivedAddress,
   type Instruction,
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { addressBytes, findProgramDerivedAddress } from "../find-pda.ts";
 import { readonly, type SignerInput, signer, writable } from "../instructions/account-metas.ts";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address;
@@ -41,7 +41,7 @@ export const SWAP_VENUE_ERRORS = {
   MathOverflow: 15016,
 } as const;
 
-const bytesOf = (a: Address) => getAddressEncoder().encode(a);
+const bytesOf = addressBytes;
 
 function compareBytes(a: ReadonlyUint8Array, b: ReadonlyUint8Array): number {
   for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return (a[i] ?? 0) - (b[i] ?? 0);
@@ -60,7 +60,7 @@ export function findSwapPoolPda(
   y: Address,
 ): Promise<ProgramDerivedAddress> {
   const [a, b] = sortSwapMints(x, y);
-  return getProgramDerivedAddress({ programAddress, seeds: ["pool", bytesOf(a), bytesOf(b)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["pool", bytesOf(a), bytesOf(b)] });
 }
 
 /** Vault PDA ["vault", pool, mint]: the pool's token account of `mint`. */
@@ -69,7 +69,7 @@ export function findSwapVaultPda(
   pool: Address,
   mint: Address,
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({ programAddress, seeds: ["vault", bytesOf(pool), bytesOf(mint)] });
+  return findProgramDerivedAddress({ programAddress, seeds: ["vault", bytesOf(pool), bytesOf(mint)] });
 }
 
 /** A decoded swap pool account. */

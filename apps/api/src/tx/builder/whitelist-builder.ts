@@ -1,11 +1,5 @@
-import {
-  AccountRole,
-  type Address,
-  address,
-  getAddressEncoder,
-  getProgramDerivedAddress,
-  type Instruction,
-} from "@solana/kit";
+import { findProgramDerivedAddress } from "@cistern/sdk";
+import { AccountRole, type Address, address, getAddressEncoder, type Instruction } from "@solana/kit";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
@@ -37,7 +31,7 @@ export async function findLookupTableAddress(
   authority: Address,
   recentSlot: bigint,
 ): Promise<{ table: Address; bump: number }> {
-  const [table, bump] = await getProgramDerivedAddress({
+  const [table, bump] = await findProgramDerivedAddress({
     programAddress: ADDRESS_LOOKUP_TABLE_PROGRAM,
     seeds: [getAddressEncoder().encode(authority), u64le(recentSlot)],
   });

@@ -1,11 +1,5 @@
-import {
-  AccountRole,
-  type Address,
-  address,
-  getAddressEncoder,
-  getProgramDerivedAddress,
-  type Instruction,
-} from "@solana/kit";
+import { addressBytes, findProgramDerivedAddress } from "@cistern/sdk";
+import { AccountRole, type Address, address, getAddressEncoder, type Instruction } from "@solana/kit";
 
 /** Programs the builder calls besides the lending program. */
 export const COMPUTE_BUDGET_PROGRAM = address("ComputeBudget111111111111111111111111111111");
@@ -49,24 +43,13 @@ export function systemTransfer(from: Address, to: Address, lamports: bigint): In
   };
 }
 
-/** Derived ATAs (a PDA search costs SHA-256 and curve checks; the same pairs recur), at most 20,000. */
-const ataCache = new Map<string, Promise<Address>>();
-const ATA_CACHE_LIMIT = 20_000;
-
-/** Associated token account of `owner` for `mint` (classic SPL Token); memoised. */
-export function findAssociatedTokenAddress(owner: Address, mint: Address): Promise<Address> {
-  const key = `${owner}:${mint}`;
-  const hit = ataCache.get(key);
-  if (hit !== undefined) return hit;
-  const enc = getAddressEncoder();
-  const derived = getProgramDerivedAddress({
+/** Associated token account of `owner` for `mint` (classic SPL Token); memoised with every PDA. */
+export async function findAssociatedTokenAddress(owner: Address, mint: Address): Promise<Address> {
+  const [ata] = await findProgramDerivedAddress({
     programAddress: ASSOCIATED_TOKEN_PROGRAM,
-    seeds: [enc.encode(owner), enc.encode(TOKEN_PROGRAM), enc.encode(mint)],
-  }).then(([ata]) => ata);
-  if (ataCache.size >= ATA_CACHE_LIMIT) ataCache.delete(ataCache.keys().next().value!);
-  ataCache.set(key, derived);
-  derived.catch(() => ataCache.delete(key));
-  return derived;
+    seeds: [addressBytes(owner), addressBytes(TOKEN_PROGRAM), addressBytes(mint)],
+  });
+  return ata;
 }
 
 /** Associated Token CreateIdempotent (tag 1): creates the ATA unless it exists; `payer` pays rent. */

@@ -1,4 +1,5 @@
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
+import { type JsonAnswer, postJson } from "../../http/post-json.ts";
 
 /** A JSON-RPC error as the node sends it (data carries simulation logs for preflight failures). */
 export interface JsonRpcError {
@@ -22,24 +23,16 @@ export async function callJsonRpc<T>(
   params: unknown[],
   timeoutMs = 30_000,
 ): Promise<JsonRpcOutcome<T>> {
-  let response: Response;
+  let answer: JsonAnswer;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    answer = await postJson(url, JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }), timeoutMs);
   } catch (cause) {
     throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, `RPC ${method} unreachable`, { cause });
   }
-  const body = (await response.json().catch(() => null)) as {
-    result?: T;
-    error?: JsonRpcError;
-  } | null;
+  const body = answer.body as { result?: T; error?: JsonRpcError } | null;
   if (body?.error) return { ok: false, error: body.error };
-  if (body === null || !("result" in body))
-    throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, `RPC ${method} answered ${response.status}`);
+  if (body === null || typeof body !== "object" || !("result" in body))
+    throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, `RPC ${method} answered ${answer.status}`);
   return { ok: true, result: body.result as T };
 }
 

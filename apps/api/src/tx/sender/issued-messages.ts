@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ReadonlyUint8Array } from "@solana/kit";
-import type { Queryable } from "../../db/database.ts";
+import type { Queryable, SqlValue } from "../../db/database.ts";
 
 /** What the builder remembers about a message it issued. */
 export interface IssuedMessage {
@@ -34,15 +34,52 @@ export function hashMessage(messageBytes: ReadonlyUint8Array): string {
     .digest("hex");
 }
 
-/** Creates the store over the API's database (PostgreSQL or PGlite, same SQL). */
+/** Most rows one INSERT of remembered messages carries. */
+const REMEMBER_BATCH_ROWS = 500;
+
+/**
+ * Creates the store over the API's database (PostgreSQL or PGlite, same SQL). Messages remembered while an
+ * INSERT is in flight (or in one event-loop turn) go to the database together in one statement; each caller
+ * resumes once its row is stored.
+ */
 export function createIssuedMessageStore(db: Queryable): IssuedMessageStore {
+  type Waiting = { row: SqlValue[]; done: (error?: unknown) => void };
+  let queue: Waiting[] = [];
+  let inFlight = false;
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (inFlight || queue.length === 0) return;
+    inFlight = true;
+    const batch = queue.slice(0, REMEMBER_BATCH_ROWS);
+    queue = queue.slice(batch.length);
+    const values = batch.map((_, i) => `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4})`);
+    db.query(
+      `INSERT INTO issued_transactions (hash, kind, needs_oracle, last_valid_block_height)
+       VALUES ${values.join(", ")} ON CONFLICT (hash) DO NOTHING`,
+      batch.flatMap((w) => w.row),
+    ).then(
+      () => settle(batch),
+      (error) => settle(batch, error ?? new Error("insert failed")),
+    );
+  };
+  const settle = (batch: Waiting[], error?: unknown) => {
+    inFlight = false;
+    for (const w of batch) w.done(error);
+    flush();
+  };
   return {
-    async remember(messageBytes, issued) {
-      await db.query(
-        `INSERT INTO issued_transactions (hash, kind, needs_oracle, last_valid_block_height)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING`,
-        [hashMessage(messageBytes), issued.kind, issued.needsOracle, issued.lastValidBlockHeight],
-      );
+    remember(messageBytes, issued) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({
+          row: [hashMessage(messageBytes), issued.kind, issued.needsOracle, issued.lastValidBlockHeight],
+          done: (error) => (error === undefined ? resolve() : reject(error)),
+        });
+        if (!scheduled && !inFlight) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      });
     },
     async lookup(messageBytes) {
       const [row] = await db.query<{ kind: string; needs_oracle: boolean; last_valid_block_height: unknown }>(

@@ -1,4 +1,5 @@
-import { type Address, getAddressEncoder, getProgramDerivedAddress } from "@solana/kit";
+import { findProgramDerivedAddress } from "@cistern/sdk";
+import { type Address, getAddressEncoder } from "@solana/kit";
 import type { RpcClient } from "../../solana/rpc-client.ts";
 import type { LendingVenueReader } from "./lending-venue.ts";
 import {
@@ -84,7 +85,7 @@ export function createMarginfiLendingVenue(
 /** marginfi's PDA of the account `authority` owns in `group` (account index 0, no third party). */
 export function findMarginfiAccountPda(programId: Address, group: Address, authority: Address) {
   const encoder = getAddressEncoder();
-  return getProgramDerivedAddress({
+  return findProgramDerivedAddress({
     programAddress: programId,
     seeds: [
       "marginfi_account",
