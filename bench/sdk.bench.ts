@@ -49,6 +49,8 @@ const loan: LoanAccount = {
   collateralValue: 2_000_000n,
   attestationSlot: 1n,
   extendedTo: null,
+  closedBy: "Open",
+  previousLoan: null,
 };
 const pool: PoolAccount = {
   bump: 255,
@@ -85,6 +87,7 @@ const pool: PoolAccount = {
   collectionsUpdatedAt: 0n,
   lastMortgageAt: 0n,
   borrowedAmount: 0n,
+  migratedAt: 0n,
   collections: Array.from({ length: 8 }, () => ({
     id: a,
     ltvBps: 5000,

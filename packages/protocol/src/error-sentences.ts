@@ -123,6 +123,10 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "You cannot fill your own loan request.";
     case P.MortgageDisabled:
       return "This pool does not offer mortgages. Choose another offer.";
+    case P.AccountNeedsMigration:
+      return "This pool or loan was created before the lending program's last upgrade and is being brought to the new version. Please try again in a minute.";
+    case P.NothingToMigrate:
+      return "This pool and its loans are already at the program's current version.";
     case P.InvalidVenue:
       return "This market is not one Cistern trades on. Please refresh and try again.";
     case P.LoanLiquidatable:

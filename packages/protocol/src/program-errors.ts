@@ -119,6 +119,14 @@ export const PROGRAM_ERRORS = {
     name: "MortgageDisabled",
     message: "TakeMortgage on a pool that does not offer mortgages (its mortgage flag is off)",
   },
+  6055: {
+    name: "AccountNeedsMigration",
+    message: "the pool or loan is at an older account layout than this program version; send Migrate first",
+  },
+  6056: {
+    name: "NothingToMigrate",
+    message: "Migrate found the pool and every loan given already at the current layout",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

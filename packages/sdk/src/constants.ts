@@ -20,10 +20,12 @@ export const MAX_PROTOCOL_FEE_BPS = 5_000;
 
 /** Account type tags (byte 0 of every program account). */
 export const ACCOUNT_TAG = { Config: 1, Bank: 2, Pool: 3, Loan: 4, Request: 6 } as const;
-/** Layout version (byte 1 of every program account). */
-export const ACCOUNT_VERSION = 1;
-/** Byte sizes of the program accounts. */
-export const ACCOUNT_SIZE = { Config: 128, Bank: 256, Pool: 768, Loan: 384, Request: 288 } as const;
+/** Layout version each account type is written at (byte 1); Pool and Loan grew in layout v2 (program 1.8). */
+export const ACCOUNT_VERSION = { Config: 1, Bank: 1, Pool: 2, Loan: 2, Request: 1 } as const;
+/** Byte sizes of the program accounts at their current layout. */
+export const ACCOUNT_SIZE = { Config: 128, Bank: 256, Pool: 800, Loan: 424, Request: 288 } as const;
+/** Sizes of Pool and Loan accounts still at layout v1 (written before the upgrade, until Migrate). */
+export const V1_ACCOUNT_SIZE = { Pool: 768, Loan: 384 } as const;
 
 /** Instruction tags (byte 0 of instruction data). */
 export const INSTRUCTION_TAG = {
@@ -51,4 +53,8 @@ export const INSTRUCTION_TAG = {
   CancelRequest: 21,
   FillRequest: 22,
   TakeMortgage: 23,
+  Migrate: 24,
 } as const;
+
+/** Most loans one Migrate carries (the program reads 32 accounts: payer, System Program, pool and the loans). */
+export const MAX_MIGRATE_LOANS = 29;

@@ -53,6 +53,8 @@ const loan = (over: Partial<LoanAccount>): Uint8Array =>
       collateralValue: 1n,
       attestationSlot: 0n,
       extendedTo: null,
+      closedBy: "Open",
+      previousLoan: null,
       ...over,
     }),
   );
@@ -110,6 +112,7 @@ describe("getProgramAccounts filters", () => {
         collectionsUpdatedAt: 0n,
         lastMortgageAt: 0n,
         borrowedAmount: 0n,
+        migratedAt: 0n,
         collections: [
           { id: testAddress(6), ltvBps: 1, exposureBps: 1, borrowedAmount: 0n, ongoingLoans: 0n },
         ],

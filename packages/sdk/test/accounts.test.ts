@@ -88,6 +88,7 @@ const pool: PoolAccount = {
   collectionsUpdatedAt: 204n,
   lastMortgageAt: 205n,
   borrowedAmount: 300n,
+  migratedAt: 0n,
   collections: [
     { id: testAddress(11), ltvBps: 5000, exposureBps: 2500, borrowedAmount: 77n, ongoingLoans: 2n },
     { id: testAddress(12), ltvBps: 10_000, exposureBps: 1, borrowedAmount: 0n, ongoingLoans: 0n },
@@ -123,6 +124,8 @@ const loan: LoanAccount = {
   collateralValue: 2_000_000n,
   attestationSlot: 1234n,
   extendedTo: testAddress(20),
+  closedBy: "Open",
+  previousLoan: null,
 };
 
 describe("Config account", () => {
@@ -167,12 +170,12 @@ describe("Bank account", () => {
 });
 
 describe("Pool account", () => {
-  it("encodes to the 768-byte layout and round-trips with a trimmed collection list", () => {
+  it("encodes to the 800-byte layout and round-trips with a trimmed collection list", () => {
     const bytes = Uint8Array.from(encodePoolAccount(pool));
-    expect(bytes.length).toBe(768);
+    expect(bytes.length).toBe(800);
     const r = reader(bytes);
     expect([r.u8(0), r.u8(1), r.u8(2), r.u8(3), r.u8(4), r.u8(5), r.u8(6), r.u8(7)]).toEqual([
-      3, 1, 253, 1, 2, 0b101, 2, 0,
+      3, 2, 253, 1, 2, 0b101, 2, 0,
     ]);
     expect(r.pubkey(8)).toBe(pool.owner);
     expect(r.pubkey(40)).toBe(pool.bank);
@@ -197,7 +200,7 @@ describe("Pool account", () => {
     expect(r.pubkey(320 + 56)).toBe(testAddress(12));
     expect(r.u16(320 + 56 + 32)).toBe(10_000);
     expect(r.zero(320 + 56 * 2, 56 * 6)).toBe(true);
-    expect(decodePoolAccount(bytes)).toEqual(pool);
+    expect(decodePoolAccount(bytes)).toEqual({ ...pool, layoutVersion: 2 });
   });
 
   it("decodes a zero whitelist as null", () => {
@@ -212,12 +215,12 @@ describe("Pool account", () => {
 });
 
 describe("Loan account", () => {
-  it("encodes to the 384-byte layout and round-trips", () => {
+  it("encodes to the 424-byte layout and round-trips", () => {
     const bytes = Uint8Array.from(encodeLoanAccount(loan));
-    expect(bytes.length).toBe(384);
+    expect(bytes.length).toBe(424);
     const r = reader(bytes);
     expect([r.u8(0), r.u8(1), r.u8(2), r.u8(3), r.u8(4), r.u8(5), r.u8(6), r.u8(7)]).toEqual([
-      4, 1, 252, 251, 2, 0, 1, 0,
+      4, 2, 252, 251, 2, 0, 1, 0,
     ]);
     const keys = [8, 40, 72, 104, 136, 168, 200].map((o) => r.pubkey(o));
     expect(keys).toEqual([13, 14, 15, 16, 17, 18, 19].map(testAddress));
@@ -228,7 +231,7 @@ describe("Loan account", () => {
     expect([280, 288, 296, 304, 312].map((o) => r.i64(o))).toEqual([1_000n, 865_000n, 0n, 900_000n, 0n]);
     expect([320, 328, 336, 344].map((o) => r.u64(o))).toEqual([0n, 0n, 2_000_000n, 1234n]);
     expect(r.pubkey(352)).toBe(testAddress(20));
-    expect(decodeLoanAccount(bytes)).toEqual(loan);
+    expect(decodeLoanAccount(bytes)).toEqual({ ...loan, layoutVersion: 2 });
   });
 
   it("maps every status and kind byte", () => {
@@ -249,8 +252,31 @@ describe("decodeAccount", () => {
   it("recognises each account by its tag", () => {
     expect(decodeAccount(encodeConfigAccount(config))).toEqual({ type: "Config", account: config });
     expect(decodeAccount(encodeBankAccount(bank))).toEqual({ type: "Bank", account: bank });
-    expect(decodeAccount(encodePoolAccount(pool))).toEqual({ type: "Pool", account: pool });
-    expect(decodeAccount(encodeLoanAccount(loan))).toEqual({ type: "Loan", account: loan });
+    expect(decodeAccount(encodePoolAccount(pool))).toEqual({
+      type: "Pool",
+      account: { ...pool, layoutVersion: 2 },
+    });
+    expect(decodeAccount(encodeLoanAccount(loan))).toEqual({
+      type: "Loan",
+      account: { ...loan, layoutVersion: 2 },
+    });
+  });
+
+  it("reads a layout v1 account (before the 1.8 upgrade) as the current layout with its new fields empty", () => {
+    const v2 = encodeLoanAccount({ ...loan, closedBy: "Repaid", previousLoan: testAddress(30) });
+    const v1 = Uint8Array.from(v2.subarray(0, 384));
+    v1[1] = 1;
+    expect(decodeLoanAccount(v1)).toEqual({ ...loan, closedBy: null, previousLoan: null, layoutVersion: 1 });
+    const pool1 = Uint8Array.from(encodePoolAccount({ ...pool, migratedAt: 9n }).subarray(0, 768));
+    pool1[1] = 1;
+    expect(decodePoolAccount(pool1)).toEqual({ ...pool, migratedAt: 0n, layoutVersion: 1 });
+    // a v1 version byte on a v2-sized account, or a v2 byte on a v1-sized one, is neither
+    const mixed = Uint8Array.from(v2);
+    mixed[1] = 1;
+    expect(() => decodeLoanAccount(mixed)).toThrowError(/not a Loan account/);
+    const short = Uint8Array.from(v1);
+    short[1] = 2;
+    expect(() => decodeLoanAccount(short)).toThrowError(/424 bytes/);
   });
 
   it("rejects unknown tags, wrong versions and wrong sizes with coded errors", () => {
@@ -259,7 +285,7 @@ describe("decodeAccount", () => {
     wrongTag[0] = 9;
     expect(() => decodeAccount(wrongTag)).toThrowError(/unknown account tag 9/);
     const wrongVersion = Uint8Array.from(bytes);
-    wrongVersion[1] = 2;
+    wrongVersion[1] = 3;
     try {
       decodeAccount(wrongVersion);
       expect.unreachable();
@@ -267,7 +293,7 @@ describe("decodeAccount", () => {
       expect(isSdkError(error, SDK_ERROR.UNKNOWN_ACCOUNT_DISCRIMINATOR)).toBe(true);
     }
     try {
-      decodeLoanAccount(bytes.subarray(0, 383));
+      decodeLoanAccount(bytes.subarray(0, 423));
       expect.unreachable();
     } catch (error) {
       expect(isSdkError(error, SDK_ERROR.ACCOUNT_DATA_TOO_SHORT)).toBe(true);

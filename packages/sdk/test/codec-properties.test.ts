@@ -92,6 +92,7 @@ const pool = fc.record({
   collectionsUpdatedAt: i64,
   lastMortgageAt: i64,
   borrowedAmount: u64,
+  migratedAt: i64,
   collections: fc.array(
     fc.record({ id: address, ltvBps: u16, exposureBps: u16, borrowedAmount: u64, ongoingLoans: u64 }),
     { minLength: 0, maxLength: 8 },
@@ -131,6 +132,16 @@ const loan = fc.record({
   collateralValue: u64,
   attestationSlot: u64,
   extendedTo: optionalAddress,
+  closedBy: fc.constantFrom(
+    "Open" as const,
+    "Repaid" as const,
+    "Extended" as const,
+    "Refinanced" as const,
+    "Liquidated" as const,
+    "Sold" as const,
+    "AutoSold" as const,
+  ),
+  previousLoan: optionalAddress,
 });
 const attestation = fc.record({
   collateralValueBaseUnits: u64,
@@ -151,11 +162,12 @@ describe("codec round trips on random values", () => {
         for (const [type, account, bytes, size] of [
           ["Config", c, encodeConfigAccount(c), 128],
           ["Bank", b, encodeBankAccount(b), 256],
-          ["Pool", p, encodePoolAccount(p), 768],
-          ["Loan", l, encodeLoanAccount(l), 384],
+          ["Pool", p, encodePoolAccount(p), 800],
+          ["Loan", l, encodeLoanAccount(l), 424],
         ] as const) {
           expect(bytes.length).toBe(size);
-          expect(decodeAccount(bytes)).toEqual({ type, account });
+          const versioned = type === "Pool" || type === "Loan" ? { ...account, layoutVersion: 2 } : account;
+          expect(decodeAccount(bytes)).toEqual({ type, account: versioned });
         }
       }),
       runs,

@@ -10,7 +10,10 @@ u64 entrypoint(const u8 *input) {
   u64 r = sol_deserialize(input, &p, MAX_ACCOUNTS);
   if (r) return r;
   if (p.data_len < 1) return E_INVALID_INSTRUCTION;
-  if (p.ka_num > MAX_ACCOUNTS) p.ka_num = MAX_ACCOUNTS;
+  if (p.ka_num > MAX_ACCOUNTS) {
+    if (p.data[0] == 24) return E_INVALID_INSTRUCTION; /* Migrate would leave the loans past the cap as they are */
+    p.ka_num = MAX_ACCOUNTS;
+  }
   switch (p.data[0]) {
     case 0: return ix_initialize_config(&p);
     case 1: return ix_update_config(&p);
@@ -36,6 +39,7 @@ u64 entrypoint(const u8 *input) {
     case 21: return ix_cancel_request(&p);
     case 22: return ix_fill_request(&p);
     case 23: return ix_take_mortgage(&p);
+    case 24: return ix_migrate(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

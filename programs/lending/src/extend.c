@@ -47,10 +47,12 @@ u64 ix_extend(const SolParameters *p) {
   if ((r = release_loan(c.pl, c.bk, old))) return r;
   c.pl->total_interest += owed;
   old->status = LOAN_REPAID;
+  old->closed_by = CLOSED_EXTENDED;
   old->repaid_at = c.clock.unix_timestamp;
   old->repaid_amount = repaid;
   old->fee_paid = fee;
   copy_key(&old->extended_to, c.loan->key);
   new_loan_record(&c, old->is_defi);
+  copy_key(&((Loan *)c.loan->data)->previous_loan, old_loan->key);
   return SUCCESS;
 }

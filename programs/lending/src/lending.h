@@ -59,9 +59,16 @@
 #define E_REQUEST_TERMS_MISMATCH 6052ULL
 #define E_SELF_FILL 6053ULL
 #define E_MORTGAGE_DISABLED 6054ULL
+#define E_ACCOUNT_NEEDS_MIGRATION 6055ULL
+#define E_NOTHING_TO_MIGRATE 6056ULL
 
 /* ---- constants ---- */
-#define ACCOUNT_VERSION 1
+#define ACCOUNT_VERSION 1 /* Config, Bank, Venues, Request */
+/* Layout v2 of Pool and Loan (program 1.8): both grew; Migrate brings v1 accounts up. */
+#define POOL_VERSION 2
+#define LOAN_VERSION 2
+#define POOL_V1_SIZE 768ULL
+#define LOAN_V1_SIZE 384ULL
 #define TAG_CONFIG 1
 #define TAG_BANK 2
 #define TAG_POOL 3
@@ -93,6 +100,14 @@
 #define LOAN_MARGIN_SWAP 1
 #define LOAN_REQUEST 2
 #define LOAN_MORTGAGE 3
+/* how a loan ended (Loan.closed_by, layout v2) */
+#define CLOSED_OPEN 0
+#define CLOSED_REPAID 1
+#define CLOSED_EXTENDED 2
+#define CLOSED_REFINANCED 3
+#define CLOSED_LIQUIDATED 4
+#define CLOSED_SOLD 5
+#define CLOSED_AUTO_SOLD 6
 /* pool flags */
 #define FLAG_AUTO_SELL 1
 #define FLAG_MORTGAGE 2
@@ -155,6 +170,9 @@ typedef struct {
   u64 borrowed;
   u8 reserved2[16];
   Entry entries[MAX_COLLECTIONS];
+  /* layout v2 */
+  i64 migrated_at; /* when Migrate brought it from layout v1; 0 for a pool created at v2 */
+  u8 reserved3[24];
 } Pool;
 
 typedef struct {
@@ -166,6 +184,10 @@ typedef struct {
   i64 created_at, expired_at, repaid_at, liquidated_at, sold_at;
   u64 repaid_amount, fee_paid, collateral_value, attestation_slot;
   SolPubkey extended_to;
+  /* layout v2 */
+  u8 closed_by; /* CLOSED_*: how the loan ended */
+  u8 reserved2[7];
+  SolPubkey previous_loan; /* the loan an Extend or Refinance replaced with this one; zero otherwise */
 } Loan;
 
 /* A borrower's loan request (PostRequest): the collateral waits in the request's escrow until a lender fills it
@@ -201,14 +223,17 @@ _Static_assert(OFFSET_OF(Bank, total) == 104, "Bank.total");
 _Static_assert(OFFSET_OF(Bank, ongoing_loans) == 192, "Bank.ongoing_loans");
 _Static_assert(OFFSET_OF(Bank, delegation_keeper) == 200, "Bank.delegation_keeper");
 _Static_assert(sizeof(Entry) == 56, "Entry size");
-_Static_assert(sizeof(Pool) == 768, "Pool size");
+_Static_assert(sizeof(Pool) == 800, "Pool size");
+_Static_assert(OFFSET_OF(Pool, migrated_at) == POOL_V1_SIZE, "Pool.migrated_at");
 _Static_assert(OFFSET_OF(Pool, loan_apr_bps) == 112, "Pool.loan_apr_bps");
 _Static_assert(OFFSET_OF(Pool, cond_enabled) == 152, "Pool.cond_enabled");
 _Static_assert(OFFSET_OF(Pool, whitelist) == 184, "Pool.whitelist");
 _Static_assert(OFFSET_OF(Pool, total_loans) == 216, "Pool.total_loans");
 _Static_assert(OFFSET_OF(Pool, borrowed) == 296, "Pool.borrowed");
 _Static_assert(OFFSET_OF(Pool, entries) == 320, "Pool.entries");
-_Static_assert(sizeof(Loan) == 384, "Loan size");
+_Static_assert(sizeof(Loan) == 424, "Loan size");
+_Static_assert(OFFSET_OF(Loan, closed_by) == LOAN_V1_SIZE, "Loan.closed_by");
+_Static_assert(OFFSET_OF(Loan, previous_loan) == 392, "Loan.previous_loan");
 _Static_assert(OFFSET_OF(Loan, nonce) == 232, "Loan.nonce");
 _Static_assert(OFFSET_OF(Loan, apr_bps) == 264, "Loan.apr_bps");
 _Static_assert(OFFSET_OF(Loan, duration) == 272, "Loan.duration");
@@ -244,6 +269,8 @@ static inline void copy_key(SolPubkey *dst, const SolPubkey *src) {
 /* ---- account checks (util.c) ---- */
 u64 check_signer(const SolAccountInfo *a, bool writable);
 /* owner == program, data_len == size, tag and version; writable when asked. */
+/* The layout version programs of this build write for an account tag. */
+u8 current_version(u8 tag);
 u64 check_state(const SolAccountInfo *a, const SolPubkey *program_id, u8 tag, u64 size, bool writable);
 /* classic SPL token account: owner Tokenkeg, initialized, mint (and owner unless NULL) as given, writable */
 u64 check_token_account(const SolAccountInfo *a, const SolPubkey *mint, const SolPubkey *owner);
@@ -278,6 +305,9 @@ typedef struct {
 } CreateAccountArgs;
 /* Creates a rent-exempt account at a PDA (also works when someone pre-funded the address). */
 u64 create_pda_account(const CreateAccountArgs *a);
+/* System Program Transfer of `lamports` from the signer `from` to `to`. */
+u64 system_transfer(const SolAccountInfo *system_program, const SolAccountInfo *from, const SolAccountInfo *to,
+                    u64 lamports);
 
 typedef struct {
   const SolAccountInfo *token_program;
@@ -348,6 +378,7 @@ u64 ix_post_request(const SolParameters *p);
 u64 ix_cancel_request(const SolParameters *p);
 u64 ix_fill_request(const SolParameters *p);
 u64 ix_take_mortgage(const SolParameters *p);
+u64 ix_migrate(const SolParameters *p);
 /* Withdraws from the bank's position in the pinned lending venue the fewest shares worth at least `needed`
  * (all of them when they are worth less), into the vault, with WithdrawDelegated's accounting. Accounts from
  * `first`: venues, lending venue program, reserve (w), position (w), venue vault (w). */

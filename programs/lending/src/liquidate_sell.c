@@ -67,6 +67,7 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   pl->total_liquidations++;
   pl->total_interest += proceeds - l->principal;
   l->status = LOAN_LIQUIDATED;
+  l->closed_by = CLOSED_AUTO_SOLD;
   l->liquidated_at = clock.unix_timestamp;
   l->repaid_amount = proceeds;
   static const u8 EVENT[] = "autosold";

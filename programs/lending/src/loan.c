@@ -134,7 +134,7 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   const u8 *att = c->att;
   i64 now = c->clock.unix_timestamp;
   l->tag = TAG_LOAN;
-  l->version = ACCOUNT_VERSION;
+  l->version = LOAN_VERSION;
   l->bump = c->loan_bump;
   l->escrow_bump = c->escrow_bump;
   l->status = LOAN_ONGOING;

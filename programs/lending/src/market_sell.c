@@ -103,6 +103,7 @@ u64 ix_market_sell(const SolParameters *p) {
                   clock.unix_timestamp};
   if ((r = settle_loan(&s))) return r;
   l->status = LOAN_SOLD;
+  l->closed_by = CLOSED_SOLD;
   l->sold_at = clock.unix_timestamp;
   /* the sale for the indexer: "sold", collateral sold, proceeds (base units, u64 LE each) */
   static const u8 EVENT[] = "sold";

@@ -99,7 +99,7 @@ u64 ix_create_pool(const SolParameters *p) {
   copy_key(&pl->currency, &b->mint);
   if ((r = apply_params(pl, p->data + 11, n))) return r;
   pl->tag = TAG_POOL;
-  pl->version = ACCOUNT_VERSION;
+  pl->version = POOL_VERSION;
   pl->bump = bump;
   pl->status = POOL_OPEN;
   copy_key(&pl->owner, owner->key);

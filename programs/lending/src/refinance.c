@@ -65,6 +65,7 @@ u64 ix_refinance(const SolParameters *p) {
   if ((r = release_loan(opl, obk, old))) return r;
   opl->total_interest += owed;
   old->status = LOAN_REPAID;
+  old->closed_by = CLOSED_REFINANCED;
   old->repaid_at = c.clock.unix_timestamp;
   old->repaid_amount = repaid;
   old->fee_paid = fee;
@@ -73,5 +74,6 @@ u64 ix_refinance(const SolParameters *p) {
    * credited) */
   c.bk->available -= c.principal;
   new_loan_record(&c, old->is_defi);
+  copy_key(&((Loan *)c.loan->data)->previous_loan, old_loan->key);
   return SUCCESS;
 }

@@ -90,6 +90,7 @@ u64 ix_repay(const SolParameters *p) {
                   clock.unix_timestamp};
   if ((r = settle_loan(&s))) return r;
   l->status = LOAN_REPAID;
+  l->closed_by = CLOSED_REPAID;
   return SUCCESS;
 }
 
@@ -128,6 +129,7 @@ u64 ix_liquidate(const SolParameters *p) {
   if ((r = release_loan(pl, bk, l))) return r;
   pl->total_liquidations++;
   l->status = LOAN_LIQUIDATED;
+  l->closed_by = CLOSED_LIQUIDATED;
   l->liquidated_at = clock.unix_timestamp;
   return SUCCESS;
 }

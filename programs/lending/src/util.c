@@ -7,9 +7,15 @@ u64 check_signer(const SolAccountInfo *a, bool writable) {
   return SUCCESS;
 }
 
+u8 current_version(u8 tag) {
+  return tag == TAG_POOL ? POOL_VERSION : tag == TAG_LOAN ? LOAN_VERSION : ACCOUNT_VERSION;
+}
+
 u64 check_state(const SolAccountInfo *a, const SolPubkey *program_id, u8 tag, u64 size, bool writable) {
   if (!pubkey_eq(a->owner, program_id)) return E_INVALID_OWNER;
-  if (a->data_len != size || a->data[0] != tag || a->data[1] != ACCOUNT_VERSION) return E_INVALID_DISCRIMINATOR;
+  u8 version = current_version(tag);
+  if (a->data_len >= 2 && a->data[0] == tag && a->data[1] < version) return E_ACCOUNT_NEEDS_MIGRATION;
+  if (a->data_len != size || a->data[0] != tag || a->data[1] != version) return E_INVALID_DISCRIMINATOR;
   if (writable && !a->is_writable) return E_NOT_WRITABLE;
   return SUCCESS;
 }
@@ -89,6 +95,15 @@ static u64 cpi_run(const Cpi *c) {
   return sol_invoke_signed_c(&ix, infos, (int)c->n + 1, c->seeds, c->seeds ? 1 : 0);
 }
 
+u64 system_transfer(const SolAccountInfo *system_program, const SolAccountInfo *from, const SolAccountInfo *to,
+                    u64 lamports) {
+  u8 data[12];
+  *(u32 *)data = 2; /* Transfer */
+  *(u64 *)(data + 4) = lamports;
+  Cpi c = {system_program, {from, to, NULL}, {true, true, false}, {true, false, false}, 2, data, 12, NULL};
+  return cpi_run(&c);
+}
+
 u64 create_pda_account(const CreateAccountArgs *a) {
   if (!pubkey_eq(a->target->owner, (const SolPubkey *)a->system_program->key) || a->target->data_len != 0)
     return E_ALREADY_INITIALIZED;
@@ -108,13 +123,7 @@ u64 create_pda_account(const CreateAccountArgs *a) {
     return cpi_run(&c);
   }
   /* pre-funded address: top up, allocate and assign (the PDA signs the last two) */
-  if (have < need) {
-    *(u32 *)data = 2; /* Transfer */
-    *(u64 *)(data + 4) = need - have;
-    Cpi c = {a->system_program, {a->payer, a->target, NULL}, {true, true, false}, {true, false, false}, 2, data, 12, NULL};
-    r = cpi_run(&c);
-    if (r) return r;
-  }
+  if (have < need && (r = system_transfer(a->system_program, a->payer, a->target, need - have))) return r;
   *(u32 *)data = 8; /* Allocate */
   *(u64 *)(data + 4) = a->space;
   Cpi alloc = {a->system_program, {a->target, NULL, NULL}, {true, false, false}, {true, false, false}, 1, data, 12, a->target_seeds};

@@ -91,7 +91,12 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
       });
     const taken = await loanFor(1n, 86_400n);
     // inside the term, then inside the grace hour: the keeper leaves the loan alone
-    expect(await keeper.runRound()).toEqual({ leader: true, liquidated: [], failed: [] });
+    expect(await keeper.runRound()).toEqual({
+      leader: true,
+      liquidated: [],
+      failed: [],
+      migration: { migrated: [], failed: [] },
+    });
     await net.advanceClock(86_400 + 1_800);
     await new Promise((r) => setTimeout(r, 300));
     expect((await keeper.runRound()).liquidated).toEqual([]);
@@ -103,6 +108,7 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
       leader: true,
       liquidated: [{ loan: taken.loan, signature: expect.any(String) }],
       failed: [],
+      migration: { migrated: [], failed: [] },
     });
     const ownerAta = await getAssociatedTokenAddress(lender.address, nft.mint);
     const held = await api.app.cistern.rpc.call<{ value: { amount: string } }>("getTokenAccountBalance", [
@@ -110,7 +116,12 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
     ]);
     expect(held.value.amount).toBe("1");
     // idempotent: nothing left to do, and the loan's history names the keeper as the liquidator
-    expect(await keeper.runRound()).toEqual({ leader: true, liquidated: [], failed: [] });
+    expect(await keeper.runRound()).toEqual({
+      leader: true,
+      liquidated: [],
+      failed: [],
+      migration: { migrated: [], failed: [] },
+    });
     const deadline = Date.now() + 15_000;
     let actor: string | null | undefined;
     while (Date.now() < deadline && !actor) {

@@ -83,6 +83,7 @@ export function makePool(
     collectionsUpdatedAt: 1_700_000_100n,
     lastMortgageAt: 0n,
     borrowedAmount: 0n,
+    migratedAt: 0n,
     collections: [
       { id: randomAddress(), ltvBps: 6000, exposureBps: 5000, borrowedAmount: 0n, ongoingLoans: 0n },
     ],
@@ -126,6 +127,8 @@ export function makeLoan(
     collateralValue: 200_000_000n,
     attestationSlot: 10n,
     extendedTo: null,
+    closedBy: "Open",
+    previousLoan: null,
     ...overrides,
   };
 }

@@ -230,6 +230,11 @@ describe("two API processes over one PostgreSQL database", () => {
     const log = { info: () => undefined, warn: () => undefined };
     const keeperB = createLiquidationKeeper({ app: { db: secondDb } } as unknown as TxContext, signer, log);
     expect(await t.db.tryAdvisoryLock(KEEPER_LOCK_KEY)).toBe(true);
-    expect(await keeperB.runRound()).toEqual({ leader: false, liquidated: [], failed: [] });
+    expect(await keeperB.runRound()).toEqual({
+      leader: false,
+      liquidated: [],
+      failed: [],
+      migration: { migrated: [], failed: [] },
+    });
   });
 });

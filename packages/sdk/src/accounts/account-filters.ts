@@ -1,5 +1,5 @@
 import { type Address, type Base58EncodedBytes, getBase58Decoder } from "@solana/kit";
-import { ACCOUNT_SIZE, ACCOUNT_TAG, ACCOUNT_VERSION } from "../constants.ts";
+import { ACCOUNT_TAG } from "../constants.ts";
 
 /** A getProgramAccounts filter (kit's RPC shape). */
 export type ProgramAccountsFilter =
@@ -8,17 +8,9 @@ export type ProgramAccountsFilter =
 
 const base58 = (bytes: Uint8Array) => getBase58Decoder().decode(bytes) as Base58EncodedBytes;
 
+/** The account type's tag byte (every layout version of it: a Pool or Loan may still be at layout v1). */
 function header(type: keyof typeof ACCOUNT_TAG): ProgramAccountsFilter[] {
-  return [
-    { dataSize: BigInt(ACCOUNT_SIZE[type]) },
-    {
-      memcmp: {
-        offset: 0n,
-        bytes: base58(new Uint8Array([ACCOUNT_TAG[type], ACCOUNT_VERSION])),
-        encoding: "base58",
-      },
-    },
-  ];
+  return [{ memcmp: { offset: 0n, bytes: base58(new Uint8Array([ACCOUNT_TAG[type]])), encoding: "base58" } }];
 }
 
 function pubkeyAt(offset: number, value: Address): ProgramAccountsFilter {

@@ -52,7 +52,7 @@ export function getBankAccountCodec(): FixedSizeCodec<BankAccount, BankAccount> 
 
 function buildBankAccountCodec(): FixedSizeCodec<BankAccount, BankAccount> {
   return withAccountHeader(
-    ACCOUNT_TAG.Bank,
+    "Bank",
     getStructCodec([
       ["bump", u8()],
       ["vaultBump", u8()],
@@ -80,7 +80,7 @@ function buildBankAccountCodec(): FixedSizeCodec<BankAccount, BankAccount> {
 
 /** Decodes Bank account data (checks size, tag and version). */
 export function decodeBankAccount(data: ReadonlyUint8Array): BankAccount {
-  return decodeAccountWith("Bank", ACCOUNT_TAG.Bank, ACCOUNT_SIZE.Bank, getBankAccountCodec(), data);
+  return decodeAccountWith("Bank", getBankAccountCodec(), data);
 }
 
 /** Encodes a Bank account to its 256 bytes. */

@@ -30,7 +30,7 @@ export function getConfigAccountCodec(): FixedSizeCodec<ConfigAccount, ConfigAcc
 
 function buildConfigAccountCodec(): FixedSizeCodec<ConfigAccount, ConfigAccount> {
   return withAccountHeader(
-    ACCOUNT_TAG.Config,
+    "Config",
     getStructCodec([
       ["bump", u8()],
       ["paused", bool8()],
@@ -46,7 +46,7 @@ function buildConfigAccountCodec(): FixedSizeCodec<ConfigAccount, ConfigAccount>
 
 /** Decodes Config account data (checks size, tag and version). */
 export function decodeConfigAccount(data: ReadonlyUint8Array): ConfigAccount {
-  return decodeAccountWith("Config", ACCOUNT_TAG.Config, ACCOUNT_SIZE.Config, getConfigAccountCodec(), data);
+  return decodeAccountWith("Config", getConfigAccountCodec(), data);
 }
 
 /** Encodes a Config account to its 128 bytes. */

@@ -1,4 +1,10 @@
-import { type Address, type FixedSizeCodec, getStructCodec, type ReadonlyUint8Array } from "@solana/kit";
+import {
+  type Address,
+  type FixedSizeCodec,
+  getStructCodec,
+  type ReadonlyUint8Array,
+  transformCodec,
+} from "@solana/kit";
 import {
   bool8,
   i64,
@@ -11,7 +17,7 @@ import {
   withReserved,
 } from "../codecs/primitives.ts";
 import { ACCOUNT_SIZE, ACCOUNT_TAG } from "../constants.ts";
-import { decodeAccountWith, withAccountHeader } from "./account-codec.ts";
+import { decodeVersionedAccountWith, withAccountHeader } from "./account-codec.ts";
 
 /** Loan status; nothing leaves a final status (Repaid, Liquidated, Sold). */
 export type LoanStatus = "Ongoing" | "Repaid" | "Liquidated" | "Sold";
@@ -19,7 +25,7 @@ export type LoanStatus = "Ongoing" | "Repaid" | "Liquidated" | "Sold";
 export type LoanKind = "ClassicLoan" | "MarginSwapLoan" | "RequestLoan" | "Mortgage";
 
 /**
- * A loan (PDA ["loan", pool, borrower, nonce u64 LE]), 384 bytes. Amounts in base units (principal, interest
+ * A loan (PDA ["loan", pool, borrower, nonce u64 LE]), 424 bytes (384 at layout v1). Amounts in base units (principal, interest
  * and fees of the currency mint; collateralAmount of the collateral mint); timestamps unix seconds (0 = not yet).
  */
 export interface LoanAccount {
@@ -57,9 +63,18 @@ export interface LoanAccount {
   /** Attested collateral value, loan-currency base units. */
   collateralValue: bigint;
   attestationSlot: bigint;
-  /** The new loan when this loan was closed by Extend; null otherwise. */
+  /** The new loan when this loan was closed by Extend or Refinance; null otherwise. */
   extendedTo: Address | null;
+  /** How the loan ended (layout v2); null for a loan still at layout v1, which did not record it. */
+  closedBy: LoanClosedBy | null;
+  /** The loan an Extend or Refinance replaced with this one; null otherwise (and at layout v1). */
+  previousLoan: Address | null;
+  /** Layout the account is at (1 until Migrate after the 1.8 upgrade); set by the decoder. */
+  layoutVersion?: number;
 }
+
+/** How a loan ended (Loan.closedBy). */
+export type LoanClosedBy = "Open" | "Repaid" | "Extended" | "Refinanced" | "Liquidated" | "Sold" | "AutoSold";
 
 /** Codec of the whole Loan account (header included). */
 let cachedLoanAccountCodec: FixedSizeCodec<LoanAccount, LoanAccount> | undefined;
@@ -71,7 +86,7 @@ export function getLoanAccountCodec(): FixedSizeCodec<LoanAccount, LoanAccount> 
 
 function buildLoanAccountCodec(): FixedSizeCodec<LoanAccount, LoanAccount> {
   return withAccountHeader(
-    ACCOUNT_TAG.Loan,
+    "Loan",
     getStructCodec([
       ["bump", u8()],
       ["escrowBump", u8()],
@@ -101,16 +116,37 @@ function buildLoanAccountCodec(): FixedSizeCodec<LoanAccount, LoanAccount> {
       ["collateralValue", u64()],
       ["attestationSlot", u64()],
       ["extendedTo", optionalPubkey()],
+      [
+        "closedBy",
+        withReserved(
+          transformCodec(
+            u8Enum({
+              0: "Open",
+              1: "Repaid",
+              2: "Extended",
+              3: "Refinanced",
+              4: "Liquidated",
+              5: "Sold",
+              6: "AutoSold",
+            }),
+            (v: LoanClosedBy | null): LoanClosedBy => v ?? "Open",
+            (v: LoanClosedBy): LoanClosedBy | null => v,
+          ),
+          7,
+        ),
+      ],
+      ["previousLoan", optionalPubkey()],
     ]) as FixedSizeCodec<LoanAccount, LoanAccount>,
   );
 }
 
 /** Decodes Loan account data (checks size, tag and version). */
 export function decodeLoanAccount(data: ReadonlyUint8Array): LoanAccount {
-  return decodeAccountWith("Loan", ACCOUNT_TAG.Loan, ACCOUNT_SIZE.Loan, getLoanAccountCodec(), data);
+  const loan = decodeVersionedAccountWith("Loan", getLoanAccountCodec(), data);
+  return loan.layoutVersion === 1 ? { ...loan, closedBy: null } : loan;
 }
 
-/** Encodes a Loan account to its 384 bytes. */
+/** Encodes a Loan account to its 424 bytes (current layout). */
 export function encodeLoanAccount(account: LoanAccount): ReadonlyUint8Array {
   return getLoanAccountCodec().encode(account);
 }

@@ -20,7 +20,7 @@ import {
 } from "../codecs/primitives.ts";
 import { ACCOUNT_SIZE, ACCOUNT_TAG, MAX_COLLECTIONS } from "../constants.ts";
 import { SDK_ERROR, SdkError } from "../sdk-error.ts";
-import { decodeAccountWith, withAccountHeader } from "./account-codec.ts";
+import { decodeVersionedAccountWith, withAccountHeader } from "./account-codec.ts";
 
 /** nft-pool: NFT collections as collateral; defi-pool: tokens as collateral. */
 export type PoolType = "nft-pool" | "defi-pool";
@@ -62,7 +62,7 @@ export interface PoolCollection {
   ongoingLoans: bigint;
 }
 
-/** A lending policy (PDA ["pool", owner, seed u64 LE]), 768 bytes. */
+/** A lending policy (PDA ["pool", owner, seed u64 LE]), 800 bytes (768 at layout v1). */
 export interface PoolAccount {
   bump: number;
   poolType: PoolType;
@@ -96,6 +96,10 @@ export interface PoolAccount {
   borrowedAmount: bigint;
   /** 1..8 entries. */
   collections: PoolCollection[];
+  /** When Migrate brought the pool from layout v1 (unix seconds); 0 for a pool created at layout v2. */
+  migratedAt: bigint;
+  /** Layout the account is at (1 until Migrate after the 1.8 upgrade); set by the decoder. */
+  layoutVersion?: number;
 }
 
 /** Codec of the flags byte. */
@@ -183,9 +187,10 @@ function buildPoolAccountCodec(): FixedSizeCodec<PoolAccount, PoolAccount> {
     ["lastMortgageAt", i64()],
     ["borrowedAmount", withReserved(u64(), 16)],
     ["collections", getArrayCodec(getPoolCollectionCodec(), { size: MAX_COLLECTIONS })],
+    ["migratedAt", withReserved(i64(), 24)],
   ]) as FixedSizeCodec<RawPool, RawPool>;
   return withAccountHeader(
-    ACCOUNT_TAG.Pool,
+    "Pool",
     transformCodec(
       raw,
       (pool: PoolAccount): RawPool => {
@@ -212,10 +217,10 @@ function buildPoolAccountCodec(): FixedSizeCodec<PoolAccount, PoolAccount> {
 
 /** Decodes Pool account data (checks size, tag and version). */
 export function decodePoolAccount(data: ReadonlyUint8Array): PoolAccount {
-  return decodeAccountWith("Pool", ACCOUNT_TAG.Pool, ACCOUNT_SIZE.Pool, getPoolAccountCodec(), data);
+  return decodeVersionedAccountWith("Pool", getPoolAccountCodec(), data);
 }
 
-/** Encodes a Pool account to its 768 bytes. */
+/** Encodes a Pool account to its 800 bytes (current layout). */
 export function encodePoolAccount(account: PoolAccount): ReadonlyUint8Array {
   return getPoolAccountCodec().encode(account);
 }

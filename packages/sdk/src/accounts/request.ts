@@ -51,7 +51,7 @@ let cachedRequestAccountCodec: FixedSizeCodec<RequestAccount, RequestAccount> | 
 /** Codec of the whole Request account (header included). */
 export function getRequestAccountCodec(): FixedSizeCodec<RequestAccount, RequestAccount> {
   cachedRequestAccountCodec ??= withAccountHeader(
-    ACCOUNT_TAG.Request,
+    "Request",
     getStructCodec([
       ["bump", u8()],
       ["escrowBump", u8()],
@@ -77,11 +77,5 @@ export function getRequestAccountCodec(): FixedSizeCodec<RequestAccount, Request
 
 /** Decodes Request account data (checks size, tag and version). */
 export function decodeRequestAccount(data: ReadonlyUint8Array): RequestAccount {
-  return decodeAccountWith(
-    "Request",
-    ACCOUNT_TAG.Request,
-    ACCOUNT_SIZE.Request,
-    getRequestAccountCodec(),
-    data,
-  );
+  return decodeAccountWith("Request", getRequestAccountCodec(), data);
 }

@@ -17,6 +17,7 @@ import {
   pipe,
   setTransactionMessageFeePayerSigner,
   signTransactionMessageWithSigners,
+  type TransactionSigner,
 } from "@solana/kit";
 import { Clock, FailedTransactionMetadata, LiteSVM } from "litesvm";
 
@@ -44,6 +45,12 @@ export function customCodeFromLogs(logs: string[]): number | null {
 /** The program's bytes, read once per test file. */
 let programBytes: Uint8Array | null = null;
 
+/** Which program a harness deploys (default: this build's lending.so under a generated id). */
+export interface HarnessDeploy {
+  programBytes?: Uint8Array;
+  program?: TransactionSigner;
+}
+
 /** A LiteSVM with the lending program deployed and a funded fee payer. */
 export class Harness {
   readonly svm: LiteSVM;
@@ -68,12 +75,16 @@ export class Harness {
    * Fresh SVM with the program deployed through the upgradeable loader under a generated id; clock at
    * `unixTime`, slot 1000.
    */
-  static async create(unixTime = 1_750_000_000n): Promise<Harness> {
+  static async create(unixTime = 1_750_000_000n, deploy: HarnessDeploy = {}): Promise<Harness> {
     const svm = new LiteSVM();
     const upgradeAuthority = await generateKeyPairSigner();
     svm.airdrop(upgradeAuthority.address, lamports(10_000_000_000n));
     programBytes ??= new Uint8Array(readFileSync(SO_PATH));
-    const programId = await deployUpgradeableProgram(svm, { programBytes, authority: upgradeAuthority });
+    const programId = await deployUpgradeableProgram(svm, {
+      programBytes: deploy.programBytes ?? programBytes,
+      authority: upgradeAuthority,
+      program: deploy.program,
+    });
     const payer = await generateKeyPairSigner();
     svm.airdrop(payer.address, lamports(100_000_000_000n));
     const h = new Harness(svm, programId, payer, upgradeAuthority);

@@ -22,7 +22,7 @@ import {
   type PoolType,
 } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner, type Instruction, type KeyPairSigner } from "@solana/kit";
-import { Harness } from "./harness.ts";
+import { Harness, type HarnessDeploy } from "./harness.ts";
 import { createMint, createNft, createTokenAccount, fundedTokenAccount } from "./tokens.ts";
 
 /** USDC-like currency: 6 decimals, 1 USD = 1_000_000 micro-USD per whole token. */
@@ -79,8 +79,8 @@ export interface World {
 }
 
 /** Builds the world; `deposit` base units go into the lender's bank. */
-export async function buildWorld(deposit = DEPOSIT): Promise<World> {
-  const h = await Harness.create();
+export async function buildWorld(deposit = DEPOSIT, deploy: HarnessDeploy = {}): Promise<World> {
+  const h = await Harness.create(undefined, deploy);
   const program = h.programId;
   const admin = h.upgradeAuthority;
   const [oracle, treasury, lender, borrower] = await Promise.all([

@@ -6,6 +6,7 @@ import type { TxContext } from "../tx-context.ts";
 import { depositInstructions, withdrawInstructions } from "./bank-builder.ts";
 import { Amount, body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
 import { delegateInstructions, withdrawDelegatedInstructions } from "./delegation-builder.ts";
+import { migratePlan } from "./migrate-builder.ts";
 import {
   type ConditionsInput,
   closePoolInstructions,
@@ -293,4 +294,15 @@ export function registerBankPoolBuilderRoutes(app: FastifyInstance, tx: TxContex
       }),
     );
   }
+  builderRoute<CommonBody & { pool: string; owner: string }>(
+    app,
+    tx,
+    "/nft/migrate",
+    "After an upgrade of the lending program: bring a pool (nft or defi) and every loan of it still at the older " +
+      "account layout to the current one, paid by the owner (the rent of the added bytes). As many loans a " +
+      "transaction as fit; more than one transaction is a Bundle whose transactions stand alone. 422 " +
+      "NothingToMigrate (6056) when all is current. Anyone may send Migrate; the keeper does it for every pool.",
+    CloseBody,
+    (b) => migratePlan(tx, b),
+  );
 }

@@ -1,5 +1,5 @@
 import {
-  ACCOUNT_SIZE,
+  ACCOUNT_TAG,
   type BankAccount,
   type ConfigAccount,
   decodeBankAccount,
@@ -10,10 +10,15 @@ import {
   type LoanAccount,
   type PoolAccount,
 } from "@cistern/sdk";
-import type { Address } from "@solana/kit";
+import { type Address, getBase58Decoder } from "@solana/kit";
 import type { RpcAccount, RpcClient } from "../../solana/rpc-client.ts";
 import { cachedFor } from "./chain-clock.ts";
 import { requireJsonRpc } from "./json-rpc.ts";
+
+/** A getProgramAccounts filter on the account type's tag byte (any layout version: a Pool or Loan may be v1). */
+function ofType(type: keyof typeof ACCOUNT_TAG) {
+  return { memcmp: { offset: 0, bytes: getBase58Decoder().decode(new Uint8Array([ACCOUNT_TAG[type]])) } };
+}
 
 /** Pools and banks of the lending program at one slot (what quotes are computed from). */
 export interface LendingSnapshot {
@@ -40,6 +45,10 @@ export interface LendingState {
   getBorrowerLoans(borrower: string): Promise<{ pubkey: string; loan: LoanAccount }[]>;
   /** Every Ongoing loan of the program (a filtered getProgramAccounts). */
   getOngoingLoans(): Promise<{ pubkey: string; loan: LoanAccount }[]>;
+  /** Loans still at layout v1 (written before the 1.8 upgrade; Migrate brings them up), of `pool` if given. */
+  getV1Loans(pool?: string): Promise<{ pubkey: string; loan: LoanAccount }[]>;
+  /** Addresses of the pools still at layout v1, read from the chain now (not the snapshot). */
+  getV1Pools(): Promise<string[]>;
   /** Raw accounts (any owner). */
   getAccounts(addresses: readonly string[]): Promise<(RpcAccount | null)[]>;
 }
@@ -81,8 +90,8 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
 
   async function load(): Promise<LendingSnapshot> {
     const [pools, banks, config] = await Promise.all([
-      programAccounts([{ dataSize: ACCOUNT_SIZE.Pool }]),
-      programAccounts([{ dataSize: ACCOUNT_SIZE.Bank }]),
+      programAccounts([ofType("Pool")]),
+      programAccounts([ofType("Bank")]),
       readConfig(),
     ]);
     const poolMap = new Map<string, PoolAccount>();
@@ -139,11 +148,20 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
       const accounts = await getAccounts(addresses);
       return accounts.map((a) => tryDecode(decodeLoanAccount, a, programId));
     },
-    getBorrowerLoans: (borrower) =>
-      loansWhere([{ dataSize: ACCOUNT_SIZE.Loan }, { memcmp: { offset: 8, bytes: borrower } }]),
+    getBorrowerLoans: (borrower) => loansWhere([ofType("Loan"), { memcmp: { offset: 8, bytes: borrower } }]),
     // status byte at offset 4 (header 2, bump, escrow bump); "1" is base58 of the byte 0 (Ongoing)
-    getOngoingLoans: () =>
-      loansWhere([{ dataSize: ACCOUNT_SIZE.Loan }, { memcmp: { offset: 4, bytes: "1" } }]),
+    // version byte at offset 1 ("2" is base58 of the byte 1); pool at offset 40
+    getV1Pools: async () =>
+      (await programAccounts([ofType("Pool"), { memcmp: { offset: 1, bytes: "2" } }])).value.map(
+        (a) => a.pubkey,
+      ),
+    getV1Loans: (pool) =>
+      loansWhere([
+        ofType("Loan"),
+        { memcmp: { offset: 1, bytes: "2" } },
+        ...(pool === undefined ? [] : [{ memcmp: { offset: 40, bytes: pool } }]),
+      ]),
+    getOngoingLoans: () => loansWhere([ofType("Loan"), { memcmp: { offset: 4, bytes: "1" } }]),
     getAccounts,
   };
 }

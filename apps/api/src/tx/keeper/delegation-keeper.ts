@@ -1,9 +1,8 @@
-import { getPriorityFeeOptions } from "@cistern/protocol";
 import { getDelegateInstruction } from "@cistern/sdk";
-import { address, getTransactionDecoder, type KeyPairSigner, partiallySignTransaction } from "@solana/kit";
+import { address, type KeyPairSigner } from "@solana/kit";
 import type { FastifyBaseLogger } from "fastify";
-import { submitAndConfirm } from "../sender/sender.ts";
 import type { TxContext } from "../tx-context.ts";
+import { sendAsKeeper } from "./keeper-send.ts";
 
 /** Advisory lock of the delegation keeper leader (one process of many sends). */
 export const DELEGATION_KEEPER_LOCK_KEY = 7_402_003;
@@ -52,17 +51,7 @@ export function createDelegationKeeper(
       amount,
       positionBump: d.positionBump,
     });
-    const built = await tx.factory.build({
-      feePayer: signer.address,
-      groups: [[ix]],
-      options: getPriorityFeeOptions(),
-      needsOracle: false,
-    });
-    const unsigned = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
-    const signed = await partiallySignTransaction([signer.keyPair], unsigned);
-    const sent = await submitAndConfirm(tx, signed, built.lastValidBlockHeight);
-    if (sent.result === null) throw new Error(sent.error?.message ?? "not confirmed");
-    return sent.result;
+    return sendAsKeeper(tx, signer, [ix]);
   }
 
   async function round(): Promise<DelegationRound> {

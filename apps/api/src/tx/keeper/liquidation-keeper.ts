@@ -1,9 +1,10 @@
-import { getPriorityFeeOptions, isLiquidatable } from "@cistern/protocol";
-import { getTransactionDecoder, type KeyPairSigner, partiallySignTransaction } from "@solana/kit";
+import { isLiquidatable } from "@cistern/protocol";
+import type { KeyPairSigner } from "@solana/kit";
 import type { FastifyBaseLogger } from "fastify";
 import { liquidatePlan } from "../builder/liquidate-builder.ts";
-import { submitAndConfirm } from "../sender/sender.ts";
 import type { TxContext } from "../tx-context.ts";
+import { type MigrationPass, migrateOldAccounts } from "./account-migration.ts";
+import { sendAsKeeper } from "./keeper-send.ts";
 
 /** Advisory lock of the keeper leader (one keeper sends, whatever the number of API processes). */
 export const KEEPER_LOCK_KEY = 7_402_002;
@@ -16,6 +17,8 @@ export interface KeeperRound {
   leader: boolean;
   liquidated: { loan: string; signature: string }[];
   failed: { loan: string; error: string }[];
+  /** Old-layout pools and loans brought up first (after a program upgrade). */
+  migration: MigrationPass;
 }
 
 export interface LiquidationKeeper {
@@ -63,23 +66,24 @@ export function createLiquidationKeeper(
   ): Promise<{ signature: string } | { error: string; autoSell: boolean }> {
     const plan = await liquidatePlan(tx, isDefi, { loan, payer: signer.address, classic });
     const autoSell = plan.metadata?.autoSell === true;
-    const built = await tx.factory.build({
-      feePayer: signer.address,
-      groups: plan.groups,
-      options: getPriorityFeeOptions(),
-      needsOracle: false,
-    });
-    const unsigned = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
-    const signed = await partiallySignTransaction([signer.keyPair], unsigned);
-    const sent = await submitAndConfirm(tx, signed, built.lastValidBlockHeight);
-    if (sent.result === null) return { error: sent.error?.message ?? "not confirmed", autoSell };
-    return { signature: sent.result };
+    try {
+      return { signature: await sendAsKeeper(tx, signer, plan.groups[0]!) };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error), autoSell };
+    }
   }
 
   async function round(): Promise<KeeperRound> {
-    const out: KeeperRound = { leader: false, liquidated: [], failed: [] };
+    const out: KeeperRound = {
+      leader: false,
+      liquidated: [],
+      failed: [],
+      migration: { migrated: [], failed: [] },
+    };
     out.leader = await tx.app.db.tryAdvisoryLock(KEEPER_LOCK_KEY);
     if (!out.leader) return out;
+    // after a program upgrade, old-layout accounts first: the program refuses to liquidate them until then
+    out.migration = await migrateOldAccounts(tx, signer, log);
     const [loans, now] = await Promise.all([tx.state.getOngoingLoans(), tx.clock.unixTime()]);
     const due = loans
       .filter(({ loan }) =>

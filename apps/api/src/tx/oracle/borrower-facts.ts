@@ -1,4 +1,4 @@
-import { ACCOUNT_SIZE, decodeBankAccount, decodePoolAccount, findBankPda } from "@cistern/sdk";
+import { ACCOUNT_TAG, decodeBankAccount, decodePoolAccount, findBankPda } from "@cistern/sdk";
 import { address } from "@solana/kit";
 import type { TxValuation } from "../calculator/valuation.ts";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
@@ -70,7 +70,7 @@ async function ownersOf(tx: TxContext, accounts: readonly string[]): Promise<Map
       const key = chunk[j]!;
       try {
         const decoded =
-          account.data.length === ACCOUNT_SIZE.Pool
+          account.data[0] === ACCOUNT_TAG.Pool
             ? decodePoolAccount(account.data)
             : decodeBankAccount(account.data);
         owners.set(key, decoded.owner);

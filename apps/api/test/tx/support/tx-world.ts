@@ -43,7 +43,7 @@ export const TEST_POOL_LIMITS = {
   minAmountUsd: 1,
 };
 
-const SO_PATH = resolve(import.meta.dirname, "../../../../../programs/lending/build/lending.so");
+export const SO_PATH = resolve(import.meta.dirname, "../../../../../programs/lending/build/lending.so");
 const LENDING_VENUE_SO_PATH = resolve(
   import.meta.dirname,
   "../../../../../programs/lending-venue/build/lending-venue.so",
@@ -286,7 +286,13 @@ async function setUpLendingVenue(
 }
 
 export async function startTxWorld(
-  options: { swapVenue?: boolean; lendingVenue?: boolean; nftMarket?: boolean } = {},
+  options: {
+    swapVenue?: boolean;
+    lendingVenue?: boolean;
+    nftMarket?: boolean;
+    /** Another build of the lending program (an older version, to upgrade from). */
+    lendingSoPath?: string;
+  } = {},
 ): Promise<TxWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "cistern-tx-"));
   const net = await startLocalnet({
@@ -294,7 +300,7 @@ export async function startTxWorld(
     dataDir: join(dataDir, "chain"),
     slotMs: 80,
     programs: [
-      { soPath: SO_PATH },
+      { soPath: options.lendingSoPath ?? SO_PATH },
       ...(options.swapVenue ? [{ soPath: SWAP_VENUE_SO_PATH }] : []),
       ...(options.lendingVenue ? [{ soPath: LENDING_VENUE_SO_PATH }] : []),
       ...(options.nftMarket ? [{ soPath: NFT_MARKET_SO_PATH }] : []),
