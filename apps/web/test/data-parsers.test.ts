@@ -4,7 +4,7 @@ import { parseChainPerformance } from "../src/data/chain-status.ts";
 import { decodeMetadataName, getMetadataAddress } from "../src/data/nft-names.ts";
 import { parsePrices } from "../src/data/prices.ts";
 import { parseCurrencyNames, parseDemoWorldNames } from "../src/data/token-names.ts";
-import { parseWalletNfts } from "../src/features/borrow/borrow-data.ts";
+import { parseWalletNfts, parseWalletTokens } from "../src/features/borrow/borrow-data.ts";
 
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 
@@ -78,5 +78,19 @@ describe("NFT metadata names", () => {
       parseWalletNfts({ nfts: [], unavailable: "Your NFTs could not be loaded just now." }),
     ).toThrow("Your NFTs could not be loaded just now.");
     expect(parseWalletNfts({ nfts: [] })).toEqual([]);
+  });
+
+  it("turns a degraded token list into the reason, and drops empty balances", () => {
+    expect(() =>
+      parseWalletTokens({ tokens: [], unavailable: "Your token balances could not be loaded." }),
+    ).toThrow("Your token balances could not be loaded.");
+    expect(
+      parseWalletTokens({
+        tokens: [
+          { mint: "A", amount: "5", decimals: 6 },
+          { mint: "B", amount: "0", decimals: 9 },
+        ],
+      }),
+    ).toEqual([{ mint: "A", amount: 5n, decimals: 6 }]);
   });
 });

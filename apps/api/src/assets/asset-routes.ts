@@ -83,19 +83,36 @@ export function registerAssetRoutes(app: FastifyInstance, ctx: AppContext): void
     "/asset/tokens",
     {
       description:
-        "Fungible token balances of a wallet: {mint, amount} with amount in base units (NFTs excluded).",
+        "Fungible token balances of a wallet: tokens [{mint, amount, decimals}] with amount in base units (NFTs " +
+        "excluded); when the asset service cannot be read, no tokens and `unavailable` says so.",
       tags: ["assets"],
       querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
       response: withErrors({
-        200: Type.Array(Type.Object({ mint: Pubkey, amount: Type.String(), decimals: Type.Integer() })),
+        200: Type.Object({
+          tokens: Type.Array(Type.Object({ mint: Pubkey, amount: Type.String(), decimals: Type.Integer() })),
+          unavailable: Type.Optional(
+            Type.String({
+              description: "why the list is empty: the asset service could not be read just now",
+            }),
+          ),
+        }),
       }),
     },
-    async ({ pubkey }) =>
-      (await ctx.assets.fetchTokenBalances(pubkey)).map((b) => ({
-        mint: b.mint,
-        amount: b.amount.toString(),
-        decimals: b.decimals,
-      })),
+    async ({ pubkey }) => {
+      const balances = await ctx.assets.fetchTokenBalances(pubkey).catch((error: unknown) => {
+        // a degraded answer rather than a 5xx, as for the NFTs
+        if (isApiError(error, ERROR_CODES.UPSTREAM_FAILED)) return null;
+        throw error;
+      });
+      if (balances === null)
+        return {
+          tokens: [],
+          unavailable: "Your token balances could not be loaded just now; try again in a moment.",
+        };
+      return {
+        tokens: balances.map((b) => ({ mint: b.mint, amount: b.amount.toString(), decimals: b.decimals })),
+      };
+    },
   );
 
   getRoute<{ mint: string }, unknown>(

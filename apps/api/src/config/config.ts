@@ -77,6 +77,13 @@ function nonNegativeInteger(name: string, raw: string | undefined, fallback: num
   return Number(raw);
 }
 
+/** BODY_LIMIT_BYTES: the largest request body, 256 KiB unless set; 0 would refuse every POST, so it is refused. */
+function positiveBodyLimit(raw: string | undefined): number {
+  const bytes = nonNegativeInteger("BODY_LIMIT_BYTES", raw, 256 * 1024);
+  if (bytes === 0) fail("BODY_LIMIT_BYTES must be at least 1 (a limit of 0 would refuse every request body)");
+  return bytes;
+}
+
 /** MARGINFI_GROUP, MARGINFI_BANKS ("mint:bank,mint:bank") and MARGINFI_PROGRAM_ID, all base58. */
 function parseMarginfi(env: Record<string, string | undefined>): ApiConfig["marginfi"] {
   const group = env.MARGINFI_GROUP ?? "";
@@ -201,6 +208,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     marginfi: parseMarginfi(env),
     dasUrl: env.DAS_URL ? parseUrl("DAS_URL", env.DAS_URL, ["http:", "https:"]) : undefined,
     rateLimitPerMinute: nonNegativeInteger("RATE_LIMIT_PER_MINUTE", env.RATE_LIMIT_PER_MINUTE, 300),
-    bodyLimitBytes: nonNegativeInteger("BODY_LIMIT_BYTES", env.BODY_LIMIT_BYTES, 256 * 1024) || 256 * 1024,
+    bodyLimitBytes: positiveBodyLimit(env.BODY_LIMIT_BYTES),
   };
 }

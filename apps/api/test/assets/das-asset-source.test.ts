@@ -165,7 +165,7 @@ describe("the DAS asset source, against a server answering the DAS API's shapes"
     script.length = 0;
   });
 
-  it("the wallet's NFTs answer a degraded state, not a 5xx, when the asset service fails", async () => {
+  it("the wallet's NFTs and tokens answer a degraded state, not a 5xx, when the asset service fails", async () => {
     const t = await createTestDatabase("pglite");
     const { app } = await createTestApp(t.db, {
       catalog: makeCatalog(COLLECTION),
@@ -177,6 +177,13 @@ describe("the DAS asset source, against a server answering the DAS API's shapes"
     expect(r.json()).toEqual({
       nfts: [],
       unavailable: "Your NFTs could not be loaded just now; try again in a moment.",
+    });
+    script.push("503", "503");
+    const tokens = await app.inject({ url: `/asset/tokens?pubkey=${OWNER}` });
+    expect(tokens.statusCode).toBe(200);
+    expect(tokens.json()).toEqual({
+      tokens: [],
+      unavailable: "Your token balances could not be loaded just now; try again in a moment.",
     });
     // and with the service back, the NFTs
     const ok = await app.inject({ url: `/asset/assets?pubkey=${OWNER}` });

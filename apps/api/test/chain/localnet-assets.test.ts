@@ -66,7 +66,9 @@ describe("catalogue, wallet assets and prices read from a seeded localnet", () =
     }
     const floors = nfts.map((n) => n.floorPrice ?? 0);
     expect(floors).toEqual([...floors].sort((a, b) => b - a));
-    const tokens = (await get(`/asset/tokens?pubkey=${wallet}`)) as { mint: string; amount: string }[];
+    const { tokens } = (await get(`/asset/tokens?pubkey=${wallet}`)) as {
+      tokens: { mint: string; amount: string }[];
+    };
     const usdc = DEMO_WORLD.tokens.find((x) => x.symbol === "USDC")!;
     if (BigInt(usdc.faucetAmountBaseUnits) > 0n) {
       expect(tokens.find((x) => x.mint === usdc.mint)?.amount).toBe(usdc.faucetAmountBaseUnits);

@@ -61,5 +61,8 @@ describe("config", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ PRICE_SOURCE: "http" })).toThrow(/PRICE_API_URL/);
     expect(() => loadConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+    expect(() => loadConfig({ BODY_LIMIT_BYTES: "0" })).toThrow(/BODY_LIMIT_BYTES must be at least 1/);
+    expect(loadConfig({ BODY_LIMIT_BYTES: "4096" }).bodyLimitBytes).toBe(4096);
+    expect(loadConfig({}).bodyLimitBytes).toBe(256 * 1024);
   });
 });

@@ -199,7 +199,8 @@ describe("borrow page", () => {
 
   it("says why there are no offers when the pools cannot be loaded", async () => {
     installApi((r) => {
-      if (r.path === "/asset/tokens") return { body: [{ mint: USDC_MINT, amount: "5", decimals: 6 }] };
+      if (r.path === "/asset/tokens")
+        return { body: { tokens: [{ mint: USDC_MINT, amount: "5", decimals: 6 }] } };
       if (r.path === "/dirty/pools") return { status: 500, body: { code: 11000, message: "Internal error" } };
       return undefined;
     });

@@ -263,8 +263,19 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
           const pools = offers.get(key)!.sort((a, b) => a.mortgageAprBps - b.mortgageAprBps);
           for (const l of m.listings) answers.push({ listing: listingView(l), pools, price: l.price });
         }
+        // cheapest first within a currency (base units of different mints do not compare), currencies by mint
         return answers
-          .sort((a, b) => (a.price < b.price ? -1 : a.price > b.price ? 1 : 0))
+          .sort((a, b) =>
+            a.listing.currency !== b.listing.currency
+              ? a.listing.currency < b.listing.currency
+                ? -1
+                : 1
+              : a.price < b.price
+                ? -1
+                : a.price > b.price
+                  ? 1
+                  : 0,
+          )
           .map(({ listing, pools }) => ({ listing, pools }));
       } catch (error) {
         throw toRequestError(error);

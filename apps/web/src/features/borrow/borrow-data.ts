@@ -39,10 +39,11 @@ export function parseWalletNfts(body: unknown): WalletNft[] {
   }));
 }
 
-/** Parses GET /asset/tokens. */
+/** Parses GET /asset/tokens; a degraded answer becomes an error, as for the NFTs. */
 export function parseWalletTokens(body: unknown): WalletToken[] {
-  if (!Array.isArray(body)) return [];
-  return body
+  const answer = (body ?? {}) as { tokens?: Record<string, unknown>[]; unavailable?: unknown };
+  if (typeof answer.unavailable === "string") throw new Error(answer.unavailable);
+  return (answer.tokens ?? [])
     .map((t: Record<string, unknown>) => ({
       mint: String(t.mint),
       amount: BigInt(String(t.amount ?? "0")),
