@@ -19,10 +19,10 @@ export interface ActivityRow {
   amount: unknown;
 }
 
-/** A loan event: taken, repaid, extended, liquidated or sold. */
+/** A loan event: taken, repaid, extended, refinanced, liquidated or sold. */
 export const ActivitySchema = Type.Object({
   loan: Pubkey,
-  kind: Type.String({ description: "taken | repaid | extended | liquidated | sold" }),
+  kind: Type.String({ description: "taken | repaid | extended | refinanced | liquidated | sold" }),
   signature: NullableString({ description: "transaction signature when known" }),
   actor: NullableString({
     description:
@@ -37,7 +37,7 @@ export const ActivitySchema = Type.Object({
   collection: Pubkey,
   amount: {
     ...BaseUnitsString,
-    description: "taken: principal; repaid/extended: amount repaid; else principal",
+    description: "taken: principal; repaid/extended/refinanced: amount repaid; else principal",
   },
 });
 

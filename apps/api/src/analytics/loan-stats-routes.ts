@@ -143,7 +143,9 @@ export function registerLoanStatsRoutes(app: FastifyInstance, ctx: AppContext): 
       tags: ["analytics"],
       querystring: Type.Object(
         {
-          kind: Type.Optional(StringEnum(["taken", "repaid", "extended", "liquidated", "sold"] as const)),
+          kind: Type.Optional(
+            StringEnum(["taken", "repaid", "extended", "refinanced", "liquidated", "sold"] as const),
+          ),
           ...Pagination,
         },
         { additionalProperties: false },

@@ -32,7 +32,7 @@ interface LoanFacts {
 
 /** The system message text of a loan event (amounts in currency units, dates in UTC). */
 export function describeLoanEvent(
-  kind: "taken" | "repaid" | "extended" | "sold" | "liquidated" | "due-soon" | "liquidatable",
+  kind: "taken" | "repaid" | "extended" | "refinanced" | "sold" | "liquidated" | "due-soon" | "liquidatable",
   loan: LoanFacts,
 ): string {
   const due = formatDateTime(Number(loan.expired_at));
@@ -46,6 +46,8 @@ export function describeLoanEvent(
       return `Loan repaid: ${formatMoney(readBigInt(loan.repaid_amount), loan.currency, "up")} paid back; the collateral is back with the borrower.`;
     case "extended":
       return "Loan extended: it was repaid into a new loan with new terms.";
+    case "refinanced":
+      return "Loan refinanced: another offer paid it off into a new loan with new terms.";
     case "sold":
       return "Collateral sold: the loan was repaid from the sale.";
     case "liquidated":

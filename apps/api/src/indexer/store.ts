@@ -4,7 +4,7 @@ import type { Queryable } from "../db/database.ts";
 const ZERO_ADDRESS = "11111111111111111111111111111111";
 
 /** Kinds of loan events the indexer records. */
-export type LoanEventKind = "taken" | "repaid" | "extended" | "liquidated" | "sold";
+export type LoanEventKind = "taken" | "repaid" | "extended" | "refinanced" | "liquidated" | "sold";
 
 /** Writes a Bank account read at `slot`; a row from a newer slot is never overwritten. */
 export async function upsertBank(
@@ -145,7 +145,8 @@ export function getLoanEvents(loan: LoanAccount): { kind: LoanEventKind; at: big
   ];
   if (loan.status === "Repaid") {
     events.push({
-      kind: loan.extendedTo === null ? "repaid" : "extended",
+      // a loan written before the 1.8 upgrade does not say whether Extend or Refinance closed it: "extended"
+      kind: loan.extendedTo === null ? "repaid" : loan.closedBy === "Refinanced" ? "refinanced" : "extended",
       at: loan.repaidAt,
       amount: loan.repaidAmount,
     });

@@ -231,6 +231,15 @@ describe("loan events", () => {
       ["extended", 5n, 7n],
     ]);
   });
+
+  it("tells a refinance from an extension by the loan's closedBy (layout v2); a v1 loan reads extended", () => {
+    const pool = makePool(randomAddress(), makeBank());
+    const closed = { status: "Repaid" as const, repaidAt: 5n, repaidAmount: 7n, extendedTo: randomAddress() };
+    const refinanced = makeLoan(randomAddress(), pool, { ...closed, closedBy: "Refinanced" });
+    expect(getLoanEvents(refinanced).map((e) => e.kind)).toEqual(["taken", "refinanced"]);
+    const beforeUpgrade = makeLoan(randomAddress(), pool, { ...closed, closedBy: null, layoutVersion: 1 });
+    expect(getLoanEvents(beforeUpgrade).map((e) => e.kind)).toEqual(["taken", "extended"]);
+  });
 });
 
 describe("reindex", () => {
