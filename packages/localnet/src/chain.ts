@@ -5,7 +5,12 @@ import { AppendLog, readLogLines } from "./append-log.ts";
 import { decodeBase58, encodeBase58 } from "./base58.ts";
 import { BlockhashWindow, getMaxBlockhashAge } from "./blockhash-window.ts";
 import { LocalnetRpcError, RPC_ERROR } from "./errors.ts";
-import { computeTxEffects, type ExecutionInput, recordExecution } from "./execution.ts";
+import {
+  computeTxEffects,
+  type ExecutionInput,
+  recordExecution,
+  resolveLoadedAddresses,
+} from "./execution.ts";
 import { TxHistory, type TxRecord } from "./history.ts";
 import { OwnerIndex } from "./owner-index.ts";
 import { PerformanceSampler } from "./performance-samples.ts";
@@ -16,7 +21,7 @@ import {
   TX_ERROR_CODE,
   toTransactionErrorJson,
 } from "./tx-error.ts";
-import { parseWireTransaction, type WireTransaction } from "./wire.ts";
+import { isStaticWritable, parseWireTransaction, type WireTransaction } from "./wire.ts";
 
 /** Slots per epoch (mainnet). */
 export const SLOTS_PER_EPOCH = 432_000;
@@ -36,6 +41,8 @@ type LedgerEntry =
    * them) and `t` transactions executed before the oldest `tx` line still here. */
   | { s: number; k: "base"; t: number }
   | { s: number; k: "tx"; r: TxRecord }
+  /** A bundle's transactions, executed all or none: one line, so a crash keeps all of them or none. */
+  | { s: number; k: "bundle"; r: TxRecord[] }
   | { s: number; k: "set"; slot: number; a: AccountWrite[] }
   | { s: number; k: "clock"; slot: number; o: number };
 
@@ -139,6 +146,9 @@ export class Chain {
       this.genesisHash = this.svm.latestBlockhash();
     }
     this.svm.setBlockhashCheck(false);
+    // Duplicates are refused from this chain's own history: LiteSVM's would also remember a bundle's transactions
+    // that were executed and then undone, refusing them when the bundle is sent again.
+    this.svm.setTransactionHistory(0n);
     this.svm.setSigverify(true);
     this.replay(readLogLines<LedgerEntry>(ledgerPath));
     this.owners = new OwnerIndex(this.svm);
@@ -178,12 +188,15 @@ export class Chain {
         continue;
       }
       if (e.k === "tx") this.history.add(e.r);
+      if (e.k === "bundle") for (const r of e.r) this.history.add(r);
       if (e.s <= this.snapshotSeq) continue;
       this.seq = e.s;
-      if (e.k === "tx") {
-        this.slot = Math.max(this.slot, e.r.slot);
-        this.setClock(e.r.slot, e.r.blockTime);
-        this.sendRaw(parseWireTransaction(Buffer.from(e.r.tx, "base64")));
+      if (e.k === "tx" || e.k === "bundle") {
+        for (const r of e.k === "tx" ? [e.r] : e.r) {
+          this.slot = Math.max(this.slot, r.slot);
+          this.setClock(r.slot, r.blockTime);
+          this.sendRaw(parseWireTransaction(Buffer.from(r.tx, "base64")));
+        }
       } else if (e.k === "set") {
         this.slot = Math.max(this.slot, e.slot);
         for (const a of e.a) this.writeAccount(a);
@@ -364,6 +377,85 @@ export class Chain {
     );
   }
 
+  /**
+   * Executes a bundle all or none (Jito's sendBundle): the transactions run in order in one slot; if one fails
+   * (or would not land), every account any of them may write is put back as it was and nothing is recorded.
+   * Resolves with the signatures once the one ledger line holding them all is durable.
+   */
+  submitBundle(txs: WireTransaction[]): Promise<string[]> {
+    if (this.closed) throw new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, "localnet is shutting down");
+    const signatures = txs.map((tx) => encodeBase58(tx.signatures[0]!));
+    signatures.forEach((signature, i) => {
+      if (this.isKnownSignature(signature) || signatures.indexOf(signature) !== i)
+        throw bundleError(`transaction ${i} was already processed`);
+      if (!this.isLifetimeValid(txs[i]!)) throw bundleError(`transaction ${i}: Blockhash not found`);
+    });
+    const saved = new Map<string, Account | null>();
+    for (const tx of txs)
+      for (const key of writableKeys(this.svm, tx)) {
+        const address = encodeBase58(key);
+        if (!saved.has(address)) saved.set(address, this.svm.getAccount(key) ?? null);
+      }
+    const records: TxRecord[] = [];
+    for (const [i, tx] of txs.entries()) {
+      const input = computeTxEffects(this.svm, tx);
+      const result = this.sendRaw(tx);
+      const record = recordExecution(this.svm, input, result, {
+        signature: signatures[i]!,
+        seq: this.seq + 1 + i,
+        slot: this.slot,
+        blockTime: this.slotTimes.get(this.slot) ?? this.unixTimestamp(),
+      });
+      if (record === null || record.err !== null) {
+        this.restore(saved);
+        const logs =
+          record?.logs ?? (result instanceof FailedTransactionMetadata ? result.meta().logs() : []);
+        if (record === null)
+          throw bundleError(`transaction ${i} would not land (fee not paid); nothing was executed`);
+        throw bundleError(
+          `transaction ${i} failed: ${describeTransactionError(record.err as string)}; nothing was executed`,
+          { err: record.err, logs, index: i },
+        );
+      }
+      records.push(record);
+    }
+    this.owners.touch([...saved.keys()].map(decodeBase58));
+    this.seq += records.length;
+    for (const s of signatures) this.pendingSignatures.add(s);
+    return this.appendBundle({ s: this.seq, k: "bundle", r: records }).then(
+      () => signatures,
+      (e) => {
+        for (const s of signatures) this.pendingSignatures.delete(s);
+        throw e;
+      },
+    );
+  }
+
+  /** Puts accounts back as they were before a bundle (an account that did not exist is emptied). */
+  private restore(saved: Map<string, Account | null>): void {
+    for (const [address, account] of saved)
+      this.svm.setAccount(
+        decodeBase58(address),
+        account ?? new Account(0n, new Uint8Array(), new Uint8Array(32), false, 0n),
+      );
+  }
+
+  private appendBundle(entry: LedgerEntry & { k: "bundle" }): Promise<void> {
+    const line = JSON.stringify(entry);
+    this.entriesSinceCompaction++;
+    return new Promise((resolve, reject) => {
+      this.ledger.append(line, (err) => {
+        if (err) return reject(new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, `ledger write failed: ${err}`));
+        for (const record of entry.r) {
+          this.history.add(record);
+          this.pendingSignatures.delete(record.signature);
+          this.queueEvent({ kind: "tx", record });
+        }
+        resolve();
+      });
+    });
+  }
+
   /** Whether a signature already executed (durable or still being written). */
   isKnownSignature(signature: string): boolean {
     return this.history.has(signature) || this.pendingSignatures.has(signature);
@@ -497,6 +589,21 @@ export class Chain {
     await this.snapshot();
     await this.ledger.close();
   }
+}
+
+/** Every key a transaction may write: writable static keys and writable lookup-table addresses. */
+function writableKeys(svm: LiteSvm, tx: WireTransaction): Uint8Array[] {
+  const keys = tx.staticKeys.filter((_, i) => isStaticWritable(tx, i));
+  return [...keys, ...resolveLoadedAddresses(svm, tx).writable];
+}
+
+/** A refused bundle (Jito answers an invalid or failing bundle with a JSON-RPC error). */
+function bundleError(message: string, data?: Record<string, unknown>): LocalnetRpcError {
+  return new LocalnetRpcError(
+    RPC_ERROR.SEND_TRANSACTION_PREFLIGHT_FAILURE,
+    `Bundle refused: ${message}`,
+    data,
+  );
 }
 
 function preflightError(err: unknown, logs: string[], unitsConsumed: number): LocalnetRpcError {

@@ -15,6 +15,13 @@ export interface TxConfig {
   /** How often the sender rebroadcasts an unconfirmed transaction, milliseconds. */
   rebroadcastIntervalMs: number;
   /**
+   * Where bundles are sent all or none with Jito's sendBundle (BUNDLE_URL: on localnet the node itself, which
+   * serves the method; elsewhere a Jito block engine's bundles endpoint, e.g.
+   * https://mainnet.block-engine.jito.wtf/api/v1/bundles). Unset elsewhere: a bundle's transactions are sent one
+   * after the other, each confirmed before the next, stopping at the first failure.
+   */
+  bundleUrl: string | null;
+  /**
    * Largest priority fee budget (maxCap / exactFee) or jito tip a builder request may ask for, lamports
    * (TX_MAX_PRIORITY_FEE_LAMPORTS, default 10_000_000 = 0.01 SOL). Above it the builder answers 400.
    */
@@ -72,6 +79,17 @@ function maxFeeLamports(raw: string | undefined): bigint {
   return BigInt(raw);
 }
 
+function bundleUrl(raw: string | undefined, api: ApiConfig): string | null {
+  if (raw === undefined || raw === "") return api.cluster === "localnet" ? api.solanaRpcUrl : null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === "http:" || url.protocol === "https:") return url.toString();
+  } catch {
+    // refused below
+  }
+  return fail(`BUNDLE_URL must be an http(s) URL, not '${raw}'`);
+}
+
 /**
  * Reads the write-path settings: LENDING_PROGRAM_ID (required), ORACLE_KEYPAIR_PATH (default
  * `<DATA_DIR>/keys/oracle.json`, generated when missing on cluster 'localnet' only),
@@ -109,6 +127,7 @@ export function loadTxConfig(
     generateOracleKeypair: api.cluster === "localnet",
     snapshotTtlMs: positiveMs("TX_SNAPSHOT_TTL_MS", env.TX_SNAPSHOT_TTL_MS, 1000),
     rebroadcastIntervalMs: positiveMs("TX_REBROADCAST_MS", env.TX_REBROADCAST_MS, 2000),
+    bundleUrl: bundleUrl(env.BUNDLE_URL, api),
     maxPriorityFeeLamports: maxFeeLamports(env.TX_MAX_PRIORITY_FEE_LAMPORTS),
     swapVenue: {
       kind: swapVenue,

@@ -19,7 +19,7 @@ import {
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIndexer } from "../../src/indexer/indexer.ts";
-import { setComputeUnitLimit } from "../../src/tx/builder/wire-instructions.ts";
+import { setComputeUnitLimit, systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import {
   type Built,
   buildSignSend,
@@ -407,6 +407,50 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
     }
     expect(await w.tx.issued.count()).toBe(issuedBefore);
   }, 60_000);
+
+  it("sends a bundle all or none: a failing second transaction leaves the first unlanded", async () => {
+    const payer = (await fundedWallet(w.net)).signer;
+    const lifetime = await w.tx.clock.lifetime();
+    const signedTransfer = (to: Address, lamports: bigint) =>
+      signTransactionMessageWithSigners(
+        pipe(
+          createTransactionMessage({ version: 0 }),
+          (m) => setTransactionMessageFeePayerSigner(payer, m),
+          (m) =>
+            setTransactionMessageLifetimeUsingBlockhash(
+              {
+                blockhash: lifetime.blockhash as Blockhash,
+                lastValidBlockHeight: BigInt(lifetime.lastValidBlockHeight),
+              },
+              m,
+            ),
+          (m) => appendTransactionMessageInstructions([systemTransfer(payer.address, to, lamports)], m),
+        ),
+      ).then(getBase64EncodedWireTransaction);
+    const balance = async (a: Address) =>
+      (await w.tx.app.rpc.call<{ value: number }>("getBalance", [a, { commitment: "confirmed" }])).value;
+    const first = (await generateKeyPairSigner()).address;
+    const payerBefore = await balance(payer.address);
+    const refused = await post(w.app, "/send-bundle", {
+      transactions: [await signedTransfer(first, 5_000_000n), await signedTransfer(first, 10n ** 15n)],
+      blockHeight: lifetime.lastValidBlockHeight,
+    });
+    expect(refused.status).toBe(200);
+    expect(refused.body.result).toBeNull();
+    // the System Program refused the second transfer (its error 1: not enough lamports)
+    expect((refused.body.error as { message: string }).message).toMatch(/custom program error: 0x1/);
+    expect(await balance(first)).toBe(0);
+    expect(await balance(payer.address)).toBe(payerBefore);
+    // the same two without the failing amount land together
+    const second = (await generateKeyPairSigner()).address;
+    const landed = await post(w.app, "/send-bundle", {
+      transactions: [await signedTransfer(first, 5_000_000n), await signedTransfer(second, 6_000_000n)],
+      blockHeight: lifetime.lastValidBlockHeight,
+    });
+    expect(landed.body.error).toBeUndefined();
+    expect((landed.body.signatures as string[]).length).toBe(2);
+    expect([await balance(first), await balance(second)]).toEqual([5_000_000, 6_000_000]);
+  });
 
   it("sender refuses an altered message, a message it never built and an expired one", async () => {
     const b = await post(w.app, "/bank/deposit", { owner: lender.address, mint: USDC_MINT, amount: "1000" });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { FailedTransactionMetadata } from "litesvm/dist/internal";
 import { encodeAccount, parseAccountConfig } from "../account-encoding.ts";
 import { decodeAddress, decodeBase58, encodeBase58 } from "../base58.ts";
@@ -11,6 +12,8 @@ import { type RpcContext, type RpcHandler, withContext } from "./context.ts";
 import { asParams, config, str, strArray, uint } from "./params.ts";
 
 const MAX_TX_BYTES = 1232;
+/** Most transactions of one bundle (Jito's limit). */
+const MAX_BUNDLE_TRANSACTIONS = 5;
 const MAX_BASE58_CHARS = 1683;
 const MAX_BASE64_CHARS = 1644;
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -288,6 +291,19 @@ export const transactionMethods: Record<string, RpcHandler> = {
     return ctx.chain.submit(tx, c.skipPreflight === true);
   },
   simulateTransaction: simulate,
+  /**
+   * Jito's block-engine method: up to 5 signed transactions executed in order, all or none. Answers the bundle
+   * id (SHA-256 of the signatures, hex) once they are durable; a failing bundle is an error and changes nothing.
+   */
+  sendBundle: async (params, ctx) => {
+    const p = asParams(params);
+    const list = strArray(p, 0, "transactions", MAX_BUNDLE_TRANSACTIONS);
+    if (list.length === 0) throw invalidParams("Invalid params: a bundle holds 1 to 5 transactions");
+    const encoding = config(p, 1).encoding ?? "base58";
+    const txs = list.map((t) => decodeTransactionParam(t, encoding));
+    const signatures = await ctx.chain.submitBundle(txs);
+    return createHash("sha256").update(signatures.join("")).digest("hex");
+  },
   requestAirdrop: (params, ctx) => {
     const p = asParams(params);
     const to = str(p, 0, "address");

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { withErrors } from "../../http/schemas.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest } from "../tx-errors.ts";
+import { MAX_BUNDLE_TRANSACTIONS, submitBundle } from "./bundle.ts";
 import {
   BLOCK_HEIGHT_MESSAGE,
   coSign,
@@ -81,6 +82,12 @@ async function sendAll(
   transactions: Awaited<ReturnType<typeof coSign>>[],
   lastValid: number,
 ): Promise<SendResult> {
+  if (
+    tx.config.bundleUrl !== null &&
+    transactions.length > 1 &&
+    transactions.length <= MAX_BUNDLE_TRANSACTIONS
+  )
+    return submitBundle(tx, tx.config.bundleUrl, transactions, lastValid);
   const signatures: string[] = [];
   for (const transaction of transactions) {
     const r = await submitAndConfirm(tx, transaction, lastValid);
@@ -156,7 +163,7 @@ export function registerSenderRoutes(app: FastifyInstance, tx: TxContext): void 
     "/send-bundle",
     {
       schema: schema(
-        "Sends fully signed transactions in order, each confirmed before the next; stops at the first failure.",
+        "Sends fully signed transactions as one bundle: all land in order or none does (BUNDLE_URL: the localnet, or a Jito block engine; at most 5). Without one, or above 5, each is confirmed before the next and the first failure stops the rest.",
         BundleBody,
       ),
     },

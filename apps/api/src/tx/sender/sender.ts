@@ -10,7 +10,7 @@ import {
   type Transaction,
 } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
-import { callJsonRpc } from "../chain/json-rpc.ts";
+import { callJsonRpc, type JsonRpcError } from "../chain/json-rpc.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, type ChainFailure, describeChainFailure } from "../tx-errors.ts";
 
@@ -38,7 +38,7 @@ export const BLOCK_HEIGHT_MESSAGE = "Transaction expired: block height exceeded 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function failure(error: ChainFailure, signatures: string[] = []): SendResult {
+export function failure(error: ChainFailure, signatures: string[] = []): SendResult {
   return { result: null, ...(signatures.length > 0 ? { signatures } : {}), error };
 }
 
@@ -174,39 +174,59 @@ export async function submitAndConfirm(
       { encoding: "base64", skipPreflight, preflightCommitment: "confirmed", maxRetries: 0 },
     ]);
   const first = await send(false);
-  if (!first.ok) {
-    const data = first.error.data;
-    if (data?.err !== undefined || data?.logs)
-      return failure(describeChainFailure(data?.err, data?.logs ?? [], tx.programId));
-    if (/blockhash not found|block height exceeded/i.test(first.error.message))
-      return failure(protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE));
-    return failure(protocolFailure("TRANSACTION_SEND_FAILED", first.error.message));
-  }
+  if (!first.ok) return failure(refusalOf(tx, first.error));
   if (!waitForConfirmation) return { result: signature };
+  return waitUntilConfirmed(tx, [signature], lastValidBlockHeight, () => send(true));
+}
+
+/** What a node's refusal of a transaction or bundle means to the user: the program's code when there is one. */
+export function refusalOf(tx: TxContext, error: JsonRpcError): ChainFailure {
+  const data = error.data;
+  if (data?.err !== undefined || data?.logs)
+    return describeChainFailure(data?.err, data?.logs ?? [], tx.programId);
+  if (/blockhash not found|block height exceeded/i.test(error.message))
+    return protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE);
+  return protocolFailure("TRANSACTION_SEND_FAILED", error.message);
+}
+
+/**
+ * Waits until every signature is confirmed (answering the last one), one failed on chain (its decoded error),
+ * or the block height passes `lastValidBlockHeight`; `rebroadcast` runs every `rebroadcastIntervalMs`.
+ */
+export async function waitUntilConfirmed(
+  tx: TxContext,
+  signatures: string[],
+  lastValidBlockHeight: number,
+  rebroadcast: () => Promise<unknown>,
+): Promise<SendResult> {
+  const rpcUrl = tx.app.rpc.url;
+  const bundle = signatures.length > 1 ? { signatures } : {};
   let lastBroadcast = Date.now();
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const statuses = await callJsonRpc<{ value: StatusValue[] }>(rpcUrl, "getSignatureStatuses", [
-      [signature],
+      signatures,
       { searchTransactionHistory: false },
     ]);
-    const status = statuses.ok ? statuses.result.value[0] : null;
-    if (status && (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized")) {
-      if (status.err !== null && status.err !== undefined) {
-        const logs = await transactionLogs(rpcUrl, signature);
-        return failure(describeChainFailure(status.err, logs, tx.programId), [signature]);
-      }
-      return { result: signature };
+    const values = statuses.ok ? statuses.result.value : [];
+    const confirmed = (s: StatusValue | undefined) =>
+      s?.confirmationStatus === "confirmed" || s?.confirmationStatus === "finalized";
+    const failedAt = values.findIndex((s) => confirmed(s) && s?.err !== null && s?.err !== undefined);
+    if (failedAt >= 0) {
+      const logs = await transactionLogs(rpcUrl, signatures[failedAt]!);
+      return failure(describeChainFailure(values[failedAt]!.err, logs, tx.programId), signatures);
     }
+    if (values.length === signatures.length && values.every(confirmed))
+      return { result: signatures[signatures.length - 1]!, ...bundle };
     if ((await tx.clock.blockHeight()) > lastValidBlockHeight)
-      return failure(protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE), [signature]);
+      return failure(protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE), signatures);
     if (Date.now() - lastBroadcast >= tx.config.rebroadcastIntervalMs) {
       lastBroadcast = Date.now();
-      await send(true);
+      await rebroadcast();
     }
     await sleep(150);
   }
-  return failure(protocolFailure("NO_SIGNATURE_CONFIRMATION", "No signature confirmation"), [signature]);
+  return failure(protocolFailure("NO_SIGNATURE_CONFIRMATION", "No signature confirmation"), signatures);
 }
 
 async function transactionLogs(rpcUrl: string, signature: string): Promise<string[]> {
