@@ -3,8 +3,6 @@
  * test/fixtures) is deployed and used, then upgraded in place to this build (layout v2); Migrate brings the
  * pools and their loans up with nothing lost, and the upgraded program refuses v1 accounts until then.
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import {
   decodeLoanAccount,
   decodePoolAccount,
@@ -12,63 +10,16 @@ import {
   LENDING_ERROR_CODE,
   MAX_MIGRATE_LOANS,
 } from "@cistern/sdk";
-import { deployUpgradeableProgram } from "@cistern/sdk/testing";
-import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { SO_PATH } from "./support/harness.ts";
 import { tokenBalance } from "./support/tokens.ts";
-import {
-  bankOf,
-  buildWorld,
-  DAY,
-  loanOf,
-  nftLoanIx,
-  ONE,
-  repayIx,
-  tokenLoanIx,
-  type World,
-  withFreshNft,
-} from "./support/world.ts";
+import { migrateIx, upgradeToCurrent, worldOnV17 } from "./support/upgrade-world.ts";
+import { bankOf, DAY, loanOf, nftLoanIx, ONE, repayIx, withFreshNft } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
-const V17 = new Uint8Array(
-  readFileSync(fileURLToPath(new URL("./fixtures/lending-v1.7.so", import.meta.url))),
-);
-const CURRENT = new Uint8Array(readFileSync(SO_PATH));
-
 /** Bytes of the accounts a migration must keep, and what it adds. */
 const V1 = { pool: 768, loan: 384 };
 const V2 = { pool: 800, loan: 424 };
-
-/** A world on program 1.7 with an ongoing NFT loan, a repaid token loan and an ongoing token loan. */
-async function worldOnV17() {
-  const program = await generateKeyPairSigner();
-  const w = await buildWorld(undefined, { programBytes: V17, program });
-  const ongoingNft = await nftLoanIx(w);
-  await w.h.send([ongoingNft]);
-  const repaid = await tokenLoanIx(w, 10_000_000_000n);
-  await w.h.send([repaid]);
-  w.h.advance(DAY, 10n);
-  await w.h.send([await repayIx(w, repaid.loan, w.defiPool, w.borrowerCollateralAta)]);
-  const ongoingToken = await tokenLoanIx(w, 20_000_000_000n);
-  await w.h.send([ongoingToken]);
-  return {
-    w,
-    program,
-    loans: { ongoingNft: ongoingNft.loan, repaid: repaid.loan, ongoingToken: ongoingToken.loan },
-  };
-}
-
-async function upgrade(w: World, program: KeyPairSigner): Promise<void> {
-  await deployUpgradeableProgram(w.h.svm, {
-    programBytes: CURRENT,
-    authority: w.h.upgradeAuthority,
-    program,
-  });
-}
-
-const migrateIx = (w: World, payer: KeyPairSigner, pool: Address, loans: Address[]) =>
-  getMigrateInstruction({ programAddress: w.program, payer, pool, loans });
 
 describe("program upgrade 1.7 -> 1.8 and Migrate", () => {
   it("keeps every byte of the v1 accounts, adds the v2 fields, and lets the loans carry on", async () => {
@@ -84,7 +35,7 @@ describe("program upgrade 1.7 -> 1.8 and Migrate", () => {
     };
     expect([before.nftPool.length, before.ongoingNft.length]).toEqual([V1.pool, V1.loan]);
 
-    await upgrade(w, program);
+    await upgradeToCurrent(w, program);
     // the upgraded program refuses v1 accounts until they are migrated, with its own code
     await w.h.expectCode([await repayIx(w, loans.ongoingNft)], E.AccountNeedsMigration);
     // the readers already see v1 accounts, flagged
@@ -142,7 +93,7 @@ describe("program upgrade 1.7 -> 1.8 and Migrate", () => {
 
   it("refuses a loan of another pool, a repeat, a missing payer signature and more loans than fit", async () => {
     const { w, program, loans } = await worldOnV17();
-    await upgrade(w, program);
+    await upgradeToCurrent(w, program);
     const payer = await w.h.wallet();
     // a loan of the defi-pool listed under the nft-pool: nothing is written
     const nftPoolBefore = w.h.data(w.nftPool);

@@ -149,6 +149,20 @@ describe("priority fees and compute units", () => {
       PROGRAM,
     );
     expect(lending).toBe(Math.ceil(35_000 * 1.1) + 5_000);
+    // Migrate grows with the loans it carries
+    const migrate = (loans: number) =>
+      estimateComputeUnits(
+        [
+          {
+            programAddress: PROGRAM as never,
+            accounts: Array.from({ length: 3 + loans }, () => ({ address: payer, role: 1 })),
+            data: new Uint8Array([24]),
+          },
+        ],
+        PROGRAM,
+      );
+    expect(migrate(0)).toBe(Math.ceil(6_000 * 1.1) + 5_000);
+    expect(migrate(29)).toBe(Math.ceil((6_000 + 29 * 5_000) * 1.1) + 5_000);
   });
 });
 

@@ -16,6 +16,7 @@ import {
 } from "@cistern/sdk";
 import { Harness } from "./harness.ts";
 import { createMint, createTokenAccount } from "./tokens.ts";
+import { migrateIx, upgradeToCurrent, worldOnV17 } from "./upgrade-world.ts";
 import {
   buildWorld,
   DAY,
@@ -48,6 +49,8 @@ export const CU_BUDGETS: Record<string, bigint> = {
   Repay: 15_000n,
   Extend: 25_000n,
   Liquidate: 12_000n,
+  Migrate_pool: 8_000n,
+  Migrate_pool_and_2_loans: 16_000n,
 };
 
 export interface CuRow {
@@ -180,6 +183,20 @@ export async function measureCuTable(): Promise<CuRow[]> {
   record(
     "Liquidate",
     (await w.h.send([await liquidateIx(w, w.lender, tokenLoan.loan, ownerAta, w.defiPool)])).computeUnits,
+  );
+
+  // after an upgrade from 1.7: a pool alone (its loan later), then a pool with two loans
+  const v17 = await worldOnV17();
+  await upgradeToCurrent(v17.w, v17.program);
+  const payer = v17.w.h.payer;
+  record(
+    "Migrate_pool",
+    (await v17.w.h.send([await migrateIx(v17.w, payer, v17.w.nftPool, [])])).computeUnits,
+  );
+  const twoLoans = [v17.loans.repaid, v17.loans.ongoingToken];
+  record(
+    "Migrate_pool_and_2_loans",
+    (await v17.w.h.send([await migrateIx(v17.w, payer, v17.w.defiPool, twoLoans)])).computeUnits,
   );
   return rows;
 }

@@ -28,6 +28,16 @@ const LENDING_CU: Record<number, number> = {
   [INSTRUCTION_TAG.Liquidate]: 15_000,
 };
 
+/** Migrate: 2,623 CU for a pool and about 2,400 more per loan measured (cu-table), doubled likewise. */
+const MIGRATE_CU = { pool: 6_000, perLoan: 5_000 };
+
+function lendingCu(ix: Instruction): number {
+  const tag = ix.data?.[0] ?? -1;
+  if (tag === INSTRUCTION_TAG.Migrate)
+    return MIGRATE_CU.pool + MIGRATE_CU.perLoan * Math.max(0, (ix.accounts?.length ?? 3) - 3);
+  return LENDING_CU[tag] ?? 50_000;
+}
+
 /**
  * Other programs: compute budget, system transfer, ATA create (creating one: the worst case), token calls,
  * lookup table create/extend (about 10,400 CU measured on localnet for a create).
@@ -56,7 +66,7 @@ function otherCu(ix: Instruction): number {
 export function estimateComputeUnits(instructions: readonly Instruction[], lendingProgram: string): number {
   let total = 0;
   for (const ix of instructions) {
-    if (ix.programAddress === lendingProgram) total += LENDING_CU[ix.data?.[0] ?? -1] ?? 50_000;
+    if (ix.programAddress === lendingProgram) total += lendingCu(ix);
     else total += otherCu(ix);
   }
   return Math.min(1_400_000, Math.ceil(total * 1.1) + 5_000);
