@@ -1,25 +1,13 @@
 import { randomInt } from "node:crypto";
 import type { PriorityFeeOptions } from "@cistern/protocol";
 import { computeUnitPrice, JITO_TIP_ACCOUNTS, TransactionKind } from "@cistern/protocol";
-import {
-  type Address,
-  address,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  compileTransaction,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getTransactionSize,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-} from "@solana/kit";
+import { type Address, address, type Blockhash, type Instruction } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 import type { ChainClock } from "../chain/chain-clock.ts";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { IssuedMessageStore } from "../sender/issued-messages.ts";
 import { type ChainFailure, describeChainFailure, unprocessable } from "../tx-errors.ts";
+import { compileV0Transaction } from "./compile-message.ts";
 import { estimateComputeUnits } from "./compute-units.ts";
 import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./wire-instructions.ts";
 
@@ -61,18 +49,7 @@ export interface TransactionFactory {
 const PLACEHOLDER_BLOCKHASH = "11111111111111111111111111111111" as Blockhash;
 
 function compile(feePayer: Address, blockhash: Blockhash, lastValid: number, instructions: Instruction[]) {
-  return compileTransaction(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(feePayer, m),
-      (m) =>
-        setTransactionMessageLifetimeUsingBlockhash(
-          { blockhash, lastValidBlockHeight: BigInt(lastValid) },
-          m,
-        ),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    ),
-  );
+  return compileV0Transaction(feePayer, blockhash, lastValid, instructions);
 }
 
 function budgeted(units: number, price: bigint, tip: Instruction | null, body: Instruction[]) {
@@ -130,7 +107,7 @@ export function createTransactionFactory(deps: {
     fits(feePayer, instructions) {
       try {
         const tx = compile(feePayer, PLACEHOLDER_BLOCKHASH, 0, budgeted(1, 1n, null, instructions));
-        return getTransactionSize(tx) <= MAX_TRANSACTION_BYTES;
+        return tx.size <= MAX_TRANSACTION_BYTES;
       } catch {
         return false;
       }
@@ -167,9 +144,9 @@ export function createTransactionFactory(deps: {
               lifetime.lastValidBlockHeight,
               budgeted(MAX_COMPUTE_UNITS, 1n, tip, body),
             );
-            if (getTransactionSize(probe) > MAX_TRANSACTION_BYTES)
+            if (probe.size > MAX_TRANSACTION_BYTES)
               throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
-            const used = await simulateUnits(getBase64EncodedWireTransaction(probe));
+            const used = await simulateUnits(probe.wireBase64);
             // Headroom: 20% + 5,000 CU for the budget instructions and state-dependent branches.
             units = Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.2) + 5_000);
           }
@@ -186,9 +163,9 @@ export function createTransactionFactory(deps: {
             needsOracle,
             lastValidBlockHeight: lifetime.lastValidBlockHeight,
           });
-          if (getTransactionSize(tx) > MAX_TRANSACTION_BYTES)
+          if (tx.size > MAX_TRANSACTION_BYTES)
             throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
-          return getBase64EncodedWireTransaction(tx);
+          return tx.wireBase64;
         }),
       );
       return {
