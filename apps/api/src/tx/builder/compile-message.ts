@@ -121,7 +121,7 @@ export function compileV0Transaction(
   shortVec(0, body); // no lookup tables
   const message = new Uint8Array(head.length + 32 * keys.length + 32 + body.length);
   message.set(head, 0);
-  keys.forEach((k, i) => message.set(addressBytes(k as Address), head.length + 32 * i));
+  for (const [i, k] of keys.entries()) message.set(addressBytes(k as Address), head.length + 32 * i);
   message.set(hashBytes(blockhash), head.length + 32 * keys.length);
   message.set(body, head.length + 32 * keys.length + 32);
   const prefix: number[] = [];
