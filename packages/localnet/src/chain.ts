@@ -368,7 +368,7 @@ export class Chain {
     this.seq++;
     // Executed but not yet durable: deduplicated at once, visible in history only after the fsync.
     this.pendingSignatures.add(signature);
-    return this.appendDurable({ s: record.seq, k: "tx", r: record }, { kind: "tx", record }).then(
+    return this.appendDurable({ s: record.seq, k: "tx", r: record }, [{ kind: "tx", record }]).then(
       () => signature,
       (e) => {
         this.pendingSignatures.delete(signature);
@@ -422,7 +422,8 @@ export class Chain {
     this.owners.touch([...saved.keys()].map(decodeBase58));
     this.seq += records.length;
     for (const s of signatures) this.pendingSignatures.add(s);
-    return this.appendBundle({ s: this.seq, k: "bundle", r: records }).then(
+    const events = records.map((record) => ({ kind: "tx" as const, record }));
+    return this.appendDurable({ s: this.seq, k: "bundle", r: records }, events).then(
       () => signatures,
       (e) => {
         for (const s of signatures) this.pendingSignatures.delete(s);
@@ -440,22 +441,6 @@ export class Chain {
       );
   }
 
-  private appendBundle(entry: LedgerEntry & { k: "bundle" }): Promise<void> {
-    const line = JSON.stringify(entry);
-    this.entriesSinceCompaction++;
-    return new Promise((resolve, reject) => {
-      this.ledger.append(line, (err) => {
-        if (err) return reject(new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, `ledger write failed: ${err}`));
-        for (const record of entry.r) {
-          this.history.add(record);
-          this.pendingSignatures.delete(record.signature);
-          this.queueEvent({ kind: "tx", record });
-        }
-        resolve();
-      });
-    });
-  }
-
   /** Whether a signature already executed (durable or still being written). */
   isKnownSignature(signature: string): boolean {
     return this.history.has(signature) || this.pendingSignatures.has(signature);
@@ -467,10 +452,9 @@ export class Chain {
     for (const w of writes) this.writeAccount(w);
     this.owners.touch(writes.map((w) => decodeBase58(w.address)));
     this.seq++;
-    return this.appendDurable(
-      { s: this.seq, k: "set", slot: this.slot, a: writes },
+    return this.appendDurable({ s: this.seq, k: "set", slot: this.slot, a: writes }, [
       { kind: "accounts", addresses: writes.map((w) => w.address) },
-    );
+    ]);
   }
 
   /** Moves the clock forward by `seconds` (admin path); resolves with the new unix timestamp. */
@@ -480,7 +464,7 @@ export class Chain {
     const now = this.unixTimestamp();
     this.setClock(this.slot, now);
     this.slotTimes.set(this.slot, now);
-    await this.appendDurable({ s: this.seq, k: "clock", slot: this.slot, o: this.clockOffsetSeconds }, null);
+    await this.appendDurable({ s: this.seq, k: "clock", slot: this.slot, o: this.clockOffsetSeconds }, []);
     return now;
   }
 
@@ -491,17 +475,20 @@ export class Chain {
     );
   }
 
-  private appendDurable(entry: LedgerEntry, event: ChainEvent | null): Promise<void> {
+  /** Appends one ledger line; once it is durable, its transactions enter the history and `events` go out. */
+  private appendDurable(entry: LedgerEntry, events: ChainEvent[]): Promise<void> {
     const line = JSON.stringify(entry);
     this.entriesSinceCompaction++;
     return new Promise((resolve, reject) => {
       this.ledger.append(line, (err) => {
         if (err) return reject(new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, `ledger write failed: ${err}`));
-        if (event?.kind === "tx") {
-          this.history.add(event.record);
-          this.pendingSignatures.delete(event.record.signature);
+        for (const event of events) {
+          if (event.kind === "tx") {
+            this.history.add(event.record);
+            this.pendingSignatures.delete(event.record.signature);
+          }
+          this.queueEvent(event);
         }
-        if (event) this.queueEvent(event);
         resolve();
       });
     });

@@ -9,6 +9,7 @@ import {
   getBase58Decoder,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
+  type Instruction,
   type KeyPairSigner,
   partiallySignTransaction,
   pipe,
@@ -36,6 +37,29 @@ const COLLECTION = DEMO_WORLD.collections[0]!.collectionId as Address;
 const COLLATERAL_TOKEN = DEMO_WORLD.tokens.find((t) => t.role === "collateral")!.mint as Address;
 
 const limits = { minDuration: 86_400, maxDuration: 30 * 86_400, maxAmountUsd: 100_000, minAmountUsd: 10 };
+
+/** A transaction a wallet built and signed itself (not issued by the builder). */
+function signedOwnTransaction(
+  payer: KeyPairSigner,
+  lifetime: { blockhash: string; lastValidBlockHeight: number },
+  instructions: Instruction[],
+) {
+  return signTransactionMessageWithSigners(
+    pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(payer, m),
+      (m) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          {
+            blockhash: lifetime.blockhash as Blockhash,
+            lastValidBlockHeight: BigInt(lifetime.lastValidBlockHeight),
+          },
+          m,
+        ),
+      (m) => appendTransactionMessageInstructions(instructions, m),
+    ),
+  );
+}
 
 describe("bank and pool transactions built, signed, sent and confirmed on localnet", () => {
   let w: TxWorld;
@@ -411,22 +435,10 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
   it("sends a bundle all or none: a failing second transaction leaves the first unlanded", async () => {
     const payer = (await fundedWallet(w.net)).signer;
     const lifetime = await w.tx.clock.lifetime();
-    const signedTransfer = (to: Address, lamports: bigint) =>
-      signTransactionMessageWithSigners(
-        pipe(
-          createTransactionMessage({ version: 0 }),
-          (m) => setTransactionMessageFeePayerSigner(payer, m),
-          (m) =>
-            setTransactionMessageLifetimeUsingBlockhash(
-              {
-                blockhash: lifetime.blockhash as Blockhash,
-                lastValidBlockHeight: BigInt(lifetime.lastValidBlockHeight),
-              },
-              m,
-            ),
-          (m) => appendTransactionMessageInstructions([systemTransfer(payer.address, to, lamports)], m),
-        ),
-      ).then(getBase64EncodedWireTransaction);
+    const signedTransfer = async (to: Address, lamports: bigint) =>
+      getBase64EncodedWireTransaction(
+        await signedOwnTransaction(payer, lifetime, [systemTransfer(payer.address, to, lamports)]),
+      );
     const balance = async (a: Address) =>
       (await w.tx.app.rpc.call<{ value: number }>("getBalance", [a, { commitment: "confirmed" }])).value;
     const first = (await generateKeyPairSigner()).address;
@@ -474,21 +486,7 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
     // Never built: a fresh wallet's own transaction.
     const other = await generateKeyPairSigner();
     const lifetime = await w.tx.clock.lifetime();
-    const foreign = await signTransactionMessageWithSigners(
-      pipe(
-        createTransactionMessage({ version: 0 }),
-        (m) => setTransactionMessageFeePayerSigner(other, m),
-        (m) =>
-          setTransactionMessageLifetimeUsingBlockhash(
-            {
-              blockhash: lifetime.blockhash as Blockhash,
-              lastValidBlockHeight: BigInt(lifetime.lastValidBlockHeight),
-            },
-            m,
-          ),
-        (m) => appendTransactionMessageInstructions([setComputeUnitLimit(10_000)], m),
-      ),
-    );
+    const foreign = await signedOwnTransaction(other, lifetime, [setComputeUnitLimit(10_000)]);
     r = await post(w.app, "/send-cos-bundle", { transactions: [getBase64EncodedWireTransaction(foreign)] });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/did not build this message/);

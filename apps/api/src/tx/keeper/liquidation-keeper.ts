@@ -47,6 +47,8 @@ export function createLiquidationKeeper(
 ): LiquidationKeeper {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<KeeperRound> | undefined;
+  // The program writes only the current layout, so once a pass finds nothing old there is nothing to look for.
+  let oldLayoutsRemain = true;
 
   /** Liquidates `loan`; in an auto-sell pool a sale that fails to land falls back to the classic way. */
   async function liquidate(
@@ -83,7 +85,10 @@ export function createLiquidationKeeper(
     out.leader = await tx.app.db.tryAdvisoryLock(KEEPER_LOCK_KEY);
     if (!out.leader) return out;
     // after a program upgrade, old-layout accounts first: the program refuses to liquidate them until then
-    out.migration = await migrateOldAccounts(tx, signer, log);
+    if (oldLayoutsRemain) {
+      out.migration = await migrateOldAccounts(tx, signer, log);
+      oldLayoutsRemain = out.migration.migrated.length > 0 || out.migration.failed.length > 0;
+    }
     const [loans, now] = await Promise.all([tx.state.getOngoingLoans(), tx.clock.unixTime()]);
     const due = loans
       .filter(({ loan }) =>
