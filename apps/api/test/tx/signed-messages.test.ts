@@ -225,6 +225,26 @@ describe("two API processes over one PostgreSQL database", () => {
     expect(await storeB.count()).toBe(0);
   });
 
+  it("stores messages remembered at once in a few INSERTs, every one of them", async () => {
+    let inserts = 0;
+    const counting = {
+      query: (sql: string, params?: readonly unknown[]) => {
+        if (sql.includes("INSERT INTO issued_transactions")) inserts++;
+        return t.db.query(sql, params as never);
+      },
+    };
+    const store = createIssuedMessageStore(counting as never);
+    const messages = Array.from({ length: 40 }, (_, i) => new Uint8Array([200, i, 1]));
+    await Promise.all(
+      messages.map((m) =>
+        store.remember(m, { kind: "Normal", needsOracle: false, lastValidBlockHeight: 900 }),
+      ),
+    );
+    expect(inserts).toBeLessThan(messages.length);
+    for (const m of messages) expect((await store.lookup(m))?.lastValidBlockHeight).toBe(900);
+    await store.prune(901);
+  });
+
   it("let one of them lead the liquidation keeper; the other's rounds do nothing", async () => {
     const signer = await generateKeyPairSigner();
     const log = { info: () => undefined, warn: () => undefined };

@@ -48,6 +48,15 @@ const mortgageInput = (b: MortgageFields) => ({
   ...(b.pool !== undefined ? { pool: b.pool } : {}),
 });
 
+/** Listings by currency (mint), then cheapest first: base units of different mints do not compare. */
+export function byCurrencyThenPrice(
+  a: { currency: string; price: bigint },
+  b: { currency: string; price: bigint },
+): number {
+  if (a.currency !== b.currency) return a.currency < b.currency ? -1 : 1;
+  return a.price < b.price ? -1 : a.price > b.price ? 1 : 0;
+}
+
 const listingView = (l: NftListing) => ({
   mint: l.mint,
   collection: l.collection,
@@ -261,22 +270,10 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
             currencyMint: address(currency),
           });
           const pools = offers.get(key)!.sort((a, b) => a.mortgageAprBps - b.mortgageAprBps);
-          for (const l of m.listings) answers.push({ listing: listingView(l), pools, price: l.price });
+          for (const l of m.listings)
+            answers.push({ listing: listingView(l), pools, currency: l.currencyMint, price: l.price });
         }
-        // cheapest first within a currency (base units of different mints do not compare), currencies by mint
-        return answers
-          .sort((a, b) =>
-            a.listing.currency !== b.listing.currency
-              ? a.listing.currency < b.listing.currency
-                ? -1
-                : 1
-              : a.price < b.price
-                ? -1
-                : a.price > b.price
-                  ? 1
-                  : 0,
-          )
-          .map(({ listing, pools }) => ({ listing, pools }));
+        return answers.sort(byCurrencyThenPrice).map(({ listing, pools }) => ({ listing, pools }));
       } catch (error) {
         throw toRequestError(error);
       }
