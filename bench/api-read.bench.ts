@@ -314,16 +314,22 @@ async function main(): Promise<void> {
 
     const trivialOpen = results.find((r) => r.name.startsWith("trivial") && r.mode === "open")!;
     const trivialClosed = results.find((r) => r.name.startsWith("trivial") && r.mode === "closed")!;
-    let pass = true;
+    // Verdicts on the paths a user meets after a write (no list cache) and /loan/user (never cached); the cached
+    // list's figures are printed beside them, never instead.
+    const judged = (r: LoadResult) =>
+      r.mode === "open" && !r.name.startsWith("trivial") && r.name !== "GET /dirty/pools";
+    let withinTarget = true;
+    let withinTenTrivial = true;
     for (const r of results) {
       const ratio = r.mode === "open" ? r.p99 / trivialOpen.p99 : trivialClosed.rps / r.rps;
       const label =
         r.mode === "open"
           ? `open loop ${RATE_PER_SECOND} req/s: achieved ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(1)} ms, errors ${r.errors}; p99 ratio to trivial ${ratio.toFixed(1)}x`
           : `closed loop x${CLOSED_LOOP_CONCURRENCY}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}; throughput ratio trivial/route ${ratio.toFixed(1)}x`;
-      console.log(`${r.name.padEnd(34)} ${label}`);
-      if (r.mode === "open" && !r.name.startsWith("trivial") && !r.name.includes("no list cache")) {
-        if (r.p99 > 50 || r.errors > 0) pass = false;
+      console.log(`${r.name.padEnd(34)} ${label}${judged(r) ? "  [judged]" : ""}`);
+      if (judged(r)) {
+        if (r.p99 > 50 || r.errors > 0 || r.rps < RATE_PER_SECOND * 0.95) withinTarget = false;
+        if (r.name.includes("no list cache") && ratio > 10) withinTenTrivial = false;
       }
     }
     const closed = (name: string) => results.find((r) => r.name === name && r.mode === "closed")!;
@@ -332,7 +338,16 @@ async function main(): Promise<void> {
     console.log(
       `two API processes over one PostgreSQL vs one (closed loop x${CLOSED_LOOP_CONCURRENCY}, uncached list): ${two.rps.toFixed(0)} vs ${one.rps.toFixed(0)} req/s (${(two.rps / one.rps).toFixed(2)}x on this machine's cores, the load generator included)`,
     );
-    console.log(pass ? "target met: p99 <= 50 ms at 500 req/s" : "TARGET MISSED: p99 > 50 ms at 500 req/s");
+    console.log(
+      withinTarget
+        ? "target met: p99 <= 50 ms at 500 req/s without the list cache"
+        : "TARGET MISSED: p99 > 50 ms at 500 req/s without the list cache",
+    );
+    console.log(
+      withinTenTrivial
+        ? "target met: the uncached list's p99 within 10x of the trivial route's"
+        : "TARGET MISSED: the uncached list's p99 is more than 10x the trivial route's",
+    );
   } finally {
     await db.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -6,20 +6,6 @@ export const BANK_COLUMNS = `pubkey, owner, mint, vault, authority, bank_type, t
   delegated_liquidity, cooldown_liquidity, cooldown_period, delegators, created_at, deposited_at, withdrawn_at,
   borrowed_at, repaid_at, frozen_until`;
 
-/** The bank's columns prefixed `b_`, for queries that join banks b to pools (one round trip). */
-export const BANK_JOIN_COLUMNS = BANK_COLUMNS.split(",")
-  .map((c) => c.trim())
-  .map((c) => `b.${c} AS b_${c}`)
-  .join(", ");
-
-/** Reads the `b_`-prefixed bank columns of a joined row; null when the join found no bank. */
-export function readJoinedBank(row: Record<string, unknown>): BankRow | null {
-  if (row.b_pubkey === null || row.b_pubkey === undefined) return null;
-  const bank: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) if (key.startsWith("b_")) bank[key.slice(2)] = value;
-  return bank as unknown as BankRow;
-}
-
 export interface BankRow {
   pubkey: string;
   owner: string;

@@ -12,6 +12,11 @@ export interface Queryable {
  */
 export interface Database extends Queryable {
   readonly engine: "pglite" | "postgres";
+  /**
+   * query() for a hot route: PostgreSQL prepares the statement once per connection and reuses its plan (no
+   * planning per call). Only for SQL texts drawn from a small fixed set, as each distinct text stays prepared.
+   */
+  queryPrepared<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /** Runs several statements separated by semicolons, no parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Runs fn inside BEGIN/COMMIT; rolls back when fn throws. */

@@ -81,10 +81,26 @@ export async function runMigrations(
   return applied;
 }
 
-/** Splits a migration file into statements on semicolons at line ends (our files keep no ';' inside strings). */
+/**
+ * Splits a migration file into statements on semicolons at line ends (our files keep no ';' inside strings),
+ * keeping a dollar-quoted body (`$$ ... $$`, a trigger function's) whole.
+ */
 export function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
-    .filter((s) => s.length > 0);
+  const statements: string[] = [];
+  let current = "";
+  // odd-numbered parts lie inside $$ ... $$ and are never split
+  sql.split("$$").forEach((part, index) => {
+    if (index % 2 === 1) {
+      current += `$$${part}$$`;
+      return;
+    }
+    const pieces = part.split(/;\s*(?:\n|$)/);
+    current += pieces[0];
+    for (const piece of pieces.slice(1)) {
+      statements.push(current);
+      current = piece;
+    }
+  });
+  statements.push(current);
+  return statements.map((s) => s.replace(/^\s*--.*$/gm, "").trim()).filter((s) => s.length > 0);
 }

@@ -25,6 +25,8 @@ export async function openPgliteDatabase(dataDir: string | undefined): Promise<D
   return {
     engine: "pglite",
     query: (sql, params) => serial(() => direct.query(sql, params)),
+    // one embedded connection: nothing to gain from naming a statement
+    queryPrepared: (sql, params) => serial(() => direct.query(sql, params)),
     exec: (sql) => serial(async () => void (await db.exec(sql))),
     transaction: (fn) =>
       serial(() =>

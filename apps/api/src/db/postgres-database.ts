@@ -3,16 +3,32 @@ import { type Database, type SqlValue, toSqlParams } from "./database.ts";
 
 /** Opens a PostgreSQL connection pool for `connectionString` behind the Database interface. */
 export async function openPostgresDatabase(connectionString: string, maxConnections = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  // Named (prepared) statements keep one generic plan instead of being planned again at each call; only
+  // queryPrepared names its statements, and their SQL is written to suit one plan for any parameters.
+  const pool = new pg.Pool({
+    connectionString,
+    max: maxConnections,
+    options: "-c plan_cache_mode=force_generic_plan",
+  });
   // An idle client error (server restart) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
   await pool.query("SELECT 1");
   let lockClient: pg.PoolClient | undefined;
   const listeners = new Set<() => Promise<void>>();
+  const statementNames = new Map<string, string>();
   return {
     engine: "postgres",
     async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
       const result = await pool.query(sql, toSqlParams(params));
+      return result.rows as T[];
+    },
+    async queryPrepared<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+      let name = statementNames.get(sql);
+      if (name === undefined) {
+        name = `cistern_${statementNames.size + 1}`;
+        statementNames.set(sql, name);
+      }
+      const result = await pool.query({ name, text: sql, values: toSqlParams(params) });
       return result.rows as T[];
     },
     async exec(sql: string): Promise<void> {

@@ -1,5 +1,7 @@
 import type { BankAccount, LoanAccount, PoolAccount } from "@cistern/sdk";
+import type { BankRow } from "../banks/bank-view.ts";
 import type { Queryable } from "../db/database.ts";
+import { refreshPoolViews, storeBankViews } from "../pools/stored-views.ts";
 
 const ZERO_ADDRESS = "11111111111111111111111111111111";
 
@@ -13,7 +15,7 @@ export async function upsertBank(
   bank: BankAccount,
   slot: number,
 ): Promise<void> {
-  await q.query(
+  const written = await q.query<BankRow>(
     `INSERT INTO banks (pubkey, owner, mint, vault, authority, bank_type, total_liquidity, available_liquidity,
        delegated_liquidity, cooldown_liquidity, cooldown_period, created_at, deposited_at, withdrawn_at,
        borrowed_at, repaid_at, frozen_until, slot, delegators)
@@ -25,7 +27,8 @@ export async function upsertBank(
        created_at = EXCLUDED.created_at, deposited_at = EXCLUDED.deposited_at,
        withdrawn_at = EXCLUDED.withdrawn_at, borrowed_at = EXCLUDED.borrowed_at, repaid_at = EXCLUDED.repaid_at,
        frozen_until = EXCLUDED.frozen_until, slot = EXCLUDED.slot, delegators = EXCLUDED.delegators
-     WHERE banks.slot <= EXCLUDED.slot`,
+     WHERE banks.slot <= EXCLUDED.slot
+     RETURNING *`,
     [
       pubkey,
       bank.owner,
@@ -48,6 +51,9 @@ export async function upsertBank(
       bank.delegationKeeper === ZERO_ADDRESS ? [] : [bank.delegationKeeper],
     ],
   );
+  await storeBankViews(q, written);
+  // a pool's view shows its bank's liquidity
+  if (written.length > 0) await refreshPoolViews(q, "bank", pubkey);
 }
 
 /** Writes a Pool account read at `slot` (off-chain name and thumbnail are left as they are). */
@@ -73,7 +79,7 @@ export async function upsertPool(
     borrowedAmount: c.borrowedAmount.toString(),
     ongoingLoans: c.ongoingLoans.toString(),
   }));
-  await q.query(
+  const written = await q.query(
     `INSERT INTO pools (pubkey, owner, seed, bump, bank, currency, pool_type, status, apr_bps, mortgage_apr_bps,
        min_duration, max_duration, min_amount_usd, max_amount_usd, is_auto_sell_enabled, is_mortgage_enabled,
        is_compounding_enabled, conditions, collections, total_loans, total_liquidations, total_mortgages,
@@ -93,7 +99,8 @@ export async function upsertPool(
        borrowed_amount = EXCLUDED.borrowed_amount, created_at = EXCLUDED.created_at,
        updated_at = EXCLUDED.updated_at, last_loan_at = EXCLUDED.last_loan_at, slot = EXCLUDED.slot,
        collections_updated_at = EXCLUDED.collections_updated_at, last_mortgage_at = EXCLUDED.last_mortgage_at
-     WHERE pools.slot <= EXCLUDED.slot`,
+     WHERE pools.slot <= EXCLUDED.slot
+     RETURNING pubkey`,
     [
       pubkey,
       pool.owner,
@@ -128,14 +135,17 @@ export async function upsertPool(
       pool.lastMortgageAt,
     ],
   );
+  if (written.length > 0) await refreshPoolViews(q, "pubkey", pubkey);
 }
 
 /** Marks a pool whose account was closed (zeroed / gone from the chain). */
 export async function markPoolClosed(q: Queryable, pubkey: string, slot: number): Promise<void> {
-  await q.query(
-    "UPDATE pools SET status = 'Closed', current_loans = 0, slot = $2 WHERE pubkey = $1 AND slot <= $2 AND status <> 'Closed'",
+  const written = await q.query(
+    `UPDATE pools SET status = 'Closed', current_loans = 0, slot = $2
+     WHERE pubkey = $1 AND slot <= $2 AND status <> 'Closed' RETURNING pubkey`,
     [pubkey, slot],
   );
+  if (written.length > 0) await refreshPoolViews(q, "pubkey", pubkey);
 }
 
 /** The events a loan account's state implies, with their times (epoch seconds) and amounts. */

@@ -1,13 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
-import {
-  BANK_COLUMNS,
-  BANK_JOIN_COLUMNS,
-  type BankRow,
-  readJoinedBank,
-  toBankView,
-} from "../banks/bank-view.ts";
+import { BANK_COLUMNS, type BankRow, toBankView } from "../banks/bank-view.ts";
 import { readNumber } from "../db/database.ts";
 import { createResponseCache } from "../http/response-cache.ts";
 import { getRoute } from "../http/route-helpers.ts";
@@ -101,13 +95,16 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
       response: withErrors({ 200: PoolsWithBanks }),
     },
     async (query, _request, reply) => {
-      const body = await poolListCache.get(JSON.stringify(query), async () =>
-        Buffer.from(JSON.stringify(await listPools(query))),
-      );
+      const body = await poolListCache.get(JSON.stringify(query), () => listPools(query));
       return reply.type("application/json; charset=utf-8").send(body);
     },
   );
 
+  /**
+   * The list's answer as JSON bytes, composed by PostgreSQL from the JSON kept with each pool and bank
+   * (stored-views.ts; one prepared statement: the page's keys by an index walk, its pools and banks, the count
+   * from pool_counts), so the API process only writes it out.
+   */
   async function listPools(query: {
     currency?: string;
     type?: string;
@@ -115,11 +112,11 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
     status?: string;
     limit: number;
     offset: number;
-  }) {
+  }): Promise<Buffer> {
     // Only the filters present go into the SQL (fixed column names, values bound), so the planner can
     // use the partial indexes on live pools ordered by creation.
     const conditions: string[] = [];
-    const params: string[] = [];
+    const params: (string | number)[] = [];
     const add = (sql: string, value: string) => {
       params.push(value);
       conditions.push(sql.replace("?", `$${params.length}`));
@@ -130,22 +127,32 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
     if (query.status === undefined) conditions.push("p.status <> 'Closed'");
     else if (query.status !== "all") add("p.status = ?", query.status);
     const where = conditions.length === 0 ? "TRUE" : conditions.join(" AND ");
-    const [rows, count] = await Promise.all([
-      // Page the pools first, then join the banks of that page only (pool and bank in one round trip).
-      ctx.db.query<PoolRow & Record<string, unknown>>(
-        `SELECT ${POOL_COLUMNS}, ${BANK_JOIN_COLUMNS} FROM (SELECT * FROM pools p WHERE ${where}
-             ORDER BY p.created_at DESC, p.pubkey LIMIT $${params.length + 1} OFFSET $${params.length + 2}) p
-           LEFT JOIN banks b ON b.pubkey = p.bank ORDER BY p.created_at DESC, p.pubkey`,
-        [...params, query.limit, query.offset],
-      ),
-      ctx.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM pools p WHERE ${where}`, params),
-    ]);
-    const banks = new Map<string, ReturnType<typeof toBankView>>();
-    for (const row of rows) {
-      const bank = readJoinedBank(row);
-      if (bank !== null && !banks.has(bank.pubkey)) banks.set(bank.pubkey, toBankView(bank));
-    }
-    return { pools: rows.map(toPoolView), banks: [...banks.values()], totalCount: readNumber(count[0]?.n) };
+    // pool_counts has the currency, type and status columns the filters name; an owner's pools are few
+    const count =
+      query.owner === undefined
+        ? `SELECT coalesce(sum(n), 0) FROM pool_counts p WHERE ${where}`
+        : `SELECT count(*) FROM pools p WHERE ${where}`;
+    params.push(query.limit, query.offset);
+    // Each page row is looked up by key (a lateral subquery the planner keeps as an index lookup, so the
+    // statement's one reusable plan stays right for any page); pools first, then their banks once each.
+    const [row] = await ctx.db.queryPrepared<{ pools: string | null; banks: string | null; total: unknown }>(
+      `WITH page AS (
+         SELECT k.pubkey, row_number() OVER (ORDER BY k.created_at DESC, k.pubkey) AS i
+         FROM (SELECT p.pubkey, p.created_at FROM pools p WHERE ${where}
+               ORDER BY p.created_at DESC, p.pubkey LIMIT $${params.length - 1} OFFSET $${params.length}) k
+       ), listed AS (
+         SELECT page.i, x.bank, x.view_json FROM page
+         CROSS JOIN LATERAL (SELECT p.bank, p.view_json FROM pools p WHERE p.pubkey = page.pubkey OFFSET 0) x
+       )
+       SELECT (SELECT string_agg(view_json, ',' ORDER BY i) FROM listed) AS pools,
+         (SELECT string_agg((SELECT b.view_json FROM banks b WHERE b.pubkey = f.bank), ',' ORDER BY f.i)
+          FROM (SELECT bank, min(i) AS i FROM listed GROUP BY bank) f) AS banks,
+         (${count}) AS total`,
+      params,
+    );
+    return Buffer.from(
+      `{"pools":[${row?.pools ?? ""}],"banks":[${row?.banks ?? ""}],"totalCount":${readNumber(row?.total)}}`,
+    );
   }
 
   getRoute<{ pubkeys?: string; limit: number; offset: number }, unknown>(

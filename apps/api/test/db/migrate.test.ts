@@ -70,4 +70,13 @@ describe("migration files", () => {
       "CREATE INDEX i ON a (x)",
     ]);
   });
+  it("keeps a dollar-quoted function body whole", () => {
+    const body =
+      "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  RETURN NULL;\nEND;\n$$";
+    expect(splitStatements(`CREATE TABLE a (x INT);\n${body};\nCREATE INDEX i ON a (x);\n`)).toEqual([
+      "CREATE TABLE a (x INT)",
+      body,
+      "CREATE INDEX i ON a (x)",
+    ]);
+  });
 });

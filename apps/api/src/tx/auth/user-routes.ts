@@ -2,6 +2,7 @@ import { SIGNED_LINK_MESSAGE } from "@cistern/protocol";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { Pubkey, withErrors } from "../../http/schemas.ts";
+import { refreshPoolViews } from "../../pools/stored-views.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError, unprocessable } from "../tx-errors.ts";
 import { acceptSignedMessage } from "./wallet-message.ts";
@@ -121,6 +122,7 @@ export function registerUserUpdateRoutes(app: FastifyInstance, tx: TxContext): v
         );
         if (rows.length === 0)
           throw unprocessable(`pool ${b.pool} is not indexed yet; try again in a moment`);
+        await refreshPoolViews(tx.app.db, "pubkey", b.pool);
         return { pool: b.pool, name: rows[0]!.name, thumbnail: rows[0]!.thumbnail };
       } catch (error) {
         throw toRequestError(error);

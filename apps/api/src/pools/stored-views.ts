@@ -1,0 +1,69 @@
+import { type BankRow, toBankView } from "../banks/bank-view.ts";
+import type { Queryable } from "../db/database.ts";
+import { POOL_COLUMNS, POOL_FROM, type PoolRow, toPoolView } from "./pool-view.ts";
+
+/**
+ * pools.view_json and banks.view_json hold each row's API view as JSON text, so /dirty/pools is composed by
+ * PostgreSQL without per-row work in the API. A pool's view joins its bank's liquidity and its off-chain name, so
+ * every write of a pool, of its bank or of its name rewrites it here.
+ */
+
+/**
+ * Rewrites the view JSON of the pools where `column` = `value` (one pool, or the pools of a bank) from their rows
+ * joined with their banks. A row changed by another writer between the read and the write (its xmin moved) is
+ * read again, so the last JSON written is always that of the newest row and bank.
+ */
+export async function refreshPoolViews(
+  q: Queryable,
+  column: "pubkey" | "bank",
+  value: string,
+): Promise<void> {
+  let rows = await readPools(q, `p.${column} = $1`, value);
+  while (rows.length > 0) {
+    const moved: string[] = [];
+    for (const row of rows) {
+      const written = await q.query(
+        "UPDATE pools SET view_json = $2 WHERE pubkey = $1 AND xmin::text = $3 RETURNING pubkey",
+        [row.pubkey, JSON.stringify(toPoolView(row)), row.row_version],
+      );
+      if (written.length === 0) moved.push(row.pubkey);
+    }
+    rows = moved.length === 0 ? [] : await readPools(q, "p.pubkey = ANY($1::text[])", moved);
+  }
+}
+
+function readPools(q: Queryable, condition: string, value: string | string[]) {
+  return q.query<PoolRow & { row_version: string }>(
+    `SELECT p.xmin::text AS row_version, ${POOL_COLUMNS} FROM ${POOL_FROM} WHERE ${condition}`,
+    [value],
+  );
+}
+
+/** Writes the view JSON of bank rows just written (a bank's view is its own row alone). */
+export async function storeBankViews(q: Queryable, rows: BankRow[]): Promise<void> {
+  for (const row of rows) {
+    await q.query("UPDATE banks SET view_json = $2 WHERE pubkey = $1", [
+      row.pubkey,
+      JSON.stringify(toBankView(row)),
+    ]);
+  }
+}
+
+/**
+ * Writes the view JSON of rows that have none (written before migration 010), a batch at a time; run when the API
+ * opens its database, so every list answer finds its JSON ready. Returns how many rows it filled.
+ */
+export async function fillMissingViews(q: Queryable, batch = 500): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const banks = await q.query<BankRow>("SELECT * FROM banks WHERE view_json IS NULL LIMIT $1", [batch]);
+    const pools = await q.query<{ pubkey: string }>(
+      "SELECT pubkey FROM pools WHERE view_json IS NULL LIMIT $1",
+      [batch],
+    );
+    if (pools.length === 0 && banks.length === 0) return filled;
+    await storeBankViews(q, banks);
+    for (const { pubkey } of pools) await refreshPoolViews(q, "pubkey", pubkey);
+    filled += pools.length + banks.length;
+  }
+}
