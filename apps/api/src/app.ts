@@ -154,7 +154,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
   // 6. Routes by domain.
   await app.register(async (scope) => {
     registerLoanRoutes(scope, ctx);
-    registerPoolRoutes(scope, ctx);
+    await registerPoolRoutes(scope, ctx);
     registerBankRoutes(scope, ctx);
     registerAnalyticsRoutes(scope, ctx);
     registerUserRoutes(scope, ctx);

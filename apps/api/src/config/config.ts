@@ -27,7 +27,10 @@ export interface ApiConfig {
   priceApiUrl: string | undefined;
   /** Price refresh period, milliseconds (30 s by default, like the web app's refresh). */
   priceRefreshMs: number;
-  /** How long public list answers (/dirty/pools) may be reused, milliseconds; 0 disables. */
+  /**
+   * The longest a public list answer (/dirty/pools) is reused, milliseconds; it is dropped sooner, as soon as the
+   * indexer writes a pool or bank (NOTIFY). 0 disables the cache.
+   */
   listCacheMs: number;
   /** Public base URL of this API (used to build demo image URLs). */
   publicUrl: string;
@@ -194,7 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     priceSource,
     priceApiUrl,
     priceRefreshMs: parsePositiveMs("PRICE_REFRESH_MS", env.PRICE_REFRESH_MS, 30_000),
-    listCacheMs: env.LIST_CACHE_MS === "0" ? 0 : parsePositiveMs("LIST_CACHE_MS", env.LIST_CACHE_MS, 1000),
+    listCacheMs: env.LIST_CACHE_MS === "0" ? 0 : parsePositiveMs("LIST_CACHE_MS", env.LIST_CACHE_MS, 10_000),
     publicUrl: parseUrl("API_PUBLIC_URL", env.API_PUBLIC_URL ?? `http://${host}:${port}`, [
       "http:",
       "https:",

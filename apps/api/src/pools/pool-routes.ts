@@ -7,6 +7,7 @@ import { createResponseCache } from "../http/response-cache.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Nullable, Pagination, Pubkey, StringEnum, withErrors } from "../http/schemas.ts";
 import { POOL_COLUMNS, POOL_FROM, type PoolRow, toPoolView } from "./pool-view.ts";
+import { POOL_LIST_CHANNEL } from "./stored-views.ts";
 
 const PoolsWithBanks = Type.Object({
   pools: Type.Array(Type.Ref("Pool")),
@@ -15,9 +16,15 @@ const PoolsWithBanks = Type.Object({
 });
 
 /** Pool routes: one pool, pools by owner, the pool list, metadata and whitelists. */
-export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void {
-  // Cached as encoded JSON bytes: a hit is a plain write, no query, no serialisation, no encoding.
+export async function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Cached as encoded JSON bytes: a hit is a plain write, no query, no serialisation, no encoding. Dropped as
+  // soon as any process writes a pool's or bank's JSON (NOTIFY); LIST_CACHE_MS bounds an answer's age if a
+  // notification is lost while the listening connection reconnects.
   const poolListCache = createResponseCache<Buffer>(ctx.config.listCacheMs);
+  if (ctx.config.listCacheMs > 0) {
+    const unlisten = await ctx.db.listen(POOL_LIST_CHANNEL, () => poolListCache.clear());
+    app.addHook("onClose", unlisten);
+  }
 
   getRoute<{ pubkey: string }, unknown>(
     app,
@@ -80,7 +87,7 @@ export function registerPoolRoutes(app: FastifyInstance, ctx: AppContext): void 
       description:
         "Pools with their banks, newest first. Filters: currency (mint), type, owner, status " +
         "(default: open and frozen, i.e. not closed; 'all' for every pool). The same for every client, so an " +
-        "answer is reused for up to LIST_CACHE_MS (default 1 s).",
+        "answer is reused until the indexer writes a pool or bank, and for at most LIST_CACHE_MS (default 10 s).",
       tags: ["pools"],
       querystring: Type.Object(
         {

@@ -8,6 +8,14 @@ import { POOL_COLUMNS, POOL_FROM, type PoolRow, toPoolView } from "./pool-view.t
  * every write of a pool, of its bank or of its name rewrites it here.
  */
 
+/** The NOTIFY channel of view JSON writes: every API process drops its cached pool lists when it hears one. */
+export const POOL_LIST_CHANNEL = "pool_list_changed";
+
+/** Tells every API process (delivered at commit when inside a transaction, once however often it is said). */
+async function announceListChange(q: Queryable): Promise<void> {
+  await q.query("SELECT pg_notify($1, '')", [POOL_LIST_CHANNEL]);
+}
+
 /**
  * Rewrites the view JSON of the pools where `column` = `value` (one pool, or the pools of a bank) from their rows
  * joined with their banks. A row changed by another writer between the read and the write (its xmin moved) is
@@ -19,6 +27,7 @@ export async function refreshPoolViews(
   value: string,
 ): Promise<void> {
   let rows = await readPools(q, `p.${column} = $1`, value);
+  if (rows.length === 0) return;
   while (rows.length > 0) {
     const moved: string[] = [];
     for (const row of rows) {
@@ -30,6 +39,7 @@ export async function refreshPoolViews(
     }
     rows = moved.length === 0 ? [] : await readPools(q, "p.pubkey = ANY($1::text[])", moved);
   }
+  await announceListChange(q);
 }
 
 function readPools(q: Queryable, condition: string, value: string | string[]) {

@@ -166,6 +166,47 @@ describe.each(ENGINES)("the pool list from stored views (%s)", (engine) => {
   });
 });
 
+describe.each(ENGINES)("the cached pool list (%s)", (engine) => {
+  it("answers from its cache until a pool or bank is written, then at once from the new rows", async () => {
+    const t = await createTestDatabase(engine);
+    const app = (await createTestApp(t.db, { catalog: makeCatalog(randomAddress()) })).app; // default 10 s cache
+    try {
+      const bank = makeBank();
+      const bankKey = randomAddress();
+      const key = randomAddress();
+      await upsertBank(t.db, bankKey, bank, 1);
+      await upsertPool(t.db, key, makePool(bankKey, bank, { loanAprBps: 4_000 }), 1);
+      const list = async () => (await app.inject({ method: "GET", url: "/dirty/pools" })).json();
+      /** The first answer within 2 s that passes `ok`, well inside the cache's 10 s. */
+      const eventually = async (
+        ok: (l: { pools: { loanCurve: { apr: number } }[]; banks: unknown[] }) => boolean,
+      ) => {
+        const start = Date.now();
+        for (;;) {
+          const answer = await list();
+          if (ok(answer)) return Date.now() - start;
+          if (Date.now() - start > 2_000) throw new Error(`list not refreshed: ${JSON.stringify(answer)}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      };
+      await new Promise((r) => setTimeout(r, 300)); // the set-up writes' notifications are heard
+      expect((await list()).pools[0].loanCurve.apr).toBe(4_000);
+      // the same rows changed underneath without a view write: the cache keeps answering the old list
+      await t.db.query("UPDATE pools SET view_json = replace(view_json, '\"apr\":4000', '\"apr\":1')");
+      expect((await list()).pools[0].loanCurve.apr).toBe(4_000);
+      // the indexer writes the pool: every cached list is dropped
+      await upsertPool(t.db, key, makePool(bankKey, bank, { loanAprBps: 6_500 }), 2);
+      await eventually((l) => l.pools[0]?.loanCurve.apr === 6_500);
+      // and a bank write too
+      await upsertBank(t.db, bankKey, { ...bank, availableLiquidity: 77n }, 3);
+      await eventually((l) => (l.banks[0] as { availableLiquidity: string }).availableLiquidity === "77");
+    } finally {
+      await app.close();
+      await t.drop();
+    }
+  }, 60_000);
+});
+
 describe.each(ENGINES)("migration 010 over pools indexed before it (%s)", (engine) => {
   it("counts the pools already there, and fills their JSON as the API does when it opens the database", async () => {
     const before = await createTestDatabase(engine, false);
