@@ -1,4 +1,4 @@
-import { address } from "@solana/kit";
+import { address } from "./address-text.ts";
 
 /** Classic SPL Token program (the only token program the lending program accepts). */
 export const TOKEN_PROGRAM_ADDRESS = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");

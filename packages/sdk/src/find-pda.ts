@@ -1,13 +1,12 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import {
-  type Address,
-  getAddressDecoder,
-  getAddressEncoder,
-  type getProgramDerivedAddress,
-  type ProgramDerivedAddress,
-  type ProgramDerivedAddressBump,
-  type ReadonlyUint8Array,
+import type {
+  Address,
+  getProgramDerivedAddress,
+  ProgramDerivedAddress,
+  ProgramDerivedAddressBump,
+  ReadonlyUint8Array,
 } from "@solana/kit";
+import { addressBytes, addressFromBytes } from "./address-text.ts";
 
 type PdaInput = Parameters<typeof getProgramDerivedAddress>[0];
 
@@ -42,7 +41,7 @@ export function deriveProgramAddress({ programAddress, seeds }: PdaInput): Progr
   for (let bump = 255; bump > 0; bump--) {
     preimage[bumpAt] = bump;
     const hash = sha256(preimage);
-    if (!isOnCurve(hash)) return [getAddressDecoder().decode(hash), bump as ProgramDerivedAddressBump];
+    if (!isOnCurve(hash)) return [addressFromBytes(hash), bump as ProgramDerivedAddressBump];
   }
   throw new Error("no viable bump seed for this PDA");
 }
@@ -127,19 +126,4 @@ export function isOnCurve(bytes: ReadonlyUint8Array): boolean {
   const hasRoot = vx2 === u || vx2 === modP(-u);
   // the root is 0 exactly when u is 0: then a set sign bit names no point
   return hasRoot && !(u === 0n && signBit);
-}
-
-/** Address bytes remembered (decoding base58 costs a BigInt conversion; the same addresses recur). */
-const ADDRESS_CACHE_LIMIT = 50_000;
-const addressCache = new Map<string, ReadonlyUint8Array>();
-
-/** The 32 bytes of an address, memoised (PDA seeds, instruction data). */
-export function addressBytes(value: Address): ReadonlyUint8Array {
-  let bytes = addressCache.get(value);
-  if (bytes === undefined) {
-    bytes = getAddressEncoder().encode(value);
-    if (addressCache.size >= ADDRESS_CACHE_LIMIT) addressCache.delete(addressCache.keys().next().value!);
-    addressCache.set(value, bytes);
-  }
-  return bytes;
 }

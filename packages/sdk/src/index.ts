@@ -5,6 +5,7 @@ export * from "./accounts/decode-account.ts";
 export * from "./accounts/loan.ts";
 export * from "./accounts/pool.ts";
 export * from "./accounts/request.ts";
+export * from "./address-text.ts";
 export * from "./constants.ts";
 export * from "./deploy/deploy-program.ts";
 export * from "./deploy/deploy-transport.ts";

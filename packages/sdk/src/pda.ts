@@ -1,5 +1,6 @@
 import { type Address, getU64Encoder, type ProgramDerivedAddress } from "@solana/kit";
-import { addressBytes, findProgramDerivedAddress } from "./find-pda.ts";
+import { addressBytes } from "./address-text.ts";
+import { findProgramDerivedAddress } from "./find-pda.ts";
 
 const u64Bytes = (value: bigint) => getU64Encoder().encode(value);
 

@@ -1,4 +1,5 @@
-import { getAddressDecoder } from "@solana/kit";
+import { addressFromBytes } from "@cistern/sdk";
+
 import type { RpcAccount, RpcClient } from "../solana/rpc-client.ts";
 import type { AssetNft, AssetSource, NftType, TokenBalance } from "./asset-source.ts";
 import { getMetadataAddress, type MetaplexMetadata, parseMetaplexMetadata } from "./metaplex-metadata.ts";
@@ -89,5 +90,5 @@ export function createLocalnetAssetSource(rpc: RpcClient): AssetSource {
 }
 
 function getMint(data: Uint8Array): string {
-  return getAddressDecoder().decode(data.subarray(0, 32));
+  return addressFromBytes(data.subarray(0, 32));
 }

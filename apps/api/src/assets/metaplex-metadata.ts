@@ -1,5 +1,5 @@
-import { findProgramDerivedAddress } from "@cistern/sdk";
-import { type Address, getAddressDecoder, getAddressEncoder } from "@solana/kit";
+import { addressFromBytes, findProgramDerivedAddress } from "@cistern/sdk";
+import { type Address, getAddressEncoder } from "@solana/kit";
 
 export const TOKEN_METADATA_PROGRAM = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s";
 
@@ -40,7 +40,7 @@ class Reader {
   }
   pubkey(): string {
     if (this.offset + 32 > this.data.length) throw new Error("metadata truncated");
-    const key = getAddressDecoder().decode(this.data.subarray(this.offset, this.offset + 32));
+    const key = addressFromBytes(this.data.subarray(this.offset, this.offset + 32));
     this.offset += 32;
     return key;
   }

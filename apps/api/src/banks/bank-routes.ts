@@ -1,5 +1,6 @@
+import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-import { address } from "@solana/kit";
+
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { readBigInt } from "../db/database.ts";

@@ -1,6 +1,7 @@
 import { CURRENCY_IMAGE_SIZE_PX, getCurrencyByMint } from "@cistern/protocol";
+import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-import { address } from "@solana/kit";
+
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getSizedImageUrl } from "../assets/image-check.ts";

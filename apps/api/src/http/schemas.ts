@@ -1,12 +1,12 @@
+import { isAddressText } from "@cistern/sdk";
 import { type TSchema, Type } from "@sinclair/typebox";
-import { isAddress } from "@solana/kit";
 
 /** Name of the Ajv format every address field uses (registered by createApp). */
 export const ADDRESS_FORMAT = "solana-address";
 
 /** The check behind {@link ADDRESS_FORMAT}: base58 that decodes to exactly 32 bytes. */
 export function isSolanaAddress(value: string): boolean {
-  return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value) && isAddress(value);
+  return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value) && isAddressText(value);
 }
 
 /** A base58 Solana address (32-44 characters of the base58 alphabet, decoding to 32 bytes). */

@@ -1,4 +1,5 @@
-import { type Address, address, type KeyPairSigner } from "@solana/kit";
+import { address } from "@cistern/sdk";
+import type { Address, KeyPairSigner } from "@solana/kit";
 import type { AppContext } from "../app-context.ts";
 import { createLocalLendingVenue, type LocalLendingVenue } from "../venues/lending/local-lending-venue.ts";
 import { createLocalNftMarketVenue } from "../venues/nft/local-nft-market-venue.ts";

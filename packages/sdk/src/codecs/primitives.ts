@@ -1,7 +1,6 @@
 import {
   type Address,
   type FixedSizeCodec,
-  getAddressCodec,
   getI64Codec,
   getU8Codec,
   getU16Codec,
@@ -10,6 +9,7 @@ import {
   padRightCodec,
   transformCodec,
 } from "@solana/kit";
+import { getFastAddressCodec } from "../address-text.ts";
 
 /** u64 as bigint. */
 export const u64 = (): FixedSizeCodec<bigint | number, bigint, 8> => getU64Codec();
@@ -22,7 +22,7 @@ export const u16 = (): FixedSizeCodec<number, number, 2> => getU16Codec();
 /** u8 as number. */
 export const u8 = (): FixedSizeCodec<number, number, 1> => getU8Codec();
 /** 32-byte public key. */
-export const pubkey = (): FixedSizeCodec<Address, Address, 32> => getAddressCodec();
+export const pubkey = (): FixedSizeCodec<Address, Address, 32> => getFastAddressCodec();
 
 /** A codec followed by `bytes` reserved zero bytes (written as 0, ignored when read). */
 export function withReserved<TFrom, TTo extends TFrom>(
@@ -65,7 +65,7 @@ const ZERO_ADDRESS = "11111111111111111111111111111111" as Address;
 /** 32 bytes where all-zero means "none" (null). */
 export function optionalPubkey(): FixedSizeCodec<Address | null, Address | null, 32> {
   return transformCodec(
-    getAddressCodec(),
+    getFastAddressCodec(),
     (value: Address | null) => value ?? ZERO_ADDRESS,
     (value: Address) => (value === ZERO_ADDRESS ? null : value),
   );

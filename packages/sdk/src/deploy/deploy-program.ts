@@ -4,7 +4,6 @@ import {
   type Blockhash,
   createTransactionMessage,
   generateKeyPairSigner,
-  getAddressDecoder,
   getTransactionMessageSize,
   type Instruction,
   pipe,
@@ -14,6 +13,7 @@ import {
   type TransactionSigner,
 } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
+import { addressFromBytes } from "../address-text.ts";
 import { SDK_ERROR, SdkError } from "../sdk-error.ts";
 import type { DeployTransport } from "./deploy-transport.ts";
 import {
@@ -103,7 +103,7 @@ function readProgramDataAuthority(data: Uint8Array): Address | null {
     throw new SdkError(SDK_ERROR.DEPLOY_PROGRAM_ACCOUNT_MISMATCH, "account is not a ProgramData account");
   }
   if (data[12] === 0) return null;
-  return getAddressDecoder().decode(data.subarray(13, 45));
+  return addressFromBytes(data.subarray(13, 45));
 }
 
 /**

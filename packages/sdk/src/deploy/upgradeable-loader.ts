@@ -3,11 +3,10 @@ import {
   AccountRole,
   type AccountSignerMeta,
   type Address,
-  address,
-  getAddressEncoder,
   type Instruction,
   type TransactionSigner,
 } from "@solana/kit";
+import { address, addressBytes } from "../address-text.ts";
 import { findProgramDerivedAddress } from "../find-pda.ts";
 
 /** The BPF Upgradeable Loader (loader-v3) program address. */
@@ -63,7 +62,7 @@ function tagOnly(tag: number, extraBytes: number): { bytes: Uint8Array; view: Da
 export async function findProgramDataAddress(programAddress: Address): Promise<Address> {
   const [pda] = await findProgramDerivedAddress({
     programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
-    seeds: [getAddressEncoder().encode(programAddress)],
+    seeds: [addressBytes(programAddress)],
   });
   return pda;
 }

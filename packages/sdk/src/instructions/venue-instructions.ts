@@ -1,10 +1,5 @@
-import {
-  type Address,
-  getAddressDecoder,
-  getAddressEncoder,
-  type Instruction,
-  type ReadonlyUint8Array,
-} from "@solana/kit";
+import { type Address, getAddressEncoder, type Instruction, type ReadonlyUint8Array } from "@solana/kit";
+import { addressBytes, addressFromBytes } from "../address-text.ts";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
 import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
 import { findMetadataPda } from "../metaplex/metadata.ts";
@@ -29,7 +24,7 @@ export interface VenuesAccount {
 export function decodeVenuesAccount(data: ReadonlyUint8Array): VenuesAccount {
   if (data.length !== VENUES_ACCOUNT_SIZE || data[0] !== 5 || data[1] !== 1)
     throw new Error("not a Venues account");
-  const key = (offset: number) => getAddressDecoder().decode(data.slice(offset, offset + 32));
+  const key = (offset: number) => addressFromBytes(data.slice(offset, offset + 32));
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   return {
     swapProgram: key(8),
@@ -314,7 +309,7 @@ export function getSetDelegationInstruction(input: {
 }): Instruction {
   const data = new Uint8Array(33);
   data[0] = INSTRUCTION_TAG.SetDelegation;
-  data.set(getAddressEncoder().encode(input.keeper), 1);
+  data.set(addressBytes(input.keeper), 1);
   return {
     programAddress: input.programAddress,
     accounts: [signer(input.owner, false), writable(input.bank)],

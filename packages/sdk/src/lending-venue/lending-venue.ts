@@ -3,15 +3,9 @@
  * 12 decimals) grows with chain time at the reserve's rate; positions hold shares. Layout in
  * programs/lending-venue/LAYOUT.md. The maths here is bit-exact with the program's.
  */
-import {
-  type Address,
-  getAddressDecoder,
-  getAddressEncoder,
-  type Instruction,
-  type ProgramDerivedAddress,
-  type ReadonlyUint8Array,
-} from "@solana/kit";
-import { addressBytes, findProgramDerivedAddress } from "../find-pda.ts";
+import type { Address, Instruction, ProgramDerivedAddress, ReadonlyUint8Array } from "@solana/kit";
+import { addressBytes, addressFromBytes } from "../address-text.ts";
+import { findProgramDerivedAddress } from "../find-pda.ts";
 import {
   readonly,
   type SignerInput,
@@ -103,8 +97,7 @@ export interface LendingPositionAccount {
 function view(data: ReadonlyUint8Array): DataView {
   return new DataView(data.buffer, data.byteOffset, data.byteLength);
 }
-const keyAt = (data: ReadonlyUint8Array, offset: number) =>
-  getAddressDecoder().decode(data.slice(offset, offset + 32));
+const keyAt = (data: ReadonlyUint8Array, offset: number) => addressFromBytes(data.slice(offset, offset + 32));
 
 /** Decodes a reserve account (checks size, tag and version). */
 export function decodeLendingReserve(data: ReadonlyUint8Array): LendingReserveAccount {

@@ -2,15 +2,9 @@
  * Client of the local NFT market (programs/nft-market): listings (an NFT escrowed at a price) and collection bids
  * (currency escrowed for any NFT of a verified collection). Layout in programs/nft-market/LAYOUT.md.
  */
-import {
-  type Address,
-  getAddressDecoder,
-  getAddressEncoder,
-  type Instruction,
-  type ProgramDerivedAddress,
-  type ReadonlyUint8Array,
-} from "@solana/kit";
-import { addressBytes, findProgramDerivedAddress } from "../find-pda.ts";
+import type { Address, Instruction, ProgramDerivedAddress, ReadonlyUint8Array } from "@solana/kit";
+import { addressBytes, addressFromBytes } from "../address-text.ts";
+import { findProgramDerivedAddress } from "../find-pda.ts";
 import {
   readonly,
   type SignerInput,
@@ -104,8 +98,7 @@ export interface MarketBidAccount {
 }
 
 const view = (data: ReadonlyUint8Array) => new DataView(data.buffer, data.byteOffset, data.byteLength);
-const keyAt = (data: ReadonlyUint8Array, offset: number) =>
-  getAddressDecoder().decode(data.slice(offset, offset + 32));
+const keyAt = (data: ReadonlyUint8Array, offset: number) => addressFromBytes(data.slice(offset, offset + 32));
 
 /** Decodes a listing (checks size, tag and version). */
 export function decodeMarketListing(data: ReadonlyUint8Array): MarketListingAccount {

@@ -2,15 +2,9 @@
  * Client of the local swap venue (programs/swap-venue): a constant-product AMM, one pool per mint pair, its
  * layout in programs/swap-venue/LAYOUT.md. The quote maths here is bit-exact with the program's.
  */
-import {
-  type Address,
-  getAddressDecoder,
-  getAddressEncoder,
-  type Instruction,
-  type ProgramDerivedAddress,
-  type ReadonlyUint8Array,
-} from "@solana/kit";
-import { addressBytes, findProgramDerivedAddress } from "../find-pda.ts";
+import type { Address, Instruction, ProgramDerivedAddress, ReadonlyUint8Array } from "@solana/kit";
+import { addressBytes, addressFromBytes } from "../address-text.ts";
+import { findProgramDerivedAddress } from "../find-pda.ts";
 import { readonly, type SignerInput, signer, writable } from "../instructions/account-metas.ts";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address;
@@ -86,7 +80,7 @@ export function decodeSwapPool(data: ReadonlyUint8Array): SwapPoolAccount {
   if (data.length !== SWAP_POOL_SIZE || data[0] !== 1 || data[1] !== 1)
     throw new Error("not a swap pool account");
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const key = (offset: number) => getAddressDecoder().decode(data.slice(offset, offset + 32));
+  const key = (offset: number) => addressFromBytes(data.slice(offset, offset + 32));
   return {
     feeBps: view.getUint16(6, true),
     mintA: key(8),

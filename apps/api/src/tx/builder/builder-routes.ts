@@ -1,6 +1,7 @@
 import type { PoolType } from "@cistern/sdk";
+import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-import { address } from "@solana/kit";
+
 import type { FastifyInstance } from "fastify";
 import type { TxContext } from "../tx-context.ts";
 import { depositInstructions, withdrawInstructions } from "./bank-builder.ts";

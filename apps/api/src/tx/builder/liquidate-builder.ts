@@ -1,12 +1,13 @@
 import { computeGraceSeconds, isLiquidatable } from "@cistern/protocol";
 import {
+  address,
   findEscrowPda,
   findVaultPda,
   getLiquidateInstruction,
   getLiquidateSellInstruction,
   type LoanAccount,
 } from "@cistern/sdk";
-import { type Address, address } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest } from "../tx-errors.ts";

@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { computeOwedInterest } from "@cistern/protocol";
 import {
+  address,
   getExtendInstruction,
   getRepayInstruction,
   getTakeLoanInstruction,
   type LoanAccount,
   type VenuePull,
 } from "@cistern/sdk";
-import { type Address, address } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { toVenuePull } from "../../venues/lending/local-lending-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { resolveNft } from "../calculator/collateral.ts";

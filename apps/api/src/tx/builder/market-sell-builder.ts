@@ -1,7 +1,7 @@
 import type { MarketSellQuote } from "@cistern/protocol";
 import { PROGRAM_ERROR_CODE } from "@cistern/protocol";
-import { findEscrowPda, getMarketSellInstruction } from "@cistern/sdk";
-import { type Address, address } from "@solana/kit";
+import { address, findEscrowPda, getMarketSellInstruction } from "@cistern/sdk";
+import type { Address } from "@solana/kit";
 import { DEFAULT_SLIPPAGE_BPS, toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { loadTxValuation } from "../calculator/valuation.ts";

@@ -1,6 +1,6 @@
 import { PROGRAM_ERROR_CODE } from "@cistern/protocol";
-import { getMigrateInstruction, MAX_MIGRATE_LOANS } from "@cistern/sdk";
-import { type Address, address, type Instruction } from "@solana/kit";
+import { address, getMigrateInstruction, MAX_MIGRATE_LOANS } from "@cistern/sdk";
+import type { Address, Instruction } from "@solana/kit";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import type { BuildPlan } from "./route-kit.ts";

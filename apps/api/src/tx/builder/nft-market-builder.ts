@@ -1,11 +1,12 @@
 import { type InstantSellQuote, type MortgageTerms, PROGRAM_ERROR_CODE } from "@cistern/protocol";
 import {
+  address,
   findEscrowPda,
   findLoanPda,
   getMarketSellInstruction,
   getTakeMortgageInstruction,
 } from "@cistern/sdk";
-import { type Address, address } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteJson, quoteLoan } from "../calculator/quote-service.ts";

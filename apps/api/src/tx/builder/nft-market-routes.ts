@@ -1,5 +1,6 @@
+import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-import { address } from "@solana/kit";
+
 import type { FastifyInstance } from "fastify";
 import { withErrors } from "../../http/schemas.ts";
 import type { NftListing } from "../../venues/nft/nft-market-venue.ts";

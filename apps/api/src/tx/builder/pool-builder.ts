@@ -6,6 +6,7 @@ import {
   toPlainDecimalString,
 } from "@cistern/protocol";
 import {
+  address,
   findBankPda,
   findPoolPda,
   getClosePoolInstruction,
@@ -15,7 +16,7 @@ import {
   type PoolParams,
   type PoolType,
 } from "@cistern/sdk";
-import { type Address, address, type Instruction } from "@solana/kit";
+import type { Address, Instruction } from "@solana/kit";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { depositInstructions } from "./bank-builder.ts";

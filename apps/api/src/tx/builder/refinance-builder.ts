@@ -1,6 +1,6 @@
 import { computeOwedInterest, computeTotalInterest, SECONDS_PER_DAY } from "@cistern/protocol";
-import { getRefinanceInstruction, type LoanAccount } from "@cistern/sdk";
-import { address } from "@solana/kit";
+import { address, getRefinanceInstruction, type LoanAccount } from "@cistern/sdk";
+
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteResult, quoteLoan } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";

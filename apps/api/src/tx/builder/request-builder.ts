@@ -12,13 +12,14 @@ import {
   PROGRAM_ERROR_CODE,
 } from "@cistern/protocol";
 import {
+  address,
   decodeRequestAccount,
   getCancelRequestInstruction,
   getFillRequestInstruction,
   getPostRequestInstruction,
   type RequestAccount,
 } from "@cistern/sdk";
-import { type Address, address } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { resolveNft } from "../calculator/collateral.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";

@@ -1,5 +1,6 @@
+import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-import { address } from "@solana/kit";
+
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_SLIPPAGE_BPS, toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";

@@ -1,7 +1,8 @@
 import { randomInt } from "node:crypto";
 import type { PriorityFeeOptions } from "@cistern/protocol";
 import { computeUnitPrice, JITO_TIP_ACCOUNTS, TransactionKind } from "@cistern/protocol";
-import { type Address, address, type Blockhash, type Instruction } from "@solana/kit";
+import { address } from "@cistern/sdk";
+import type { Address, Blockhash, Instruction } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 import type { ChainClock } from "../chain/chain-clock.ts";
 import { requireJsonRpc } from "../chain/json-rpc.ts";

@@ -1,5 +1,5 @@
-import { findProgramDerivedAddress } from "@cistern/sdk";
-import { AccountRole, type Address, address, getAddressEncoder, type Instruction } from "@solana/kit";
+import { address, addressBytes, findProgramDerivedAddress } from "@cistern/sdk";
+import { AccountRole, type Address, getAddressEncoder, type Instruction } from "@solana/kit";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
@@ -33,7 +33,7 @@ export async function findLookupTableAddress(
 ): Promise<{ table: Address; bump: number }> {
   const [table, bump] = await findProgramDerivedAddress({
     programAddress: ADDRESS_LOOKUP_TABLE_PROGRAM,
-    seeds: [getAddressEncoder().encode(authority), u64le(recentSlot)],
+    seeds: [addressBytes(authority), u64le(recentSlot)],
   });
   return { table, bump };
 }

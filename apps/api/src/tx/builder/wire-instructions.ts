@@ -1,5 +1,5 @@
-import { addressBytes, findProgramDerivedAddress } from "@cistern/sdk";
-import { AccountRole, type Address, address, getAddressEncoder, type Instruction } from "@solana/kit";
+import { address, addressBytes, findProgramDerivedAddress } from "@cistern/sdk";
+import { AccountRole, type Address, type Instruction } from "@solana/kit";
 
 /** Programs the builder calls besides the lending program. */
 export const COMPUTE_BUDGET_PROGRAM = address("ComputeBudget111111111111111111111111111111");

@@ -1,4 +1,5 @@
-import { type Address, address } from "@solana/kit";
+import { address } from "@cistern/sdk";
+import type { Address } from "@solana/kit";
 import { getMetadataAddress, parseMetaplexMetadata } from "../../assets/metaplex-metadata.ts";
 import { findAssociatedTokenAddress } from "../builder/wire-instructions.ts";
 import type { TxContext } from "../tx-context.ts";

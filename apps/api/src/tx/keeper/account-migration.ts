@@ -1,5 +1,6 @@
+import { address } from "@cistern/sdk";
 import type { KeyPairSigner } from "@solana/kit";
-import { address } from "@solana/kit";
+
 import type { FastifyBaseLogger } from "fastify";
 import { migrateGroups } from "../builder/migrate-builder.ts";
 import type { TxContext } from "../tx-context.ts";

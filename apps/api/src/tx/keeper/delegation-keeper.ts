@@ -1,5 +1,5 @@
-import { getDelegateInstruction } from "@cistern/sdk";
-import { address, type KeyPairSigner } from "@solana/kit";
+import { address, getDelegateInstruction } from "@cistern/sdk";
+import type { KeyPairSigner } from "@solana/kit";
 import type { FastifyBaseLogger } from "fastify";
 import type { TxContext } from "../tx-context.ts";
 import { sendAsKeeper } from "./keeper-send.ts";

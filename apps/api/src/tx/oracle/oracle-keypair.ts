@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { readKeypairFile } from "@cistern/sdk";
-import { createKeyPairSignerFromPrivateKeyBytes, getAddressEncoder, type KeyPairSigner } from "@solana/kit";
+import { addressBytes, readKeypairFile } from "@cistern/sdk";
+import { createKeyPairSignerFromPrivateKeyBytes, type KeyPairSigner } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 
 /** Loads the oracle keypair (see loadServiceKeypair). */
@@ -30,7 +30,7 @@ export async function loadServiceKeypair(
     }
     const seed = new Uint8Array(randomBytes(32));
     const signer = await createKeyPairSignerFromPrivateKeyBytes(seed);
-    const secret = [...seed, ...getAddressEncoder().encode(signer.address)];
+    const secret = [...seed, ...addressBytes(signer.address)];
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, JSON.stringify(secret), { mode: 0o600 });
     await chmod(path, 0o600);

@@ -1,4 +1,5 @@
 import {
+  addressFromBytes,
   decodeMarketBid,
   decodeMarketListing,
   decodeMetadata,
@@ -136,7 +137,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       if (collection === null || !collection.verified) return null;
       return {
         mint,
-        collection: getAddressDecoder().decode(collection.key),
+        collection: addressFromBytes(collection.key),
         seller: decoded.seller,
         currencyMint: decoded.currencyMint,
         price: decoded.price,

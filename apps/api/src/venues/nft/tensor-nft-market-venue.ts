@@ -1,6 +1,6 @@
+import { address } from "@cistern/sdk";
 import {
   type Address,
-  address,
   decompileTransactionMessage,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,

@@ -1,4 +1,5 @@
 import {
+  address,
   decodeSwapPool,
   decodeVenuesAccount,
   findSwapPoolPda,
@@ -6,7 +7,7 @@ import {
   getSwapInstruction,
   quoteSwapExactIn,
 } from "@cistern/sdk";
-import { type Address, address } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
 import type { RpcClient } from "../../solana/rpc-client.ts";
 import { findAssociatedTokenAddress } from "../../tx/builder/wire-instructions.ts";

@@ -1,5 +1,6 @@
+import { address } from "@cistern/sdk";
 import type { QuoteGetRequest, QuoteResponse, SwapInstructionsResponse, SwapRequest } from "@jup-ag/api";
-import { AccountRole, type Address, address, type Instruction } from "@solana/kit";
+import { AccountRole, type Address, type Instruction } from "@solana/kit";
 
 /**
  * A swap venue in the production API's shapes (Jupiter's swap API v1: quote, then swap instructions), so the
