@@ -30,7 +30,7 @@ import { type SwapInstructionsResponse, toKitInstruction } from "../../api/src/v
 import { formatAmount } from "../src/kit/format.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
 import { confirmed, createUsdcNftPool, findSeriousA11yViolations, openAs, shot } from "./journey-helpers.ts";
-import { rpc, type Stack, startStack } from "./stack.ts";
+import { JOURNEY_SLOT_MS, rpc, type Stack, startStack } from "./stack.ts";
 
 let stack: Stack | undefined;
 let browser: Browser | undefined;
@@ -55,7 +55,7 @@ async function tokenBalance(owner: string, mint: string): Promise<bigint> {
 
 beforeAll(async () => {
   await mkdir(TEST_OUTPUT_DIR, { recursive: true });
-  stack = await startStack();
+  stack = await startStack({ slotMs: JOURNEY_SLOT_MS });
   for (const key of [lenderKey, borrowerKey]) {
     const given = await stack.localnet.faucet(key.publicKey.toBase58());
     await stack.localnet.fundWallet(key.publicKey.toBase58(), { lamports: 100_000_000_000n });

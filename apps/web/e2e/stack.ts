@@ -51,18 +51,23 @@ export async function rpc<T>(rpcUrl: string, method: string, params: unknown[] =
   return body.result as T;
 }
 
+/** The journeys' slot time: short, so the suite runs quickly. */
+export const JOURNEY_SLOT_MS = 100;
+
 /**
  * Builds the web app, starts localnet with the lending program, the API with its write path and
  * indexer, initialises the program config (oracle = the API's oracle key) and serves the web app.
+ * `slotMs` undefined runs the localnet at its own slot time (400 ms, as `npm start`): what a benchmark of the
+ * user's wait needs.
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(options: { slotMs: number | undefined }): Promise<Stack> {
   const root = await makeTempDir("cistern-web-stack-");
   const buildDir = join(root, "dist");
   await buildWebApp(buildDir, "journeys-build");
   const localnet = await startLocalnet({
     rpcPort: 0,
     dataDir: join(root, "chain"),
-    slotMs: 100,
+    slotMs: options.slotMs,
     programs: [{ soPath: LENDING_SO }],
   });
   const programId = localnet.programs[0]!.programId;
