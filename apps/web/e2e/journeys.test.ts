@@ -1314,6 +1314,67 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       .locator(`tr[data-loan="${soldLoan}"]`)
       .waitFor({ timeout: 30_000 });
   });
+
+  it("a pool left at the account layout before the program's upgrade: its owner sees why and upgrades it (1280 and 360 px)", async () => {
+    const ownerKey = Keypair.generate();
+    const owner = ownerKey.publicKey.toBase58();
+    await stack!.localnet.faucet(owner);
+    await stack!.localnet.fundWallet(owner, { lamports: 10_000_000_000n });
+    const page = await openAs(browser!, ownerKey, pageErrors);
+    await createUsdcNftPool(page, stack!.webUrl, {
+      amount: "50",
+      collections: [faucetNfts[0]!.collectionId],
+      usdcMint: USDC_MINT,
+    });
+    const mine = (await (await fetch(`${stack!.apiUrl}/pool/get-by-owner?owner=${owner}`)).json()) as {
+      pools: { pubkey: string }[];
+    };
+    const pool = mine.pools[0]!.pubkey;
+    // Test set-up, as the chain holds a pool written by program 1.7: the same bytes at the 768-byte layout v1
+    const current = await rpc<{ value: { lamports: number; owner: string } }>(
+      stack!.localnet.rpcUrl,
+      "getAccountInfo",
+      [pool, { encoding: "base64" }],
+    );
+    const v1 = (await accountData(pool)).slice(0, 768);
+    v1[1] = 1;
+    await rpc(stack!.localnet.rpcUrl, "localnet_setAccount", [
+      pool,
+      {
+        lamports: current.value.lamports,
+        owner: current.value.owner,
+        data: Buffer.from(v1).toString("base64"),
+      },
+    ]);
+
+    await page.setViewportSize({ width: 360, height: 740 });
+    const card = page
+      .getByTestId("my-pools")
+      .locator("li")
+      .filter({ has: page.getByTestId("upgrade-pool") });
+    for (let i = 0; i < 30 && (await card.count()) === 0; i++) {
+      await page.goto(`${stack!.webUrl}/my-pools`);
+      await page.getByTestId("my-pools").waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(500);
+    }
+    await card.getByText("written before the lending program's last upgrade").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(page, "31-upgrade-pool-360");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await confirmed(page, () => card.getByRole("button", { name: "Upgrade pool" }).click());
+
+    // the chain holds the pool at the current layout, every earlier byte kept; the notice goes
+    const upgraded = await accountData(pool);
+    expect([upgraded.length, upgraded[1]]).toEqual([800, 2]);
+    expect([...upgraded.slice(2, 768)]).toEqual([...v1.slice(2)]);
+    expect(decodePoolAccount(upgraded).migratedAt).toBeGreaterThan(0n);
+    await page.goto(`${stack!.webUrl}/my-pools`);
+    await page.getByTestId("my-pools").waitFor({ timeout: 30_000 });
+    for (let i = 0; i < 30 && (await page.getByTestId("upgrade-pool").count()) > 0; i++)
+      await page.waitForTimeout(500);
+    expect(await page.getByTestId("upgrade-pool").count()).toBe(0);
+    await page.close();
+  });
 });
 
 async function bankVault(owner: string, mint: string): Promise<string> {
@@ -1326,7 +1387,6 @@ async function bankVault(owner: string, mint: string): Promise<string> {
   return bank.vault;
 }
 
-/** Borrows `amount` USDC for `days` against the borrower's NFT called `name` through the borrow page. */
 /** An account's data as the chain holds it now. */
 async function accountData(address: string): Promise<Uint8Array> {
   const result = await rpc<{ value: { data: [string, string] } | null }>(
@@ -1337,6 +1397,7 @@ async function accountData(address: string): Promise<Uint8Array> {
   return new Uint8Array(Buffer.from(result.value!.data[0], "base64"));
 }
 
+/** Borrows `amount` USDC for `days` against the borrower's NFT called `name` through the borrow page. */
 async function borrowNft(name: string, amount: string, days: string) {
   await borrower.goto(`${stack!.webUrl}/borrow`);
   const list = borrower.getByTestId("nft-list");

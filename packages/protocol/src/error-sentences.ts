@@ -124,7 +124,7 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
     case P.MortgageDisabled:
       return "This pool does not offer mortgages. Choose another offer.";
     case P.AccountNeedsMigration:
-      return "This pool or loan was created before the lending program's last upgrade and is being brought to the new version. Please try again in a minute.";
+      return "This pool or loan was written before the lending program's last upgrade. Its pool's owner upgrades it from My pools (Upgrade pool), or the operator's keeper does; please try again once it is upgraded.";
     case P.NothingToMigrate:
       return "This pool and its loans are already at the program's current version.";
     case P.InvalidVenue:

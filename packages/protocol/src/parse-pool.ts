@@ -83,6 +83,8 @@ interface ParsedPoolBase {
   collections: PoolCollateral[];
   isAutoSellEnabled: boolean;
   isCompoundingEnabled: boolean;
+  /** The pool is at an account layout older than the program's: its owner upgrades it (POST /nft/migrate). */
+  needsMigration: boolean;
 }
 
 /** A token-collateral pool. */
@@ -234,6 +236,7 @@ export function parsePool(input: unknown): ParsedPool {
     },
     conditions: readConditions(raw.conditions),
     collections: readCollaterals(raw, type),
+    needsMigration: readBoolean(E, "needsMigration", raw.needsMigration),
     isAutoSellEnabled: readBoolean(
       E,
       "liquidation.isAutoSellEnabled",

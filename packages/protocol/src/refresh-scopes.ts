@@ -51,6 +51,7 @@ export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly Refr
   "Post Loan Request": ["loans", "assets"],
   "Cancel Loan Request": ["loans", "assets"],
   "Fill Loan Request": ["loans", "balance", "mypool"],
+  "Upgrade Pool": ["balance", "mypool", "pool"],
 });
 
 /**

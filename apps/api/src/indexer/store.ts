@@ -1,4 +1,4 @@
-import type { BankAccount, LoanAccount, PoolAccount } from "@cistern/sdk";
+import { ACCOUNT_VERSION, type BankAccount, type LoanAccount, type PoolAccount } from "@cistern/sdk";
 import type { BankRow } from "../banks/bank-view.ts";
 import type { Queryable } from "../db/database.ts";
 import { refreshPoolViews, storeBankViews } from "../pools/stored-views.ts";
@@ -84,9 +84,9 @@ export async function upsertPool(
        min_duration, max_duration, min_amount_usd, max_amount_usd, is_auto_sell_enabled, is_mortgage_enabled,
        is_compounding_enabled, conditions, collections, total_loans, total_liquidations, total_mortgages,
        total_interest, current_loans, borrowed_amount, created_at, updated_at, last_loan_at, slot,
-       collections_updated_at, last_mortgage_at)
+       collections_updated_at, last_mortgage_at, layout_version)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-       $23, $24, $25, $26, $27, $28, $29, $30, $31)
+       $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)
      ON CONFLICT (pubkey) DO UPDATE SET owner = EXCLUDED.owner, bank = EXCLUDED.bank, currency = EXCLUDED.currency,
        pool_type = EXCLUDED.pool_type, status = EXCLUDED.status, apr_bps = EXCLUDED.apr_bps,
        mortgage_apr_bps = EXCLUDED.mortgage_apr_bps, min_duration = EXCLUDED.min_duration,
@@ -98,7 +98,8 @@ export async function upsertPool(
        total_interest = EXCLUDED.total_interest, current_loans = EXCLUDED.current_loans,
        borrowed_amount = EXCLUDED.borrowed_amount, created_at = EXCLUDED.created_at,
        updated_at = EXCLUDED.updated_at, last_loan_at = EXCLUDED.last_loan_at, slot = EXCLUDED.slot,
-       collections_updated_at = EXCLUDED.collections_updated_at, last_mortgage_at = EXCLUDED.last_mortgage_at
+       collections_updated_at = EXCLUDED.collections_updated_at, last_mortgage_at = EXCLUDED.last_mortgage_at,
+       layout_version = EXCLUDED.layout_version
      WHERE pools.slot <= EXCLUDED.slot
      RETURNING pubkey`,
     [
@@ -133,6 +134,7 @@ export async function upsertPool(
       slot,
       pool.collectionsUpdatedAt,
       pool.lastMortgageAt,
+      pool.layoutVersion ?? ACCOUNT_VERSION.Pool,
     ],
   );
   if (written.length > 0) await refreshPoolViews(q, "pubkey", pubkey);

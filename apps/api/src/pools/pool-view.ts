@@ -1,3 +1,4 @@
+import { ACCOUNT_VERSION } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
 import { readBigInt, readNumber } from "../db/database.ts";
 import { BaseUnitsString, EpochSeconds, Pubkey, StringEnum } from "../http/schemas.ts";
@@ -7,7 +8,8 @@ export const POOL_COLUMNS = `p.pubkey, p.owner, p.seed, p.bump, p.bank, p.curren
   p.thumbnail, p.apr_bps, p.mortgage_apr_bps, p.min_duration, p.max_duration, p.min_amount_usd, p.max_amount_usd,
   p.is_auto_sell_enabled, p.is_mortgage_enabled, p.is_compounding_enabled, p.conditions, p.collections,
   p.total_loans, p.total_liquidations, p.total_mortgages, p.total_interest, p.current_loans, p.borrowed_amount,
-  p.created_at, p.updated_at, p.last_loan_at, p.collections_updated_at, p.last_mortgage_at, b.total_liquidity, b.available_liquidity, b.delegated_liquidity`;
+  p.created_at, p.updated_at, p.last_loan_at, p.collections_updated_at, p.last_mortgage_at, p.layout_version,
+  b.total_liquidity, b.available_liquidity, b.delegated_liquidity`;
 
 export const POOL_FROM = "pools p LEFT JOIN banks b ON b.pubkey = p.bank";
 
@@ -44,6 +46,7 @@ export interface PoolRow {
   last_loan_at: unknown;
   collections_updated_at: unknown;
   last_mortgage_at: unknown;
+  layout_version: unknown;
   total_liquidity: unknown;
   available_liquidity: unknown;
   delegated_liquidity: unknown;
@@ -136,6 +139,13 @@ export const PoolSchema = Type.Object(
     createdAt: EpochSeconds,
     updatedAt: EpochSeconds,
     lastLoanAt: EpochSeconds,
+    layoutVersion: Type.Integer({
+      description: "account layout on chain: 2 current; 1 written before the program's 1.8 upgrade",
+    }),
+    needsMigration: Type.Boolean({
+      description:
+        "the pool is at an older layout: its owner brings it to the current one with POST /nft/migrate",
+    }),
   },
   { $id: "Pool" },
 );
@@ -144,6 +154,8 @@ const EMPTY_WHITELIST = "11111111111111111111111111111111";
 
 /** Maps a pools row (joined with its bank) to the API shape. */
 export function toPoolView(row: PoolRow) {
+  // not read since migration 011 added the column: shown as current until the indexer reads the pool again
+  const layoutVersion = row.layout_version === null ? ACCOUNT_VERSION.Pool : readNumber(row.layout_version);
   const conditions = parseJson<StoredConditions>(row.conditions);
   const collections = parseJson<StoredCollection[]>(row.collections);
   return {
@@ -197,5 +209,7 @@ export function toPoolView(row: PoolRow) {
     createdAt: readNumber(row.created_at),
     updatedAt: readNumber(row.updated_at),
     lastLoanAt: readNumber(row.last_loan_at),
+    layoutVersion,
+    needsMigration: layoutVersion < ACCOUNT_VERSION.Pool,
   };
 }

@@ -135,6 +135,18 @@ describe.each(ENGINES)("the pool list from stored views (%s)", (engine) => {
     expect((await get("/dirty/pools?status=all")).totalCount).toBe(8);
   });
 
+  it("says which pools await Migrate: a pool read at layout v1, then again after Migrate", async () => {
+    const key = pools[0]!.key;
+    await upsertPool(t.db, key, { ...pools[0]!.pool, layoutVersion: 1 }, 30);
+    const before = (await get("/dirty/pools?status=all")).pools.find(
+      (p: { pubkey: string }) => p.pubkey === key,
+    );
+    expect(before).toMatchObject({ layoutVersion: 1, needsMigration: true });
+    expect(before).toEqual(await get(`/pool/pool?pubkey=${key}`));
+    await upsertPool(t.db, key, { ...pools[0]!.pool, layoutVersion: 2, migratedAt: 1_700_000_900n }, 31);
+    expect(await get(`/pool/pool?pubkey=${key}`)).toMatchObject({ layoutVersion: 2, needsMigration: false });
+  });
+
   it("writes the newest row's JSON when another writer changes the row between its read and its write", async () => {
     const key = pools[1]!.key;
     let raced = false;

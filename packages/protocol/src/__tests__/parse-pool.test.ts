@@ -100,6 +100,12 @@ describe("parsePool", () => {
     });
   });
 
+  it("says whether the pool awaits its upgrade to the program's account layout (absent: it does not)", () => {
+    expect(parsePool(nftPoolView).needsMigration).toBe(false);
+    expect(parsePool({ ...nftPoolView, layoutVersion: 1, needsMigration: true }).needsMigration).toBe(true);
+    expect(() => parsePool({ ...nftPoolView, needsMigration: "soon" })).toThrow(/needsMigration/);
+  });
+
   it("rejects unknown pool types and missing banks", () => {
     expect(() => parsePool({ ...nftPoolView, type: "amm" })).toThrowError("Unknown pool type");
     expect(() => parsePool({ ...nftPoolView, bank: undefined })).toThrowError(

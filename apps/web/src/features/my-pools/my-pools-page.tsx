@@ -77,6 +77,29 @@ function MyPools({ owner }: { owner: string }) {
                     <span className={`pg-status pg-status-${pool.status.toLowerCase()}`}>{pool.status}</span>
                   </div>
                   <PoolFigures pool={pool} />
+                  {pool.needsMigration ? (
+                    <div className="pg-warning" data-testid="upgrade-pool">
+                      <p>
+                        This pool was written before the lending program's last upgrade. Until you upgrade it,
+                        it lends nothing and its loans cannot be repaid or extended. Upgrading costs the rent
+                        of the few bytes each account grows by.
+                      </p>
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        disabled={tx.busy}
+                        onClick={() =>
+                          tx.run({
+                            action: "Upgrade Pool",
+                            path: "/nft/migrate",
+                            payload: { owner, pool: pool.pubkey },
+                          })
+                        }
+                      >
+                        Upgrade pool
+                      </button>
+                    </div>
+                  ) : null}
                   {pool.status !== "Closed" ? (
                     <div className="pg-buttons">
                       <Link to={`/my-pools/${pool.pubkey}`} className="button">
