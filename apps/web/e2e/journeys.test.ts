@@ -543,7 +543,8 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const row = borrower.getByTestId("ongoing-loans").locator("tbody tr", { hasText: "0.1 SOL" }).first();
     await row.waitFor({ timeout: 30_000 });
     const loanId = (await row.getAttribute("data-loan"))!;
-    expect(await row.locator("th").textContent()).toContain("1,000 JUP locked");
+    // the amount locked shows once the currency list has loaded (until then the row says "token")
+    await row.locator("th", { hasText: "1,000 JUP locked" }).waitFor({ timeout: 30_000 });
     await row.getByTestId("market-sell").click();
     const panel = borrower.getByTestId("market-sell-panel");
     const keep = panel.getByTestId("market-sell-keep");
