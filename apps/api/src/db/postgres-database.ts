@@ -5,9 +5,12 @@ import { type Database, type SqlValue, toSqlParams } from "./database.ts";
 export async function openPostgresDatabase(connectionString: string, maxConnections = 10): Promise<Database> {
   // Named (prepared) statements keep one generic plan instead of being planned again at each call; only
   // queryPrepared names its statements, and their SQL is written to suit one plan for any parameters.
+  // Connections stay open once made (no idle timeout), with the statements prepared on them: a burst after a
+  // quiet minute then waits for no server process to start and no statement to be prepared again.
   const pool = new pg.Pool({
     connectionString,
     max: maxConnections,
+    idleTimeoutMillis: 0,
     options: "-c plan_cache_mode=force_generic_plan",
   });
   // An idle client error (server restart) must not crash the process; the next query reconnects.
