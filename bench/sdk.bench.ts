@@ -107,8 +107,12 @@ function rate(label: string, iterations: number, fn: () => void): void {
 
 const loanBytes = encodeLoanAccount(loan);
 const poolBytes = encodePoolAccount(pool);
-rate("decodeAccount(Loan, 384 B)", 20_000, () => void decodeAccount(loanBytes));
-rate("decodeAccount(Pool, 768 B, 8 collections)", 10_000, () => void decodeAccount(poolBytes));
+rate(`decodeAccount(Loan, ${loanBytes.length} B)`, 20_000, () => void decodeAccount(loanBytes));
+rate(
+  `decodeAccount(Pool, ${poolBytes.length} B, 8 collections)`,
+  10_000,
+  () => void decodeAccount(poolBytes),
+);
 
 const attestation = {
   collateralValueBaseUnits: 2_000_000n,
