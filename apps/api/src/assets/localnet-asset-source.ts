@@ -1,5 +1,4 @@
 import { addressFromBytes } from "@cistern/sdk";
-
 import type { RpcAccount, RpcClient } from "../solana/rpc-client.ts";
 import type { AssetNft, AssetSource, NftType, TokenBalance } from "./asset-source.ts";
 import { getMetadataAddress, type MetaplexMetadata, parseMetaplexMetadata } from "./metaplex-metadata.ts";

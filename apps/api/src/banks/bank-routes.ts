@@ -1,6 +1,5 @@
 import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { readBigInt } from "../db/database.ts";

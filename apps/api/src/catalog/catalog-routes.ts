@@ -1,7 +1,6 @@
 import { CURRENCY_IMAGE_SIZE_PX, getCurrencyByMint } from "@cistern/protocol";
 import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getSizedImageUrl } from "../assets/image-check.ts";

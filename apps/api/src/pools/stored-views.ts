@@ -18,16 +18,24 @@ async function announceListChange(q: Queryable): Promise<void> {
 
 /**
  * Rewrites the view JSON of the pools where `column` = `value` (one pool, or the pools of a bank) from their rows
- * joined with their banks. A row changed by another writer between the read and the write (its xmin moved) is
- * read again, so the last JSON written is always that of the newest row and bank.
+ * joined with their banks, and tells every API process.
  */
 export async function refreshPoolViews(
   q: Queryable,
   column: "pubkey" | "bank",
   value: string,
 ): Promise<void> {
-  let rows = await readPools(q, `p.${column} = $1`, value);
-  if (rows.length === 0) return;
+  if ((await writePoolViews(q, `p.${column} = $1`, value)) > 0) await announceListChange(q);
+}
+
+/**
+ * Writes the view JSON of the pools matching `condition` ($1 = `value`); answers how many. A row changed by another
+ * writer between the read and the write (its xmin moved) is read again, so the last JSON written is always that of
+ * the newest row and bank.
+ */
+async function writePoolViews(q: Queryable, condition: string, value: string | string[]): Promise<number> {
+  let rows = await readPools(q, condition, value);
+  const count = rows.length;
   while (rows.length > 0) {
     const moved: string[] = [];
     for (const row of rows) {
@@ -39,7 +47,7 @@ export async function refreshPoolViews(
     }
     rows = moved.length === 0 ? [] : await readPools(q, "p.pubkey = ANY($1::text[])", moved);
   }
-  await announceListChange(q);
+  return count;
 }
 
 function readPools(q: Queryable, condition: string, value: string | string[]) {
@@ -49,7 +57,10 @@ function readPools(q: Queryable, condition: string, value: string | string[]) {
   );
 }
 
-/** Writes the view JSON of bank rows just written (a bank's view is its own row alone). */
+/**
+ * Writes the view JSON of bank rows just written (a bank's view is its own row alone). A bank is listed only
+ * beside its pools, whose refresh tells the API processes.
+ */
 export async function storeBankViews(q: Queryable, rows: BankRow[]): Promise<void> {
   for (const row of rows) {
     await q.query("UPDATE banks SET view_json = $2 WHERE pubkey = $1", [
@@ -71,9 +82,16 @@ export async function fillMissingViews(q: Queryable, batch = 500): Promise<numbe
       "SELECT pubkey FROM pools WHERE view_json IS NULL LIMIT $1",
       [batch],
     );
-    if (pools.length === 0 && banks.length === 0) return filled;
+    if (pools.length === 0 && banks.length === 0) break;
     await storeBankViews(q, banks);
-    for (const { pubkey } of pools) await refreshPoolViews(q, "pubkey", pubkey);
+    await writePoolViews(
+      q,
+      "p.pubkey = ANY($1::text[])",
+      pools.map((p) => p.pubkey),
+    );
     filled += pools.length + banks.length;
   }
+  // one notification for the whole fill
+  if (filled > 0) await announceListChange(q);
+  return filled;
 }

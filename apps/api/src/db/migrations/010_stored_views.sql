@@ -1,8 +1,8 @@
 -- /dirty/pools answers from what the indexer keeps ready, so a list read after a write costs one index walk and
 -- no per-row work in the API process:
--- * view_json: each pool's and each bank's API view as JSON text, written with the row by the indexer (the
---   pool's omits what other rows or routes change: its bank's liquidity and its name and thumbnail, joined in
---   when read). NULL until written; the API fills any NULL at start (rows from before this migration).
+-- * view_json: each pool's and each bank's whole API view as JSON text, rewritten by every write of the row, of a
+--   pool's bank and of a pool's name (src/pools/stored-views.ts). NULL until written; the API fills any NULL
+--   when it opens the database (rows from before this migration).
 -- * pool_counts: how many pools there are per currency, type and status, kept by a trigger on every pools
 --   write, so totalCount is a sum over a few rows instead of a count over every live pool.
 ALTER TABLE pools ADD COLUMN view_json TEXT;

@@ -1,7 +1,5 @@
-import type { PoolType } from "@cistern/sdk";
-import { address } from "@cistern/sdk";
+import { address, type PoolType } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-
 import type { FastifyInstance } from "fastify";
 import type { TxContext } from "../tx-context.ts";
 import { depositInstructions, withdrawInstructions } from "./bank-builder.ts";

@@ -1,5 +1,4 @@
 import { address, findEscrowPda, findLoanPda, getMarginSwapInstruction } from "@cistern/sdk";
-
 import { DEFAULT_SLIPPAGE_BPS, toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import { type QuoteJson, quoteLoan } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";

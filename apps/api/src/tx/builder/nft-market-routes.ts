@@ -1,6 +1,5 @@
 import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-
 import type { FastifyInstance } from "fastify";
 import { withErrors } from "../../http/schemas.ts";
 import type { NftListing } from "../../venues/nft/nft-market-venue.ts";

@@ -1,6 +1,5 @@
 import { computeOwedInterest, computeTotalInterest, SECONDS_PER_DAY } from "@cistern/protocol";
 import { address, getRefinanceInstruction, type LoanAccount } from "@cistern/sdk";
-
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteResult, quoteLoan } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";

@@ -1,6 +1,5 @@
 import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
-
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_SLIPPAGE_BPS, toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";

@@ -1,6 +1,5 @@
 import { address } from "@cistern/sdk";
 import type { KeyPairSigner } from "@solana/kit";
-
 import type { FastifyBaseLogger } from "fastify";
 import { migrateGroups } from "../builder/migrate-builder.ts";
 import type { TxContext } from "../tx-context.ts";

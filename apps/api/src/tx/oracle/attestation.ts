@@ -1,6 +1,4 @@
-import type { Attestation } from "@cistern/sdk";
-import { address } from "@cistern/sdk";
-
+import { type Attestation, address } from "@cistern/sdk";
 import type { PoolOffer } from "../calculator/pool-selection.ts";
 import type { TxValuation } from "../calculator/valuation.ts";
 import type { TxContext } from "../tx-context.ts";

@@ -1,5 +1,4 @@
 import { ACCOUNT_TAG, address, decodeBankAccount, decodePoolAccount, findBankPda } from "@cistern/sdk";
-
 import type { TxValuation } from "../calculator/valuation.ts";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { TxContext } from "../tx-context.ts";
