@@ -1,16 +1,17 @@
 // API read benchmark: GET /dirty/pools and GET /loan/user over 10,000 pools and 100,000 loans in PostgreSQL
 // (rows written through the indexer's upsert path), beside a trivial Fastify route, measured by a keep-alive
-// load generator in a child process on loopback, each job after one second of the same load, not measured.
+// load generator in a child process on loopback (bench/load-client.ts), each job after one second of the same load,
+// not measured.
 // Targets, judged on the list without its cache and with its cache dropped by 20 pool writes a second: p99 <= 50 ms
 // at 500 req/s, and the uncached p99 within 10x of the trivial route's. Also the uncached list's throughput from two API processes over the same PostgreSQL against one.
 // Needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust auth); BENCH_POSTGRES_URL overrides the admin URL.
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { getAddressDecoder } from "@solana/kit";
 import Fastify from "fastify";
 import pg from "pg";
+import { createLoadClient } from "./load-client.ts";
 
 const POOLS = 10_000;
 const LOANS = 100_000;
@@ -46,16 +47,8 @@ function percentile(sorted: number[], p: number): number {
 
 /** Child process: fires the requests and reports latencies (milliseconds). */
 async function runLoadGenerator(jobs: LoadRequest[]): Promise<LoadResult[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 128 });
-  const hit = (url: string) =>
-    new Promise<boolean>((resolve) => {
-      const req = request(url, { agent }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode === 200));
-      });
-      req.on("error", () => resolve(false));
-      req.end();
-    });
+  const client = createLoadClient(128);
+  const hit = (url: string) => client.send(url).then((answer) => answer.status === 200);
   const results: LoadResult[] = [];
   for (const job of jobs) {
     process.send?.({ starting: job.name });
@@ -135,7 +128,7 @@ async function runLoadGenerator(jobs: LoadRequest[]): Promise<LoadResult[]> {
       });
     }
   }
-  agent.destroy();
+  client.close();
   process.send?.({ starting: null });
   return results;
 }

@@ -4,7 +4,6 @@
 // Targets: quote p99 <= 10 ms at 1,000 req/s; build p99 <= 25 ms at 200 req/s.
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +33,7 @@ import { loadConfig } from "../apps/api/src/config/config.ts";
 import { runMigrations } from "../apps/api/src/db/migrate.ts";
 import { openPgliteDatabase } from "../apps/api/src/db/pglite-database.ts";
 import { registerTxRoutes } from "../apps/api/src/tx/index.ts";
+import { createLoadClient } from "./load-client.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const SO_PATH = resolve(SELF, "../../programs/lending/build/lending.so");
@@ -68,42 +68,21 @@ const percentile = (sorted: number[], p: number) =>
 
 /** Child: open-loop load (requests start on schedule whatever the latency). */
 async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const client = createLoadClient(256);
   const results: JobResult[] = [];
   for (const job of jobs) {
     const latencies: number[] = [];
     let errors = 0;
     let firstError: string | undefined;
-    const hit = () =>
-      new Promise<void>((done) => {
-        const started = performance.now();
-        const req = request(
-          job.url,
-          job.body === undefined
-            ? { agent, method: "GET" }
-            : { agent, method: "POST", headers: { "content-type": "application/json" } },
-          (res) => {
-            let text = "";
-            res.on("data", (c) => {
-              text += c;
-            });
-            res.on("end", () => {
-              latencies.push(performance.now() - started);
-              if (res.statusCode !== 200) {
-                errors++;
-                firstError ??= `${res.statusCode} ${text.slice(0, 200)}`;
-              }
-              done();
-            });
-          },
-        );
-        req.on("error", (e) => {
-          errors++;
-          firstError ??= String(e);
-          done();
-        });
-        req.end(job.body);
-      });
+    const hit = async () => {
+      const started = performance.now();
+      const answer = await client.send(job.url, job.body);
+      latencies.push(performance.now() - started);
+      if (answer.status !== 200) {
+        errors++;
+        firstError ??= `${answer.status} ${answer.failure}`;
+      }
+    };
     // Warm-up: two seconds at the full rate, not measured (JIT, caches, first catalogue and price load).
     for (let i = 0; i < job.rate * 2; i++) {
       void hit();
@@ -137,7 +116,7 @@ async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
       ...(firstError ? { firstError } : {}),
     });
   }
-  agent.destroy();
+  client.close();
   return results;
 }
 
