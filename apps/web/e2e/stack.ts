@@ -128,7 +128,11 @@ export async function startStack(options: { slotMs: number | undefined }): Promi
   if (!sent.ok || !sentBody.result)
     throw new Error(`config initialisation failed: ${JSON.stringify(sentBody)}`);
   // The local swap venue, as npm start has it: deployed, pinned, its demo pairs seeded at the demo prices.
-  const chain = createChainClient({ rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl });
+  const chain = createChainClient({
+    rpcUrl: localnet.rpcUrl,
+    wsUrl: localnet.wsUrl,
+    commitment: "processed",
+  });
   await ensureSwapVenue({
     chain,
     dataDir: root,

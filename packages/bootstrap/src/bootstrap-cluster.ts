@@ -107,7 +107,11 @@ function assertOptions(options: BootstrapClusterOptions): Uint8Array {
 export async function bootstrapCluster(options: BootstrapClusterOptions): Promise<BootstrapClusterResult> {
   const log = options.log ?? (() => {});
   const programBytes = assertOptions(options);
-  const chain: ChainClient = createChainClient({ rpcUrl: options.rpcUrl, wsUrl: options.wsUrl });
+  const chain: ChainClient = createChainClient({
+    rpcUrl: options.rpcUrl,
+    wsUrl: options.wsUrl,
+    commitment: options.cluster === "localnet" ? "processed" : "confirmed",
+  });
   await chain.assertReachable();
   if (options.demo) await assertDemoMints(chain);
 

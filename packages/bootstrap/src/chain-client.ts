@@ -20,7 +20,7 @@ export interface ChainAccount {
   data: Uint8Array;
 }
 
-/** Chain access of the bootstrap: kit rpc + subscriptions, signed transactions confirmed over PubSub. */
+/** Chain access of the bootstrap: kit rpc + subscriptions, signed transactions confirmed over PubSub (at its commitment). */
 export interface ChainClient {
   rpcUrl: string;
   rpc: Rpc<SolanaRpcApi>;
@@ -28,9 +28,9 @@ export interface ChainClient {
   transport: DeployTransport;
   /** Throws RPC_UNREACHABLE unless the node answers getVersion within `timeoutMs`. */
   assertReachable(timeoutMs?: number): Promise<void>;
-  /** The account at `address` ("confirmed"), or null. */
+  /** The account at `address` (at the client's commitment), or null. */
   fetchAccount(address: Address): Promise<ChainAccount | null>;
-  /** Lamports of `address` ("confirmed"). */
+  /** Lamports of `address` (at the client's commitment). */
   fetchBalance(address: Address): Promise<bigint>;
   /** Token amount (base units) of an SPL token account, 0 when it does not exist. */
   fetchTokenBalance(tokenAccount: Address): Promise<bigint>;
@@ -49,15 +49,21 @@ export interface ChainClient {
  * Creates the chain client for one cluster.
  * @param input.rpcUrl - HTTP JSON-RPC URL
  * @param input.wsUrl - PubSub URL (localnet also serves PubSub on the HTTP port)
+ * @param input.commitment - what each transaction waits for and reads see (default "confirmed"). The localnet
+ *   is one node with no forks, so what it processed is never rolled back: bootstrapping it waits for
+ *   "processed" instead of a slot per transaction.
  */
-export function createChainClient(input: { rpcUrl: string; wsUrl: string }): ChainClient {
+export function createChainClient(input: {
+  rpcUrl: string;
+  wsUrl: string;
+  commitment?: "processed" | "confirmed";
+}): ChainClient {
+  const commitment = input.commitment ?? "confirmed";
   const rpc = createSolanaRpc(input.rpcUrl);
   const rpcSubscriptions = createSolanaRpcSubscriptions(input.wsUrl);
-  const transport = createRpcDeployTransport({ rpc, rpcSubscriptions, commitment: "confirmed" });
+  const transport = createRpcDeployTransport({ rpc, rpcSubscriptions, commitment });
   const fetchAccount = async (address: Address): Promise<ChainAccount | null> => {
-    const { value } = await rpc
-      .getAccountInfo(address, { encoding: "base64", commitment: "confirmed" })
-      .send();
+    const { value } = await rpc.getAccountInfo(address, { encoding: "base64", commitment }).send();
     if (!value) return null;
     return {
       owner: value.owner,
@@ -83,7 +89,7 @@ export function createChainClient(input: { rpcUrl: string; wsUrl: string }): Cha
     },
     fetchAccount,
     async fetchBalance(address: Address): Promise<bigint> {
-      return (await rpc.getBalance(address, { commitment: "confirmed" }).send()).value;
+      return (await rpc.getBalance(address, { commitment }).send()).value;
     },
     async fetchTokenBalance(tokenAccount: Address): Promise<bigint> {
       const account = await fetchAccount(tokenAccount);

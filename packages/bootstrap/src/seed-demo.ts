@@ -174,10 +174,13 @@ async function seedLender(
   // One bank per currency; its deposit is the sum of its pools' amounts.
   const deposits = new Map<Address, bigint>();
   for (const p of pools) deposits.set(p.mint, (deposits.get(p.mint) ?? 0n) + p.creation.amountBaseUnits);
-  const banks: DemoBank[] = [];
-  for (const [mint, depositBaseUnits] of deposits) {
-    banks.push(await ensureDemoBank({ chain, programAddress, lender, mint, depositBaseUnits }));
-  }
+  // Banks of different currencies and the lenders are independent: their transactions wait for confirmation
+  // together (a slot each, not one after the other).
+  const banks: DemoBank[] = await Promise.all(
+    [...deposits].map(([mint, depositBaseUnits]) =>
+      ensureDemoBank({ chain, programAddress, lender, mint, depositBaseUnits }),
+    ),
+  );
   const seeded = await Promise.all(
     pools.map(async (p): Promise<DemoPool> => {
       const base = {
@@ -232,9 +235,10 @@ export async function seedDemoLenders(input: {
 }): Promise<DemoSeedResult> {
   await assertDemoMints(input.chain);
   const keysDir = getKeysDir(input.dataDir);
-  const lenders: DemoLender[] = [];
-  for (const plan of input.lenders ?? DEMO_LENDERS) {
-    lenders.push(await seedLender(input.chain, input.programAddress, keysDir, plan));
-  }
+  const lenders = await Promise.all(
+    (input.lenders ?? DEMO_LENDERS).map((plan) =>
+      seedLender(input.chain, input.programAddress, keysDir, plan),
+    ),
+  );
   return { lenders };
 }

@@ -46,6 +46,8 @@ type LedgerEntry =
   | { s: number; k: "set"; slot: number; a: AccountWrite[] }
   | { s: number; k: "clock"; slot: number; o: number };
 
+export type Commitment = "processed" | "confirmed" | "finalized";
+
 /** What subscribers learn after a batch is durable. */
 export type ChainEvent = { kind: "tx"; record: TxRecord } | { kind: "accounts"; addresses: string[] };
 
@@ -76,6 +78,8 @@ const SNAPSHOT_FILE = "snapshot.bin";
 const PREVIOUS_SNAPSHOT_FILE = "snapshot.prev.bin";
 const LEDGER_FILE = "ledger.log";
 const SNAPSHOT_INTERVAL_MS = 30_000;
+/** How far the root (the newest finalized slot) trails the newest slot, as a validator's 32-slot lockout. */
+export const ROOT_DISTANCE_SLOTS = 32;
 /** Entries kept in the SlotHashes sysvar (a validator keeps 512; the lookup-table program needs recent ones). */
 const SLOT_HASHES_LEN = 150;
 
@@ -231,6 +235,18 @@ export class Chain {
     const hashes = [];
     for (let s = slot; s > Math.max(0, slot - SLOT_HASHES_LEN); s--) hashes.push({ slot: BigInt(s), hash });
     this.svm.setSlotHashes(hashes);
+  }
+
+  /**
+   * A transaction's commitment by the slot it landed in, as a validator reports it: processed while that slot is
+   * still open, confirmed once its block is produced (the next slot starts; `confirmations` counts the blocks on
+   * top), finalized once the root reaches it. Nothing is ever rolled back here, so confirmed never reverts.
+   */
+  commitmentOf(landedSlot: number): { status: Commitment; confirmations: number | null } {
+    if (landedSlot >= this.slot) return { status: "processed", confirmations: 0 };
+    if (landedSlot > this.slot - ROOT_DISTANCE_SLOTS)
+      return { status: "confirmed", confirmations: this.slot - landedSlot };
+    return { status: "finalized", confirmations: null };
   }
 
   /** Produces the next slot: new blockhash, clock update, slot notification. */

@@ -7,19 +7,27 @@ import {
   RENT_EPOCH_SENTINEL,
 } from "./account-encoding.ts";
 import { decodeAddress, decodeBase58, encodeBase58 } from "./base58.ts";
-import type { Chain, ChainEvent, ChainListener } from "./chain.ts";
+import {
+  type Chain,
+  type ChainEvent,
+  type ChainListener,
+  type Commitment,
+  ROOT_DISTANCE_SLOTS,
+} from "./chain.ts";
 import { invalidParams, isLocalnetRpcError, LocalnetRpcError, RPC_ERROR } from "./errors.ts";
 import type { TxRecord } from "./history.ts";
 import { type AccountFilter, compileFilters } from "./rpc/account-methods.ts";
 import { serialize } from "./rpc/dispatch.ts";
 
 type Sub =
-  | { kind: "signature"; ws: WebSocket; signature: string }
+  | { kind: "signature"; ws: WebSocket; signature: string; commitment: Commitment }
   | { kind: "account"; ws: WebSocket; address: string; cfg: AccountConfig }
   | { kind: "program"; ws: WebSocket; program: string; cfg: AccountConfig; filters: AccountFilter[] }
   | { kind: "slot"; ws: WebSocket }
   | { kind: "root"; ws: WebSocket }
   | { kind: "logs"; ws: WebSocket; mentions: string | null };
+
+const COMMITMENT_RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
 
 const UNSUBSCRIBE: Record<string, Sub["kind"]> = {
   signatureUnsubscribe: "signature",
@@ -124,7 +132,11 @@ export class PubSub implements ChainListener {
         const signature = p[0];
         if (typeof signature !== "string" || decodeBase58(signature).length !== 64)
           throw invalidParams("Invalid param: Invalid signature");
-        const id = this.add({ kind: "signature", ws, signature });
+        // agave's default is the node's: finalized
+        const commitment = cfg.commitment ?? "finalized";
+        if (typeof commitment !== "string" || !(commitment in COMMITMENT_RANK))
+          throw invalidParams(`Invalid params: unknown variant \`${String(commitment)}\``);
+        const id = this.add({ kind: "signature", ws, signature, commitment: commitment as Commitment });
         const landed = this.chain.history.get(signature);
         if (landed) setImmediate(() => this.notifySignature(landed));
         return id;
@@ -183,11 +195,14 @@ export class PubSub implements ChainListener {
     send(s.ws, { jsonrpc: "2.0", method, params: { result, subscription: id } });
   }
 
+  /** Tells the subscribers of `r`'s signature whose commitment it has reached (one-shot, like agave). */
   private notifySignature(r: TxRecord): void {
+    const reached = COMMITMENT_RANK[this.chain.commitmentOf(r.slot).status];
     for (const [id, s] of this.subs) {
-      if (s.kind !== "signature" || s.signature !== r.signature) continue;
+      if (s.kind !== "signature" || s.signature !== r.signature || COMMITMENT_RANK[s.commitment] > reached)
+        continue;
       this.notify(id, "signatureNotification", { context: { slot: r.slot }, value: { err: r.err } });
-      this.subs.delete(id); // one-shot, like agave
+      this.subs.delete(id);
     }
   }
 
@@ -261,13 +276,19 @@ export class PubSub implements ChainListener {
     }
   }
 
-  /** Slot and root notifications. */
+  /** Slot and root notifications; signature subscribers whose transaction the new slot confirmed or rooted. */
   onSlot(slot: number): void {
+    const root = Math.max(0, slot - ROOT_DISTANCE_SLOTS);
+    const landed: TxRecord[] = [];
     for (const [id, s] of this.subs) {
-      if (s.kind === "slot")
-        this.notify(id, "slotNotification", { parent: slot - 1, root: Math.max(0, slot - 32), slot });
-      else if (s.kind === "root") this.notify(id, "rootNotification", Math.max(0, slot - 32));
+      if (s.kind === "slot") this.notify(id, "slotNotification", { parent: slot - 1, root, slot });
+      else if (s.kind === "root") this.notify(id, "rootNotification", root);
+      else if (s.kind === "signature") {
+        const r = this.chain.history.get(s.signature);
+        if (r !== undefined) landed.push(r);
+      }
     }
+    for (const r of landed) this.notifySignature(r);
   }
 
   /** Closes every websocket server and connection. */

@@ -141,7 +141,50 @@ describe("PubSub subscriptions", () => {
     }
   });
 
-  it("signature subscription before sending fires once the transaction is durable", async () => {
+  it("a transaction is processed in its open slot, confirmed when the next slot starts, finalized at the root", async () => {
+    const c = await WsClient.open(net.rpcUrl.replace("http", "ws"));
+    try {
+      const tx = await transferTx(Keypair.generate().publicKey, 1_000_000);
+      const { Transaction: T } = await import("@solana/web3.js");
+      const sig = (await import("@solana/kit"))
+        .getBase58Decoder()
+        .decode(T.from(Buffer.from(tx, "base64")).signature!);
+      const subs = {} as Record<"processed" | "confirmed" | "finalized", number>;
+      for (const commitment of ["finalized", "confirmed", "processed"] as const)
+        subs[commitment] = (await c.call("signatureSubscribe", [sig, { commitment }])).result as number;
+      await rpc(net.rpcUrl, "sendTransaction", [tx, { encoding: "base64" }]);
+      const status = async () =>
+        (
+          (await rpc(net.rpcUrl, "getSignatureStatuses", [[sig]])).result as {
+            value: { slot: number; confirmations: number | null; confirmationStatus: string }[];
+          }
+        ).value[0]!;
+      const slot = async () => (await rpc(net.rpcUrl, "getSlot")).result as number;
+
+      await c.notification(subs.processed);
+      const landed = (await status()).slot;
+      await c.notification(subs.confirmed);
+      const confirmed = await status();
+      expect(await slot()).toBeGreaterThan(landed);
+      expect(["confirmed", "finalized"]).toContain(confirmed.confirmationStatus);
+      if (confirmed.confirmationStatus === "confirmed")
+        expect(confirmed.confirmations).toBeGreaterThanOrEqual(1);
+      // the root trails the newest slot by 32: about 3.2 s at this localnet's 100 ms slots
+      await c.notification(subs.finalized);
+      expect(await status()).toMatchObject({
+        slot: landed,
+        confirmations: null,
+        confirmationStatus: "finalized",
+      });
+      expect((await slot()) - landed).toBeGreaterThanOrEqual(32);
+      // an unknown commitment is refused as agave refuses it
+      expect((await c.call("signatureSubscribe", [sig, { commitment: "rooted" }])).error?.code).toBe(-32602);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("signature subscription before sending fires once the transaction is durable (and confirmed)", async () => {
     const c = await WsClient.open(net.rpcUrl.replace("http", "ws"));
     try {
       const to = Keypair.generate().publicKey;
@@ -149,7 +192,8 @@ describe("PubSub subscriptions", () => {
       const { Transaction: T } = await import("@solana/web3.js");
       const sig = T.from(Buffer.from(tx, "base64")).signature!;
       const bs58sig = (await import("@solana/kit")).getBase58Decoder().decode(sig);
-      const sub = (await c.call("signatureSubscribe", [bs58sig])).result as number;
+      const sub = (await c.call("signatureSubscribe", [bs58sig, { commitment: "confirmed" }]))
+        .result as number;
       await rpc(net.rpcUrl, "sendTransaction", [tx, { encoding: "base64" }]);
       const note = await c.notification(sub);
       expect(note.params?.result).toMatchObject({ value: { err: null } });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { FailedTransactionMetadata } from "litesvm/dist/internal";
 import { encodeAccount, parseAccountConfig } from "../account-encoding.ts";
 import { decodeAddress, decodeBase58, encodeBase58 } from "../base58.ts";
+import type { Chain } from "../chain.ts";
 import { invalidParams, LocalnetRpcError, RPC_ERROR } from "../errors.ts";
 import type { TxRecord } from "../history.ts";
 import { parseInstruction } from "../instruction-parse.ts";
@@ -68,13 +69,14 @@ function memoOf(r: TxRecord): string | null {
   return memos.length > 0 ? memos.join("; ") : null;
 }
 
-function statusOf(r: TxRecord) {
+function statusOf(r: TxRecord, chain: Chain) {
+  const { status, confirmations } = chain.commitmentOf(r.slot);
   return {
     slot: r.slot,
-    confirmations: null,
+    confirmations,
     err: r.err,
     status: r.err ? { Err: r.err } : { Ok: null },
-    confirmationStatus: "finalized",
+    confirmationStatus: status,
   };
 }
 
@@ -318,7 +320,7 @@ export const transactionMethods: Record<string, RpcHandler> = {
       ctx,
       sigs.map((s) => {
         const r = ctx.chain.history.get(s);
-        return r ? statusOf(r) : null;
+        return r ? statusOf(r, ctx.chain) : null;
       }),
     );
   },
@@ -362,7 +364,7 @@ export const transactionMethods: Record<string, RpcHandler> = {
     const until = typeof c.until === "string" ? c.until : undefined;
     return ctx.chain.history.forAddress(p[0] as string, { before, until, limit }).map((r) => ({
       blockTime: r.blockTime,
-      confirmationStatus: "finalized",
+      confirmationStatus: ctx.chain.commitmentOf(r.slot).status,
       err: r.err,
       memo: memoOf(r),
       signature: r.signature,
