@@ -131,7 +131,7 @@ export async function startStack(options: { slotMs: number | undefined }): Promi
   const chain = createChainClient({
     rpcUrl: localnet.rpcUrl,
     wsUrl: localnet.wsUrl,
-    commitment: "processed",
+    cluster: "localnet",
   });
   await ensureSwapVenue({
     chain,

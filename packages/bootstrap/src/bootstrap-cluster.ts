@@ -110,7 +110,7 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
   const chain: ChainClient = createChainClient({
     rpcUrl: options.rpcUrl,
     wsUrl: options.wsUrl,
-    commitment: options.cluster === "localnet" ? "processed" : "confirmed",
+    cluster: options.cluster,
   });
   await chain.assertReachable();
   if (options.demo) await assertDemoMints(chain);

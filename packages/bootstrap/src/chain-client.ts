@@ -11,6 +11,7 @@ import {
   type TransactionSigner,
 } from "@solana/kit";
 import { BOOTSTRAP_ERROR, BootstrapError } from "./bootstrap-error.ts";
+import type { Cluster } from "./cluster-info.ts";
 
 /** An account as the bootstrap reads it. */
 export interface ChainAccount {
@@ -49,16 +50,12 @@ export interface ChainClient {
  * Creates the chain client for one cluster.
  * @param input.rpcUrl - HTTP JSON-RPC URL
  * @param input.wsUrl - PubSub URL (localnet also serves PubSub on the HTTP port)
- * @param input.commitment - what each transaction waits for and reads see (default "confirmed"). The localnet
- *   is one node with no forks, so what it processed is never rolled back: bootstrapping it waits for
- *   "processed" instead of a slot per transaction.
+ * @param input.cluster - sets what each transaction waits for and reads see: "confirmed" on a cluster; on the
+ *   localnet "processed", as it is one node with no forks (what it processed is never rolled back), so a
+ *   transaction need not wait for its slot to end
  */
-export function createChainClient(input: {
-  rpcUrl: string;
-  wsUrl: string;
-  commitment?: "processed" | "confirmed";
-}): ChainClient {
-  const commitment = input.commitment ?? "confirmed";
+export function createChainClient(input: { rpcUrl: string; wsUrl: string; cluster: Cluster }): ChainClient {
+  const commitment = input.cluster === "localnet" ? "processed" : "confirmed";
   const rpc = createSolanaRpc(input.rpcUrl);
   const rpcSubscriptions = createSolanaRpcSubscriptions(input.wsUrl);
   const transport = createRpcDeployTransport({ rpc, rpcSubscriptions, commitment });

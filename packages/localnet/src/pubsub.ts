@@ -134,7 +134,7 @@ export class PubSub implements ChainListener {
           throw invalidParams("Invalid param: Invalid signature");
         // agave's default is the node's: finalized
         const commitment = cfg.commitment ?? "finalized";
-        if (typeof commitment !== "string" || !(commitment in COMMITMENT_RANK))
+        if (typeof commitment !== "string" || !Object.hasOwn(COMMITMENT_RANK, commitment))
           throw invalidParams(`Invalid params: unknown variant \`${String(commitment)}\``);
         const id = this.add({ kind: "signature", ws, signature, commitment: commitment as Commitment });
         const landed = this.chain.history.get(signature);
@@ -195,15 +195,17 @@ export class PubSub implements ChainListener {
     send(s.ws, { jsonrpc: "2.0", method, params: { result, subscription: id } });
   }
 
-  /** Tells the subscribers of `r`'s signature whose commitment it has reached (one-shot, like agave). */
+  /** Tells the subscribers of `r`'s signature whose commitment it has reached. */
   private notifySignature(r: TxRecord): void {
-    const reached = COMMITMENT_RANK[this.chain.commitmentOf(r.slot).status];
-    for (const [id, s] of this.subs) {
-      if (s.kind !== "signature" || s.signature !== r.signature || COMMITMENT_RANK[s.commitment] > reached)
-        continue;
-      this.notify(id, "signatureNotification", { context: { slot: r.slot }, value: { err: r.err } });
-      this.subs.delete(id);
-    }
+    for (const [id, s] of this.subs)
+      if (s.kind === "signature" && s.signature === r.signature) this.notifySignatureIfReached(id, s, r);
+  }
+
+  /** Notifies subscription `id` if `r` has reached its commitment, and ends it (one-shot, like agave). */
+  private notifySignatureIfReached(id: number, s: { commitment: Commitment }, r: TxRecord): void {
+    if (COMMITMENT_RANK[s.commitment] > COMMITMENT_RANK[this.chain.commitmentOf(r.slot).status]) return;
+    this.notify(id, "signatureNotification", { context: { slot: r.slot }, value: { err: r.err } });
+    this.subs.delete(id);
   }
 
   private accountValue(address: string, cfg: AccountConfig) {
@@ -279,16 +281,14 @@ export class PubSub implements ChainListener {
   /** Slot and root notifications; signature subscribers whose transaction the new slot confirmed or rooted. */
   onSlot(slot: number): void {
     const root = Math.max(0, slot - ROOT_DISTANCE_SLOTS);
-    const landed: TxRecord[] = [];
     for (const [id, s] of this.subs) {
       if (s.kind === "slot") this.notify(id, "slotNotification", { parent: slot - 1, root, slot });
       else if (s.kind === "root") this.notify(id, "rootNotification", root);
       else if (s.kind === "signature") {
         const r = this.chain.history.get(s.signature);
-        if (r !== undefined) landed.push(r);
+        if (r !== undefined) this.notifySignatureIfReached(id, s, r);
       }
     }
-    for (const r of landed) this.notifySignature(r);
   }
 
   /** Closes every websocket server and connection. */

@@ -178,7 +178,8 @@ describe("PubSub subscriptions", () => {
       });
       expect((await slot()) - landed).toBeGreaterThanOrEqual(32);
       // an unknown commitment is refused as agave refuses it
-      expect((await c.call("signatureSubscribe", [sig, { commitment: "rooted" }])).error?.code).toBe(-32602);
+      for (const commitment of ["rooted", "toString", 1])
+        expect((await c.call("signatureSubscribe", [sig, { commitment }])).error?.code).toBe(-32602);
     } finally {
       c.close();
     }
