@@ -78,7 +78,7 @@ function MyPools({ owner }: { owner: string }) {
                   </div>
                   <PoolFigures pool={pool} />
                   {pool.needsMigration ? (
-                    <div className="pg-warning" data-testid="upgrade-pool">
+                    <div className="pg-warning" role="status" data-testid="upgrade-pool">
                       <p>
                         This pool was written before the lending program's last upgrade. Until you upgrade it,
                         it lends nothing and its loans cannot be repaid or extended. Upgrading costs the rent
