@@ -22,6 +22,7 @@ import type { Database } from "./db/database.ts";
 import { openDatabase } from "./db/open-database.ts";
 import { registerErrorHandler } from "./errors/error-handler.ts";
 import { registerFiniteQueryNumbers } from "./http/finite-numbers.ts";
+import { registerQueryTextGuard } from "./http/query-text.ts";
 import { registerRateLimits } from "./http/rate-limits.ts";
 import { ADDRESS_FORMAT, ErrorBody, isSolanaAddress } from "./http/schemas.ts";
 import { registerLoanRoutes } from "./loans/loan-routes.ts";
@@ -85,6 +86,9 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
         formats: { [ADDRESS_FORMAT]: isSolanaAddress },
       },
     },
+    // fast-json-stringify validates anyOf branches of response schemas with an Ajv of its own: it needs the
+    // address format too (without it, every such schema logged 'unknown format "solana-address" ignored').
+    serializerOpts: { ajv: { formats: { [ADDRESS_FORMAT]: isSolanaAddress } } },
   });
   const ownsDb = overrides.db === undefined;
   const db = overrides.db ?? (await openDatabase(config));
@@ -149,6 +153,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
   // 4. One error handler and a JSON 404.
   registerErrorHandler(app);
   registerFiniteQueryNumbers(app);
+  registerQueryTextGuard(app);
   // 5. Shared schemas referenced by $ref.
   for (const schema of [ErrorBody, LoanSchema, LoanListSchema, PoolSchema, BankSchema]) app.addSchema(schema);
   // 6. Routes by domain.
