@@ -1,24 +1,14 @@
-import {
-  computeLiquiditySummary,
-  LIABILITIES_SCALE,
-  parseBank,
-  parsePool,
-  SECONDS_PER_DAY,
-} from "@cistern/protocol";
+import { LIABILITIES_SCALE, SECONDS_PER_DAY } from "@cistern/protocol";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
-import { BANK_COLUMNS, type BankRow, toBankView } from "../banks/bank-view.ts";
 import { getValuation } from "../catalog/token-info.ts";
 import { readBigInt, readNumber } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Pubkey, withErrors } from "../http/schemas.ts";
 import { getCollateralUsd, LOAN_COLUMNS, type LoanRow } from "../loans/loan-view.ts";
-import { POOL_COLUMNS, POOL_FROM, type PoolRow, toPoolView } from "../pools/pool-view.ts";
 import { getUsdValue } from "../prices/usd-value.ts";
-
-/** Pools of the largest banks included in a liquidity summary. */
-const LARGEST_BANKS = 3;
+import { fetchLiquiditySummaries, LiquiditySummarySchema } from "../tx/calculator/liquidity-summary.ts";
 
 /** /tvl, /liquidity/liabilities and /liquidity/summary. */
 export function registerLiquidityRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -136,50 +126,14 @@ export function registerLiquidityRoutes(app: FastifyInstance, ctx: AppContext): 
     "/liquidity/summary",
     {
       description:
-        "Liquidity summary of a currency over its open pools (computed with @cistern/protocol " +
-        "computeLiquiditySummary): pools, average/median APR (bps), available liquidity (base units and USD), " +
-        "total borrowed, utilisation, accepted collateral ids and the pools of the three largest banks.",
+        "Liquidity summary of a currency over its open pools of both types (the spec's \"Liquidity summary per " +
+        'currency", computed like GET /defi/liquidity, which covers defi-pools): pools, average/median APR (bps, ' +
+        "rounded up), lendable liquidity (base units and USD), total borrowed, utilisation, accepted collateral " +
+        "ids and the pools of the three largest banks.",
       tags: ["analytics"],
       querystring: Type.Object({ currency: Pubkey }, { additionalProperties: false }),
-      response: withErrors({
-        200: Type.Object({
-          currency: Pubkey,
-          totalPools: Type.Integer(),
-          averageApr: Type.Number(),
-          medianApr: Type.Number(),
-          availableLiquidity: Type.String(),
-          availableLiquidityUsd: Type.Number(),
-          totalBorrowed: Type.String(),
-          utilizationRatio: Type.Number(),
-          mints: Type.Array(Pubkey),
-          pairsSupported: Type.Integer(),
-          largestPools: Type.Array(Type.Ref("Pool")),
-        }),
-      }),
+      response: withErrors({ 200: LiquiditySummarySchema }),
     },
-    async ({ currency }) => {
-      const [poolRows, bankRows, valuation] = await Promise.all([
-        ctx.db.query<PoolRow>(
-          `SELECT ${POOL_COLUMNS} FROM ${POOL_FROM} WHERE p.currency = $1 AND p.status = 'Open' ORDER BY p.pubkey`,
-          [currency],
-        ),
-        ctx.db.query<BankRow>(`SELECT ${BANK_COLUMNS} FROM banks WHERE mint = $1`, [currency]),
-        getValuation(ctx),
-      ]);
-      const views = poolRows.map(toPoolView);
-      const summary = computeLiquiditySummary(views.map(parsePool), bankRows.map(toBankView).map(parseBank), {
-        currency,
-        decimals: valuation.decimals(currency),
-        priceUsd: Number(valuation.price(currency) ?? "0"),
-        largestBankCount: LARGEST_BANKS,
-      });
-      const byKey = new Map(views.map((v) => [v.pubkey, v]));
-      return {
-        ...summary,
-        availableLiquidity: summary.availableLiquidity.toString(),
-        totalBorrowed: summary.totalBorrowed.toString(),
-        largestPools: summary.largestPools.map((p) => byKey.get(p.pubkey)!),
-      };
-    },
+    async ({ currency }) => (await fetchLiquiditySummaries(ctx, { currency }))[0],
   );
 }

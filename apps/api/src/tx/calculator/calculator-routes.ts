@@ -8,6 +8,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError } from "../tx-errors.ts";
 import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
 import { quoteLeastCollateral } from "./least-collateral.ts";
+import { fetchLiquiditySummaries, LiquiditySummarySchema } from "./liquidity-summary.ts";
 import { quoteMargins } from "./margin-quotes.ts";
 import {
   DefiQuoteBody,
@@ -262,64 +263,21 @@ export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): v
     "/defi/liquidity",
     {
       schema: {
-        description: "Lendable liquidity of open defi-pools by loan currency.",
+        description:
+          "The spec's liquidity summary per currency over the open defi-pools (token collateral), from the indexed " +
+          "pools and banks: one entry per loan currency, or for `currency` alone (zeros when no open defi-pool " +
+          "lends it). Amounts are base units as decimal strings; APRs basis points rounded up. " +
+          "GET /liquidity/summary gives the same summary over every pool type.",
         tags: ["loan calculator"],
         querystring: Type.Object({ currency: Type.Optional(Pubkey) }, { additionalProperties: false }),
-        response: withErrors({
-          200: Type.Array(
-            Type.Object({
-              currency: Type.String(),
-              totalPools: Type.Integer(),
-              bestApr: Type.Integer(),
-              availableLiquidity: Type.String(),
-              totalLiquidity: Type.String(),
-              borrowedLiquidity: Type.String(),
-              collaterals: Type.Array(Type.String()),
-            }),
-          ),
-        }),
+        response: withErrors({ 200: Type.Array(LiquiditySummarySchema) }),
       },
     },
     async (request) => {
       const { currency } = request.query as { currency?: string };
-      const snapshot = await tx.state.snapshot();
-      const byCurrency = new Map<
-        string,
-        { pools: number; bestApr: number; banks: Set<string>; collaterals: Set<string> }
-      >();
-      for (const pool of snapshot.pools.values()) {
-        if (pool.poolType !== "defi-pool" || pool.status !== "Open") continue;
-        if (currency !== undefined && pool.currencyMint !== currency) continue;
-        const e = byCurrency.get(pool.currencyMint) ?? {
-          pools: 0,
-          bestApr: Number.MAX_SAFE_INTEGER,
-          banks: new Set(),
-          collaterals: new Set(),
-        };
-        e.pools++;
-        e.bestApr = Math.min(e.bestApr, pool.loanAprBps);
-        e.banks.add(pool.bank);
-        for (const c of pool.collections) e.collaterals.add(c.id);
-        byCurrency.set(pool.currencyMint, e);
-      }
-      return [...byCurrency].map(([mint, e]) => {
-        let available = 0n;
-        let total = 0n;
-        for (const b of e.banks) {
-          const bank = snapshot.banks.get(b);
-          if (!bank) continue;
-          available += bank.availableLiquidity;
-          total += bank.totalLiquidity;
-        }
-        return {
-          currency: mint,
-          totalPools: e.pools,
-          bestApr: e.bestApr,
-          availableLiquidity: available.toString(),
-          totalLiquidity: total.toString(),
-          borrowedLiquidity: (total - available).toString(),
-          collaterals: [...e.collaterals],
-        };
+      return fetchLiquiditySummaries(tx.app, {
+        poolType: "defi-pool",
+        ...(currency !== undefined ? { currency } : {}),
       });
     },
   );
