@@ -139,6 +139,7 @@ async function main(): Promise<void> {
       apiUrl: api.url,
       rpcUrl: localnet.rpcUrl,
       cluster: "localnet",
+      supportUrl: process.env.SUPPORT_URL,
       // ?referral=cistern credits the protocol treasury, ?referral=founders the admin wallet (both keys in
       // the data dir); CISTERN_WEB_REFERRAL_NAMES adds or replaces names
       referralNames: {
@@ -196,6 +197,7 @@ async function startOnCluster(flags: StartFlags, cluster: string): Promise<void>
       apiUrl: process.env.CISTERN_WEB_API_URL ?? api.url,
       rpcUrl: apiConfig.solanaRpcUrl,
       cluster,
+      supportUrl: process.env.SUPPORT_URL,
       referralNames: getRuntimeConfigFromEnv(process.env).referralNames,
     }),
   });

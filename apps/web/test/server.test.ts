@@ -54,7 +54,7 @@ describe("web server", () => {
       sessionRecordingScriptUrl: null,
       referralNames: { alice: referrer },
       walletExplanationUrl: null,
-      discordUrl: "https://discord.gg/cistern",
+      supportUrl: null,
       walletModalTheme: null,
     });
   });

@@ -109,7 +109,7 @@ function makeWallet(
   return wallet;
 }
 
-function setup(wallet: WalletContextState) {
+function setup(wallet: WalletContextState, supportUrl: string | null = "https://discord.test/invite") {
   const queryClient = createQueryClient();
   const invalidate = vi.spyOn(queryClient, "invalidateQueries");
   const connection = {
@@ -119,7 +119,7 @@ function setup(wallet: WalletContextState) {
     }),
   } as unknown as Connection;
   const context = {
-    config: { ...DEFAULT_RUNTIME_CONFIG, apiUrl: API, discordUrl: "https://discord.test/invite" },
+    config: { ...DEFAULT_RUNTIME_CONFIG, apiUrl: API, supportUrl },
     rpcUrl: "http://127.0.0.1:8899",
     analytics: createAnalytics(null),
     buildId: "test",
@@ -239,6 +239,14 @@ describe("useTransaction", () => {
       link: { href: "https://discord.test/invite", label: "Discord" },
     });
     expect(failed.copyText).toContain("CisternError: amount too small, pool closed\n    at ");
+  });
+
+  it("without a configured support URL the support sentence has no link (nothing invented)", async () => {
+    installFetch(() => ({ status: 422, body: { message: "pool closed" } }));
+    const { hook } = setup(makeWallet(), null);
+    expect(await run(hook)).toBeNull();
+    const failed = toastStore.get()[0]!;
+    expect(failed.help).toEqual({ text: "Please reach out to us on Discord if you need assistance." });
   });
 
   it("words a program refusal by its code, in the currency's units, in one toast", async () => {

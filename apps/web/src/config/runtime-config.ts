@@ -21,8 +21,11 @@ export interface RuntimeConfig {
   referralNames: Record<string, string>;
   /** Optional "Can't find your wallet?" explanation link for the connect modal. */
   walletExplanationUrl: string | null;
-  /** Discord invite shown on failed transactions. */
-  discordUrl: string;
+  /**
+   * Where users get help (the operator's Discord invite): linked from the failed-transaction toast's "reach out to
+   * us on Discord" and the footer; null (not configured) shows the sentence without a link and no footer link.
+   */
+  supportUrl: string | null;
   /** Connect-modal theme: light, dark or jupiter; null follows the app theme. */
   walletModalTheme: "light" | "dark" | "jupiter" | null;
 }
@@ -39,7 +42,7 @@ export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
   sessionRecordingScriptUrl: null,
   referralNames: {},
   walletExplanationUrl: null,
-  discordUrl: "https://discord.gg/cistern",
+  supportUrl: null,
   walletModalTheme: null,
 };
 
@@ -95,14 +98,14 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
     sessionRecordingScriptUrl: optionalUrl(raw.sessionRecordingScriptUrl, "sessionRecordingScriptUrl"),
     referralNames,
     walletExplanationUrl: optionalUrl(raw.walletExplanationUrl, "walletExplanationUrl"),
-    discordUrl: requireUrl(raw.discordUrl ?? DEFAULT_RUNTIME_CONFIG.discordUrl, "discordUrl"),
+    supportUrl: optionalUrl(raw.supportUrl, "supportUrl"),
     walletModalTheme: modalTheme === "" ? null : (modalTheme as RuntimeConfig["walletModalTheme"]),
   };
 }
 
 /**
- * Reads the runtime config from the environment of the app server (CISTERN_WEB_* variables).
- * REFERRAL_NAMES is "name=address,name2=address2".
+ * Reads the runtime config from the environment of the app server (CISTERN_WEB_* variables, and SUPPORT_URL,
+ * which `npm start` reads too). REFERRAL_NAMES is "name=address,name2=address2".
  */
 export function getRuntimeConfigFromEnv(env: Record<string, string | undefined>): RuntimeConfig {
   const referralNames: Record<string, string> = {};
@@ -119,7 +122,7 @@ export function getRuntimeConfigFromEnv(env: Record<string, string | undefined>)
     sessionRecordingScriptUrl: env.CISTERN_WEB_SESSION_RECORDING_SCRIPT_URL,
     referralNames,
     walletExplanationUrl: env.CISTERN_WEB_WALLET_EXPLANATION_URL,
-    discordUrl: env.CISTERN_WEB_DISCORD_URL,
+    supportUrl: env.SUPPORT_URL,
     walletModalTheme: env.CISTERN_WEB_WALLET_MODAL_THEME,
   });
 }

@@ -1,6 +1,6 @@
 import { useAppContext } from "../app-context.ts";
 
-/** The footer: cluster, build id and help links. */
+/** The footer: cluster, build id and the support link when one is configured (SUPPORT_URL). */
 export function Footer() {
   const { config, buildId } = useAppContext();
   return (
@@ -10,9 +10,11 @@ export function Footer() {
         <span className="cluster-badge" data-testid="cluster">
           {config.cluster}
         </span>
-        <a href={config.discordUrl} target="_blank" rel="noreferrer">
-          Discord
-        </a>
+        {config.supportUrl !== null ? (
+          <a href={config.supportUrl} target="_blank" rel="noreferrer">
+            Discord
+          </a>
+        ) : null}
         <span title="Build id">build {buildId}</span>
       </span>
     </footer>

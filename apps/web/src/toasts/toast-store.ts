@@ -17,8 +17,8 @@ export interface Toast {
   detail?: string;
   /** A button that copies this text ("Copy full error"). */
   copyText?: string;
-  /** Extra line with a link (e.g. the Discord help line). */
-  help?: { text: string; link: ToastLink };
+  /** Extra line, with a link when there is one (the support line links the configured support URL). */
+  help?: { text: string; link?: ToastLink };
   /** Milliseconds until the toast closes itself. */
   durationMs: number;
 }

@@ -21,10 +21,15 @@ function ToastView({ toast }: { toast: Toast }) {
         ) : null}
         {toast.help ? (
           <div className="toast-description">
-            {toast.help.text}{" "}
-            <a className="toast-link" href={toast.help.link.href} target="_blank" rel="noreferrer">
-              {toast.help.link.label}
-            </a>
+            {toast.help.text}
+            {toast.help.link ? (
+              <>
+                {" "}
+                <a className="toast-link" href={toast.help.link.href} target="_blank" rel="noreferrer">
+                  {toast.help.link.label}
+                </a>
+              </>
+            ) : null}
           </div>
         ) : null}
         {toast.detail ? (

@@ -21,7 +21,7 @@ import { formatMoney } from "../kit/format.ts";
 import { getStoredReferrer } from "../referral/referral.ts";
 import { getBuilderPriorityFeeOptions } from "../settings/priority-fee.ts";
 import { settingsStore } from "../settings/settings-store.ts";
-import { showToast, type ToastInput, updateToast } from "../toasts/toast-store.ts";
+import { showToast, type ToastInput, type ToastLink, updateToast } from "../toasts/toast-store.ts";
 import {
   type AnyTransaction,
   buildTransactions,
@@ -50,7 +50,10 @@ export interface UseTransactionResult {
   busy: boolean;
 }
 
-const DISCORD_LABEL = "Discord";
+/** The support line under a failure: the spec's sentence, linking the configured support URL when there is one. */
+function supportHelp(text: string, supportUrl: string | null): { text: string; link?: ToastLink } {
+  return supportUrl === null ? { text } : { text, link: { href: supportUrl, label: "Discord" } };
+}
 
 /**
  * The one transaction hook every action uses: builds via the API, deserializes, has the wallet sign
@@ -99,10 +102,7 @@ export function useTransaction(): UseTransactionResult {
             : {}),
         };
         if (toast.type === "error") {
-          input.help = {
-            text: toast.description ?? "",
-            link: { href: config.discordUrl, label: DISCORD_LABEL },
-          };
+          input.help = supportHelp(toast.description ?? "", config.supportUrl);
           delete input.description;
           input.copyText = fullError ?? toast.detail ?? "";
         }
@@ -158,7 +158,7 @@ export function useTransaction(): UseTransactionResult {
           const failed: ToastInput = {
             kind: "error",
             title: getActionErrorToast(request.action, new Error(sentence)).title,
-            help: { text: TRANSACTION_SUPPORT_TEXT, link: { href: config.discordUrl, label: DISCORD_LABEL } },
+            help: supportHelp(TRANSACTION_SUPPORT_TEXT, config.supportUrl),
             copyText: fullError,
           };
           if (toastId === null) toastId = showToast(failed);

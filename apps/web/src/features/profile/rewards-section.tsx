@@ -20,11 +20,16 @@ export function RewardsSection({ owner }: { owner: string }) {
           {(d) => (
             <>
               <p className="pg-big">{wholeNumber(d.droplets)}</p>
+              <p className="muted pg-small" data-testid="droplets-rule">
+                How droplets are earned: 1 droplet for every USD-day of principal you had outstanding, as a
+                borrower and as a lender (a loan earns its borrower and the pool's owner each): a $1,000 loan
+                open for 3 days earns 3,000. A loan counts from when it was taken until it was repaid,
+                extended, sold or liquidated (an open loan, up to now), from your loans on chain, valued at
+                today's prices, in whole droplets rounded down.
+              </p>
               <p className="muted pg-small">
-                1 droplet for every USD-day of principal you had outstanding, as a borrower or as a lender: a
-                $1,000 loan open for 3 days earns 3,000. Counted from your loans on chain, valued at today's
-                prices. Borrowed: {wholeNumber(d.borrowedUsdDays)} USD-days; lent:{" "}
-                {wholeNumber(d.lentUsdDays)} USD-days.
+                Borrowed: {wholeNumber(d.borrowedUsdDays)} USD-days; lent: {wholeNumber(d.lentUsdDays)}{" "}
+                USD-days.
               </p>
             </>
           )}
