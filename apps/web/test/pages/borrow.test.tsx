@@ -197,6 +197,71 @@ describe("borrow page", () => {
     });
   });
 
+  it("a chosen offer brings its own duration, and every problem of the form shows at once", async () => {
+    const entry = (ltv: number) => [{ collection, collectionLtv: ltv, exposure: 10000, borrowedAmount: "0" }];
+    const long = apiPool({
+      metadata: { name: "Long desk", thumbnail: "", banks: [] },
+      limits: { minDuration: 86400, maxDuration: 30 * 86400, minAmountUsd: 10, maxAmountUsd: 5000 },
+      collections: entry(5000),
+    });
+    // lends less (99 USDC left in its bank) and for 3 days at most: ranked second
+    const short = apiPool({
+      metadata: { name: "Short desk", thumbnail: "", banks: [] },
+      availableLiquidity: "99000000",
+      loanCurve: { apr: 5000 },
+      limits: { minDuration: 86400, maxDuration: 3 * 86400, minAmountUsd: 10, maxAmountUsd: 5000 },
+      collections: entry(9000),
+    });
+    installApi((r) => {
+      if (r.path === "/asset/assets")
+        return {
+          body: {
+            nfts: [
+              {
+                mint: nftMint,
+                name: "Cat #1",
+                collection,
+                collectionName: "Cistern Cats",
+                floorPriceLamports: "5000000000",
+              },
+            ],
+          },
+        };
+      if (r.path === "/dirty/pools") return { body: { pools: [short, long], banks: [], totalCount: 2 } };
+      if (r.path === "/prices")
+        return { body: { prices: { [SOL_MINT]: { price: 150 }, [USDC_MINT]: { price: 1 } } } };
+      return undefined;
+    });
+    renderPage(<BorrowPage />, { wallet: makeWallet(Keypair.generate()), nowSeconds: NOW });
+    const list = await screen.findByTestId("nft-list");
+    await waitFor(() => expect(within(list).getByTestId("best-offer").textContent).toContain("375 USDC"));
+    fireEvent.click(within(list).getByRole("button", { pressed: false }));
+    const days = (await screen.findByLabelText(/Duration/)) as HTMLInputElement;
+    expect(days.value).toBe("30"); // the first offer's longest
+    fireEvent.click(screen.getByRole("radio", { name: /Short desk/ }));
+    expect(days.value).toBe("3");
+    // 500 USDC for 5 days: the amount and the duration are both wrong, and both say so
+    fireEvent.change(screen.getByLabelText(/Amount \(USDC\)/), { target: { value: "500" } });
+    fireEvent.change(days, { target: { value: "5" } });
+    expect(screen.getByTestId("borrow-error-amount").textContent).toBe(
+      "This pool has 99 USDC available to lend right now.",
+    );
+    expect(screen.getByTestId("borrow-error-duration").textContent).toBe(
+      "Choose a duration between 1 and 3 days.",
+    );
+    expect(screen.getByLabelText(/Amount \(USDC\)/).getAttribute("aria-invalid")).toBe("true");
+    expect(days.getAttribute("aria-invalid")).toBe("true");
+    // a typed duration the next offer lends for stays; one it does not is replaced by its longest
+    fireEvent.click(screen.getByRole("radio", { name: /Long desk/ }));
+    expect(days.value).toBe("5");
+    expect(screen.queryByTestId("borrow-error-duration")).toBeNull();
+    fireEvent.click(screen.getByRole("radio", { name: /Short desk/ }));
+    expect(days.value).toBe("3");
+    fireEvent.change(screen.getByLabelText(/Amount \(USDC\)/), { target: { value: "50" } });
+    expect(screen.getByTestId("borrow-error").textContent).toBe("");
+    expect(screen.getByTestId("quote-repay-by-expiry").textContent).toContain("USDC");
+  });
+
   it("says why there are no offers when the pools cannot be loaded", async () => {
     installApi((r) => {
       if (r.path === "/asset/tokens")

@@ -1,8 +1,14 @@
-import { formatUnits, getCurrencyByMint, SECONDS_PER_DAY } from "@cistern/protocol";
+import { formatUnits, getCurrencyByMint } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { formatBps, formatMoney } from "../../kit/format.ts";
 import { poolName } from "../pools/pool-cards.tsx";
-import { type BorrowCheck, checkBorrow, type Offer } from "./borrow-model.ts";
+import {
+  type BorrowCheck,
+  checkBorrow,
+  getOfferMaxDays,
+  isDurationValidFor,
+  type Offer,
+} from "./borrow-model.ts";
 import { QuotePanel } from "./quote-panel.tsx";
 
 /** What the page sends once the borrower confirms. */
@@ -14,7 +20,8 @@ export interface BorrowSubmit {
 
 /**
  * Pick a pool among the offers, an amount and a duration; the full quote shows as soon as the
- * input is valid, and the borrow button only sends a valid request.
+ * input is valid, and the borrow button only sends a valid request. A chosen offer brings its own duration (its
+ * longest) unless the borrower typed one it lends for; every problem of the form shows at once, each by its field.
  */
 export function BorrowForm({
   offers,
@@ -38,10 +45,14 @@ export function BorrowForm({
   const [poolKey, setPoolKey] = useState(initial?.pool.pubkey ?? "");
   const offer = offers.find((o) => o.pool.pubkey === poolKey) ?? offers[0];
   const [amountText, setAmountText] = useState("");
-  const [daysText, setDaysText] = useState(() =>
-    initial ? String(Math.floor(initial.pool.limits.maxDuration / SECONDS_PER_DAY)) : "",
-  );
+  const [daysText, setDaysText] = useState(() => (initial ? String(getOfferMaxDays(initial)) : ""));
+  /** True once the borrower typed a duration: choosing another offer keeps it when that offer lends for it. */
+  const [daysTyped, setDaysTyped] = useState(false);
   const [touched, setTouched] = useState(false);
+  const chooseOffer = (chosen: Offer) => {
+    setPoolKey(chosen.pool.pubkey);
+    if (!daysTyped || !isDurationValidFor(daysText, chosen)) setDaysText(String(getOfferMaxDays(chosen)));
+  };
   if (!offer) {
     return (
       <p className="pg-state pg-empty" data-testid="no-offers">
@@ -50,7 +61,7 @@ export function BorrowForm({
     );
   }
   const check: BorrowCheck = checkBorrow({ amountText, durationDaysText: daysText }, offer);
-  const showError = !check.ok && (touched || amountText !== "");
+  const shown = check.ok || !(touched || amountText !== "") ? {} : check.problems;
   const decimals = getCurrencyByMint(offer.pool.currency)?.decimals ?? 0;
   return (
     <form
@@ -72,7 +83,7 @@ export function BorrowForm({
               name={`${ids}-pool`}
               value={o.pool.pubkey}
               checked={o === offer}
-              onChange={() => setPoolKey(o.pool.pubkey)}
+              onChange={() => chooseOffer(o)}
             />
             <span className="pg-offer-name">{poolName(o.pool)}</span>
             <span>
@@ -80,7 +91,7 @@ export function BorrowForm({
             </span>
             <span>{formatBps(o.pool.loanCurve.apr)} APR</span>
             <span>LTV {formatBps(o.ltvBps)}</span>
-            <span>≤ {Math.floor(o.pool.limits.maxDuration / SECONDS_PER_DAY)} days</span>
+            <span>≤ {getOfferMaxDays(o)} days</span>
           </label>
         ))}
       </fieldset>
@@ -94,8 +105,8 @@ export function BorrowForm({
               inputMode="decimal"
               autoComplete="off"
               value={amountText}
-              aria-invalid={showError && !check.ok && check.field === "amount"}
-              aria-describedby={`${ids}-error`}
+              aria-invalid={shown.amount !== undefined}
+              aria-describedby={shown.amount !== undefined ? `${ids}-amount-error` : undefined}
               onChange={(e) => setAmountText(e.target.value)}
             />
             <button
@@ -114,14 +125,27 @@ export function BorrowForm({
             name="duration"
             inputMode="numeric"
             value={daysText}
-            aria-invalid={showError && !check.ok && check.field === "duration"}
-            onChange={(e) => setDaysText(e.target.value)}
+            aria-invalid={shown.duration !== undefined}
+            aria-describedby={shown.duration !== undefined ? `${ids}-days-error` : undefined}
+            onChange={(e) => {
+              setDaysTyped(true);
+              setDaysText(e.target.value);
+            }}
           />
         </label>
       </div>
-      <p id={`${ids}-error`} className="error-text" role="alert" data-testid="borrow-error">
-        {showError && !check.ok ? check.message : ""}
-      </p>
+      <div className="error-text" role="alert" data-testid="borrow-error">
+        {shown.amount !== undefined ? (
+          <p id={`${ids}-amount-error`} data-testid="borrow-error-amount">
+            {shown.amount}
+          </p>
+        ) : null}
+        {shown.duration !== undefined ? (
+          <p id={`${ids}-days-error`} data-testid="borrow-error-duration">
+            {shown.duration}
+          </p>
+        ) : null}
+      </div>
       {check.ok ? (
         <QuotePanel
           quote={check.quote}

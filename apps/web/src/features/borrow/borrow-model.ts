@@ -180,48 +180,93 @@ export interface BorrowInput {
   durationDaysText: string;
 }
 
-/** A checked request: the amount and duration, or the first message to show. */
+/** What is wrong with each field; a field without a problem is absent. */
+export interface BorrowProblems {
+  amount?: string;
+  duration?: string;
+}
+
+/** A checked request: the amount and duration with their quote, or every problem of the form at once. */
 export type BorrowCheck =
   | { ok: true; amount: bigint; durationSeconds: number; quote: LoanQuote; offer: LoanOffer }
-  | { ok: false; field: "amount" | "duration"; message: string };
+  | { ok: false; problems: BorrowProblems };
+
+/** Longest duration an offer's pool lends for, whole days. */
+export function getOfferMaxDays(offer: Offer): number {
+  return Math.floor(offer.pool.limits.maxDuration / SECONDS_PER_DAY);
+}
+
+/** True when `daysText` is a duration `offer`'s pool lends for (whole days, from 1 to its longest). */
+export function isDurationValidFor(daysText: string, offer: Offer): boolean {
+  const days = Number(daysText.trim());
+  return daysText.trim() !== "" && Number.isInteger(days) && days >= 1 && days <= getOfferMaxDays(offer);
+}
+
+const sentenceOf = (refusal: { code: number; name: string; params: Record<string, string> }): string =>
+  describeErrorForUser(
+    { code: refusal.code, name: refusal.name, message: refusal.name, params: refusal.params },
+    { amount: (a, mint) => formatMoney(a, mint) },
+  );
 
 /**
- * Checks what the borrower typed against an offer with the rule-book: the amount's format, then the
- * rule-book's decision for that amount and duration (every refusal worded in the currency's units).
- * Returns the quote when the pool would lend it.
+ * What is wrong with the amount alone (at a duration the pool lends for), worded by the rule-book. Above the most
+ * the pool lends, the refusal is the one of the limit that binds (the rule-book's first refusal for one base unit
+ * more than the offer's maximum), so the sentence names the most it can lend, whichever limit the program checks
+ * first for the amount typed.
+ */
+function checkAmount(amount: bigint, offer: Offer): string | null {
+  const probe = amount > offer.maxBorrow ? offer.maxBorrow + 1n : amount;
+  const decision = evaluateLoanOffer({ ...offer.input, amount: probe });
+  return decision.ok ? null : sentenceOf(decision.refusal);
+}
+
+/**
+ * Checks what the borrower typed against an offer with the rule-book, each field on its own so that every
+ * problem shows at once: the amount's format, then the rule-book's decision for that amount (at a duration the
+ * pool lends for), and the duration's (at an amount the pool lends), every refusal worded in the currency's
+ * units. Returns the quote when the pool would lend both.
  */
 export function checkBorrow(input: BorrowInput, offer: Offer): BorrowCheck {
   const pool = offer.pool;
   const currency = getCurrencyByMint(pool.currency);
-  if (!currency) return { ok: false, field: "amount", message: "This pool lends an unsupported currency." };
+  if (!currency) return { ok: false, problems: { amount: "This pool lends an unsupported currency." } };
+  const problems: BorrowProblems = {};
+  let amount: bigint | null = null;
   const amountText = input.amountText.trim();
-  if (amountText === "") return { ok: false, field: "amount", message: "Enter an amount to borrow." };
-  if (amountText.startsWith("-"))
-    return { ok: false, field: "amount", message: "The amount must be positive." };
-  let amount: bigint;
-  try {
-    amount = parseUnits(amountText, currency.decimals);
-  } catch (error) {
-    const message = isCisternError(error)
-      ? `Enter a number with at most ${currency.decimals} decimals.`
-      : "Enter a valid amount.";
-    return { ok: false, field: "amount", message };
+  if (amountText === "") problems.amount = "Enter an amount to borrow.";
+  else if (amountText.startsWith("-")) problems.amount = "The amount must be positive.";
+  else {
+    try {
+      amount = parseUnits(amountText, currency.decimals);
+      if (amount <= 0n) problems.amount = "The amount must be greater than zero.";
+    } catch (error) {
+      problems.amount = isCisternError(error)
+        ? `Enter a number with at most ${currency.decimals} decimals.`
+        : "Enter a valid amount.";
+    }
   }
-  if (amount <= 0n) return { ok: false, field: "amount", message: "The amount must be greater than zero." };
+  if (amount !== null && problems.amount === undefined) {
+    const refused = checkAmount(amount, offer);
+    if (refused !== null) problems.amount = refused;
+  }
+  let durationSeconds: number | null = null;
   const daysText = input.durationDaysText.trim();
   const days = Number(daysText);
   if (daysText === "" || !Number.isInteger(days) || days < 0) {
-    return { ok: false, field: "duration", message: "Enter the duration in whole days." };
+    problems.duration = "Enter the duration in whole days.";
+  } else {
+    durationSeconds = days * SECONDS_PER_DAY;
+    // the duration at the most the pool lends (an offer is one the pool lends at its defaults)
+    const decision = evaluateLoanOffer({ ...offer.input, durationSeconds: BigInt(durationSeconds) });
+    if (!decision.ok && decision.refusal.name === "InvalidDuration")
+      problems.duration = sentenceOf(decision.refusal);
   }
-  const durationSeconds = days * SECONDS_PER_DAY;
+  if (amount === null || durationSeconds === null || problems.amount || problems.duration)
+    return { ok: false, problems };
   const decision = evaluateLoanOffer({ ...offer.input, amount, durationSeconds: BigInt(durationSeconds) });
   if (!decision.ok) {
-    const { code, name, params } = decision.refusal;
-    const message = describeErrorForUser(
-      { code, name, message: name, params },
-      { amount: (a, mint) => formatMoney(a, mint) },
-    );
-    return { ok: false, field: name === "InvalidDuration" ? "duration" : "amount", message };
+    const field = decision.refusal.name === "InvalidDuration" ? "duration" : "amount";
+    return { ok: false, problems: { [field]: sentenceOf(decision.refusal) } };
   }
   const quote = computeLoanQuote({
     amount,
