@@ -21,6 +21,7 @@ import {
   TX_ERROR_CODE,
   toTransactionErrorJson,
 } from "./tx-error.ts";
+import { loadVendoredPrograms } from "./vendored-programs.ts";
 import { isStaticWritable, parseWireTransaction, type WireTransaction } from "./wire.ts";
 
 /** Slots per epoch (mainnet). */
@@ -154,6 +155,8 @@ export class Chain {
     // that were executed and then undone, refusing them when the bundle is sent again.
     this.svm.setTransactionHistory(0n);
     this.svm.setSigverify(true);
+    // The real mainnet programs, before the ledger replays transactions that call them.
+    loadVendoredPrograms(this.svm);
     this.replay(readLogLines<LedgerEntry>(ledgerPath));
     this.owners = new OwnerIndex(this.svm);
     this.ledger = new AppendLog(ledgerPath);

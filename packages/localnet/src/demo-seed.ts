@@ -2,6 +2,7 @@ import { JITO_TIP_ACCOUNTS } from "@cistern/protocol";
 import { decodeAddress } from "./base58.ts";
 import type { AccountWrite } from "./chain.ts";
 import { DEMO_COLLECTIONS, DEMO_TOKENS, WRAPPED_SOL_MINT_ADDRESS } from "./demo-world.ts";
+import type { ClassicNftSpec } from "./nft-mint.ts";
 import type { WorldAdmin } from "./world-admin.ts";
 
 /** Lamports the faucet keypair keeps for airdrops (5M SOL; stays below 2^53). */
@@ -21,8 +22,10 @@ export interface SeedContext {
 export type SeedStep = (ctx: SeedContext) => Promise<void>;
 
 /**
- * Creates whatever part of the demo world is missing (idempotent): the native mints, USDC and the demo tokens (faucet = mint authority), and every collection with its
- * listed NFTs (held by the faucet) and their Metaplex metadata. Returns how many accounts it wrote.
+ * Creates whatever part of the demo world is missing (idempotent): the native mints, USDC and the demo tokens
+ * (faucet = mint authority), and every collection with its listed NFTs (held by the faucet), minted through the
+ * real Token Metadata program: sized collection NFTs, then their items verified into them. Returns how many
+ * accounts it wrote directly plus how many NFTs it minted.
  */
 export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
   const svm = admin.chain.svm;
@@ -36,6 +39,7 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
     await admin.chain.setAccounts(natives);
     written += natives.length;
   }
+  const nfts: ClassicNftSpec[] = [];
   await admin.batch((pending) => {
     const balance = svm.getBalance(decodeAddress(faucet)) ?? 0n;
     if (balance < FAUCET_RESERVE_LAMPORTS / 2n)
@@ -45,18 +49,22 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
       pending.set(t.mint, admin.mintWrite(t.mint, t.decimals, 0n));
     }
     for (const c of DEMO_COLLECTIONS) {
-      if (!svm.getAccount(decodeAddress(c.collectionId))) {
-        pending.set(c.collectionId, admin.mintWrite(c.collectionId, 0, 0n));
-        admin.metadataWrite(c.collectionId, c.name, c.symbol, c.image, null, BigInt(c.nfts.length), pending);
-        admin.nftOwnershipWrite(faucet, c.collectionId, pending);
-      }
-      for (const nft of c.nfts) {
-        if (svm.getAccount(decodeAddress(nft.mint))) continue;
-        admin.nftWrites(c, nft.index, faucet, pending);
-      }
+      nfts.push({
+        mint: c.collectionId,
+        name: c.name,
+        symbol: c.symbol,
+        uri: c.image,
+        owner: faucet,
+        collection: null,
+        isCollection: true,
+      });
+      for (const nft of c.nfts) nfts.push(admin.collectionItem(c, nft.index, faucet));
     }
+    for (const nft of nfts)
+      if (!svm.getAccount(decodeAddress(nft.mint))) pending.set(nft.mint, admin.nftMintWrite(nft.mint));
     written += pending.size;
   });
+  written += await admin.mintClassicNfts(nfts);
   return written;
 }
 

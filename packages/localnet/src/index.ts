@@ -9,12 +9,23 @@ export {
   type LocalKeypair,
   loadOrCreateKeypair,
 } from "./keypair.ts";
-export { decodeMetadata, encodeMetadata, getMetadataAddress, METADATA_ACCOUNT_SIZE } from "./metaplex.ts";
+export { type ClassicNftSpec, getClassicNftMintInstructions } from "./nft-mint.ts";
 export {
   type LocalnetHandle,
   type LocalnetProgram,
   type StartLocalnetOptions,
   startLocalnet,
 } from "./start-localnet.ts";
+export {
+  getMasterEditionAddress,
+  getMetadataAddress,
+  type NftMetadataArgs,
+} from "./token-metadata.ts";
 export { type BuildInstruction, buildSignedTransaction } from "./tx-builder.ts";
+export {
+  loadVendoredPrograms,
+  VENDORED_PROGRAMS,
+  VENDORED_PROGRAMS_DIR,
+  type VendoredProgram,
+} from "./vendored-programs.ts";
 export { type FaucetResult, getAssociatedTokenAddress, WorldAdmin } from "./world-admin.ts";

@@ -1,4 +1,5 @@
-import { encodeBase58 } from "./base58.ts";
+import { decodeAddress, encodeBase58 } from "./base58.ts";
+import { findProgramAddressSync } from "./pda.ts";
 
 /** SPL Token program. */
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
@@ -132,4 +133,12 @@ export function formatUiAmount(amount: bigint, decimals: number): string {
 export function uiTokenAmount(amount: bigint, decimals: number) {
   const uiAmountString = formatUiAmount(amount, decimals);
   return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString };
+}
+
+/** The associated token account of (owner, mint) under a token program. */
+export function getAssociatedTokenAddress(owner: string, mint: string, tokenProgram = TOKEN_PROGRAM): string {
+  return findProgramAddressSync(
+    [decodeAddress(owner), decodeAddress(tokenProgram), decodeAddress(mint)],
+    ASSOCIATED_TOKEN_PROGRAM,
+  )[0];
 }

@@ -1,4 +1,4 @@
-import { decodeAddress, encodeBase58 } from "./base58.ts";
+import { decodeAddress, decodeBase58, encodeBase58 } from "./base58.ts";
 import type { AccountWrite, Chain } from "./chain.ts";
 import { getDemoAddress } from "./demo-address.ts";
 import {
@@ -8,35 +8,29 @@ import {
   FAUCET_LAMPORTS,
   FAUCET_NFTS_PER_COLLECTION,
   getDemoImage,
-  TOKEN_METADATA_PROGRAM_ADDRESS,
 } from "./demo-world.ts";
 import { invalidParams } from "./errors.ts";
 import type { LocalKeypair } from "./keypair.ts";
-import { encodeMetadata, getMetadataAddress, METADATA_ACCOUNT_SIZE } from "./metaplex.ts";
-import { findProgramAddressSync } from "./pda.ts";
+import { type ClassicNftSpec, getClassicNftMintInstructions } from "./nft-mint.ts";
 import {
-  ASSOCIATED_TOKEN_PROGRAM,
   decodeMint,
   decodeTokenAccount,
   encodeMint,
   encodeTokenAccount,
+  getAssociatedTokenAddress,
   isMintData,
   NATIVE_MINT,
   TOKEN_2022_PROGRAM,
   TOKEN_ACCOUNT_SIZE,
   TOKEN_PROGRAM,
 } from "./token-layout.ts";
+import { type BuildInstruction, buildSignedTransaction } from "./tx-builder.ts";
+import { parseWireTransaction } from "./wire.ts";
 
 const U64_MAX = (1n << 64n) - 1n;
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 
-/** The associated token account of (owner, mint) under a token program. */
-export function getAssociatedTokenAddress(owner: string, mint: string, tokenProgram = TOKEN_PROGRAM): string {
-  return findProgramAddressSync(
-    [decodeAddress(owner), decodeAddress(tokenProgram), decodeAddress(mint)],
-    ASSOCIATED_TOKEN_PROGRAM,
-  )[0];
-}
+export { getAssociatedTokenAddress };
 
 /** What `localnet_faucet` handed out. */
 export interface FaucetResult {
@@ -191,62 +185,82 @@ export class WorldAdmin {
     });
   }
 
-  /** Account writes creating NFT `index` of a collection (mint, metadata, owner's token account). */
-  nftWrites(c: DemoCollection, index: number, owner: string, pending: Map<string, AccountWrite>) {
+  /** The classic NFT `index` of a collection (listed in the demo world, or a faucet one past the list). */
+  collectionItem(c: DemoCollection, index: number, owner: string): ClassicNftSpec {
     const listed = c.nfts[index - 1];
-    const seed = `nft:${c.symbol}:${index}`;
-    const mint = listed?.mint ?? getDemoAddress(seed);
     const name = listed?.name ?? `${c.nfts[0]?.name.replace(/ #\d+$/, "") ?? c.name} #${index}`;
     const image =
       listed?.image ?? getDemoImage(c.image.match(/%23([0-9a-f]{6})/)?.[1] ?? "444444", String(index));
-    pending.set(mint, this.mintWrite(mint, 0, 0n));
-    this.metadataWrite(mint, name, c.symbol, image, c.collectionId, null, pending);
-    const tokenAccount = this.tokenWrites(owner, mint, 1n, pending);
-    return { mint, name, tokenAccount };
+    return {
+      mint: listed?.mint ?? getDemoAddress(`nft:${c.symbol}:${index}`),
+      name,
+      symbol: c.symbol,
+      uri: image,
+      owner,
+      collection: c.collectionId,
+      isCollection: false,
+    };
+  }
+
+  /**
+   * A bare NFT mint (supply 0, decimals 0, the faucet as mint and freeze authority) at an address that has no
+   * key (`getDemoAddress`), so it cannot sign a createAccount: the only account of an NFT written directly, as a
+   * validator's genesis accounts are. Everything after it is real transactions (`mintClassicNfts`).
+   */
+  nftMintWrite(mint: string): AccountWrite {
+    return this.mintWrite(mint, 0, 0n, this.faucetKeypair.publicKey);
   }
 
   /** A fresh classic SPL mint with the faucet as mint authority. */
-  mintWrite(mint: string, decimals: number, supply: bigint): AccountWrite {
+  mintWrite(
+    mint: string,
+    decimals: number,
+    supply: bigint,
+    freezeAuthority: Uint8Array | null = null,
+  ): AccountWrite {
     return {
       address: mint,
       lamports: this.chain.svm.minimumBalanceForRentExemption(82n).toString(),
       data: Buffer.from(
-        encodeMint({ mintAuthority: this.faucetKeypair.publicKey, supply, decimals, freezeAuthority: null }),
+        encodeMint({ mintAuthority: this.faucetKeypair.publicKey, supply, decimals, freezeAuthority }),
       ).toString("base64"),
       owner: TOKEN_PROGRAM,
       executable: false,
     };
   }
 
-  /** Writes the Metaplex metadata account of `mint` at its canonical PDA. */
-  metadataWrite(
-    mint: string,
-    name: string,
-    symbol: string,
-    uri: string,
-    collectionId: string | null,
-    collectionSize: bigint | null,
-    pending: Map<string, AccountWrite>,
-  ): void {
-    const pda = getMetadataAddress(mint);
-    const data = encodeMetadata({
-      updateAuthority: this.faucetKeypair.publicKey,
-      mint: decodeAddress(mint),
-      name,
-      symbol,
-      uri,
-      sellerFeeBasisPoints: 500,
-      creators: [{ address: this.faucetKeypair.publicKey, verified: true, share: 100 }],
-      collection: collectionId ? { verified: true, key: decodeAddress(collectionId) } : null,
-      collectionSize,
-    });
-    pending.set(pda, {
-      address: pda,
-      lamports: this.chain.svm.minimumBalanceForRentExemption(BigInt(METADATA_ACCOUNT_SIZE)).toString(),
-      data: Buffer.from(data).toString("base64"),
-      owner: TOKEN_METADATA_PROGRAM_ADDRESS,
-      executable: false,
-    });
+  /**
+   * Mints classic NFTs through the real Token Metadata program, in order (a collection before its items), one
+   * transaction each signed by the faucet: token to the owner, CreateMetadataAccountV3, CreateMasterEditionV3
+   * and, for an item, Verify of its collection. Steps already on chain are skipped. Resolves once all are durable,
+   * with the number of transactions sent.
+   */
+  async mintClassicNfts(nfts: ClassicNftSpec[]): Promise<number> {
+    const sent: { signature: Promise<string> | string; what: string }[] = [];
+    for (const nft of nfts) {
+      const ixs = getClassicNftMintInstructions(this.chain.svm, this.faucetKeypair.address, nft);
+      if (ixs.length > 0) sent.push({ signature: this.sendAsFaucet(ixs), what: `mint ${nft.name}` });
+    }
+    for (const { signature, what } of sent) {
+      const record = this.chain.history.get(await signature);
+      if (!record || record.err !== null)
+        throw new Error(
+          `localnet: ${what} failed: ${JSON.stringify(record?.err ?? "not executed")}\n${(record?.logs ?? []).join("\n")}`,
+        );
+    }
+    return sent.length;
+  }
+
+  /**
+   * Signs `ixs` with the faucet and executes them once (no preflight simulation: the instructions are ours and
+   * their outcome is checked in the history once durable).
+   */
+  private sendAsFaucet(ixs: BuildInstruction[]): Promise<string> | string {
+    const blockhash = decodeBase58(this.chain.latestBlockhash().blockhash);
+    return this.chain.submit(
+      parseWireTransaction(buildSignedTransaction(this.faucetKeypair, ixs, blockhash)),
+      true,
+    );
   }
 
   private nextFreeIndex(c: DemoCollection): number {
@@ -256,10 +270,13 @@ export class WorldAdmin {
     return i;
   }
 
-  /** Gives a wallet SOL, USDC, every demo token and fresh demo NFTs (one per collection). */
+  /**
+   * Gives a wallet SOL, USDC, every demo token and fresh demo NFTs (one per collection), the NFTs minted through
+   * the real Token Metadata program and verified into their collection.
+   */
   faucet(owner: string): Promise<FaucetResult> {
     decodeAddress(owner);
-    return this.serial(() => {
+    return this.serial(async () => {
       const pending = new Map<string, AccountWrite>();
       this.lamportsWrite(owner, FAUCET_LAMPORTS, pending);
       const result: FaucetResult = { lamports: FAUCET_LAMPORTS.toString(), tokens: [], nfts: [] };
@@ -269,13 +286,23 @@ export class WorldAdmin {
         const tokenAccount = this.tokenWrites(owner, t.mint, amount, pending);
         result.tokens.push({ mint: t.mint, symbol: t.symbol, amount: amount.toString(), tokenAccount });
       }
+      const nfts: ClassicNftSpec[] = [];
       for (const c of DEMO_COLLECTIONS) {
         for (let n = 0; n < FAUCET_NFTS_PER_COLLECTION; n++) {
-          const nft = this.nftWrites(c, this.nextFreeIndex(c), owner, pending);
-          result.nfts.push({ ...nft, collectionId: c.collectionId });
+          const nft = this.collectionItem(c, this.nextFreeIndex(c), owner);
+          pending.set(nft.mint, this.nftMintWrite(nft.mint));
+          nfts.push(nft);
+          result.nfts.push({
+            mint: nft.mint,
+            name: nft.name,
+            collectionId: c.collectionId,
+            tokenAccount: getAssociatedTokenAddress(owner, nft.mint),
+          });
         }
       }
-      return this.chain.setAccounts([...pending.values()]).then(() => result);
+      await this.chain.setAccounts([...pending.values()]);
+      await this.mintClassicNfts(nfts);
+      return result;
     });
   }
 
@@ -289,11 +316,6 @@ export class WorldAdmin {
       fn(pending);
       return this.chain.setAccounts([...pending.values()]);
     });
-  }
-
-  /** Mints the single unit of an NFT-like mint to `owner` inside a batch. */
-  nftOwnershipWrite(owner: string, mint: string, pending: Map<string, AccountWrite>): string {
-    return this.tokenWrites(owner, mint, 1n, pending);
   }
 
   /** Adds lamports inside a batch. */

@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { decodeMetadata } from "@cistern/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DEMO_COLLECTIONS,
   DEMO_TOKENS,
-  decodeMetadata,
   getAssociatedTokenAddress,
+  getMasterEditionAddress,
   getMetadataAddress,
   startLocalnet,
+  TOKEN_METADATA_PROGRAM_ADDRESS,
 } from "../src/index.ts";
 import { rpc, startTestLocalnet } from "./helpers.ts";
 
@@ -20,6 +22,21 @@ type Account = {
 async function account(url: string, address: string, encoding = "base64"): Promise<Account | null> {
   return ((await rpc(url, "getAccountInfo", [address, { encoding }])).result as { value: Account | null })
     .value;
+}
+
+/** CollectionDetails::V1 { size } of a collection NFT's metadata (after the fixed fields and the collection). */
+function getCollectionSize(data: Buffer): bigint | null {
+  let at = 1 + 32 + 32;
+  for (let i = 0; i < 3; i++) at += 4 + data.readUInt32LE(at); // name, symbol, uri
+  at += 2; // seller fee
+  if (data[at++] === 1) at += 4 + 34 * data.readUInt32LE(at); // creators
+  at += 2; // primary sale happened, is mutable
+  if (data[at++] === 1) at += 1; // edition nonce
+  if (data[at++] === 1) at += 1; // token standard
+  if (data[at++] === 1) at += 33; // collection
+  if (data[at++] === 1) at += 9; // uses
+  if (data[at++] !== 1 || data[at++] !== 0) return null; // Some(CollectionDetails::V1)
+  return data.readBigUInt64LE(at);
 }
 
 function ledgerLines(dataDir: string): number {
@@ -45,32 +62,45 @@ describe("demo world seed, faucet and admin controls", () => {
     }
   });
 
-  it("writes Metaplex metadata with a verified collection for every listed NFT", async () => {
+  it("mints every listed NFT through Token Metadata: sized collections, master editions, verified items", async () => {
+    const kit = await import("@solana/kit");
+    const keyOf = (a: string) => Buffer.from(kit.getAddressEncoder().encode(kit.address(a)));
     for (const c of DEMO_COLLECTIONS) {
       const collMeta = await account(net.rpcUrl, getMetadataAddress(c.collectionId));
-      expect(collMeta?.owner).toBe("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
-      expect(decodeMetadata(Buffer.from((collMeta!.data as [string, string])[0], "base64")).name).toBe(
-        c.name,
-      );
-      for (const nft of c.nfts) {
-        const mint = await account(net.rpcUrl, nft.mint, "jsonParsed");
+      expect(collMeta?.owner).toBe(TOKEN_METADATA_PROGRAM_ADDRESS);
+      const collData = Buffer.from((collMeta!.data as [string, string])[0], "base64");
+      expect(decodeMetadata(collData)).toMatchObject({ name: c.name, symbol: c.symbol, collection: null });
+      // A sized collection: CollectionDetails::V1 { size } counts the items the program verified into it.
+      expect(getCollectionSize(collData)).toBe(BigInt(c.nfts.length));
+      // The metadata account was written by transactions of the program (the collection's creation and one Verify
+      // per item), not by an admin write.
+      const history = (await rpc(net.rpcUrl, "getSignaturesForAddress", [getMetadataAddress(c.collectionId)]))
+        .result as { err: unknown }[];
+      expect(history).toHaveLength(1 + c.nfts.length);
+      expect(history.every((h) => h.err === null)).toBe(true);
+      for (const mintAddress of [c.collectionId, ...c.nfts.map((n) => n.mint)]) {
+        // CreateMasterEditionV3 took the mint and freeze authority: no second token can ever be minted.
+        const edition = getMasterEditionAddress(mintAddress);
+        const editionAccount = await account(net.rpcUrl, edition);
+        expect(editionAccount?.owner).toBe(TOKEN_METADATA_PROGRAM_ADDRESS);
+        expect(Buffer.from((editionAccount!.data as [string, string])[0], "base64")[0]).toBe(6); // MasterEditionV2
+        const mint = await account(net.rpcUrl, mintAddress, "jsonParsed");
         expect((mint!.data as { parsed: { info: Record<string, unknown> } }).parsed.info).toMatchObject({
           decimals: 0,
           supply: "1",
+          mintAuthority: edition,
+          freezeAuthority: edition,
         });
+      }
+      for (const nft of c.nfts) {
         const meta = await account(net.rpcUrl, getMetadataAddress(nft.mint));
-        const decoded = decodeMetadata(Buffer.from((meta!.data as [string, string])[0], "base64"));
+        expect(meta?.owner).toBe(TOKEN_METADATA_PROGRAM_ADDRESS);
+        const data = Buffer.from((meta!.data as [string, string])[0], "base64");
+        const decoded = decodeMetadata(data);
         expect(decoded).toMatchObject({ name: nft.name, symbol: c.symbol, uri: nft.image });
         expect(decoded.collection?.verified).toBe(true);
-        expect(Buffer.from(decoded.collection!.key)).toEqual(
-          Buffer.from(
-            Buffer.from(
-              await import("@solana/kit").then((k) =>
-                k.getAddressEncoder().encode(k.address(c.collectionId)),
-              ),
-            ),
-          ),
-        );
+        expect(Buffer.from(decoded.collection!.key)).toEqual(keyOf(c.collectionId));
+        expect(Buffer.from(decoded.updateAuthority)).toEqual(keyOf(net.faucetAddress));
       }
     }
   });
@@ -87,7 +117,7 @@ describe("demo world seed, faucet and admin controls", () => {
   it("faucet gives SOL, USDC, demo tokens and a fresh NFT per collection", async () => {
     const wallet = "7YbN3yJkE8ixNbDZkQEJzjpZEpVoKmD1gYPK3ixQ1Pvf";
     const r = (await rpc(net.rpcUrl, "localnet_faucet", [wallet])).result as {
-      nfts: { mint: string; collectionId: string }[];
+      nfts: { mint: string; collectionId: string; tokenAccount: string }[];
       tokens: { mint: string; amount: string }[];
     };
     expect(((await rpc(net.rpcUrl, "getBalance", [wallet])).result as { value: number }).value).toBe(
@@ -113,9 +143,20 @@ describe("demo world seed, faucet and admin controls", () => {
     expect(r.nfts).toHaveLength(DEMO_COLLECTIONS.length);
     for (const n of r.nfts) {
       expect(byMint.get(n.mint)).toBe("1");
+      expect(n.tokenAccount).toBe(getAssociatedTokenAddress(wallet, n.mint));
       const meta = await account(net.rpcUrl, getMetadataAddress(n.mint));
+      expect(meta?.owner).toBe(TOKEN_METADATA_PROGRAM_ADDRESS);
       const decoded = decodeMetadata(Buffer.from((meta!.data as [string, string])[0], "base64"));
       expect(decoded.collection?.verified).toBe(true);
+      expect((await account(net.rpcUrl, getMasterEditionAddress(n.mint)))?.owner).toBe(
+        TOKEN_METADATA_PROGRAM_ADDRESS,
+      );
+      // Verified through the program, so the sized collection counts it.
+      const coll = DEMO_COLLECTIONS.find((c) => c.collectionId === n.collectionId)!;
+      const collMeta = await account(net.rpcUrl, getMetadataAddress(coll.collectionId));
+      expect(getCollectionSize(Buffer.from((collMeta!.data as [string, string])[0], "base64"))).toBe(
+        BigInt(coll.nfts.length + 1),
+      );
     }
     const supply = (await rpc(net.rpcUrl, "getTokenSupply", [usdc.mint])).result as {
       value: { amount: string };

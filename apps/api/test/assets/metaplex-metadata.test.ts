@@ -1,4 +1,5 @@
-import { encodeMetadata, getMetadataAddress as getLocalnetMetadataAddress } from "@cistern/localnet";
+import { getMetadataAddress as getLocalnetMetadataAddress } from "@cistern/localnet";
+import { encodeMetadata } from "@cistern/sdk";
 import { getAddressEncoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { getMetadataAddress, parseMetaplexMetadata } from "../../src/assets/metaplex-metadata.ts";
@@ -15,7 +16,7 @@ describe("Metaplex metadata", () => {
     expect(parseMetaplexMetadata(new Uint8Array(0))).toBeNull();
   });
 
-  it("parses name, symbol, uri and the verified collection of a localnet-encoded account", () => {
+  it("parses name, symbol, uri and the verified collection of an account in the Metaplex layout", () => {
     const mint = randomAddress();
     const collection = randomAddress();
     const encoder = getAddressEncoder();
