@@ -127,6 +127,8 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This pool or loan was written before the lending program's last upgrade. Its pool's owner upgrades it from My pools (Upgrade pool), or the operator's keeper does; please try again once it is upgraded.";
     case P.NothingToMigrate:
       return "This pool and its loans are already at the program's current version.";
+    case P.SameAccount:
+      return "The account to receive the tokens is the one they come from. Choose your own wallet's account.";
     case P.InvalidVenue:
       return "This market is not one Cistern trades on. Please refresh and try again.";
     case P.LoanLiquidatable:

@@ -127,6 +127,11 @@ export const PROGRAM_ERRORS = {
     name: "NothingToMigrate",
     message: "Migrate found the pool and every loan given already at the current layout",
   },
+  6057: {
+    name: "SameAccount",
+    message:
+      "a token transfer whose source and destination are the same account (e.g. Withdraw into the bank's own vault)",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

@@ -61,6 +61,7 @@
 #define E_MORTGAGE_DISABLED 6054ULL
 #define E_ACCOUNT_NEEDS_MIGRATION 6055ULL
 #define E_NOTHING_TO_MIGRATE 6056ULL
+#define E_SAME_ACCOUNT 6057ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1 /* Config, Bank, Venues, Request */
@@ -320,6 +321,9 @@ typedef struct {
 u64 token_transfer(const TransferArgs *a);
 /* close `from` (an empty token account) sending its lamports to `to` */
 u64 token_close(const TransferArgs *a);
+/* moves all that the token account `a->from` holds now (what was recorded, plus whatever anyone paid into it) to
+ * `a->to`, then closes it, its rent to `rent_to`; a->amount is ignored */
+u64 token_sweep_close(const TransferArgs *a, const SolAccountInfo *rent_to);
 /* InitializeAccount3(account = from, mint = to, owner = *owner) */
 u64 token_init_account(const SolAccountInfo *token_program, const SolAccountInfo *account,
                        const SolAccountInfo *mint, const SolPubkey *owner);

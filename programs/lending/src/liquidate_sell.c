@@ -54,12 +54,8 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
-  if (escrow_after) {
-    TransferArgs rest = {token, escrow, dest, loan, escrow_after, &signer};
-    if ((r = token_transfer(&rest))) return r;
-  }
-  TransferArgs close = {token, escrow, liquidator, loan, 0, &signer};
-  if ((r = token_close(&close))) return r;
+  TransferArgs rest = {token, escrow, dest, loan, 0, &signer};
+  if ((r = token_sweep_close(&rest, liquidator))) return r;
 
   bk->total = total;
   bk->available = available;

@@ -299,15 +299,13 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   return SUCCESS;
 }
 
-/* moves the old loan's collateral into the new escrow and closes the old escrow to the borrower */
+/* moves the old loan's collateral (and anything paid into its escrow) into the new escrow and closes the old escrow
+ * to the borrower */
 u64 move_collateral(const NewLoan *c, const SolAccountInfo *old_loan, const SolAccountInfo *old_escrow) {
   const Loan *old = (const Loan *)old_loan->data;
   SolSignerSeed seeds[5];
   loan_signer_seeds(old, seeds);
   SolSignerSeeds old_signer = {seeds, 5};
-  TransferArgs move = {c->token, old_escrow, c->escrow, old_loan, old->collateral_amount, &old_signer};
-  u64 r = token_transfer(&move);
-  if (r) return r;
-  TransferArgs close = {c->token, old_escrow, c->borrower, old_loan, 0, &old_signer};
-  return token_close(&close);
+  TransferArgs move = {c->token, old_escrow, c->escrow, old_loan, 0, &old_signer};
+  return token_sweep_close(&move, c->borrower);
 }

@@ -37,14 +37,10 @@ u64 settle_loan(const Settlement *s) {
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
-  /* what the escrow holds now: all of the collateral on a repay, what a market sale left of it */
-  u64 left = rd64(s->escrow->data + 64);
-  if (left) {
-    TransferArgs back = {s->token, s->escrow, s->collateral, s->loan, left, &signer};
-    if ((r = token_transfer(&back))) return r;
-  }
-  TransferArgs close = {s->token, s->escrow, s->borrower, s->loan, 0, &signer};
-  if ((r = token_close(&close))) return r;
+  /* what the escrow holds now: all of the collateral on a repay (and anything paid into it), what a market sale
+   * left of it */
+  TransferArgs back = {s->token, s->escrow, s->collateral, s->loan, 0, &signer};
+  if ((r = token_sweep_close(&back, s->borrower))) return r;
 
   bk->total = total;
   bk->available = available;
@@ -120,10 +116,9 @@ u64 ix_liquidate(const SolParameters *p) {
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
-  TransferArgs out = {token, escrow, dest, loan, l->collateral_amount, &signer};
-  if ((r = token_transfer(&out))) return r;
-  TransferArgs close = {token, escrow, liquidator, loan, 0, &signer};
-  if ((r = token_close(&close))) return r;
+  /* the collateral and anything paid into the escrow go to the pool owner */
+  TransferArgs out = {token, escrow, dest, loan, 0, &signer};
+  if ((r = token_sweep_close(&out, liquidator))) return r;
 
   bk->total = total;
   if ((r = release_loan(pl, bk, l))) return r;

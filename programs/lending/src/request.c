@@ -34,18 +34,16 @@ static u64 check_open_request(const SolParameters *p, const SolAccountInfo *requ
   return check_token_program(token);
 }
 
-/* moves the whole escrow to `to` with the request signing, and closes the escrow to `rent_to` */
+/* moves the whole escrow (the collateral and anything paid into it) to `to` with the request signing, and closes
+ * the escrow to `rent_to` */
 static u64 release_escrow(const SolAccountInfo *token, const SolAccountInfo *request, const SolAccountInfo *escrow,
                           const SolAccountInfo *to, const SolAccountInfo *rent_to) {
   const Request *rq = (const Request *)request->data;
   SolSignerSeed seeds[4];
   request_signer_seeds(rq, seeds);
   SolSignerSeeds signer = {seeds, 4};
-  TransferArgs move = {token, escrow, to, request, rq->collateral_amount, &signer};
-  u64 r = token_transfer(&move);
-  if (r) return r;
-  TransferArgs close = {token, escrow, rent_to, request, 0, &signer};
-  return token_close(&close);
+  TransferArgs move = {token, escrow, to, request, 0, &signer};
+  return token_sweep_close(&move, rent_to);
 }
 
 /* data: tag, request bump, escrow bump, metadata bump (nft; 0 for tokens), isDefi u8, nonce u64, principal u64,

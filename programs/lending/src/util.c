@@ -135,6 +135,8 @@ u64 create_pda_account(const CreateAccountArgs *a) {
 }
 
 u64 token_transfer(const TransferArgs *a) {
+  /* SPL Token accepts a transfer to the same account and moves nothing: books written after it would lie */
+  if (pubkey_eq(a->from->key, a->to->key)) return E_SAME_ACCOUNT;
   u8 data[9];
   data[0] = 3; /* Transfer */
   *(u64 *)(data + 1) = a->amount;
@@ -146,6 +148,15 @@ u64 token_close(const TransferArgs *a) {
   u8 data[1] = {9}; /* CloseAccount */
   Cpi c = {a->token_program, {a->from, a->to, a->authority}, {true, true, false}, {false, false, true}, 3, data, 1, a->signer};
   return cpi_run(&c);
+}
+
+u64 token_sweep_close(const TransferArgs *a, const SolAccountInfo *rent_to) {
+  TransferArgs move = *a;
+  move.amount = rd64(a->from->data + 64);
+  u64 r;
+  if (move.amount && (r = token_transfer(&move))) return r;
+  move.to = rent_to;
+  return token_close(&move);
 }
 
 u64 token_init_account(const SolAccountInfo *token_program, const SolAccountInfo *account,

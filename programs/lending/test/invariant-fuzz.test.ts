@@ -7,8 +7,11 @@
  *   loans, and each pool's (and pool entry's) borrowedAmount / loan counts match its Ongoing loans;
  * - no collateral is created or lost: per collateral mint, borrower wallets + escrows + pool owners'
  *   wallets hold the same total; no currency is created or lost either (wallets + vault + treasury).
+ * - a vault holds its bank's availableLiquidity plus exactly what strangers paid into it (counted nowhere).
+ * Anyone can send tokens to any token account: before any instruction the fuzz may donate a random amount to a
+ * random program-owned token account (a vault, a token loan's escrow), and every ending must still succeed.
  * Every action's outcome is predicted from a model (success, or the named program error with nothing moved).
- * Seeded and bounded: deterministic and a few seconds.
+ * Seeded and bounded: deterministic and a few seconds (FUZZ_SEED=N runs another seed).
  */
 import { fileURLToPath } from "node:url";
 import { isLiquidatable } from "@cistern/protocol";
@@ -32,6 +35,7 @@ import {
   readLoan,
   readPool,
   repay,
+  sendWithLiteSvm,
   setUnixTime,
   takeLoan,
   tokenAccountOf,
@@ -41,6 +45,7 @@ import {
   withdraw,
 } from "@cistern/sdk/testing";
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import { getTransferInstruction } from "@solana-program/token";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -53,6 +58,8 @@ const TOKEN_COLLATERAL_PER_BORROWER = 1_000_000_000_000n;
 const BORROWER_CURRENCY = 10n ** 15n;
 const LENDER_CURRENCY = 10n ** 13n;
 const INITIAL_DEPOSIT = 10n ** 11n;
+/** What the donor (a stranger paying into program-owned token accounts) holds of every mint at the start. */
+const DONOR_BALANCE = 10n ** 15n;
 
 type Action =
   | { type: "deposit"; bank: number; amount: bigint }
@@ -71,7 +78,8 @@ type Action =
   | { type: "repay"; pick: number }
   | { type: "extend"; pick: number; principalPermille: number; days: number }
   | { type: "liquidate"; pick: number }
-  | { type: "jump"; seconds: bigint };
+  | { type: "jump"; seconds: bigint }
+  | { type: "donate"; pick: number; amount: bigint };
 
 const permille = fc.integer({ min: 1, max: 1000 });
 const days = fc.integer({ min: 1, max: 30 });
@@ -109,6 +117,14 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ type: fc.constant("extend" as const), pick: fc.nat(), principalPermille: permille, days }),
   fc.record({ type: fc.constant("liquidate" as const), pick: fc.nat() }),
   fc.record({ type: fc.constant("jump" as const), seconds: fc.bigInt({ min: 0n, max: 20n * DAY }) }),
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant("donate" as const),
+      pick: fc.nat(),
+      amount: fc.oneof(fc.constant(1n), fc.bigInt({ min: 1n, max: 10n ** 12n })),
+    }),
+  },
 );
 
 interface ModelLoan {
@@ -125,6 +141,8 @@ interface FixtureBank {
   tokenPool: WorldPool;
   /** Currency minted into existence for this bank's mint (never changes). */
   currencyTotal: bigint;
+  /** What strangers paid into the vault so far (the books never count it). */
+  donated: bigint;
 }
 
 interface Fixture {
@@ -135,6 +153,10 @@ interface Fixture {
   borrowers: Wallet[];
   nfts: Map<Address, Wallet>;
   liquidator: KeyPairSigner;
+  /** A stranger holding every currency and collateral token, who pays into program-owned token accounts. */
+  donor: Wallet;
+  /** Loans whose escrow a stranger paid into (their endings are counted apart). */
+  donatedLoans: Set<Address>;
   loans: ModelLoan[];
   /** Collateral total per mint at the start (never changes). */
   collateralTotals: Map<Address, bigint>;
@@ -176,7 +198,9 @@ async function createFixture(): Promise<Fixture> {
         collectionIds: tokenMints,
         loanAprBps: 12_000 + i,
       }),
-      currencyTotal: INITIAL_DEPOSIT + LENDER_CURRENCY + BORROWER_CURRENCY * BigInt(BORROWERS),
+      currencyTotal:
+        INITIAL_DEPOSIT + LENDER_CURRENCY + BORROWER_CURRENCY * BigInt(BORROWERS) + DONOR_BALANCE,
+      donated: 0n,
     });
   }
   const borrowers: Wallet[] = [];
@@ -213,6 +237,12 @@ async function createFixture(): Promise<Fixture> {
     }
     borrowers.push(borrower);
   }
+  const donorMints = [...worldBanks.map((b) => b.currencyMint), ...tokenMints];
+  const donor = await createWallet(world.svm, world.admin, donorMints);
+  for (const mint of donorMints) {
+    await mintTo(world.svm, world.admin, mint, donor.tokenAccounts.get(mint)!, DONOR_BALANCE);
+    if (tokenMints.includes(mint)) collateralTotals.set(mint, collateralTotals.get(mint)! + DONOR_BALANCE);
+  }
   // pool owners receive liquidated collateral: their token accounts exist from the start
   for (const { bank } of banks) {
     for (const mint of collateralTotals.keys()) await tokenAccountOf(world, bank.owner, mint);
@@ -225,14 +255,16 @@ async function createFixture(): Promise<Fixture> {
     borrowers,
     nfts,
     liquidator: await createFundedSigner(world.svm, 10n),
+    donor,
+    donatedLoans: new Set(),
     loans: [],
     collateralTotals,
   };
 }
 
-/** Every wallet that holds tokens: borrowers, bank owners, the treasury. */
+/** Every wallet that holds tokens: borrowers, bank owners, the treasury, the donor. */
 function wallets(f: Fixture): Wallet[] {
-  return [...f.borrowers, ...f.banks.map((b) => b.bank.owner), f.world.treasury];
+  return [...f.borrowers, ...f.banks.map((b) => b.bank.owner), f.world.treasury, f.donor];
 }
 
 /** Runs `step`, expecting the named program error, and checks that no token balance moved. */
@@ -268,10 +300,10 @@ function checkInvariants(f: Fixture): void {
   const { world } = f;
   const live = ongoing(f).map((l) => ({ model: l, loan: readLoan(world, l.address) }));
   const sumPrincipal = (loans: typeof live) => loans.reduce((sum, { loan }) => sum + loan.principal, 0n);
-  for (const { bank: worldBank, nftPool, tokenPool, currencyTotal } of f.banks) {
+  for (const { bank: worldBank, nftPool, tokenPool, currencyTotal, donated } of f.banks) {
     const bank = readBank(world, worldBank);
-    // every vault holds exactly its bank's available liquidity
-    expect(getTokenBalance(world.svm, worldBank.vault)).toBe(bank.availableLiquidity);
+    // every vault holds exactly its bank's available liquidity and what strangers paid into it
+    expect(getTokenBalance(world.svm, worldBank.vault)).toBe(bank.availableLiquidity + donated);
     const ofBank = live.filter(({ loan }) => loan.bank === worldBank.address);
     expect(bank.totalLiquidity - bank.availableLiquidity - bank.delegatedLiquidity).toBe(
       sumPrincipal(ofBank),
@@ -299,10 +331,10 @@ function checkInvariants(f: Fixture): void {
     );
     expect(currency).toBe(currencyTotal);
   }
-  // collateral: borrower wallets + escrows + pool owners' wallets
+  // collateral: borrower wallets + escrows + pool owners' wallets + the donor
   const loans = f.loans.map((l) => readLoan(world, l.address));
   for (const [mint, total] of f.collateralTotals) {
-    const holders = [...f.borrowers, ...f.banks.map((b) => b.bank.owner)]
+    const holders = [...f.borrowers, ...f.banks.map((b) => b.bank.owner), f.donor]
       .map((w) => w.tokenAccounts.get(mint))
       .filter((a): a is Address => a !== undefined);
     const inWallets = holders.reduce((sum, a) => sum + getTokenBalance(world.svm, a), 0n);
@@ -397,6 +429,7 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
       }
       await repay(world, loan.borrower, loan.address);
       count("repay");
+      if (f.donatedLoans.has(loan.address)) count(`${action.type}AfterDonation`);
       return;
     }
     case "extend": {
@@ -431,6 +464,10 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
       expect(readLoan(world, loan.address)).toMatchObject({ status: "Repaid", extendedTo: address });
       f.loans.push({ ...loan, address });
       count("extend");
+      if (f.donatedLoans.has(loan.address)) {
+        f.donatedLoans.add(address); // the surplus moved into the new escrow
+        count(`${action.type}AfterDonation`);
+      }
       return;
     }
     case "liquidate": {
@@ -445,6 +482,7 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
           getTokenBalance(world.svm, loan.pool.bank.owner.tokenAccounts.get(loan.collateralMint)!),
         ).toBeGreaterThan(0n);
         count("liquidate");
+        if (f.donatedLoans.has(loan.address)) count(`${action.type}AfterDonation`);
       } else {
         await expectProgramError(f, "NotLiquidatable", () => liquidate(world, f.liquidator, loan.address));
         count("notLiquidatable");
@@ -455,6 +493,32 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
       setUnixTime(world, getNow(world).unix + action.seconds);
       return;
     }
+    case "donate": {
+      // a vault, or the escrow of an ongoing token loan (an NFT's escrow can take no more of its mint)
+      const targets = [
+        ...f.banks.map((b) => ({ account: b.bank.vault, mint: b.bank.currencyMint, bank: b, loan: null })),
+        ...ongoing(f)
+          .filter((l) => f.tokenMints.includes(l.collateralMint))
+          .map((l) => ({
+            account: readLoan(world, l.address).escrow,
+            mint: l.collateralMint,
+            bank: null,
+            loan: l,
+          })),
+      ];
+      const target = pickOf(targets, action.pick)!;
+      const source = f.donor.tokenAccounts.get(target.mint)!;
+      const amount = action.amount > getTokenBalance(world.svm, source) ? 1n : action.amount;
+      await sendWithLiteSvm(
+        world.svm,
+        [getTransferInstruction({ source, destination: target.account, authority: f.donor.signer, amount })],
+        f.donor.signer,
+      );
+      if (target.bank) target.bank.donated += amount;
+      if (target.loan) f.donatedLoans.add(target.loan.address);
+      count(target.bank ? "donateVault" : "donateEscrow");
+      return;
+    }
   }
 }
 
@@ -462,7 +526,7 @@ describe("invariants under random action sequences", () => {
   it("vault = available liquidity, borrowed = outstanding principal, collateral and currency conserved", async () => {
     let steps = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(actionArb, { minLength: 15, maxLength: 45 }), async (actions) => {
+      fc.asyncProperty(fc.array(actionArb, { minLength: 15, maxLength: 55 }), async (actions) => {
         const f = await createFixture();
         checkInvariants(f);
         for (const action of actions) {
@@ -471,9 +535,9 @@ describe("invariants under random action sequences", () => {
           steps++;
         }
       }),
-      { seed: 424_242, numRuns: 12, endOnFailure: true },
+      { seed: Number(process.env.FUZZ_SEED ?? 5), numRuns: 16, endOnFailure: true },
     );
-    expect(steps).toBeGreaterThan(12 * 15 - 1);
+    expect(steps).toBeGreaterThan(16 * 15 - 1);
     for (const outcome of [
       "takeNft",
       "takeToken",
@@ -482,8 +546,14 @@ describe("invariants under random action sequences", () => {
       "liquidate",
       "notLiquidatable",
       "insufficientLiquidity",
+      "donateVault",
+      "donateEscrow",
     ]) {
       expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThanOrEqual(2);
+    }
+    // every ending happened after a stranger paid into the loan's escrow
+    for (const outcome of ["repayAfterDonation", "extendAfterDonation", "liquidateAfterDonation"]) {
+      expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThanOrEqual(1);
     }
   }, 180_000);
 });
