@@ -6,6 +6,7 @@ import { getRoute } from "../http/route-helpers.ts";
 import { Pubkey, withErrors } from "../http/schemas.ts";
 import { parsePubkeyList } from "../pools/pool-routes.ts";
 import { getReferralFigures, ReferralFigures } from "../referrals/referral-figures.ts";
+import { getUserAddresses, registerAddressLinkRoutes, UserAddressesSchema } from "./address-links.ts";
 import { computeDroplets } from "./droplets.ts";
 import { getUserProfiles } from "./user-profiles.ts";
 
@@ -19,8 +20,9 @@ const UserSchema = Type.Object({
 
 const ChatUser = Type.Object({ userId: Pubkey, username: Type.String(), messages: Type.Integer() });
 
-/** User routes: profiles, chat users, droplets and referrals. */
+/** User routes: profiles, linked wallets, chat users, droplets and referrals. */
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerAddressLinkRoutes(app, ctx);
   const getUsers = (pubkeys: string[]) => getUserProfiles(ctx, pubkeys);
 
   getRoute<{ pubkey: string }, unknown>(
@@ -59,12 +61,14 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     "/user/user-addresses",
     {
       description:
-        "Wallet addresses linked to a user. Linking (signed link message) is not built, so a user has exactly its own address.",
+        "The wallets of the user `pubkey` belongs to (`user`: itself, or the user it is linked to): the user's own " +
+        "wallet first, then the wallets linked with POST /user/link-address (each signed a message naming the " +
+        "user, and so did the user), oldest link first. `linked` lists the links alone (empty when none).",
       tags: ["users"],
       querystring: Type.Object({ pubkey: Pubkey }, { additionalProperties: false }),
-      response: withErrors({ 200: Type.Object({ pubkey: Pubkey, addresses: Type.Array(Pubkey) }) }),
+      response: withErrors({ 200: UserAddressesSchema }),
     },
-    async ({ pubkey }) => ({ pubkey, addresses: [pubkey] }),
+    async ({ pubkey }) => getUserAddresses(ctx.db, pubkey),
   );
 
   getRoute<{ limit: number }, unknown>(

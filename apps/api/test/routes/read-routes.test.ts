@@ -288,7 +288,12 @@ describe.each(ENGINES)("read routes over indexed accounts (%s)", (engine) => {
       ]);
     }
     expect((await get("/user/top-users-chat")).body).toEqual([]);
-    expect((await get(`/user/user-addresses?pubkey=${a}`)).body).toEqual({ pubkey: a, addresses: [a] });
+    expect((await get(`/user/user-addresses?pubkey=${a}`)).body).toEqual({
+      pubkey: a,
+      user: a,
+      addresses: [a],
+      linked: [],
+    });
     // 100 USDC outstanding for 50,000 + 10,000 + 10,000 + 60,000 s (two ongoing up to now, one repaid, one
     // extended) = 150.46 USD-days at 1 USD (the local price source drifts at most 1%)
     const droplets = (await get(`/user/user-droplets?pubkey=${borrower}`)).body;

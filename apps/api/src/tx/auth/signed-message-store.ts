@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import type { Queryable } from "../../db/database.ts";
 
 /** What a signed message is for; each purpose has its own first line. */
-export type SignedMessagePurpose = "link" | "chat-login" | "calendar-feed";
+export type SignedMessagePurpose =
+  | "link"
+  | "chat-login"
+  | "calendar-feed"
+  | "address-link"
+  | "address-unlink";
 
 /** A message issued for one wallet to sign once before `expiresAt` (epoch seconds). */
 export interface IssuedSignedMessage {
