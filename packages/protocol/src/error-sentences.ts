@@ -100,7 +100,7 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
     case P.NotWhitelisted:
       return "This pool is private and your wallet is not on its list.";
     case P.LoanNotOngoing:
-      return "This loan is already closed.";
+      return loanEndedSentence(e.params);
     case P.NotLiquidatable:
       return "This loan cannot be liquidated yet: its grace period has not ended.";
     case P.AprMismatch:
@@ -156,6 +156,37 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "The transaction was not confirmed in time. This is due to network congestion. Please try again in few mins.";
     default:
       return null;
+  }
+}
+
+/**
+ * Why an action found its loan closed, by how it ended. Params, when the caller knows them: `status` (how the loan
+ * ended as the chain holds it: Repaid, Extended, Refinanced, Liquidated, AutoSold or Sold), `viewer` ("lender" for
+ * the pool's owner, "borrower") and `collateral` ("NFT" or "tokens").
+ */
+function loanEndedSentence(params: Record<string, string>): string {
+  const lender = params.viewer === "lender";
+  switch (params.status) {
+    case "Liquidated":
+      if (lender)
+        return `This loan was already liquidated: the ${params.collateral === "tokens" ? "tokens are" : "NFT is"} in your wallet.`;
+      return params.viewer === "borrower"
+        ? "This loan was already liquidated: its collateral went to the lender."
+        : "This loan was already liquidated.";
+    case "AutoSold":
+      return lender
+        ? "This loan was already liquidated: its collateral was sold and the proceeds are in your pool's bank."
+        : "This loan was already liquidated: its collateral was sold.";
+    case "Repaid":
+      return "This loan was already repaid.";
+    case "Extended":
+      return "This loan was extended: it continues as a new loan.";
+    case "Refinanced":
+      return "This loan was moved to another pool: it continues as a new loan there.";
+    case "Sold":
+      return "This loan already ended: its collateral was sold and the loan repaid from the sale.";
+    default:
+      return "This loan is already closed.";
   }
 }
 

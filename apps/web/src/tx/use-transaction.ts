@@ -41,6 +41,11 @@ export interface TransactionRequest {
   isTokenLoan?: boolean;
   /** Called with the builder's metadata (e.g. the new pool's address) once the transaction is confirmed. */
   onConfirmed?(metadata: Record<string, unknown>): void;
+  /**
+   * Looks at why the action failed where the page knows more (e.g. the loan already ended on chain) and answers the
+   * error to word instead (a coded error), or the same error.
+   */
+  explainFailure?(error: unknown): Promise<unknown>;
 }
 
 export interface UseTransactionResult {
@@ -150,7 +155,10 @@ export function useTransaction(): UseTransactionResult {
       } catch (error) {
         fullError = error instanceof Error && error.stack ? error.stack : getErrorText(error);
         // One toast per failure: the progress toast becomes the failure, worded from the error's code.
-        const sentence = describeErrorForUser(error, { amount: (a, mint) => formatMoney(a, mint) });
+        const explained = request.explainFailure
+          ? await request.explainFailure(error).catch(() => error)
+          : error;
+        const sentence = describeErrorForUser(explained, { amount: (a, mint) => formatMoney(a, mint) });
         const sent = stateRef.current?.step === TransactionStep.SENDING;
         if (sent) {
           dispatch({ type: "fail", message: sentence });

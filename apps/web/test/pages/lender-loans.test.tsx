@@ -1,11 +1,13 @@
-import { parseLoan } from "@cistern/protocol";
+import { parseLoan, USDC_MINT } from "@cistern/protocol";
+import { encodeLoanAccount, type LoanAccount, address as toAddress } from "@cistern/sdk";
 import { Keypair } from "@solana/web3.js";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { canLiquidate, viewLoan } from "../../src/features/loans/loan-model.ts";
 import { LoansPage } from "../../src/features/loans/loans-page.tsx";
+import { toastStore } from "../../src/toasts/toast-store.ts";
 import { apiLoan } from "./fixtures.ts";
-import { installApi, makeWallet, renderPage } from "./render-page.tsx";
+import { createFakeChainAccounts, installApi, makeWallet, renderPage } from "./render-page.tsx";
 
 const DAY = 86_400;
 const HOUR = 3_600;
@@ -81,5 +83,123 @@ describe("loans on my pools", () => {
       ),
     );
     expect(requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+});
+
+/** The bytes of `loan`'s account once the chain ended it (`closedBy`), at `at`. */
+function endedLoanBytes(
+  loan: ReturnType<typeof apiLoan>,
+  closedBy: "Liquidated" | "Repaid",
+  at: number,
+): Uint8Array {
+  const key = () => toAddress(Keypair.generate().publicKey.toBase58());
+  const account: LoanAccount = {
+    bump: 255,
+    escrowBump: 254,
+    status: closedBy,
+    kind: "ClassicLoan",
+    isDefi: false,
+    borrower: toAddress(loan.borrower as string),
+    pool: key(),
+    bank: key(),
+    currencyMint: toAddress(USDC_MINT),
+    collateralMint: key(),
+    collection: key(),
+    escrow: key(),
+    nonce: 1n,
+    collateralAmount: 1n,
+    principal: 40_000_000n,
+    interest: 100_000n,
+    aprBps: 3650,
+    durationSeconds: BigInt(7 * DAY),
+    createdAt: BigInt(loan.createdAt as number),
+    expiredAt: BigInt((loan.createdAt as number) + 7 * DAY),
+    repaidAt: closedBy === "Repaid" ? BigInt(at) : 0n,
+    liquidatedAt: closedBy === "Liquidated" ? BigInt(at) : 0n,
+    soldAt: 0n,
+    repaidAmount: closedBy === "Repaid" ? 40_100_000n : 0n,
+    protocolFeePaid: 0n,
+    collateralValue: 100_000_000n,
+    attestationSlot: 1n,
+    extendedTo: null,
+    closedBy,
+    previousLoan: null,
+  };
+  return new Uint8Array(encodeLoanAccount(account));
+}
+
+describe("loans on my pools follow the chain", () => {
+  function world() {
+    const lender = Keypair.generate();
+    const me = lender.publicKey.toBase58();
+    const pastGrace = apiLoan({
+      lender: me,
+      createdAt: NOW - 7 * DAY - 8 * HOUR,
+      duration: 7 * DAY,
+      amount: "40000000",
+    });
+    const other = apiLoan({ lender: me, createdAt: NOW - DAY, duration: 7 * DAY });
+    // the API's list has not seen the keeper's liquidation yet: it still says Ongoing
+    const requests = installApi((r) => {
+      if (r.path === "/dirty/activity-by-lender")
+        return { body: { loans: [pastGrace, other], totalCount: 2, ongoingCount: 2 } };
+      if (r.path === "/nft/liquidate-loan")
+        return {
+          status: 400,
+          body: {
+            code: 4400,
+            name: "INVALID_INPUT",
+            message: `loan ${pastGrace.pubkey} is Liquidated, not Ongoing`,
+          },
+        };
+      return undefined;
+    });
+    vi.spyOn(Date, "now").mockReturnValue(NOW * 1000);
+    const accounts = createFakeChainAccounts();
+    renderPage(<LoansPage />, { wallet: makeWallet(lender), nowSeconds: NOW, accounts });
+    return { pastGrace, other, requests, accounts };
+  }
+
+  it("a loan the keeper liquidates leaves Ongoing for History at once, without a reload", async () => {
+    const { pastGrace, other, requests, accounts } = world();
+    fireEvent.click(await screen.findByRole("tab", { name: "Loans on my pools" }));
+    const table = await screen.findByTestId("lender-loans");
+    expect(within(table).getAllByTestId("liquidate")).toHaveLength(1);
+    // every ongoing loan listed is followed on chain
+    await waitFor(() =>
+      expect(accounts.subscribed().sort()).toEqual([pastGrace.pubkey, other.pubkey].sort()),
+    );
+    const listed = requests.filter((r) => r.path === "/dirty/activity-by-lender").length;
+
+    accounts.set(pastGrace.pubkey, endedLoanBytes(pastGrace, "Liquidated", NOW - 5));
+    await waitFor(() => expect(table.querySelector(`[data-loan="${pastGrace.pubkey}"]`)).toBeNull());
+    expect(within(table).queryAllByTestId("liquidate")).toHaveLength(0);
+    expect(screen.queryByTestId("liquidatable-note")).toBeNull();
+    const history = screen.getByTestId("lender-loan-history");
+    expect(history.querySelector(`[data-loan="${pastGrace.pubkey}"]`)?.textContent).toContain("Liquidated");
+    // and the lists are asked again (the indexer's view catches up)
+    await waitFor(() =>
+      expect(requests.filter((r) => r.path === "/dirty/activity-by-lender").length).toBeGreaterThan(listed),
+    );
+    // the loan that ended is no longer followed; the other still is
+    await waitFor(() => expect(accounts.subscribed()).toEqual([other.pubkey]));
+  });
+
+  it("a Liquidate the chain already made reads one plain sentence from the code, never an address", async () => {
+    const { pastGrace, accounts } = world();
+    fireEvent.click(await screen.findByRole("tab", { name: "Loans on my pools" }));
+    const table = await screen.findByTestId("lender-loans");
+    await waitFor(() => expect(accounts.subscribed()).toContain(pastGrace.pubkey));
+    // the keeper's liquidation lands, and the socket's notification is lost
+    accounts.setSilently(pastGrace.pubkey, endedLoanBytes(pastGrace, "Liquidated", NOW - 5));
+    fireEvent.click(within(table).getByTestId("liquidate"));
+    await waitFor(() =>
+      expect(toastStore.get().map((t) => t.title)).toContain(
+        "Error in Liquidate Loan: This loan was already liquidated: the NFT is in your wallet.",
+      ),
+    );
+    expect(JSON.stringify(toastStore.get().map((t) => [t.title, t.help]))).not.toContain(pastGrace.pubkey);
+    // and the list shows how it ended
+    await waitFor(() => expect(table.querySelector(`[data-loan="${pastGrace.pubkey}"]`)).toBeNull());
   });
 });

@@ -86,9 +86,57 @@ const disconnected = {
   wallet: null,
 } as WalletContextState;
 
+/** Accounts of a fake chain: read by address, and followed (accountSubscribe) as the app does over the RPC socket. */
+export interface FakeChainAccounts {
+  /** Writes an account's bytes and tells its subscribers, as a validator does when a transaction changes it. */
+  set(address: string, data: Uint8Array): void;
+  /** Writes an account's bytes without telling anyone (a notification the socket lost). */
+  setSilently(address: string, data: Uint8Array): void;
+  /** Addresses with a live subscription. */
+  subscribed(): string[];
+  connection: Pick<
+    Connection,
+    "onAccountChange" | "removeAccountChangeListener" | "getMultipleAccountsInfo" | "getAccountInfo"
+  >;
+}
+
+export function createFakeChainAccounts(): FakeChainAccounts {
+  const accounts = new Map<string, Uint8Array>();
+  const listeners = new Map<number, { address: string; callback: (info: never) => void }>();
+  let nextId = 0;
+  const info = (address: string) => {
+    const data = accounts.get(address);
+    return data === undefined
+      ? null
+      : { data: Buffer.from(data), executable: false, lamports: 1, owner: Keypair.generate().publicKey };
+  };
+  return {
+    set(address, data) {
+      accounts.set(address, data);
+      for (const l of listeners.values()) if (l.address === address) l.callback(info(address) as never);
+    },
+    setSilently(address, data) {
+      accounts.set(address, data);
+    },
+    subscribed: () => [...listeners.values()].map((l) => l.address),
+    connection: {
+      onAccountChange: ((key: { toBase58(): string }, callback: (info: never) => void) => {
+        listeners.set(++nextId, { address: key.toBase58(), callback });
+        return nextId;
+      }) as never,
+      removeAccountChangeListener: async (id: number) => {
+        listeners.delete(id);
+      },
+      getMultipleAccountsInfo: (async (keys: { toBase58(): string }[]) =>
+        keys.map((k) => info(k.toBase58()))) as never,
+      getAccountInfo: (async (key: { toBase58(): string }) => info(key.toBase58())) as never,
+    },
+  };
+}
+
 /**
  * Renders a page with the app's providers: a stubbed API (see installApi), a fake connection whose
- * chain clock is `nowSeconds`, and a wallet (or none).
+ * chain clock is `nowSeconds` and whose accounts are `accounts` (none by default), and a wallet (or none).
  */
 export function renderPage(
   ui: ReactNode,
@@ -97,12 +145,14 @@ export function renderPage(
     nowSeconds?: number;
     lamports?: bigint;
     tokens?: { mint: string; amount: bigint; decimals: number }[];
+    accounts?: FakeChainAccounts;
   } = {},
 ) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } });
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const connection = {
+    ...(options.accounts ?? createFakeChainAccounts()).connection,
     rpcEndpoint: "http://rpc.test",
     getSlot: async () => 100,
     getBlockTime: async () => now,

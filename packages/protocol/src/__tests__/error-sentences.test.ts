@@ -62,6 +62,22 @@ describe("a coded error becomes one sentence in currency units", () => {
     );
   });
 
+  it("says how a closed loan ended, to whom it speaks, never with an address", () => {
+    const closed = (params: Record<string, string>) =>
+      describeErrorForUser({ code: 6033, name: "LoanNotOngoing", message: "x", params }, f);
+    expect(closed({ status: "Liquidated", viewer: "lender", collateral: "NFT" })).toBe(
+      "This loan was already liquidated: the NFT is in your wallet.",
+    );
+    expect(closed({ status: "Liquidated", viewer: "lender", collateral: "tokens" })).toBe(
+      "This loan was already liquidated: the tokens are in your wallet.",
+    );
+    expect(closed({ status: "Liquidated", viewer: "borrower", collateral: "NFT" })).toBe(
+      "This loan was already liquidated: its collateral went to the lender.",
+    );
+    expect(closed({ status: "Repaid" })).toBe("This loan was already repaid.");
+    expect(closed({})).toBe("This loan is already closed.");
+  });
+
   it("words API codes and falls back to a CisternError's own message", () => {
     expect(
       describeErrorForUser(

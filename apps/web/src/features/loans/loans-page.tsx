@@ -1,3 +1,5 @@
+import type { Loan } from "@cistern/protocol";
+import { useConnection } from "@solana/wallet-adapter-react";
 import { useState } from "react";
 import { useChainPerformance } from "../../data/chain-status.ts";
 import { formatDuration, formatMoney } from "../../kit/format.ts";
@@ -10,6 +12,7 @@ import { CalendarFeed } from "./calendar-feed.tsx";
 import { CalendarLink } from "./calendar-link.tsx";
 import { ExtendPanel } from "./extend-panel.tsx";
 import { InstantSellPanel } from "./instant-sell-panel.tsx";
+import { explainLoanFailure, useLoansFollowingChain } from "./loan-chain.ts";
 import { loanRoute, useBorrowerLoans, useLenderLoans } from "./loan-data.ts";
 import { canLiquidate, foldExtensions, type LoanRowView, sumByCurrency, viewLoan } from "./loan-model.ts";
 import { LoanTable } from "./loan-table.tsx";
@@ -41,8 +44,16 @@ export function LoansPage() {
   );
 }
 
+/** A failed action on `loans` explained by the chain (a loan that already ended says how), for `viewer`. */
+function useLoanFailureExplainer(viewer: "lender" | "borrower") {
+  const { connection } = useConnection();
+  return (loans: readonly Loan[]) => (error: unknown) => explainLoanFailure(connection, loans, viewer, error);
+}
+
 function BorrowerLoans({ owner }: { owner: string }) {
   const loans = useBorrowerLoans(owner);
+  const followed = useLoansFollowingChain(loans.data?.loans);
+  const explain = useLoanFailureExplainer("borrower");
   const now = useChainNow();
   const name = useCollateralNamer();
   const tx = usePageTransaction();
@@ -60,7 +71,9 @@ function BorrowerLoans({ owner }: { owner: string }) {
         empty="You have no loans yet. Borrow against an NFT or tokens to see them here."
       >
         {(list) => {
-          const { rows, chains } = foldExtensions(list.loans.map((loan) => viewLoan(loan, owner, now)));
+          const { rows, chains } = foldExtensions(
+            (followed ?? list.loans).map((loan) => viewLoan(loan, owner, now)),
+          );
           const ongoing = rows.filter((r) => r.loan.status === "Ongoing");
           const history = rows.filter((r) => r.loan.status !== "Ongoing");
           const chosen = ongoing.filter((r) => selected.has(r.loan.pubkey));
@@ -73,6 +86,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
               path: loanRoute(first.loan.isDefi, "repay-loan"),
               payload: { borrower: owner, loans: targets.map((t) => t.loan.pubkey) },
               isTokenLoan: first.loan.isDefi,
+              explainFailure: explain(targets.map((t) => t.loan)),
             });
             if (signature) setSelected(new Set());
           };
@@ -83,6 +97,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
               path: loanRoute(row.loan.isDefi, "refinance-loan"),
               payload: { borrower: owner, loan: row.loan.pubkey },
               isTokenLoan: row.loan.isDefi,
+              explainFailure: explain([row.loan]),
             });
           return (
             <>
@@ -204,6 +219,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                           action: "Extend Loan",
                           path: loanRoute(row.loan.isDefi, "extend-loan"),
                           payload: { borrower: owner, loan: row.loan.pubkey, duration: durationSeconds },
+                          explainFailure: explain([row.loan]),
                         });
                         if (signature) setExtending(null);
                       }}
@@ -223,6 +239,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                           action: "Market Sell NFT",
                           path: "/nft/instant-sell",
                           payload: { borrower: owner, loan: row.loan.pubkey, minPrice: quote.bidPrice },
+                          explainFailure: explain([row.loan]),
                         });
                         if (signature) setSelling(null);
                       }}
@@ -243,6 +260,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                           path: "/defi/market-sell",
                           payload: { borrower: owner, loan: row.loan.pubkey, slippageBps },
                           isTokenLoan: true,
+                          explainFailure: explain([row.loan]),
                         });
                         if (signature) setSelling(null);
                       }}
@@ -275,6 +293,8 @@ function BorrowerLoans({ owner }: { owner: string }) {
 
 function LenderLoans({ owner }: { owner: string }) {
   const loans = useLenderLoans(owner);
+  const followed = useLoansFollowingChain(loans.data?.loans);
+  const explain = useLoanFailureExplainer("lender");
   const now = useChainNow();
   const name = useCollateralNamer();
   const tx = usePageTransaction();
@@ -286,7 +306,9 @@ function LenderLoans({ owner }: { owner: string }) {
       empty="No one has borrowed from your pools yet."
     >
       {(list) => {
-        const { rows, chains } = foldExtensions(list.loans.map((loan) => viewLoan(loan, owner, now)));
+        const { rows, chains } = foldExtensions(
+          (followed ?? list.loans).map((loan) => viewLoan(loan, owner, now)),
+        );
         const ongoing = rows.filter((r) => r.loan.status === "Ongoing");
         const history = rows.filter((r) => r.loan.status !== "Ongoing");
         const claimable = ongoing.filter(canLiquidate);
@@ -296,6 +318,7 @@ function LenderLoans({ owner }: { owner: string }) {
             path: loanRoute(row.loan.isDefi, "liquidate-loan"),
             payload: { loan: row.loan.pubkey, payer: owner },
             isTokenLoan: row.loan.isDefi,
+            explainFailure: explain([row.loan]),
           });
         return (
           <>
