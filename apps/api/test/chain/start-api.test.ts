@@ -106,7 +106,7 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
     const round = await keeper.runRound();
     expect(round).toEqual({
       leader: true,
-      liquidated: [{ loan: taken.loan, signature: expect.any(String) }],
+      liquidated: [{ loan: taken.loan, signature: expect.any(String), autoSold: false }],
       failed: [],
       migration: { migrated: [], failed: [] },
     });

@@ -11,7 +11,7 @@ import type { Address } from "@solana/kit";
 import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest } from "../tx-errors.ts";
-import { owedAt, REPAY_MARGIN_SECONDS } from "./loan-builder.ts";
+import { owedAt } from "./loan-builder.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
@@ -21,19 +21,29 @@ export interface LiquidateInput {
   payer: string;
   /** Hand the collateral to the pool owner even in an auto-sell pool (the fallback when a sale fails). */
   classic?: boolean;
+  /** Collection bids not to sell into (the keeper's retry after a sale into one of them did not land). */
+  skipBids?: readonly string[];
 }
 
 /** Slippage accepted when an auto-sell liquidation sells the collateral, basis points. */
 export const AUTO_SELL_SLIPPAGE_BPS = 100;
 
 /**
+ * How far past the chain's clock a sale must still cover what is owed, seconds. A built liquidation lands within
+ * its blockhash's lifetime (about 60 to 90 s on a cluster) or not at all, and the owed interest steps up by the
+ * hour (protocol rules), so a sale is chosen only when it covers principal + interest owed two minutes from now.
+ */
+export const SALE_MARGIN_SECONDS = 120;
+
+/**
  * Liquidate: for an Ongoing loan past expiry + grace (checked against the cluster clock), creates the pool
  * owner's collateral token account when missing (the payer pays its rent) and moves the collateral there.
  * The payer receives the escrow's rent. Refuses (400) unknown loans, loans of the other kind, loans that
  * are not Ongoing and loans still inside their term or grace period. In an auto-sell pool it sells the collateral
- * into the bank instead (LiquidateSell) when the sale covers principal + interest owed: tokens through the swap
- * venue (its minimum after slippage), an NFT to the NFT market's best collection bid; otherwise, or with
- * `classic`, it liquidates the classic way.
+ * into the bank instead (LiquidateSell) when the sale covers principal + interest owed (the program refuses less):
+ * tokens through the swap venue (its minimum after slippage), an NFT to the best of the NFT market's collection
+ * bids that covers it, read afresh for each liquidation (a sale just before, e.g. in the same keeper round, may have
+ * filled the best one); otherwise, or with `classic`, it liquidates the classic way.
  */
 export async function liquidatePlan(
   tx: TxContext,
@@ -65,9 +75,11 @@ export async function liquidatePlan(
     principal: loan.principal.toString(),
   };
   if (pool.flags.autoSell && input.classic !== true) {
-    const sell = await (isDefi ? autoSellSwap : autoSellToBid)(tx, loan, input.loan, now, payer).catch(
-      () => null,
-    );
+    const due = loan.principal + owedAt(loan, now + SALE_MARGIN_SECONDS);
+    const sell = await (isDefi
+      ? autoSellSwap(tx, loan, input.loan, due)
+      : autoSellToBid(tx, loan, input.loan, due, payer, input.skipBids ?? [])
+    ).catch(() => null);
     if (sell !== null) {
       const ix = await getLiquidateSellInstruction({
         programAddress: tx.programId,
@@ -81,7 +93,13 @@ export async function liquidatePlan(
       return {
         feePayer: payer,
         groups: [[ownerAtaIx, ...sell.setup, ix]],
-        metadata: { ...common, autoSell: true, expectedProceeds: sell.expectedProceeds },
+        metadata: {
+          ...common,
+          autoSell: true,
+          expectedProceeds: sell.expectedProceeds,
+          owedAtSale: due.toString(),
+          ...(sell.bid === undefined ? {} : { bid: sell.bid }),
+        },
       };
     }
   }
@@ -104,21 +122,14 @@ export async function liquidatePlan(
  * The venue swap of an auto-sell liquidation (all the collateral, from the escrow into the bank's vault), or
  * null when the venue's minimum after slippage would not pay principal + interest owed (then: classic).
  */
-async function autoSellSwap(
-  tx: TxContext,
-  loan: LoanAccount,
-  loanAddress: string,
-  now: number,
-  _payer: Address,
-) {
+async function autoSellSwap(tx: TxContext, loan: LoanAccount, loanAddress: string, due: bigint) {
   const quote = await tx.swapVenue.quote({
     inputMint: loan.collateralMint,
     outputMint: loan.currencyMint,
     amount: Number(loan.collateralAmount),
     slippageBps: AUTO_SELL_SLIPPAGE_BPS,
   });
-  if (BigInt(quote.otherAmountThreshold) < loan.principal + owedAt(loan, now + REPAY_MARGIN_SECONDS))
-    return null;
+  if (BigInt(quote.otherAmountThreshold) < due) return null;
   const [escrow] = await findEscrowPda(tx.programId, address(loanAddress));
   const [vault] = await findVaultPda(tx.programId, loan.bank);
   const swap = await tx.swapVenue.swapInstructions({
@@ -127,38 +138,53 @@ async function autoSellSwap(
     sourceTokenAccount: escrow,
     destinationTokenAccount: vault,
   });
-  return { swap: toKitInstruction(swap.swapInstruction), setup: [], expectedProceeds: quote.outAmount };
+  return {
+    swap: toKitInstruction(swap.swapInstruction),
+    setup: [],
+    expectedProceeds: quote.outAmount,
+    bid: undefined,
+  };
 }
 
 /**
- * The NFT market sale of an auto-sell liquidation (the escrowed NFT into the best collection bid, paid into the
- * bank's vault), or null when no bid pays principal + interest owed (then: classic, the pool owner gets the NFT).
+ * The NFT market sale of an auto-sell liquidation: the escrowed NFT into the best collection bid (of the loan's
+ * collection, in its currency) that pays at least `due`, paid into the bank's vault. The market is read now, not
+ * from a cached answer: a bid filled a moment ago (an earlier liquidation of the same round) is gone, and the next
+ * one is taken. A bid whose sale cannot be built (gone between the read and the build) gives way to the next.
+ * Null when no bid covers `due` (then: classic, the pool owner gets the NFT).
  */
 async function autoSellToBid(
   tx: TxContext,
   loan: LoanAccount,
   loanAddress: string,
-  now: number,
+  due: bigint,
   payer: Address,
+  skipBids: readonly string[],
 ) {
   const market = await tx.nftMarket.collection({
     collection: loan.collection,
     currencyMint: loan.currencyMint,
+    fresh: true,
   });
-  const bid = market.bids[0];
-  const due = loan.principal + owedAt(loan, now + REPAY_MARGIN_SECONDS);
-  if (bid === undefined || bid.price < due) return null;
+  // best first (the venue's order); the bank keeps all the proceeds, so the highest covering bid is the best
+  const covering = market.bids.filter((b) => b.price >= due && !skipBids.includes(b.bid));
   const [escrow] = await findEscrowPda(tx.programId, address(loanAddress));
   const [vault] = await findVaultPda(tx.programId, loan.bank);
-  const sale = await tx.nftMarket.sellInstructions({
-    bid,
-    nftMint: loan.collateralMint,
-    seller: address(loanAddress),
-    sellerSignsByCpi: true,
-    nftSource: escrow,
-    proceeds: vault,
-    minPrice: bid.price,
-    payer,
-  });
-  return { swap: sale.sale, setup: sale.setup, expectedProceeds: bid.price.toString() };
+  for (const bid of covering) {
+    const sale = await tx.nftMarket
+      .sellInstructions({
+        bid,
+        nftMint: loan.collateralMint,
+        seller: address(loanAddress),
+        sellerSignsByCpi: true,
+        nftSource: escrow,
+        proceeds: vault,
+        minPrice: bid.price,
+        payer,
+      })
+      .catch(() => null);
+    if (sale !== null)
+      return { swap: sale.sale, setup: sale.setup, expectedProceeds: bid.price.toString(), bid: bid.bid };
+  }
+  return null;
 }

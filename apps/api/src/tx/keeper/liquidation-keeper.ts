@@ -10,12 +10,15 @@ import { sendAsKeeper } from "./keeper-send.ts";
 export const KEEPER_LOCK_KEY = 7_402_002;
 /** Most liquidations one round sends (the rest wait for the next round). */
 export const MAX_LIQUIDATIONS_PER_ROUND = 20;
+/** Auto-sales the keeper tries for one loan (each planned from a fresh read) before the classic liquidation. */
+export const AUTO_SELL_ATTEMPTS = 2;
 
 /** What one round did, loan by loan. */
 export interface KeeperRound {
   /** False when another process leads: this one did nothing. */
   leader: boolean;
-  liquidated: { loan: string; signature: string }[];
+  /** `autoSold`: its collateral was sold into the bank (LiquidateSell); otherwise it went to the pool owner. */
+  liquidated: { loan: string; signature: string; autoSold: boolean }[];
   failed: { loan: string; error: string }[];
   /** Old-layout pools and loans brought up first (after a program upgrade). */
   migration: MigrationPass;
@@ -36,7 +39,9 @@ export interface LiquidationKeeper {
  * lists the program's Ongoing loans, keeps those past expiry + grace on the chain clock and, for each, builds
  * the same Liquidate transaction as POST /…/liquidate-loan with the keeper as fee payer, signs it with the
  * keeper key and sends it. The collateral goes to the pool owner, as when the lender clicks (an auto-sell pool
- * sells it into the bank instead, and falls back to the classic way when the sale does not land). Idempotent: a
+ * sells it into the bank instead: into the best bid that covers what is owed, read afresh for each loan so that a
+ * bid an earlier loan of the round filled is not tried again; the classic way only when no sale covers it or the
+ * sales tried do not land). Loans are taken one after the other, oldest expiry first. Idempotent: a
  * loan liquidated meanwhile is no longer Ongoing (refused by the builder, or by the program with
  * LoanNotOngoing) and is skipped. Keeps no state between rounds, so a restart resumes where the chain is.
  */
@@ -50,28 +55,42 @@ export function createLiquidationKeeper(
   // The program writes only the current layout, so once a pass finds nothing old there is nothing to look for.
   let oldLayoutsRemain = true;
 
-  /** Liquidates `loan`; in an auto-sell pool a sale that fails to land falls back to the classic way. */
+  /**
+   * Liquidates `loan`. In an auto-sell pool the builder sells into the best bid (or swap) that covers what is owed;
+   * when that sale does not land (the bid was filled or the reserves moved in between), the keeper plans once more
+   * from a fresh read, without that bid, and only then hands the collateral to the pool owner the classic way.
+   */
   async function liquidate(
     loan: string,
     isDefi: boolean,
-  ): Promise<{ signature: string } | { error: string }> {
-    const first = await liquidateOnce(loan, isDefi, false);
-    if ("signature" in first || !first.autoSell) return first;
-    log.warn({ loan, error: first.error }, "keeper's auto-sell did not land; liquidating the classic way");
-    return liquidateOnce(loan, isDefi, true);
+  ): Promise<{ signature: string; autoSell: boolean } | { error: string }> {
+    const skipBids: string[] = [];
+    for (let attempt = 0; attempt < AUTO_SELL_ATTEMPTS; attempt++) {
+      const sale = await liquidateOnce(loan, isDefi, { skipBids });
+      if ("signature" in sale || !sale.autoSell) return sale;
+      log.warn({ loan, error: sale.error, attempt }, "keeper's auto-sell did not land");
+      if (sale.bid !== undefined) skipBids.push(sale.bid);
+    }
+    log.warn({ loan }, "keeper's auto-sell did not land; liquidating the classic way");
+    return liquidateOnce(loan, isDefi, { classic: true });
   }
 
   async function liquidateOnce(
     loan: string,
     isDefi: boolean,
-    classic: boolean,
-  ): Promise<{ signature: string } | { error: string; autoSell: boolean }> {
-    const plan = await liquidatePlan(tx, isDefi, { loan, payer: signer.address, classic });
+    how: { classic?: boolean; skipBids?: string[] },
+  ): Promise<{ signature: string; autoSell: boolean } | { error: string; autoSell: boolean; bid?: string }> {
+    const plan = await liquidatePlan(tx, isDefi, { loan, payer: signer.address, ...how });
     const autoSell = plan.metadata?.autoSell === true;
+    const bid = typeof plan.metadata?.bid === "string" ? plan.metadata.bid : undefined;
     try {
-      return { signature: await sendAsKeeper(tx, signer, plan.groups[0]!) };
+      return { signature: await sendAsKeeper(tx, signer, plan.groups[0]!), autoSell };
     } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error), autoSell };
+      return {
+        error: error instanceof Error ? error.message : String(error),
+        autoSell,
+        ...(bid === undefined ? {} : { bid }),
+      };
     }
   }
 
@@ -100,10 +119,12 @@ export function createLiquidationKeeper(
       try {
         const r = await liquidate(pubkey, loan.isDefi);
         if ("signature" in r) {
-          out.liquidated.push({ loan: pubkey, signature: r.signature });
+          out.liquidated.push({ loan: pubkey, signature: r.signature, autoSold: r.autoSell });
           log.info(
             { loan: pubkey, pool: loan.pool, borrower: loan.borrower, signature: r.signature },
-            "keeper liquidated a loan past expiry + grace; its collateral went to the pool owner",
+            r.autoSell
+              ? "keeper liquidated a loan past expiry + grace; its collateral was sold into the bank"
+              : "keeper liquidated a loan past expiry + grace; its collateral went to the pool owner",
           );
         } else {
           out.failed.push({ loan: pubkey, error: r.error });
