@@ -6,7 +6,16 @@ import { upsertRequest } from "../requests/request-store.ts";
 import type { RpcClient } from "../solana/rpc-client.ts";
 import { connectProgramPubSub, type PubSubConnection } from "./pubsub-client.ts";
 import { backfillSignatures } from "./signature-backfill.ts";
-import { markPoolClosed, readCursor, saveCursor, upsertBank, upsertLoan, upsertPool } from "./store.ts";
+import {
+  markPoolClosed,
+  readCursor,
+  recordTransactionFacts,
+  saveCursor,
+  upsertBank,
+  upsertLoan,
+  upsertPool,
+} from "./store.ts";
+import { readTransactionFacts, type TransactionFacts } from "./transaction-facts.ts";
 
 /** Advisory lock key: exactly one API process per database indexes. */
 export const INDEXER_LOCK_KEY = 7_402_001;
@@ -39,6 +48,11 @@ export interface Indexer {
   reconcile(): Promise<ReconcileResult>;
   /** Applies one account as read at `slot` (used by the subscription and by tests). */
   applyAccount(pubkey: string, data: Uint8Array, slot: number): Promise<void>;
+  /**
+   * Indexes one landed program transaction (what a logs notification triggers): the loans it opened or closed,
+   * with its signature, actor and the sale or margin opening it logged; pools it closed.
+   */
+  applyTransaction(signature: string, slot: number): Promise<void>;
   /** Resolves once every queued subscription update has been written. */
   idle(): Promise<void>;
   /** Deletes every chain-derived row (banks, pools, loans, events, cursor) and rebuilds them from the chain. */
@@ -160,41 +174,68 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await saveCursor(tx, programId, slot, null, Math.floor(now()));
       await snapshotAprs(tx, Math.floor(now()));
     });
-    await backfillSignatures(db, rpc, log).catch((error: unknown) =>
+    await backfillSignatures(db, rpc, programId, log).catch((error: unknown) =>
       log.warn({ err: error }, "signature backfill failed"),
     );
     return result;
   }
 
-  /**
-   * A closed pool leaves the program (its account is deleted), which programSubscribe does not report.
-   * For each program transaction, the indexed open pools among its accounts that no longer exist are
-   * marked Closed. (The periodic reconcile catches any this misses.)
-   */
-  async function closeGonePools(signature: string, slot: number): Promise<void> {
-    let keys: string[] | undefined;
-    // A just-confirmed transaction may not be in the RPC's history yet: a few short retries. An RPC
-    // without getTransaction fails at once and leaves closings to the reconcile.
-    for (let attempt = 0; attempt < 5 && keys === undefined; attempt++) {
+  /** The landed transaction's facts; null when the RPC cannot tell (no getTransaction) or has not got it yet. */
+  async function readLanded(signature: string): Promise<TransactionFacts | null> {
+    // A just-confirmed transaction may not be in the RPC's history yet: a few short retries. An RPC without
+    // getTransaction fails at once and leaves the rest to the account notifications and the reconcile.
+    for (let attempt = 0; attempt < 5; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, 200));
       try {
-        keys = await getTransactionAccountKeys(rpc, signature);
+        const facts = await readTransactionFacts(rpc, signature, programId);
+        if (facts !== null) return facts;
       } catch {
-        return;
+        return null;
       }
     }
-    if (keys === undefined || keys.length === 0) return;
-    const pools = await db.query<{ pubkey: string }>(
+    return null;
+  }
+
+  /**
+   * Indexes one landed program transaction from the transaction itself, whatever order the websocket delivers its
+   * logs and account notifications in (a node sends the logs first): the loans it opened or closed are read now and
+   * written together with what the transaction tells about them (each event's signature and actor, a sale's
+   * proceeds, slot and signature, a margin position's down payment), in one database transaction, so a sold loan
+   * never reads Sold without its sale. A closed pool leaves the program (its account is deleted, which
+   * programSubscribe does not report): indexed open pools among the accounts it wrote that are gone are marked
+   * Closed. Then loan events still unsigned are backfilled.
+   */
+  async function applyTransaction(signature: string, slot: number): Promise<void> {
+    const facts = await readLanded(signature);
+    if (facts === null) {
+      await saveCursor(db, programId, slot, signature, null);
+      await backfillSignatures(db, rpc, programId, log);
+      return;
+    }
+    const openPools = await db.query<{ pubkey: string }>(
       "SELECT pubkey FROM pools WHERE pubkey = ANY($1::text[]) AND status <> 'Closed'",
-      [keys],
+      [facts.writableAccounts],
     );
-    if (pools.length === 0) return;
-    const { accounts } = await rpc.getMultipleAccounts(pools.map((p) => p.pubkey));
-    for (const [i, account] of accounts.entries()) {
-      if (account === null || account.owner !== programId || account.data.every((b) => b === 0)) {
-        await markPoolClosed(db, pools[i]!.pubkey, slot);
+    const keys = [...new Set([...openPools.map((p) => p.pubkey), ...facts.loans.map((l) => l.loan)])];
+    const read = keys.length === 0 ? { slot, accounts: [] } : await rpc.getMultipleAccounts(keys);
+    const readSlot = Math.max(slot, read.slot);
+    const pools = new Set(openPools.map((p) => p.pubkey));
+    await db.transaction(async (q) => {
+      // pools first: a loan's row names its lender, read from its pool
+      const order = { Config: 0, Bank: 1, Pool: 2, Loan: 3, Request: 4 } as const;
+      const written: { pubkey: string; decoded: Decoded }[] = [];
+      for (const [i, account] of read.accounts.entries()) {
+        const pubkey = keys[i]!;
+        const decoded = account === null || account.owner !== programId ? null : tryDecode(account.data);
+        if (decoded !== null) written.push({ pubkey, decoded });
+        else if (pools.has(pubkey)) await markPoolClosed(q, pubkey, readSlot);
       }
-    }
+      written.sort((a, b) => order[a.decoded.type] - order[b.decoded.type]);
+      for (const { pubkey, decoded } of written) await applyDecoded(q, pubkey, decoded, readSlot);
+      await recordTransactionFacts(q, facts);
+      await saveCursor(q, programId, slot, signature, null);
+    });
+    await backfillSignatures(db, rpc, programId, log);
   }
 
   function reconcile(): Promise<ReconcileResult> {
@@ -209,11 +250,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       onProgramAccount: (pubkey, data, _lamports, slot) => enqueue(() => applyAccount(pubkey, data, slot)),
       onLogs: (signature, failed, slot) => {
         if (failed) return;
-        enqueue(async () => {
-          await saveCursor(db, programId, slot, signature, null);
-          await closeGonePools(signature, slot);
-          await backfillSignatures(db, rpc, log);
-        });
+        enqueue(() => applyTransaction(signature, slot));
       },
       // After every (re)connect, catch up on anything missed while disconnected.
       onSubscribed: () => enqueue(() => reconcile()),
@@ -265,6 +302,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       return reconcile();
     },
     applyAccount,
+    applyTransaction,
     async idle() {
       let current: Promise<unknown>;
       do {
@@ -295,19 +333,4 @@ async function snapshotAprs(q: Queryable, nowSeconds: number): Promise<void> {
       [currency, day, average, median, aprs.length],
     );
   }
-}
-
-/** Account keys of a confirmed transaction (static keys plus lookup-table loaded ones); undefined if unknown yet. */
-async function getTransactionAccountKeys(rpc: RpcClient, signature: string): Promise<string[] | undefined> {
-  const tx = await rpc.call<{
-    transaction: { message: { accountKeys: (string | { pubkey: string })[] } };
-    meta: { loadedAddresses?: { writable: string[]; readonly: string[] } } | null;
-  } | null>("getTransaction", [
-    signature,
-    { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
-  ]);
-  if (tx === null) return undefined;
-  const keys = tx.transaction.message.accountKeys.map((k) => (typeof k === "string" ? k : k.pubkey));
-  const loaded = tx.meta?.loadedAddresses;
-  return loaded === undefined ? keys : [...keys, ...loaded.writable, ...loaded.readonly];
 }

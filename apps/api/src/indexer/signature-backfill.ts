@@ -7,16 +7,18 @@ const BACKFILL_BATCH = 50;
 const SIGNATURES_PER_LOAN = 20;
 
 /**
- * Attaches transaction signatures to loan events that have none: a loan's 'taken' event gets the oldest
+ * The fallback for loan events the transaction path (the indexer's applyTransaction) did not sign, e.g. after a
+ * missed websocket notification or a reindex. Attaches transaction signatures to loan events that have none: a loan's 'taken' event gets the oldest
  * signature touching the loan account, a closing event (repaid, extended, liquidated, sold) the newest.
  * When the RPC lacks getSignaturesForAddress the events keep a null signature. With the signature it reads
  * the transaction: its fee payer becomes the event's actor (who took, repaid or liquidated), a referral the
- * builder recorded for that exact message is linked to the event (signature, loan, kind), and a market sale's
- * proceeds, slot and signature are recorded on the loan.
+ * builder recorded for that exact message is linked to the event (signature, loan, kind), and a sale's (MarketSell
+ * or LiquidateSell) proceeds, slot and signature or a margin position's down payment are recorded on the loan.
  */
 export async function backfillSignatures(
   db: Database,
   rpc: RpcClient,
+  programId: string,
   log: Pick<FastifyBaseLogger, "warn">,
 ): Promise<number> {
   const pending = await db.query<{ loan: string; kind: string }>(
@@ -43,7 +45,7 @@ export async function backfillSignatures(
     for (const kind of kinds) {
       const signature = kind === "taken" ? oldest : newest;
       if (signature === null || (kind !== "taken" && signatures.length === 1)) continue;
-      const facts = await readTransactionFacts(rpc, signature).catch((error: unknown) => {
+      const facts = await readTransactionFacts(rpc, signature, programId).catch((error: unknown) => {
         log.warn({ err: error, signature }, "getTransaction failed; the event keeps no actor");
         return null;
       });
@@ -56,15 +58,17 @@ export async function backfillSignatures(
           "UPDATE referrals SET signature = $2, loan = $3, kind = $4 WHERE message_hash = $1 AND signature IS NULL",
           [facts.messageHash, signature, loan, kind],
         );
-      if (kind === "taken" && facts?.margin)
+      // what the transaction's own instruction logged for this loan: a margin opening, a sale or an auto-sale
+      const fact = facts?.loans.find((f) => f.loan === loan && (f.role === "opened") === (kind === "taken"));
+      if (fact?.margin)
         await db.query("UPDATE loans SET down_payment = $2 WHERE pubkey = $1", [
           loan,
-          facts.margin.downPayment,
+          fact.margin.downPayment,
         ]);
-      if (kind === "sold" && facts?.sale)
+      if (fact?.sale)
         await db.query(
           "UPDATE loans SET sold_amount = $2, sale_slot = $3, sale_signature = $4 WHERE pubkey = $1",
-          [loan, facts.sale.proceeds, facts.slot, signature],
+          [loan, fact.sale.proceeds, facts!.slot, signature],
         );
       filled++;
     }

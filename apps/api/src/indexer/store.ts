@@ -2,6 +2,7 @@ import { ACCOUNT_VERSION, type BankAccount, type LoanAccount, type PoolAccount }
 import type { BankRow } from "../banks/bank-view.ts";
 import type { Queryable } from "../db/database.ts";
 import { refreshPoolViews, storeBankViews } from "../pools/stored-views.ts";
+import type { TransactionFacts } from "./transaction-facts.ts";
 
 const ZERO_ADDRESS = "11111111111111111111111111111111";
 
@@ -244,6 +245,43 @@ export async function upsertLoan(
       ],
     );
   }
+}
+
+/**
+ * Records what a landed transaction tells about the loans it opened or closed (their rows already written): the
+ * signature and fee payer (the actor) of each one's "taken" or closing event, a sale's proceeds, slot and signature
+ * (MarketSell's "sold", LiquidateSell's "autosold"), a margin position's down payment, and the referral the builder
+ * recorded for that exact message. Events that already carry a signature keep it. Returns the events signed.
+ */
+export async function recordTransactionFacts(q: Queryable, facts: TransactionFacts): Promise<number> {
+  let signed = 0;
+  let referral = false;
+  for (const fact of facts.loans) {
+    const events = await q.query<{ kind: string }>(
+      `UPDATE loan_activity SET signature = $2, actor = $3
+       WHERE loan = $1 AND signature IS NULL AND (kind = 'taken') = $4 RETURNING kind`,
+      [fact.loan, facts.signature, facts.feePayer, fact.role === "opened"],
+    );
+    signed += events.length;
+    if (fact.sale !== null)
+      await q.query(
+        "UPDATE loans SET sold_amount = $2, sale_slot = $3, sale_signature = $4 WHERE pubkey = $1",
+        [fact.loan, fact.sale.proceeds, facts.slot, facts.signature],
+      );
+    if (fact.margin !== null)
+      await q.query("UPDATE loans SET down_payment = $2 WHERE pubkey = $1", [
+        fact.loan,
+        fact.margin.downPayment,
+      ]);
+    if (!referral && events[0] !== undefined) {
+      referral = true;
+      await q.query(
+        "UPDATE referrals SET signature = $2, loan = $3, kind = $4 WHERE message_hash = $1 AND signature IS NULL",
+        [facts.messageHash, facts.signature, fact.loan, events[0].kind],
+      );
+    }
+  }
+  return signed;
 }
 
 /** Records the indexer's position: last applied slot and newest program signature seen. */

@@ -67,12 +67,19 @@ export const LoanSchema = Type.Object(
     liquidatedAt: EpochSeconds,
     soldAt: EpochSeconds,
     repaidAmount: BaseUnitsString,
-    soldAmount: { ...BaseUnitsString, description: "a sold loan's sale proceeds (0 otherwise)" },
+    soldAmount: {
+      ...BaseUnitsString,
+      description:
+        "the sale's proceeds of a loan sold (MarketSell) or auto-sold at liquidation (LiquidateSell); 0 otherwise",
+    },
     sale: Type.Optional(
       Type.Object({
         salePrice: { ...BaseUnitsString, description: "proceeds of the sale, loan currency base units" },
         saleSlot: Type.Integer(),
-        saleTransaction: Type.String({ description: "signature of the MarketSell transaction" }),
+        saleTransaction: Type.String({
+          description:
+            "signature of the sale's transaction (MarketSell, or LiquidateSell for an auto-sold loan)",
+        }),
       }),
     ),
     status: StringEnum(["ongoing", "repaid", "liquidated", "sold"] as const),
