@@ -55,7 +55,6 @@ export interface PoolRow {
 interface StoredConditions {
   isEnabled: boolean;
   isWhitelistEnabled: boolean;
-  liquidationThreshold: number;
   minAge: string;
   minLoan: string;
   minVolume: string;
@@ -110,13 +109,14 @@ export const PoolSchema = Type.Object(
     }),
     liquidation: Type.Object({ isAutoSellEnabled: Type.Boolean() }),
     isMortgageEnabled: Type.Boolean(),
-    isCompoundingEnabled: Type.Boolean(),
+    // No isCompoundingEnabled and no conditions.liquidationThreshold: the lending program has neither setting (a
+    // pool's interest share always returns to its bank; no borrower is refused for past liquidations), so the
+    // view does not show the bits the chain stores for them.
     conditions: Type.Object({
       isEnabled: Type.Boolean(),
       minAge: Type.Integer({ description: "seconds" }),
       minLoan: Type.Integer({ description: "past loans" }),
       minVolume: Type.Number({ description: "USD" }),
-      liquidationThreshold: Type.Integer({ description: "basis points" }),
       whitelist: Type.String({ description: "lookup table address, all-ones address when disabled" }),
     }),
     collections: Type.Array(
@@ -182,13 +182,11 @@ export function toPoolView(row: PoolRow) {
     },
     liquidation: { isAutoSellEnabled: row.is_auto_sell_enabled },
     isMortgageEnabled: row.is_mortgage_enabled,
-    isCompoundingEnabled: row.is_compounding_enabled,
     conditions: {
       isEnabled: conditions.isEnabled,
       minAge: Number(conditions.minAge),
       minLoan: Number(conditions.minLoan),
       minVolume: Number(conditions.minVolume) / MICRO_USD,
-      liquidationThreshold: conditions.liquidationThreshold,
       whitelist: conditions.isWhitelistEnabled ? conditions.whitelist : EMPTY_WHITELIST,
     },
     collections: collections.map((c) => ({

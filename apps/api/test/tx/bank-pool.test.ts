@@ -204,7 +204,7 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
             minAge: "86400",
             minLoan: "1",
             minVolume: "100",
-            liquidationThreshold: 8000,
+            liquidationThreshold: 0,
             isEnabled: 1,
             isWhitelistEnabled: 0,
             whitelist: "11111111111111111111111111111111",
@@ -226,7 +226,8 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
       minAgeSeconds: 86_400n,
       minLoanCount: 1n,
       minVolumeMicroUsd: 100_000_000n,
-      liquidationThresholdBps: 8000,
+      // the program has no liquidation threshold: the API writes none (and refuses one: pool-settings.test.ts)
+      liquidationThresholdBps: 0,
     });
     expect(account?.collections[0]).toMatchObject({ ltvBps: 4000, exposureBps: 5000 });
 

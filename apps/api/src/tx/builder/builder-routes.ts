@@ -40,7 +40,14 @@ const Conditions = Type.Object(
     minAge: Type.String({ description: "seconds" }),
     minLoan: Type.String(),
     minVolume: Type.String({ description: "USD" }),
-    liquidationThreshold: Type.Integer({ minimum: 0, maximum: 10_000 }),
+    liquidationThreshold: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 10_000,
+        description:
+          "0 only (400 otherwise): the lending program has no liquidation threshold; no borrower is refused for past liquidations",
+      }),
+    ),
     isEnabled: Type.Union([Type.Literal(0), Type.Literal(1)]),
     isWhitelistEnabled: Type.Union([Type.Literal(0), Type.Literal(1)]),
     whitelist: Type.String(),
@@ -56,10 +63,25 @@ const Conditions = Type.Object(
 const Liquidation = Type.Object(
   {
     isAutoSellEnabled: Type.Boolean(),
-    loanLiquidation: Type.Optional(Type.Integer()),
-    mortgageLiquidation: Type.Optional(Type.Integer()),
+    loanLiquidation: Type.Optional(
+      Type.Integer({
+        description:
+          "the spec's fixed 1000 or absent (400 otherwise): it sets nothing; auto-sell sells only when the sale repays principal and interest owed",
+      }),
+    ),
+    mortgageLiquidation: Type.Optional(
+      Type.Integer({ description: "the spec's fixed 2000 or absent (400 otherwise): it sets nothing" }),
+    ),
   },
   { additionalProperties: false },
+);
+
+/** Refused whatever its value (400 naming it): the program has no compounding switch. */
+const CompoundInterest = Type.Optional(
+  Type.Boolean({
+    description:
+      "refused (400): not a setting; a pool's share of repaid interest always goes back into its bank, lent again until withdrawn",
+  }),
 );
 
 const BankBody = body({
@@ -95,9 +117,11 @@ const createBody = (type: PoolType) =>
     seed: Type.Optional(
       Type.String({ pattern: "^[0-9]{1,20}$", description: "pool PDA seed (random when absent)" }),
     ),
+    isCompoundInterestEnabled: CompoundInterest,
     param: Type.Object(
       {
         apr: Type.Integer({ minimum: 1, maximum: 100_000, description: "basis points" }),
+        isCompoundInterestEnabled: CompoundInterest,
         limits: Limits,
         ...(type === "nft-pool" ? { collections: Collections } : { currencies: Currencies }),
       },
@@ -115,9 +139,11 @@ const updateBody = (type: PoolType) =>
     ...(type === "nft-pool"
       ? { enableMortgage: Type.Optional(Type.Boolean()), disableMortgage: Type.Optional(Type.Boolean()) }
       : {}),
+    isCompoundInterestEnabled: CompoundInterest,
     param: Type.Object(
       {
         apr: Type.Integer({ minimum: 1, maximum: 100_000 }),
+        isCompoundInterestEnabled: CompoundInterest,
         loanApr: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
         ...(type === "nft-pool"
           ? { mortgageApr: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })) }
@@ -144,8 +170,10 @@ interface CreateBodyT extends CommonBody {
   amount: string;
   mint: string;
   seed?: string;
+  isCompoundInterestEnabled?: boolean;
   param: {
     apr: number;
+    isCompoundInterestEnabled?: boolean;
     limits: LimitsInput;
     collections?: { collection: string; collectionLtv: number; exposure: number }[];
     currencies?: { currency: string; currencyLtv: number; exposure: number }[];
@@ -159,13 +187,15 @@ interface UpdateBodyT extends CommonBody {
   disableAutoSell?: boolean;
   enableMortgage?: boolean;
   disableMortgage?: boolean;
+  isCompoundInterestEnabled?: boolean;
   param: {
     apr: number;
+    isCompoundInterestEnabled?: boolean;
     loanApr?: number;
     mortgageApr?: number;
     limits: LimitsInput;
     conditions?: ConditionsInput;
-    liquidation?: { isAutoSellEnabled: boolean };
+    liquidation?: { isAutoSellEnabled: boolean; loanLiquidation?: number; mortgageLiquidation?: number };
     collections?: { collection: string; collectionLtv: number; exposure: number }[];
     currencies?: { currency: string; currencyLtv: number; exposure: number }[];
   };

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
+  AUTO_SELL_LOAN_LIQUIDATION,
+  AUTO_SELL_MORTGAGE_LIQUIDATION,
   EMPTY_WHITELIST_ADDRESS,
   MIN_LOAN_DURATION_SECONDS,
   parseUnitsFloor,
@@ -36,14 +38,23 @@ export interface CollateralInput {
   currencies?: { currency: string; currencyLtv: number; exposure: number }[];
 }
 
+/**
+ * Keys a client may send from the spec's pool form or payload for settings the lending program does not have;
+ * refused by {@link assertNoIgnoredPoolSettings} unless they say what the program does anyway.
+ */
+export interface IgnoredSettingsInput {
+  isCompoundInterestEnabled?: boolean;
+  param: { isCompoundInterestEnabled?: boolean };
+}
+
 /** POST /nft|defi/create-pool body (spec "Pool creation payload"). */
-export interface CreatePoolInput {
+export interface CreatePoolInput extends IgnoredSettingsInput {
   bank: string;
   owner: string;
   amount: bigint;
   mint: string;
   seed?: bigint;
-  param: { apr: number; limits: LimitsInput } & CollateralInput;
+  param: { apr: number; limits: LimitsInput; isCompoundInterestEnabled?: boolean } & CollateralInput;
 }
 
 /** Conditions of the update payload. */
@@ -51,7 +62,8 @@ export interface ConditionsInput {
   minAge: string;
   minLoan: string;
   minVolume: string;
-  liquidationThreshold: number;
+  /** Only 0 (no threshold) is accepted: the program has no liquidation threshold. */
+  liquidationThreshold?: number;
   isEnabled: number;
   isWhitelistEnabled: number;
   whitelist: string;
@@ -59,7 +71,7 @@ export interface ConditionsInput {
 }
 
 /** POST /nft|defi/update-pool body (spec "Pool update payload"). */
-export interface UpdatePoolInput {
+export interface UpdatePoolInput extends IgnoredSettingsInput {
   pool: string;
   owner: string;
   status?: "Open" | "Frozen";
@@ -69,12 +81,55 @@ export interface UpdatePoolInput {
   disableMortgage?: boolean;
   param: {
     apr: number;
+    isCompoundInterestEnabled?: boolean;
     loanApr?: number;
     mortgageApr?: number;
     limits: LimitsInput;
     conditions?: ConditionsInput;
     liquidation?: { isAutoSellEnabled: boolean; loanLiquidation?: number; mortgageLiquidation?: number };
   } & CollateralInput;
+}
+
+/** What the program does where a compounding switch would be (the one behaviour there is). */
+const INTEREST_RULE =
+  "the lending program has no compounding switch: a pool's share of repaid interest always goes back into its " +
+  "bank's available liquidity, where it is lent again until the owner withdraws it";
+
+/** What the program does at auto-sell, whatever a liquidation figure says. */
+const AUTO_SELL_RULE =
+  "the lending program has no such setting: its auto-sell has one rule (an overdue loan's collateral is sold " +
+  "only when the sale brings principal and the interest owed into the bank; otherwise it goes to the pool owner)";
+
+/**
+ * Refuses, with a 400 naming the key, every setting a pool payload can carry that the lending program would store
+ * or drop without ever acting on it: compounding (any value: there is no switch), a liquidation threshold other
+ * than 0 (none: no borrower is refused for past liquidations), and liquidation figures other than the spec's
+ * fixed values (1000 / 2000), which the spec's client always sends and which set nothing.
+ */
+export function assertNoIgnoredPoolSettings(
+  input: IgnoredSettingsInput & { param: Partial<UpdatePoolInput["param"]> },
+): void {
+  if (input.isCompoundInterestEnabled !== undefined)
+    throw badRequest(`isCompoundInterestEnabled is not a setting: ${INTEREST_RULE}; leave it out`);
+  if (input.param.isCompoundInterestEnabled !== undefined)
+    throw badRequest(`param.isCompoundInterestEnabled is not a setting: ${INTEREST_RULE}; leave it out`);
+  const threshold = input.param.conditions?.liquidationThreshold;
+  if (threshold !== undefined && threshold !== 0)
+    throw badRequest(
+      "param.conditions.liquidationThreshold must be 0: the lending program has no liquidation threshold " +
+        "(no borrower is refused for past liquidations)",
+    );
+  const liquidation = input.param.liquidation;
+  for (const [key, fixed] of [
+    ["loanLiquidation", AUTO_SELL_LOAN_LIQUIDATION],
+    ["mortgageLiquidation", AUTO_SELL_MORTGAGE_LIQUIDATION],
+  ] as const) {
+    const value = liquidation?.[key];
+    if (value !== undefined && value !== fixed)
+      throw badRequest(
+        `param.liquidation.${key} must be ${fixed} (the spec's fixed value) or left out: ${AUTO_SELL_RULE}`,
+      );
+  }
 }
 
 function usdToMicro(field: string, value: number | string): bigint {
@@ -141,6 +196,7 @@ export async function createPoolInstructions(
   type: PoolType,
   input: CreatePoolInput,
 ): Promise<{ pool: Address; bank: Address; seed: bigint; instructions: Instruction[] }> {
+  assertNoIgnoredPoolSettings(input);
   const owner = address(input.owner);
   const mint = address(input.mint);
   const [bank] = await findBankPda(tx.programId, owner, mint);
@@ -187,6 +243,7 @@ export async function updatePoolInstructions(
   type: PoolType,
   input: UpdatePoolInput,
 ): Promise<{ pool: Address; instructions: Instruction[]; groups: Instruction[][]; whitelist?: Address }> {
+  assertNoIgnoredPoolSettings(input);
   const current = await requireOwnedPool(tx, input.pool, input.owner, type);
   if (input.enableAutoSell && input.disableAutoSell)
     throw badRequest("enableAutoSell and disableAutoSell conflict");
@@ -219,7 +276,8 @@ export async function updatePoolInstructions(
   if (input.param.loanApr !== undefined && input.param.loanApr !== input.param.apr)
     throw badRequest("param.loanApr must equal param.apr");
   const params: PoolParams = {
-    flags: { autoSell, mortgage, compounding: current.flags.compounding },
+    // the compounding bit and the liquidation threshold are read by no instruction: written as "none"
+    flags: { autoSell, mortgage, compounding: false },
     loanAprBps: loanApr,
     mortgageAprBps: type === "nft-pool" && mortgage ? (input.param.mortgageApr ?? loanApr) : 0,
     ...limits(input.param.limits),
@@ -227,13 +285,13 @@ export async function updatePoolInstructions(
       ? {
           isEnabled: c.isEnabled === 1,
           whitelistEnabled: whitelistOn,
-          liquidationThresholdBps: c.liquidationThreshold,
+          liquidationThresholdBps: 0,
           minAgeSeconds: integerString("param.conditions.minAge", c.minAge),
           minLoanCount: integerString("param.conditions.minLoan", c.minLoan),
           minVolumeMicroUsd: usdToMicro("param.conditions.minVolume", c.minVolume),
           whitelist: whitelistOn && newWhitelist === null ? address(c.whitelist) : null,
         }
-      : current.conditions,
+      : { ...current.conditions, liquidationThresholdBps: 0 },
     collections: collateralParams(type, input.param),
   };
   for (const entry of current.collections) {

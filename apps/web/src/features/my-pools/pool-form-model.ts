@@ -39,16 +39,12 @@ export interface PoolFormState {
   /** Yearly rate of the pool's mortgages, percent (nft-pool; the loan APR when empty). */
   mortgageApy: string;
   isAutoSellEnabled: boolean;
-  /** Carried unchanged (not editable): the program stores it and never reads it. */
-  isCompoundingEnabled: boolean;
   minAmountUsd: string;
   maxAmountUsd: string;
   withConditions: boolean;
   minAgeDays: string;
   minLoan: string;
   minVolume: string;
-  /** Carried unchanged (not editable): the program stores it and never reads it. */
-  liquidationThreshold: string;
   isPrivate: boolean;
   whitelist: string;
   /** One address per line. */
@@ -77,14 +73,12 @@ export function emptyPoolForm(type: PoolType, currency: string): PoolFormState {
     isMortgageEnabled: false,
     mortgageApy: "",
     isAutoSellEnabled: false,
-    isCompoundingEnabled: false,
     minAmountUsd: "10",
     maxAmountUsd: "",
     withConditions: false,
     minAgeDays: "",
     minLoan: "",
     minVolume: "",
-    liquidationThreshold: "",
     isPrivate: false,
     whitelist: "",
     whitelistAddresses: "",
@@ -108,16 +102,12 @@ export function poolToFormState(pool: ParsedPool): PoolFormState {
     mortgageApy:
       pool.type === "nft-pool" && pool.isMortgageEnabled ? String(pool.mortgageCurve.apr / RATE_SCALE) : "",
     isAutoSellEnabled: pool.isAutoSellEnabled,
-    isCompoundingEnabled: pool.isCompoundingEnabled,
     minAmountUsd: String(pool.limits.minAmountUsd),
     maxAmountUsd: String(pool.limits.maxAmountUsd),
     withConditions: pool.conditions.isEnabled,
     minAgeDays: pool.conditions.minAge ? String(pool.conditions.minAge / SECONDS_PER_DAY) : "",
     minLoan: pool.conditions.minLoan ? String(pool.conditions.minLoan) : "",
     minVolume: pool.conditions.minVolume ? String(pool.conditions.minVolume) : "",
-    liquidationThreshold: pool.conditions.liquidationThreshold
-      ? String(pool.conditions.liquidationThreshold / RATE_SCALE)
-      : "",
     isPrivate,
     whitelist: isPrivate ? whitelist : "",
     whitelistAddresses: "",
@@ -266,15 +256,15 @@ export function toProtocolForm(form: PoolFormState, owner: string, bank: string,
     ...(form.type === "nft-pool" && form.isMortgageEnabled && form.mortgageApy.trim() !== ""
       ? { mortgageApy: form.mortgageApy }
       : {}),
+    // No compounding and no liquidation threshold: the lending program has neither (the API refuses them), so
+    // the form neither offers nor sends them; the payload's threshold is then 0.
     isAutoSellEnabled: form.isAutoSellEnabled,
-    isCompoundInterestEnabled: form.isCompoundingEnabled,
     maxAmountUsd: form.maxAmountUsd,
     minAmountUsd: form.minAmountUsd,
     withConditions: form.withConditions,
     minAge: form.minAgeDays,
     minLoan: form.minLoan,
     minVolume: form.minVolume,
-    liquidationThreshold: form.liquidationThreshold,
     isPrivateLoanEnabled: form.isPrivate,
     lookupTable: form.isPrivate ? form.whitelist.trim() : EMPTY_WHITELIST_ADDRESS,
     lookupTableAddresses: whitelistAddresses(form),

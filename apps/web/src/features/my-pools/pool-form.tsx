@@ -182,7 +182,7 @@ export function PoolFormView({
           label="APR (%)"
           error={errors.apy}
           required
-          hint="Simple yearly rate borrowers pay; interest accrues per hour."
+          hint="Simple yearly rate borrowers pay; interest accrues per hour. Your share of it goes back into your bank, lent again until you withdraw it."
         >
           <input {...input("apy")} inputMode="decimal" />
         </Field>
