@@ -80,6 +80,41 @@ export async function createUsdcNftPool(
   await page.waitForURL(/\/my-pools$/);
 }
 
+/**
+ * Creates a SOL defi-pool through the create page accepting `token` at `ltv` percent, lending `amount` SOL for at
+ * most `maxDays` days at `apr` percent. A lender's first SOL pool also opens the bank (two signatures).
+ */
+export async function createSolTokenPool(
+  page: Page,
+  webUrl: string,
+  input: {
+    name: string;
+    amount: string;
+    token: string;
+    ltv: string;
+    apr: string;
+    maxDays: string;
+    solMint: string;
+  },
+): Promise<void> {
+  await page.goto(`${webUrl}/my-pools/new`);
+  const form = page.getByRole("form", { name: "Create pool" });
+  await form.waitFor({ timeout: 30_000 });
+  await form.getByText("Token collateral").click();
+  await form.getByLabel("Currency").selectOption(input.solMint);
+  await page.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
+  await form.getByLabel("Pool name").fill(input.name);
+  await form.getByLabel("Amount to lend").fill(input.amount);
+  await form.getByLabel("APR (%)").fill(input.apr);
+  await form.getByLabel("Maximum duration (days)").fill(input.maxDays);
+  await form.getByLabel("Maximum loan (USD)").fill("100000");
+  await form.getByRole("button", { name: "Add token" }).click();
+  await form.getByLabel("Token", { exact: true }).selectOption(input.token);
+  await form.getByLabel("LTV (%)").fill(input.ltv);
+  await confirmed(page, () => form.getByRole("button", { name: "Create pool" }).click(), 2);
+  await page.waitForURL(/\/my-pools$/);
+}
+
 const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 /** One accessibility violation axe-core found: its rule, impact and the first offending elements. */

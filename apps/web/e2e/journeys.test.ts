@@ -29,7 +29,14 @@ import {
 import { type SwapInstructionsResponse, toKitInstruction } from "../../api/src/venues/swap/swap-venue.ts";
 import { formatAmount } from "../src/kit/format.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
-import { confirmed, createUsdcNftPool, findSeriousA11yViolations, openAs, shot } from "./journey-helpers.ts";
+import {
+  confirmed,
+  createSolTokenPool,
+  createUsdcNftPool,
+  findSeriousA11yViolations,
+  openAs,
+  shot,
+} from "./journey-helpers.ts";
 import { JOURNEY_SLOT_MS, rpc, type Stack, startStack } from "./stack.ts";
 
 let stack: Stack | undefined;
@@ -478,20 +485,58 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await shot(borrower, "08c-past-due-360");
     await borrower.setViewportSize({ width: 1280, height: 900 });
 
-    // The lender liquidates it: the NFT moves to the lender's wallet and the loan to history as Liquidated.
+    // The liquidation keeper (on by default on the localnet) ends it while the lender has Loans on my pools open,
+    // at 1280 px, and on a phone whose RPC socket dropped (360 px): the first shows the ending without a reload;
+    // on the second, the stale Liquidate is refused in one plain sentence from the error's code.
     const nftMint = faucetNfts[3]!.mint;
     const owner = lenderKey.publicKey.toBase58();
     expect(await tokenBalance(owner, nftMint)).toBe(0n);
-    const loanId = await due.getAttribute("data-loan");
-    await confirmed(lender, () => due.getByRole("button", { name: /Liquidate/ }).click());
+    const loanId = (await due.getAttribute("data-loan"))!;
+    const phone = await openAs(browser!, lenderKey, pageErrors);
+    await phone.routeWebSocket(/.*/, () => undefined); // no socket reaches a server
+    await phone.setViewportSize({ width: 360, height: 740 });
+    await phone.goto(`${stack!.webUrl}/loans`);
+    await phone.getByRole("tab", { name: "Loans on my pools" }).click();
+    const stale = phone.getByTestId("lender-loans").locator(`tr[data-loan="${loanId}"]`);
+    await stale.getByTestId("liquidate").waitFor({ timeout: 30_000 });
+    expect((await stack!.runKeeperRound()).liquidated.map((l) => l.loan)).toContain(loanId);
+    // the chain: the NFT is in the pool owner's wallet, the loan Liquidated
     expect(await tokenBalance(owner, nftMint)).toBe(1n);
     expect(await tokenBalance(borrowerKey.publicKey.toBase58(), nftMint)).toBe(0n);
+    expect(decodeLoanAccount(await accountData(loanId)).status).toBe("Liquidated");
+    // 1280 px: the loan leaves Ongoing for History as Liquidated within seconds (the lists poll every 30 s)
     await lender
       .getByTestId("lender-loan-history")
       .locator(`tr[data-loan="${loanId}"]`, { hasText: "Liquidated" })
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: 8_000 });
     expect(await lent.locator(`tr[data-loan="${loanId}"]`).count()).toBe(0);
-    await shot(lender, "09b-liquidated");
+    expect(await lender.getByTestId("liquidate").count()).toBe(0);
+    await shot(lender, "09b-liquidated-by-keeper");
+    // 360 px, no socket: Liquidate is still offered; the click reads how the loan ended, never an address
+    await phone.evaluate(
+      "document.querySelectorAll('.toast').forEach((t) => t.setAttribute('data-seen', ''))",
+    );
+    await stale.getByTestId("liquidate").click();
+    const refusal = phone.locator(".toast-error:not([data-seen])");
+    await refusal.waitFor({ timeout: 30_000 });
+    expect(await refusal.locator(".toast-title").textContent()).toBe(
+      "Error in Liquidate Loan: This loan was already liquidated: the NFT is in your wallet.",
+    );
+    const refusalText = (await refusal.textContent()) ?? "";
+    expect(refusalText).not.toMatch(/[1-9A-HJ-NP-Za-km-z]{32,44}/);
+    // nothing invented: with no SUPPORT_URL configured, the support sentence has no link, the footer none
+    expect(refusalText).toContain("Please reach out to us on Discord if you need assistance.");
+    expect(await refusal.locator("a").count()).toBe(0);
+    expect(await phone.locator(".app-footer a").count()).toBe(0);
+    await shot(phone, "09c-liquidate-refused-360");
+    // and the list shows the ending
+    await phone
+      .getByTestId("lender-loan-history")
+      .locator(`tr[data-loan="${loanId}"]`, { hasText: "Liquidated" })
+      .waitFor({ timeout: 10_000 });
+    expect(await phone.getByTestId("liquidate").count()).toBe(0);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await phone.context().close();
   });
 
   it("a lender's profile name shows on the borrower's loan; a loan in Jito mode lands and tips Jito", async () => {
@@ -504,8 +549,19 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await profile.getByLabel("Display name").fill("Otter Lender");
     await profile.getByTestId("profile-submit").click();
     await lender.locator(".toast-title", { hasText: "Profile saved" }).waitFor({ timeout: 30_000 });
-    await lender.getByTestId("droplets").waitFor();
+    // droplets state how they are earned (apps/api/src/users/droplets.ts), at 1280 and 360 px
+    const droplets = lender.getByTestId("droplets");
+    await droplets.getByTestId("droplets-rule").waitFor({ timeout: 30_000 });
+    expect(await droplets.getByTestId("droplets-rule").textContent()).toMatch(
+      /^How droplets are earned: 1 droplet for every USD-day of principal you had outstanding, as a borrower and as a lender .*a \$1,000 loan open for 3 days earns 3,000\./,
+    );
     await shot(lender, "10-profile-rewards");
+    await lender.setViewportSize({ width: 360, height: 740 });
+    await droplets.getByTestId("droplets-rule").scrollIntoViewIfNeeded();
+    const ruleBox = (await droplets.getByTestId("droplets-rule").boundingBox())!;
+    expect(ruleBox.x + ruleBox.width).toBeLessThanOrEqual(360);
+    await shot(lender, "10-profile-rewards-360");
+    await lender.setViewportSize({ width: 1280, height: 900 });
 
     // The borrower chooses Jito in Settings and borrows: the loan lands and one tip account gets the tip.
     const tipBalances = async () => {
@@ -1375,6 +1431,82 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       await page.waitForTimeout(500);
     expect(await page.getByTestId("upgrade-pool").count()).toBe(0);
     await page.close();
+  });
+
+  it("borrow, token tab: a chosen offer brings its own duration and every problem shows at once (1280 and 360 px); the loan lands at that duration", async () => {
+    // Two lenders lend SOL against JTO: one for up to 30 days (lends the most: offered first), one for 3 days with
+    // 9.9 SOL in its bank.
+    const jto = DEMO_WORLD.tokens.find((t) => t.symbol === "JTO")!.mint;
+    const [longKey, shortKey, takerKey] = [Keypair.generate(), Keypair.generate(), Keypair.generate()];
+    for (const key of [longKey, shortKey, takerKey]) await stack!.localnet.faucet(key.publicKey.toBase58());
+    await Promise.all(
+      (
+        [
+          [longKey, { name: "Month desk", amount: "20", ltv: "70", apr: "10", maxDays: "30" }],
+          [shortKey, { name: "Weekend desk", amount: "9.9", ltv: "80", apr: "30", maxDays: "3" }],
+        ] as const
+      ).map(async ([key, pool]) => {
+        const page = await openAs(browser!, key, pageErrors);
+        await createSolTokenPool(page, stack!.webUrl, { ...pool, token: jto, solMint: SOL_MINT });
+        await page.context().close();
+      }),
+    );
+    const taker = await openAs(browser!, takerKey, pageErrors);
+    await taker.goto(`${stack!.webUrl}/borrow?tab=token`);
+    await taker.getByLabel("Collateral token").waitFor({ timeout: 30_000 });
+    await taker.getByLabel("Collateral token").selectOption(jto);
+    await taker.getByLabel("Collateral amount").fill("1000");
+    const short = taker.getByRole("radio", { name: /≤ 3 days/ });
+    await short.waitFor({ timeout: 30_000 });
+    const days = taker.getByLabel(/Duration/);
+    expect(await days.inputValue()).toBe("30"); // the first offer's longest
+    await short.check();
+    expect(await days.inputValue()).toBe("3"); // the chosen offer's own
+    // 50 SOL for 5 days against the 3-day pool holding 9.9 SOL: both problems, each in plain words
+    await taker.getByLabel(/Amount \(SOL\)/).fill("50");
+    await days.fill("5");
+    const amountError = taker.getByTestId("borrow-error-amount");
+    const durationError = taker.getByTestId("borrow-error-duration");
+    // (its exposure limit, 100% of the 9.9 SOL it holds, binds first in the program's order)
+    expect(await amountError.textContent()).toBe(
+      "This pool can lend at most 9.9 SOL more against this collateral right now.",
+    );
+    expect(await durationError.textContent()).toBe("Choose a duration between 1 and 3 days.");
+    await shot(taker, "32-borrow-problems");
+    await taker.setViewportSize({ width: 360, height: 740 });
+    await durationError.scrollIntoViewIfNeeded();
+    for (const error of [amountError, durationError]) {
+      const box = (await error.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+    }
+    expect(await taker.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(taker, "32b-borrow-problems-360");
+    await taker.setViewportSize({ width: 1280, height: 900 });
+    // nothing was sent; corrected, the loan lands on the 3-day pool at 3 days
+    expect(await taker.locator(".toast-title", { hasText: /Transaction|Preparing/ }).count()).toBe(0);
+    await taker.getByLabel(/Amount \(SOL\)/).fill("5");
+    await days.fill("3");
+    await taker.getByTestId("quote").waitFor();
+    await confirmed(taker, () => taker.getByTestId("borrow-submit").click());
+    const shortPools = (await (
+      await fetch(`${stack!.apiUrl}/pool/get-by-owner?owner=${shortKey.publicKey.toBase58()}`)
+    ).json()) as { pools: { pubkey: string }[] };
+    let loans: { pubkey: string }[] = [];
+    for (let i = 0; i < 50 && loans.length === 0; i++) {
+      const listed = (await (
+        await fetch(`${stack!.apiUrl}/loan/user?pubkey=${takerKey.publicKey.toBase58()}`)
+      ).json()) as { loans: { pubkey: string }[] };
+      loans = listed.loans;
+      if (loans.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(loans).toHaveLength(1);
+    const onChain = decodeLoanAccount(await accountData(loans[0]!.pubkey));
+    expect([onChain.pool, onChain.durationSeconds, onChain.principal]).toEqual([
+      shortPools.pools[0]!.pubkey,
+      3n * 86_400n,
+      parseUnits("5", 9),
+    ]);
+    await taker.context().close();
   });
 });
 

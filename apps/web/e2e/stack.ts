@@ -19,7 +19,8 @@ import {
 } from "../../../packages/bootstrap/src/index.ts";
 import { startChatTimeline } from "../../api/src/chat/chat-timeline.ts";
 import { createApp, createIndexer, loadConfig } from "../../api/src/index.ts";
-import { registerTxRoutes } from "../../api/src/tx/index.ts";
+import { registerTxRoutes, type TxContext } from "../../api/src/tx/index.ts";
+import { createLiquidationKeeper, type KeeperRound } from "../../api/src/tx/keeper/liquidation-keeper.ts";
 import { startWebServer, type WebServer } from "../server.ts";
 import { parseRuntimeConfig } from "../src/config/runtime-config.ts";
 import { buildWebApp, makeTempDir, removeDir, WEB_ROOT } from "./harness.ts";
@@ -36,6 +37,13 @@ export interface Stack {
   apiUrl: string;
   webUrl: string;
   programId: string;
+  /** The API's write side (builder, sender, chain state). */
+  tx: TxContext;
+  /**
+   * One round of the API's liquidation keeper (on by default with `npm start` on the localnet, every 15 s; the
+   * journeys run a round when they need it): liquidates every loan past expiry + grace to its pool owner.
+   */
+  runKeeperRound(): Promise<KeeperRound>;
   close(): Promise<void>;
 }
 
@@ -172,12 +180,18 @@ export async function startStack(options: { slotMs: number | undefined }): Promi
     await localnet.close();
     throw error;
   }
+  // the liquidation keeper, as `npm start` runs it: its own fee payer, funded by the localnet
+  const keeperSigner = await generateKeyPairSigner();
+  await localnet.fundWallet(keeperSigner.address, { lamports: 2_000_000_000n });
+  const keeper = createLiquidationKeeper(tx, keeperSigner, api.log);
   return {
     localnet,
     api,
     apiUrl,
     webUrl: web.url,
     programId,
+    tx,
+    runKeeperRound: () => keeper.runRound(),
     async close() {
       await web?.close();
       await api.close();

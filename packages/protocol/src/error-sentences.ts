@@ -90,7 +90,7 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
     case P.ExposureExceeded: {
       const max = money("maxAmount");
       return max
-        ? `This pool can lend at most ${max} more against this collection right now.`
+        ? `This pool can lend at most ${max} more against this collateral right now.`
         : "This pool has reached its limit for this collection.";
     }
     case P.CollectionNotInPool:
