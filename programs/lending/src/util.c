@@ -60,9 +60,7 @@ u64 check_mint(const SolAccountInfo *a, u8 *decimals, u64 *supply) {
 }
 
 u64 verify_pda(const SolSignerSeed *seeds, int n, const SolPubkey *program_id, const SolPubkey *expected) {
-  SolPubkey derived;
-  if (sol_create_program_address(seeds, n, program_id, &derived)) return E_INVALID_PDA;
-  return pubkey_eq(&derived, expected) ? SUCCESS : E_INVALID_PDA;
+  return pda_matches(seeds, n, program_id, expected) ? SUCCESS : E_INVALID_PDA;
 }
 
 u64 clock_now(SolClock *clock) { return sol_get_clock_sysvar(clock); }

@@ -52,9 +52,8 @@ static inline int metaplex_verified_collection(const SolAccountInfo *metadata, c
   static const u8 SEED[] = "metadata";
   if (!pubkey_eq(metadata->owner, &METAPLEX_PROGRAM_ID)) return METAPLEX_INVALID;
   SolSignerSeed seeds[4] = {{SEED, sizeof(SEED) - 1}, {METAPLEX_PROGRAM_ID.x, 32}, {mint->x, 32}, {&bump, 1}};
-  SolPubkey derived;
-  if (sol_create_program_address(seeds, 4, &METAPLEX_PROGRAM_ID, &derived) || !pubkey_eq(&derived, metadata->key))
-    return METAPLEX_INVALID;
+  /* Token Metadata creates a metadata account only at this PDA, signing with these seeds */
+  if (!pda_matches(seeds, 4, &METAPLEX_PROGRAM_ID, metadata->key)) return METAPLEX_INVALID;
   MetaplexReader r = {metadata->data, metadata->data_len, 0, false};
   if (metaplex_u8(&r) != METAPLEX_KEY_METADATA_V1) return METAPLEX_INVALID;
   metaplex_take(&r, 32); /* update authority */

@@ -42,6 +42,7 @@ static inline bool u128_sub(const U128 *a, const U128 *b, U128 *r) {
 
 /* r = a * b (64x64 -> 128, never overflows) */
 static inline void u128_mul64(u64 a, u64 b, U128 *r) {
+  if (((a | b) >> 32) == 0) { r->lo = a * b; r->hi = 0; return; } /* both below 2^32: one native multiply */
   u64 a0 = a & 0xffffffffULL, a1 = a >> 32, b0 = b & 0xffffffffULL, b1 = b >> 32;
   u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
   u64 mid = (p00 >> 32) + (p01 & 0xffffffffULL) + (p10 & 0xffffffffULL);
@@ -51,6 +52,7 @@ static inline void u128_mul64(u64 a, u64 b, U128 *r) {
 
 /* r = a * b (128x64 -> 128); returns true on overflow. r may alias a. */
 static inline bool u128_mul_u64(const U128 *a, u64 b, U128 *r) {
+  if (a->hi == 0) { u128_mul64(a->lo, b, r); return false; }
   U128 lo, hi;
   u128_mul64(a->lo, b, &lo);
   u128_mul64(a->hi, b, &hi);
@@ -102,6 +104,11 @@ static inline u64 u128_divlu_(u64 u1, u64 u0, u64 v, u64 *rem) {
 /* q = n / d where the quotient must fit in 64 bits (n.hi < d); returns false on overflow or d == 0. */
 static inline bool u128_div64(const U128 *n, u64 d, u64 *q, u64 *rem) {
   if (d == 0 || n->hi >= d) return false;
+  if (n->hi == 0) { /* a 64-bit numerator: the VM's native divide */
+    *q = n->lo / d;
+    if (rem) *rem = n->lo - *q * d;
+    return true;
+  }
   *q = u128_divlu_(n->hi, n->lo, d, rem);
   return true;
 }
@@ -109,6 +116,12 @@ static inline bool u128_div64(const U128 *n, u64 d, u64 *q, u64 *rem) {
 /* q = n / d, r = n % d for any 128-bit n and non-zero 64-bit d; returns false if d == 0. */
 static inline bool u128_divmod64(const U128 *n, u64 d, U128 *q, u64 *rem) {
   if (d == 0) return false;
+  if (n->hi == 0) { /* a 64-bit numerator: the VM's native divide */
+    q->lo = n->lo / d;
+    q->hi = 0;
+    *rem = n->lo - q->lo * d;
+    return true;
+  }
   u64 k = n->hi % d;
   u64 qhi = n->hi / d;
   q->lo = u128_divlu_(k, n->lo, d, rem);
