@@ -253,6 +253,16 @@ describe("sales and margin openings indexed from their own transaction, on local
     expect((await loanOnChain(position)).kind).toBe("MarginSwapLoan");
     const view = await firstView(position, () => true);
     expect(view).toMatchObject({ status: "ongoing", kind: { marginSwapLoan: { downPayment: "20000000" } } });
+    // written with it: the opening event carries its transaction and the borrower as who signed it
+    const activity = (
+      await w.app.inject({ url: `/dirty/activity-by-user?pubkey=${borrower.signer.address}` })
+    ).json() as {
+      activity: { loan: string; kind: string; signature: string | null; actor: string | null }[];
+    };
+    expect(activity.activity.find((a) => a.loan === position && a.kind === "taken")).toMatchObject({
+      signature: opened.sent.result,
+      actor: borrower.signer.address,
+    });
   }, 60_000);
 
   it("the keeper's auto-sell reads Liquidated with the sale and the keeper as liquidator at once", async () => {
