@@ -158,6 +158,15 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
       pools: number;
     }[];
     expect(tokens.find((c) => c.id === JTO)).toMatchObject({ pools: 1 });
+    // the liquidity summary answers from the indexed pools and banks: index them first
+    await createIndexer({
+      db: w.tx.app.db,
+      rpc: w.tx.app.rpc,
+      wsUrl: w.net.wsUrl,
+      programId: w.programId,
+      reconcileIntervalMs: 60_000,
+      log: w.app.log,
+    }).reconcile();
     const liq = (
       await w.app.inject({ method: "GET", url: `/defi/liquidity?currency=${USDC_MINT}` })
     ).json() as { availableLiquidity: string }[];
