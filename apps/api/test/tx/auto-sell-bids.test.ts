@@ -1,3 +1,4 @@
+import { computeOwedInterest } from "@cistern/protocol";
 import {
   decodeBankAccount,
   decodeLoanAccount,
@@ -13,7 +14,9 @@ import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructio
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import {
   buildSignSend,
+  createUsdcJtoPool,
   fundedWallet,
+  JTO_MINT,
   sendAsAdmin,
   startTxWorld,
   TEST_POOL_LIMITS,
@@ -92,7 +95,7 @@ describe("auto-sell of several overdue loans into several bids, on localnet", ()
   }
 
   beforeAll(async () => {
-    w = await startTxWorld({ nftMarket: true });
+    w = await startTxWorld({ nftMarket: true, swapVenue: true });
     lender = (await fundedWallet(w.net)).signer;
     keeper = (await fundedWallet(w.net)).signer;
     borrower = await fundedWallet(w.net);
@@ -219,5 +222,71 @@ describe("auto-sell of several overdue loans into several bids, on localnet", ()
     ]);
     expect(await tokenBalance(lender.address, loans[2]!.nft)).toBe(1n);
     expect((await vaultBalance()) - vaultBefore).toBe(750n * USDC);
+  }, 120_000);
+
+  it("token loans of an auto-sell pool in one round: each is sold through the swap venue for at least what it owes", async () => {
+    const defiPool = await createUsdcJtoPool(w, lender, 3, "0");
+    const updated = await buildSignSend(
+      w.app,
+      "/defi/update-pool",
+      {
+        pool: defiPool,
+        owner: lender.address,
+        enableAutoSell: true,
+        param: {
+          apr: 2000,
+          limits: TEST_POOL_LIMITS,
+          currencies: [{ currency: JTO_MINT, currencyLtv: 6000, exposure: 10000 }],
+        },
+      },
+      [lender],
+    );
+    expect(updated.sent.error).toBeUndefined();
+    const loans: Address[] = [];
+    for (let i = 0; i < 2; i++) {
+      // 40 JTO (about 100 USDC at the swap pool's price) against 30 USDC for a day
+      const taken = await buildSignSend(
+        w.app,
+        "/defi/take-loan",
+        {
+          borrower: borrower.signer.address,
+          collateralMint: JTO_MINT,
+          collateralAmount: "40000000000",
+          duration: DAY,
+          amount: String(30n * USDC),
+          pool: defiPool,
+        },
+        [borrower.signer],
+      );
+      expect(taken.sent.error).toBeUndefined();
+      loans.push(taken.built.metadata.loan as Address);
+    }
+    await passExpiryAndGrace();
+    const vaultBefore = await vaultBalance();
+    const lenderJto = await tokenBalance(lender.address, JTO_MINT);
+    const round = await createLiquidationKeeper(w.tx, keeper, quiet).runRound();
+    expect(round.failed).toEqual([]);
+    expect(round.liquidated.filter((l) => loans.includes(l.loan as Address)).map((l) => l.autoSold)).toEqual([
+      true,
+      true,
+    ]);
+    // both sold into the bank, each for at least principal + the interest owed when it was sold (the second
+    // after the first had already moved the pool's price); the lender received no collateral
+    const ended = await Promise.all(loans.map(async (l) => decodeLoanAccount((await read(l))!)));
+    for (const loan of ended) {
+      expect([loan.status, loan.closedBy]).toEqual(["Liquidated", "AutoSold"]);
+      const owed = computeOwedInterest({
+        aprBps: loan.aprBps,
+        principal: loan.principal,
+        durationSeconds: loan.durationSeconds,
+        createdAt: loan.createdAt,
+        now: Number(loan.liquidatedAt),
+      });
+      expect(loan.repaidAmount).toBeGreaterThanOrEqual(loan.principal + owed);
+      expect(loan.repaidAmount).toBeGreaterThan(90n * USDC);
+    }
+    expect(ended[0]!.repaidAmount).not.toBe(ended[1]!.repaidAmount);
+    expect((await vaultBalance()) - vaultBefore).toBe(ended[0]!.repaidAmount + ended[1]!.repaidAmount);
+    expect(await tokenBalance(lender.address, JTO_MINT)).toBe(lenderJto);
   }, 120_000);
 });
