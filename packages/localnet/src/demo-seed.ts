@@ -1,8 +1,15 @@
 import { JITO_TIP_ACCOUNTS } from "@cistern/protocol";
 import { decodeAddress } from "./base58.ts";
 import type { AccountWrite } from "./chain.ts";
-import { DEMO_COLLECTIONS, DEMO_TOKENS, WRAPPED_SOL_MINT_ADDRESS } from "./demo-world.ts";
-import type { ClassicNftSpec } from "./nft-mint.ts";
+import { getDemoKeypair } from "./demo-address.ts";
+import {
+  DEMO_COLLECTIONS,
+  DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
+  DEMO_TOKENS,
+  WRAPPED_SOL_MINT_ADDRESS,
+} from "./demo-world.ts";
+import { type ClassicNftSpec, getDemoRuleSetAddress, type ProgrammableNftSpec } from "./nft-mint.ts";
 import type { WorldAdmin } from "./world-admin.ts";
 
 /** Lamports the faucet keypair keeps for airdrops (5M SOL; stays below 2^53). */
@@ -24,8 +31,9 @@ export type SeedStep = (ctx: SeedContext) => Promise<void>;
 /**
  * Creates whatever part of the demo world is missing (idempotent): the native mints, USDC and the demo tokens
  * (faucet = mint authority), and every collection with its listed NFTs (held by the faucet), minted through the
- * real Token Metadata program: sized collection NFTs, then their items verified into them. Returns how many
- * accounts it wrote directly plus how many NFTs it minted.
+ * real Token Metadata program: sized collection NFTs, then their items verified into them; the demo rule set (Token
+ * Auth Rules) and the pNFT collections it governs; the Core collections and their assets (Core). Returns how many
+ * accounts it wrote directly plus how many minting transactions it sent.
  */
 export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
   const svm = admin.chain.svm;
@@ -65,6 +73,33 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
     written += pending.size;
   });
   written += await admin.mintClassicNfts(nfts);
+  const ruleSet = getDemoRuleSetAddress(faucet);
+  const pnfts: ProgrammableNftSpec[] = [];
+  for (const c of DEMO_PROGRAMMABLE_COLLECTIONS) {
+    const base = { symbol: c.symbol, owner: faucet, ruleSet };
+    pnfts.push({ ...base, mint: getDemoKeypair(c.seed), name: c.name, uri: c.image, collection: null });
+    for (const n of c.nfts)
+      pnfts.push({
+        ...base,
+        mint: getDemoKeypair(n.seed),
+        name: n.name,
+        uri: n.image,
+        collection: c.collectionId,
+      });
+  }
+  written += await admin.mintProgrammableNfts(pnfts);
+  written += await admin.mintCore(
+    DEMO_CORE_COLLECTIONS.flatMap((c) => [
+      { collection: getDemoKeypair(c.seed), name: c.name, uri: c.image },
+      ...c.assets.map((a) => ({
+        asset: getDemoKeypair(a.seed),
+        collection: c.collectionId,
+        owner: faucet,
+        name: a.name,
+        uri: a.image,
+      })),
+    ]),
+  );
   return written;
 }
 

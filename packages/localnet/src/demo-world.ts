@@ -58,10 +58,47 @@ export interface DemoCollection {
   nfts: DemoNft[];
 }
 
+/**
+ * A collection of programmable NFTs (Token Metadata `ProgrammableNonFungible`), governed by the demo rule set
+ * (Token Auth Rules, name {@link DEMO_RULE_SET_NAME}, owner the faucet). Mints are keypairs from
+ * `getDemoKeypair(seed)`: Token Metadata creates them.
+ */
+export interface DemoProgrammableCollection {
+  collectionId: string;
+  seed: string;
+  symbol: string;
+  name: string;
+  image: string;
+  nfts: DemoNft[];
+}
+
+/** One Metaplex Core asset (its address is the asset account, a keypair from `getDemoKeypair(seed)`). */
+export interface DemoCoreAsset {
+  address: string;
+  seed: string;
+  name: string;
+  index: number;
+  image: string;
+}
+
+/** A Metaplex Core collection (its address is the collection account) and its listed assets. */
+export interface DemoCoreCollection {
+  collectionId: string;
+  seed: string;
+  name: string;
+  image: string;
+  assets: DemoCoreAsset[];
+}
+
 /** The whole demo world as returned by `localnet_demoWorld`. */
 export interface DemoWorld {
   tokens: DemoToken[];
+  /** Classic NFT collections (Token Metadata `NonFungible`): the ones pools lend against today. */
   collections: DemoCollection[];
+  /** pNFT collections, for the loans against programmable NFTs to come. */
+  programmableCollections: DemoProgrammableCollection[];
+  /** Core collections, for the loans against Core assets to come. */
+  coreCollections: DemoCoreCollection[];
 }
 
 /** Compact inline SVG (fits Metaplex's 200-byte uri): coloured square with a label. */
@@ -222,10 +259,63 @@ export const DEMO_COLLECTIONS: DemoCollection[] = [
   },
 ];
 
+/** Name of the Token Auth Rules rule set (owner: the faucet) that governs the demo pNFTs. */
+export const DEMO_RULE_SET_NAME = "cistern-demo";
+
+/** Demo pNFT collections (4 listed pNFTs each, held by the faucet; the faucet gives one more to a wallet). */
+export const DEMO_PROGRAMMABLE_COLLECTIONS: DemoProgrammableCollection[] = [
+  {
+    collectionId: "4m5kJ529vdnR9q5uNFPW8xULPr3RoaXuGxjfcYNkXZBJ",
+    seed: "pnft-collection:PETL",
+    symbol: "PETL",
+    name: "Storm Petrels",
+    image: getDemoImage("34495e", "PETL"),
+    nfts: [
+      "EtMbsVr3trfnJYv5p641nqpNs8WDgC4m7e48w1dda2TS",
+      "2M7dE41zTEuBwsZmGxeQpbsttWkEzntYE3oYr2wcZwij",
+      "GCn5EQGTfvzAMHfCz9SpfEH1g4QUe5daWbwHLfMCwp6t",
+      "7Bp1n8wh1HMYoVMwmfExDhvwmmDnyZ6Y1jHd2uLL7333",
+    ].map((mint, i) => ({
+      mint,
+      seed: `pnft:PETL:${i + 1}`,
+      name: `Storm Petrel #${i + 1}`,
+      index: i + 1,
+      image: getDemoImage("34495e", String(i + 1)),
+    })),
+  },
+];
+
+/** Demo Core collections (4 listed assets each, owned by the faucet; the faucet gives one more to a wallet). */
+export const DEMO_CORE_COLLECTIONS: DemoCoreCollection[] = [
+  {
+    collectionId: "EgvyczPthtXxoDXHXYXhBa3cjsyonfD549LYgW4g8vDD",
+    seed: "core-collection:KOI",
+    name: "Cistern Koi",
+    image: getDemoImage("e67e22", "KOI"),
+    assets: [
+      "AoY8nL36ij2fqNqiheJ8Ug9he8RV2aL7drJF6R9U1FLm",
+      "BxX2usUvHr6no4texRsD2J5zipmFRwVo6apBCdyHj6Jj",
+      "TQ2MzVqdnZ2sUNJzCibFx7WNKFyFAVknZKV5vBmoH37",
+      "33rf45iyLLFDiRNEZiw2h3iUQ1LZEQh9G2HCYKPCDeDA",
+    ].map((address, i) => ({
+      address,
+      seed: `core:KOI:${i + 1}`,
+      name: `Cistern Koi #${i + 1}`,
+      index: i + 1,
+      image: getDemoImage("e67e22", String(i + 1)),
+    })),
+  },
+];
+
 /** Lamports the faucet gives a wallet (100 SOL). */
 export const FAUCET_LAMPORTS = 100_000_000_000n;
 /** NFTs per collection the faucet gives a wallet. */
 export const FAUCET_NFTS_PER_COLLECTION = 1;
 
 /** The demo world description (tokens and collections). */
-export const DEMO_WORLD: DemoWorld = { tokens: DEMO_TOKENS, collections: DEMO_COLLECTIONS };
+export const DEMO_WORLD: DemoWorld = {
+  tokens: DEMO_TOKENS,
+  collections: DEMO_COLLECTIONS,
+  programmableCollections: DEMO_PROGRAMMABLE_COLLECTIONS,
+  coreCollections: DEMO_CORE_COLLECTIONS,
+};

@@ -1,5 +1,5 @@
 export { type AccountWrite, Chain, type ChainEvent, SLOTS_PER_EPOCH } from "./chain.ts";
-export { getDemoAddress } from "./demo-address.ts";
+export { getDemoAddress, getDemoKeypair } from "./demo-address.ts";
 export { runSeedSteps, type SeedContext, type SeedStep, seedDemoWorld } from "./demo-seed.ts";
 export * from "./demo-world.ts";
 export { isLocalnetRpcError, LocalnetRpcError, RPC_ERROR, type RpcErrorCode } from "./errors.ts";
@@ -9,21 +9,37 @@ export {
   type LocalKeypair,
   loadOrCreateKeypair,
 } from "./keypair.ts";
-export { type ClassicNftSpec, getClassicNftMintInstructions } from "./nft-mint.ts";
+export {
+  type ClassicNftSpec,
+  getClassicNftMintInstructions,
+  getDemoRuleSetAddress,
+  getDemoRuleSetOperations,
+  type ProgrammableNftSpec,
+  readCollectionSize,
+  readCoreCollectionMinted,
+} from "./nft-mint.ts";
 export {
   type LocalnetHandle,
   type LocalnetProgram,
   type StartLocalnetOptions,
   startLocalnet,
 } from "./start-localnet.ts";
+export { getRuleSetAddress, type RuleV2 } from "./token-auth-rules.ts";
 export {
   getMasterEditionAddress,
   getMetadataAddress,
+  getTokenRecordAddress,
   type NftMetadataArgs,
 } from "./token-metadata.ts";
 export { type BuildInstruction, buildSignedTransaction } from "./tx-builder.ts";
 export {
+  BUBBLEGUM_PROGRAM,
   loadVendoredPrograms,
+  MARGINFI_PROGRAM,
+  MPL_CORE_PROGRAM,
+  SPL_ACCOUNT_COMPRESSION_PROGRAM,
+  SPL_NOOP_PROGRAM,
+  TOKEN_AUTH_RULES_PROGRAM,
   VENDORED_PROGRAMS,
   VENDORED_PROGRAMS_DIR,
   type VendoredProgram,

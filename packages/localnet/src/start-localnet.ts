@@ -79,6 +79,11 @@ export interface LocalnetHandle {
   ): Promise<void>;
   /** SOL, USDC, demo tokens and demo NFTs for a wallet. */
   faucet(address: string): Promise<FaucetResult>;
+  /**
+   * Sets the programs the demo pNFTs' rule set allows (to hold, receive or be delegated them), by a real
+   * CreateOrUpdate of Token Auth Rules signed by the faucet (the rule set's owner); any other program is refused.
+   */
+  setDemoRuleSetPrograms(programs: string[]): Promise<void>;
   /** Real signed SOL transfer from the faucet; resolves with the signature once durable. */
   airdrop(address: string, lamports: bigint): Promise<string>;
   demoWorld(): DemoWorld;
@@ -181,6 +186,7 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
       }),
     fundWallet: (address, req) => admin.fundWallet(address, req),
     faucet: (address) => admin.faucet(address),
+    setDemoRuleSetPrograms: (programs) => admin.setDemoRuleSetPrograms(programs),
     airdrop: async (address, lamports) => airdrop(ctx, address, lamports),
     demoWorld: () => DEMO_WORLD,
     snapshot: () => chain.snapshot(),

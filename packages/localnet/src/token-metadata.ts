@@ -5,8 +5,9 @@
 import { decodeAddress } from "./base58.ts";
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from "./demo-world.ts";
 import { findProgramAddressSync } from "./pda.ts";
-import { ASSOCIATED_TOKEN_PROGRAM, TOKEN_PROGRAM } from "./token-layout.ts";
+import { ASSOCIATED_TOKEN_PROGRAM, getAssociatedTokenAddress, TOKEN_PROGRAM } from "./token-layout.ts";
 import type { BuildInstruction } from "./tx-builder.ts";
+import { TOKEN_AUTH_RULES_PROGRAM } from "./vendored-programs.ts";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 const SYSVAR_INSTRUCTIONS = "Sysvar1nstructions1111111111111111111111111";
@@ -15,8 +16,13 @@ const SYSVAR_INSTRUCTIONS = "Sysvar1nstructions1111111111111111111111111";
 const IX = {
   CREATE_MASTER_EDITION_V3: 17,
   CREATE_METADATA_ACCOUNT_V3: 33,
+  CREATE: 42,
+  MINT: 43,
+  TRANSFER: 49,
   VERIFY: 52,
 } as const;
+/** TokenStandard::ProgrammableNonFungible. */
+const PROGRAMMABLE_NON_FUNGIBLE = 4;
 /** VerificationArgs::CollectionV1. */
 const VERIFY_COLLECTION_V1 = 1;
 
@@ -214,4 +220,130 @@ export function mintTo(p: { mint: string; destination: string; authority: string
     keys: [w(p.mint), w(p.destination), r(p.authority, true)],
     data,
   } satisfies BuildInstruction;
+}
+
+/** A pNFT's token record PDA ["metadata", program, mint, "token_record", token account]. */
+export function getTokenRecordAddress(mint: string, tokenAccount: string): string {
+  return findProgramAddressSync(
+    [
+      Buffer.from("metadata"),
+      decodeAddress(TOKEN_METADATA_PROGRAM_ADDRESS),
+      decodeAddress(mint),
+      Buffer.from("token_record"),
+      decodeAddress(tokenAccount),
+    ],
+    TOKEN_METADATA_PROGRAM_ADDRESS,
+  )[0];
+}
+
+/**
+ * Create (v1) of a programmable NFT governed by `ruleSet`: the mint (a new keypair, which signs), its metadata and
+ * master edition (print supply zero). `collectionSize` makes it a sized collection NFT.
+ */
+export function createProgrammableNftV1(p: {
+  mint: string;
+  authority: string;
+  data: Omit<NftMetadataArgs, "isMutable">;
+  ruleSet: string;
+}): BuildInstruction {
+  const d = p.data;
+  const b = new Borsh().u8(IX.CREATE).u8(0); // CreateArgs::V1
+  b.string(d.name).string(d.symbol).string(d.uri).u16(d.sellerFeeBasisPoints);
+  if (d.creators) {
+    b.u8(1).u32(d.creators.length);
+    for (const c of d.creators) b.bytes(decodeAddress(c.address)).bool(c.verified).u8(c.share);
+  } else b.u8(0);
+  b.bool(false).bool(true); // primary sale happened, is mutable
+  b.u8(PROGRAMMABLE_NON_FUNGIBLE);
+  if (d.collection) b.u8(1).bool(false).bytes(decodeAddress(d.collection));
+  else b.u8(0);
+  b.u8(0); // uses
+  if (d.collectionSize !== null) b.u8(1).u8(0).u64(d.collectionSize);
+  else b.u8(0);
+  b.u8(1).bytes(decodeAddress(p.ruleSet));
+  b.u8(1).u8(0); // decimals: Some(0)
+  b.u8(1).u8(0); // print supply: Some(Zero)
+  return {
+    programId: decodeAddress(TOKEN_METADATA_PROGRAM_ADDRESS),
+    keys: [
+      w(getMetadataAddress(p.mint)),
+      w(getMasterEditionAddress(p.mint)),
+      w(p.mint, true),
+      r(p.authority, true),
+      w(p.authority, true),
+      r(p.authority, true),
+      r(SYSTEM_PROGRAM),
+      r(SYSVAR_INSTRUCTIONS),
+      r(TOKEN_PROGRAM),
+    ],
+    data: b.done(),
+  };
+}
+
+/** Mint (v1) of a pNFT's single token to `owner` (creates the associated token account and the token record). */
+export function mintProgrammableNftV1(p: {
+  mint: string;
+  authority: string;
+  owner: string;
+  ruleSet: string;
+}): BuildInstruction {
+  const token = getAssociatedTokenAddress(p.owner, p.mint);
+  return {
+    programId: decodeAddress(TOKEN_METADATA_PROGRAM_ADDRESS),
+    keys: [
+      w(token),
+      r(p.owner),
+      r(getMetadataAddress(p.mint)),
+      w(getMasterEditionAddress(p.mint)),
+      w(getTokenRecordAddress(p.mint, token)),
+      w(p.mint),
+      r(p.authority, true),
+      r(TOKEN_METADATA_PROGRAM_ADDRESS), // delegate record: none
+      w(p.authority, true),
+      r(SYSTEM_PROGRAM),
+      r(SYSVAR_INSTRUCTIONS),
+      r(TOKEN_PROGRAM),
+      r(ASSOCIATED_TOKEN_PROGRAM),
+      r(TOKEN_AUTH_RULES_PROGRAM),
+      r(p.ruleSet),
+    ],
+    data: new Borsh().u8(IX.MINT).u8(0).u64(1n).u8(0).done(), // MintArgs::V1 { amount: 1, authorization_data: None }
+  };
+}
+
+/**
+ * Transfer (v1) of a pNFT's token from `owner` (who signs and pays) to `destinationOwner`'s associated token
+ * account (created), with the rule set's validation (Token Auth Rules) as Token Metadata runs it.
+ */
+export function transferProgrammableNftV1(p: {
+  mint: string;
+  owner: string;
+  destinationOwner: string;
+  ruleSet: string;
+}): BuildInstruction {
+  const token = getAssociatedTokenAddress(p.owner, p.mint);
+  const destination = getAssociatedTokenAddress(p.destinationOwner, p.mint);
+  return {
+    programId: decodeAddress(TOKEN_METADATA_PROGRAM_ADDRESS),
+    keys: [
+      w(token),
+      r(p.owner),
+      w(destination),
+      r(p.destinationOwner),
+      r(p.mint),
+      w(getMetadataAddress(p.mint)),
+      r(getMasterEditionAddress(p.mint)),
+      w(getTokenRecordAddress(p.mint, token)),
+      w(getTokenRecordAddress(p.mint, destination)),
+      r(p.owner, true),
+      w(p.owner, true),
+      r(SYSTEM_PROGRAM),
+      r(SYSVAR_INSTRUCTIONS),
+      r(TOKEN_PROGRAM),
+      r(ASSOCIATED_TOKEN_PROGRAM),
+      r(TOKEN_AUTH_RULES_PROGRAM),
+      r(p.ruleSet),
+    ],
+    data: new Borsh().u8(IX.TRANSFER).u8(0).u64(1n).u8(0).done(), // TransferArgs::V1 { amount: 1, auth data: None }
+  };
 }

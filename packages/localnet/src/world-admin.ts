@@ -3,6 +3,8 @@ import type { AccountWrite, Chain } from "./chain.ts";
 import { getDemoAddress } from "./demo-address.ts";
 import {
   DEMO_COLLECTIONS,
+  DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
   type DemoCollection,
   FAUCET_LAMPORTS,
@@ -10,8 +12,19 @@ import {
   getDemoImage,
 } from "./demo-world.ts";
 import { invalidParams } from "./errors.ts";
-import type { LocalKeypair } from "./keypair.ts";
-import { type ClassicNftSpec, getClassicNftMintInstructions } from "./nft-mint.ts";
+import { generateLocalKeypair, type LocalKeypair } from "./keypair.ts";
+import {
+  type ClassicNftSpec,
+  getClassicNftMintInstructions,
+  getCoreAssetInstructions,
+  getCoreCollectionInstructions,
+  getDemoRuleSetAddress,
+  getDemoRuleSetTransactions,
+  getProgrammableNftMintInstructions,
+  type ProgrammableNftSpec,
+  readCollectionSize,
+  readCoreCollectionMinted,
+} from "./nft-mint.ts";
 import {
   decodeMint,
   decodeTokenAccount,
@@ -24,10 +37,26 @@ import {
   TOKEN_ACCOUNT_SIZE,
   TOKEN_PROGRAM,
 } from "./token-layout.ts";
+import { getMetadataAddress } from "./token-metadata.ts";
 import { type BuildInstruction, buildSignedTransaction } from "./tx-builder.ts";
 import { parseWireTransaction } from "./wire.ts";
 
 const U64_MAX = (1n << 64n) - 1n;
+/** Largest transaction a validator accepts (bytes). */
+const PACKET_DATA_SIZE = 1232;
+/** ComputeBudget SetComputeUnitLimit(400,000): a pNFT's Create + Mint + Verify needs ~210,000 CU. */
+const COMPUTE_UNIT_LIMIT: BuildInstruction = {
+  programId: decodeBase58("ComputeBudget111111111111111111111111111111"),
+  keys: [],
+  data: Uint8Array.of(2, 0x80, 0x1a, 0x06, 0x00),
+};
+
+/** One minting transaction: its instructions (built when its turn comes) and the keypairs it needs. */
+interface MintStep {
+  what: string;
+  build: () => BuildInstruction[];
+  signers?: LocalKeypair[];
+}
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 
 export { getAssociatedTokenAddress };
@@ -36,7 +65,18 @@ export { getAssociatedTokenAddress };
 export interface FaucetResult {
   lamports: string;
   tokens: { mint: string; symbol: string; amount: string; tokenAccount: string }[];
+  /** Classic NFTs (Token Metadata NonFungible), one per classic collection. */
   nfts: { mint: string; collectionId: string; name: string; tokenAccount: string }[];
+  /** Programmable NFTs, one per pNFT collection (governed by the demo rule set). */
+  programmableNfts: {
+    mint: string;
+    collectionId: string;
+    name: string;
+    tokenAccount: string;
+    ruleSet: string;
+  }[];
+  /** Metaplex Core assets, one per Core collection. */
+  coreAssets: { asset: string; collectionId: string; name: string }[];
 }
 
 /**
@@ -236,10 +276,87 @@ export class WorldAdmin {
    * with the number of transactions sent.
    */
   async mintClassicNfts(nfts: ClassicNftSpec[]): Promise<number> {
+    return this.sendMints(
+      nfts.map((nft) => ({
+        what: `mint ${nft.name}`,
+        build: () => getClassicNftMintInstructions(this.chain.svm, this.faucetKeypair.address, nft),
+      })),
+    );
+  }
+
+  /**
+   * Creates the demo rule set (Token Auth Rules CreateOrUpdate, owner the faucet) when missing, then mints the
+   * pNFTs in order (a collection before its items): Create v1 (ProgrammableNonFungible, governed by the rule set),
+   * Mint v1 and, for an item, Verify of its collection. Resolves with the number of transactions sent.
+   */
+  async mintProgrammableNfts(nfts: ProgrammableNftSpec[]): Promise<number> {
+    const faucet = this.faucetKeypair.address;
+    const ruleSet = getDemoRuleSetAddress(faucet);
+    const steps: MintStep[] = [];
+    if (nfts.length > 0 && !this.chain.svm.getAccount(decodeAddress(ruleSet)))
+      for (const ixs of getDemoRuleSetTransactions(faucet, []))
+        steps.push({ what: "create the demo rule set", build: () => ixs });
+    for (const nft of nfts)
+      steps.push({
+        what: `mint ${nft.name}`,
+        build: () => getProgrammableNftMintInstructions(this.chain.svm, faucet, nft),
+        signers: [nft.mint],
+      });
+    return this.sendMints(steps);
+  }
+
+  /**
+   * Updates the demo rule set (owner: the faucet) so that `programs` (e.g. the lending program and the NFT market)
+   * are the ones allowed to hold, receive or be delegated the demo pNFTs; every other program is refused.
+   */
+  async setDemoRuleSetPrograms(programs: string[]): Promise<void> {
+    for (const p of programs) decodeAddress(p);
+    await this.serial(() =>
+      this.sendMints(
+        getDemoRuleSetTransactions(this.faucetKeypair.address, programs).map((ixs) => ({
+          what: "update the demo rule set",
+          build: () => ixs,
+        })),
+      ),
+    );
+  }
+
+  /** Creates Core collections and assets (each account a keypair that signs), in order. */
+  async mintCore(
+    items: (
+      | { collection: LocalKeypair; name: string; uri: string }
+      | { asset: LocalKeypair; collection: string; owner: string; name: string; uri: string }
+    )[],
+  ): Promise<number> {
+    const faucet = this.faucetKeypair.address;
+    return this.sendMints(
+      items.map((item) =>
+        "asset" in item
+          ? {
+              what: `create ${item.name}`,
+              build: () => getCoreAssetInstructions(this.chain.svm, faucet, item),
+              signers: [item.asset],
+            }
+          : {
+              what: `create the collection ${item.name}`,
+              build: () => getCoreCollectionInstructions(this.chain.svm, faucet, item),
+              signers: [item.collection],
+            },
+      ),
+    );
+  }
+
+  /**
+   * Sends each step as one transaction signed by the faucet (and the step's own signers), in order: a step's
+   * instructions are built from the chain as the steps before it left it (execution is synchronous, durability is
+   * not waited for in between). Resolves once all are durable, with the number sent; a failure throws with logs.
+   */
+  private async sendMints(steps: MintStep[]): Promise<number> {
     const sent: { signature: Promise<string> | string; what: string }[] = [];
-    for (const nft of nfts) {
-      const ixs = getClassicNftMintInstructions(this.chain.svm, this.faucetKeypair.address, nft);
-      if (ixs.length > 0) sent.push({ signature: this.sendAsFaucet(ixs), what: `mint ${nft.name}` });
+    for (const step of steps) {
+      const ixs = step.build();
+      if (ixs.length > 0)
+        sent.push({ signature: this.sendAsFaucet(ixs, step.signers ?? [], step.what), what: step.what });
     }
     for (const { signature, what } of sent) {
       const record = this.chain.history.get(await signature);
@@ -253,14 +370,25 @@ export class WorldAdmin {
 
   /**
    * Signs `ixs` with the faucet and executes them once (no preflight simulation: the instructions are ours and
-   * their outcome is checked in the history once durable).
+   * their outcome is checked in the history once durable). Refuses what a validator would: over 1,232 bytes.
    */
-  private sendAsFaucet(ixs: BuildInstruction[]): Promise<string> | string {
+  private sendAsFaucet(
+    ixs: BuildInstruction[],
+    signers: LocalKeypair[],
+    what: string,
+  ): Promise<string> | string {
     const blockhash = decodeBase58(this.chain.latestBlockhash().blockhash);
-    return this.chain.submit(
-      parseWireTransaction(buildSignedTransaction(this.faucetKeypair, ixs, blockhash)),
-      true,
+    const bytes = buildSignedTransaction(
+      this.faucetKeypair,
+      [COMPUTE_UNIT_LIMIT, ...ixs],
+      blockhash,
+      signers,
     );
+    if (bytes.length > PACKET_DATA_SIZE)
+      throw new Error(
+        `localnet: ${what}: the transaction is ${bytes.length} bytes, over ${PACKET_DATA_SIZE}`,
+      );
+    return this.chain.submit(parseWireTransaction(bytes), true);
   }
 
   private nextFreeIndex(c: DemoCollection): number {
@@ -271,15 +399,22 @@ export class WorldAdmin {
   }
 
   /**
-   * Gives a wallet SOL, USDC, every demo token and fresh demo NFTs (one per collection), the NFTs minted through
-   * the real Token Metadata program and verified into their collection.
+   * Gives a wallet SOL, USDC, every demo token (written directly) and fresh NFTs of each standard, through the
+   * real programs: a classic NFT per classic collection and a pNFT per pNFT collection (Token Metadata, verified
+   * into their collection), and a Core asset per Core collection (Core).
    */
   faucet(owner: string): Promise<FaucetResult> {
     decodeAddress(owner);
     return this.serial(async () => {
       const pending = new Map<string, AccountWrite>();
       this.lamportsWrite(owner, FAUCET_LAMPORTS, pending);
-      const result: FaucetResult = { lamports: FAUCET_LAMPORTS.toString(), tokens: [], nfts: [] };
+      const result: FaucetResult = {
+        lamports: FAUCET_LAMPORTS.toString(),
+        tokens: [],
+        nfts: [],
+        programmableNfts: [],
+        coreAssets: [],
+      };
       for (const t of DEMO_TOKENS) {
         const amount = BigInt(t.faucetAmountBaseUnits);
         if (amount === 0n) continue;
@@ -302,6 +437,40 @@ export class WorldAdmin {
       }
       await this.chain.setAccounts([...pending.values()]);
       await this.mintClassicNfts(nfts);
+      const ruleSet = getDemoRuleSetAddress(this.faucetKeypair.address);
+      const pnfts: ProgrammableNftSpec[] = [];
+      for (const c of DEMO_PROGRAMMABLE_COLLECTIONS) {
+        const collectionMetadata = this.chain.svm.getAccount(
+          decodeAddress(getMetadataAddress(c.collectionId)),
+        );
+        const size = collectionMetadata ? (readCollectionSize(collectionMetadata.data()) ?? 0n) : 0n;
+        const nft: ProgrammableNftSpec = {
+          mint: generateLocalKeypair(),
+          name: `${c.nfts[0]?.name.replace(/ #\d+$/, "") ?? c.name} #${size + 1n}`,
+          symbol: c.symbol,
+          uri: getDemoImage(c.image.match(/%23([0-9a-f]{6})/)?.[1] ?? "444444", String(size + 1n)),
+          owner,
+          collection: c.collectionId,
+          ruleSet,
+        };
+        pnfts.push(nft);
+        result.programmableNfts.push({
+          mint: nft.mint.address,
+          collectionId: c.collectionId,
+          name: nft.name,
+          tokenAccount: getAssociatedTokenAddress(owner, nft.mint.address),
+          ruleSet,
+        });
+      }
+      await this.mintProgrammableNfts(pnfts);
+      for (const c of DEMO_CORE_COLLECTIONS) {
+        const index = (readCoreCollectionMinted(this.chain.svm, c.collectionId) ?? 0) + 1;
+        const asset = generateLocalKeypair();
+        const name = `${c.assets[0]?.name.replace(/ #\d+$/, "") ?? c.name} #${index}`;
+        const uri = getDemoImage(c.image.match(/%23([0-9a-f]{6})/)?.[1] ?? "444444", String(index));
+        await this.mintCore([{ asset, collection: c.collectionId, owner, name, uri }]);
+        result.coreAssets.push({ asset: asset.address, collectionId: c.collectionId, name });
+      }
       return result;
     });
   }

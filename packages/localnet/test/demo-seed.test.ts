@@ -8,6 +8,7 @@ import {
   getAssociatedTokenAddress,
   getMasterEditionAddress,
   getMetadataAddress,
+  readCollectionSize,
   startLocalnet,
   TOKEN_METADATA_PROGRAM_ADDRESS,
 } from "../src/index.ts";
@@ -22,21 +23,6 @@ type Account = {
 async function account(url: string, address: string, encoding = "base64"): Promise<Account | null> {
   return ((await rpc(url, "getAccountInfo", [address, { encoding }])).result as { value: Account | null })
     .value;
-}
-
-/** CollectionDetails::V1 { size } of a collection NFT's metadata (after the fixed fields and the collection). */
-function getCollectionSize(data: Buffer): bigint | null {
-  let at = 1 + 32 + 32;
-  for (let i = 0; i < 3; i++) at += 4 + data.readUInt32LE(at); // name, symbol, uri
-  at += 2; // seller fee
-  if (data[at++] === 1) at += 4 + 34 * data.readUInt32LE(at); // creators
-  at += 2; // primary sale happened, is mutable
-  if (data[at++] === 1) at += 1; // edition nonce
-  if (data[at++] === 1) at += 1; // token standard
-  if (data[at++] === 1) at += 33; // collection
-  if (data[at++] === 1) at += 9; // uses
-  if (data[at++] !== 1 || data[at++] !== 0) return null; // Some(CollectionDetails::V1)
-  return data.readBigUInt64LE(at);
 }
 
 function ledgerLines(dataDir: string): number {
@@ -71,7 +57,7 @@ describe("demo world seed, faucet and admin controls", () => {
       const collData = Buffer.from((collMeta!.data as [string, string])[0], "base64");
       expect(decodeMetadata(collData)).toMatchObject({ name: c.name, symbol: c.symbol, collection: null });
       // A sized collection: CollectionDetails::V1 { size } counts the items the program verified into it.
-      expect(getCollectionSize(collData)).toBe(BigInt(c.nfts.length));
+      expect(readCollectionSize(collData)).toBe(BigInt(c.nfts.length));
       // The metadata account was written by transactions of the program (the collection's creation and one Verify
       // per item), not by an admin write.
       const history = (await rpc(net.rpcUrl, "getSignaturesForAddress", [getMetadataAddress(c.collectionId)]))
@@ -154,7 +140,7 @@ describe("demo world seed, faucet and admin controls", () => {
       // Verified through the program, so the sized collection counts it.
       const coll = DEMO_COLLECTIONS.find((c) => c.collectionId === n.collectionId)!;
       const collMeta = await account(net.rpcUrl, getMetadataAddress(coll.collectionId));
-      expect(getCollectionSize(Buffer.from((collMeta!.data as [string, string])[0], "base64"))).toBe(
+      expect(readCollectionSize(Buffer.from((collMeta!.data as [string, string])[0], "base64"))).toBe(
         BigInt(coll.nfts.length + 1),
       );
     }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { getDemoAddress } from "../src/demo-address.ts";
+import { getDemoAddress, getDemoKeypair } from "../src/demo-address.ts";
 import {
   DEMO_COLLECTIONS,
+  DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
   DEMO_WORLD,
   USDC_MINT_ADDRESS,
@@ -14,6 +16,17 @@ describe("demo world data", () => {
     for (const c of DEMO_COLLECTIONS) {
       expect(c.collectionId).toBe(getDemoAddress(c.seed));
       for (const n of c.nfts) expect(n.mint).toBe(getDemoAddress(n.seed));
+    }
+  });
+
+  it("derives the pNFT mints and Core accounts from their seeds' keypairs (they sign their creation)", () => {
+    for (const c of DEMO_PROGRAMMABLE_COLLECTIONS) {
+      expect(c.collectionId).toBe(getDemoKeypair(c.seed).address);
+      for (const n of c.nfts) expect(n.mint).toBe(getDemoKeypair(n.seed).address);
+    }
+    for (const c of DEMO_CORE_COLLECTIONS) {
+      expect(c.collectionId).toBe(getDemoKeypair(c.seed).address);
+      for (const a of c.assets) expect(a.address).toBe(getDemoKeypair(a.seed).address);
     }
   });
 
