@@ -1,7 +1,7 @@
 // Write-path benchmark: POST /nft/quote and /defi/quote at 1,000 req/s and /defi/take-loan building at
-// 200 req/s (open loop, keep-alive, loopback). The localnet (lending program deployed, config initialised,
+// 500 req/s (open loop, keep-alive, loopback). The localnet (lending program deployed, config initialised,
 // 6 nft-pools + 3 defi-pools) runs in its own child process, the load generator in another, the API here.
-// Targets: quote p99 <= 10 ms at 1,000 req/s; build p99 <= 25 ms at 200 req/s.
+// Targets: quote p99 <= 10 ms at 1,000 req/s; build p99 <= 25 ms at 500 req/s.
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -399,7 +399,7 @@ async function main(): Promise<void> {
         duration: 7 * DAY,
         amount: "10000000",
       }),
-      rate: 200,
+      rate: 500,
       seconds: 6,
     },
   ];

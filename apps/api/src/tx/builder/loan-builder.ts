@@ -13,10 +13,10 @@ import { toVenuePull } from "../../venues/lending/local-lending-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { resolveNft } from "../calculator/collateral.ts";
 import type { PoolOffer } from "../calculator/pool-selection.ts";
-import { type QuoteJson, quoteLoan } from "../calculator/quote-service.ts";
+import { type QuoteJson, quoteLoan, quoteLoanFresh } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, unprocessable } from "../tx-errors.ts";
+import { badRequest, loanNotOngoing, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
@@ -87,8 +87,10 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     ...(input.currency !== undefined ? { currency: input.currency } : {}),
   };
   // The best pool is chosen on the cached snapshot, then decided again on its fresh on-chain state.
-  const pool = input.pool ?? (await quoteLoan(tx, request)).offer.pool;
-  const { offer, valuation, quote } = await quoteLoan(tx, { ...request, pool });
+  const { offer, valuation, quote } = await quoteLoanFresh(tx, {
+    ...request,
+    ...(input.pool !== undefined ? { pool: input.pool } : {}),
+  });
   const attestation = await createAttestation(tx, { offer, collection, borrower: input.borrower, valuation });
   const currency = offer.account.currencyMint;
   const flow = await currencyFlow(borrower, currency);
@@ -203,7 +205,7 @@ export async function repayPlan(
     if (loan === null) throw badRequest(`unknown loan ${key}`);
     if (loan.borrower !== borrower)
       throw badRequest(`loan ${key} belongs to ${loan.borrower}, not ${borrower}`);
-    if (loan.status !== "Ongoing") throw badRequest(`loan ${key} is ${loan.status}, not Ongoing`);
+    if (loan.status !== "Ongoing") throw loanNotOngoing(loan, "borrower");
     if (loan.isDefi !== isDefi)
       throw badRequest(`loan ${key} is ${loan.isDefi ? "a token" : "an NFT"} loan; use the other route`);
     return { key: address(key), loan };

@@ -3,7 +3,7 @@ import { DEFAULT_SLIPPAGE_BPS } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { findLeastAmount } from "./least-amount.ts";
 import type { PoolOffer } from "./pool-selection.ts";
-import { quoteLoan } from "./quote-service.ts";
+import { loadQuoteBasis, offerOfPool } from "./quote-service.ts";
 
 /** One pool's margin terms for a down payment and principal. */
 export interface MarginQuote {
@@ -49,12 +49,16 @@ const MAX_DOWN_PAYMENT_MULTIPLE = 64n;
  * (`downPayment`): the largest principal such that the pool's rule-book lends it against the least the swap of
  * down payment + principal may deliver after slippage (a few decreasing rounds from the LTV's limit). Reverse
  * (`principal`): the least down payment for which it lends that principal (a binary search). Decided on the
- * cached pools and banks (a preview: the builder decides the chosen pool on fresh state). Best leverage first.
+ * cached pools and banks (a preview: the builder decides the chosen pool on fresh state), prices, time and borrower
+ * facts read once for every round of every pool. Best leverage first.
  */
 export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<MarginQuote[]> {
   const slippageBps = ask.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
-  const snapshot = await tx.state.snapshot();
-  const candidates = [...snapshot.pools].filter(
+  const basis = await loadQuoteBasis(tx, {
+    poolType: "defi-pool",
+    ...(ask.borrower !== undefined ? { borrower: ask.borrower } : {}),
+  });
+  const candidates = [...basis.snapshot.pools].filter(
     ([address, p]) =>
       p.poolType === "defi-pool" &&
       p.status === "Open" &&
@@ -66,6 +70,18 @@ export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<Margi
   for (const [pool, account] of candidates) {
     const ltvBps = account.collections.find((c) => c.id === ask.collateralMint)!.ltvBps;
     const currency = account.currencyMint;
+    const terms = (collateralAmount: bigint, amount?: bigint) =>
+      offerOfPool(basis, {
+        margin: true,
+        poolType: "defi-pool",
+        collateralId: ask.collateralMint,
+        collateralAmount,
+        durationSeconds: ask.durationSeconds,
+        currency,
+        pool,
+        ...(amount !== undefined ? { amount } : {}),
+        ...(ask.borrower !== undefined ? { borrower: ask.borrower } : {}),
+      }) ?? undefined;
     /** The pool's offer against the least `downPayment + principal` buys (with the swap), if it lends `principal`. */
     const lends = async (downPayment: bigint, principal: bigint) => {
       const swap = await tx.swapVenue.quote({
@@ -74,16 +90,7 @@ export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<Margi
         amount: Number(downPayment + principal),
         slippageBps,
       });
-      const quote = await quoteLoan(tx, {
-        margin: true,
-        poolType: "defi-pool",
-        collateralId: ask.collateralMint,
-        collateralAmount: BigInt(swap.otherAmountThreshold),
-        durationSeconds: ask.durationSeconds,
-        currency,
-        ...(ask.borrower !== undefined ? { borrower: ask.borrower } : {}),
-      }).catch(() => null);
-      const offer = quote?.offers.find((o) => o.pool === pool);
+      const offer = terms(BigInt(swap.otherAmountThreshold));
       return { swap, offer, ok: offer !== undefined && offer.maxBorrowAmount >= principal };
     };
     const found =
@@ -92,17 +99,7 @@ export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<Margi
         : await largestPrincipal(lends, ask.downPayment ?? 0n, ltvBps, slippageBps);
     if (found === null) continue;
     const { downPayment, principal } = found;
-    const taken = await quoteLoan(tx, {
-      margin: true,
-      poolType: "defi-pool",
-      collateralId: ask.collateralMint,
-      collateralAmount: BigInt(found.swap.otherAmountThreshold),
-      durationSeconds: ask.durationSeconds,
-      currency,
-      amount: principal,
-      ...(ask.borrower !== undefined ? { borrower: ask.borrower } : {}),
-    }).catch(() => null);
-    const offer = taken?.offers.find((o) => o.pool === pool);
+    const offer = terms(BigInt(found.swap.otherAmountThreshold), principal);
     if (offer === undefined) continue;
     out.push({
       pool,

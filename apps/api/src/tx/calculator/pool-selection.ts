@@ -150,6 +150,52 @@ export function toOfferInput(
   };
 }
 
+/** One pool's answer to `ask` (the caller has checked the pool type and the filters): an offer or a refusal. */
+export function evaluatePoolOffer(
+  ask: LoanAsk,
+  pool: string,
+  account: PoolAccount,
+  snapshot: LendingSnapshot,
+  valuation: TxValuation,
+): PoolOffer | PoolRefusal {
+  const bank = snapshot.banks.get(account.bank);
+  const entry = account.collections.find((c) => c.id === ask.collateralId);
+  if (bank === undefined || entry === undefined) {
+    const name = "CollectionNotInPool";
+    return {
+      pool,
+      refusal: { code: PROGRAM_ERROR_CODE[name], name, params: { collateralId: ask.collateralId } },
+    };
+  }
+  const input = toOfferInput(ask, account, bank, snapshot, valuation);
+  const decision = evaluateLoanOffer(input);
+  if (!decision.ok) return { pool, refusal: decision.refusal };
+  const { offer } = decision;
+  return {
+    pool,
+    account,
+    bankAddress: account.bank,
+    bank,
+    entry,
+    collateralValue: input.collateralValue,
+    maxBorrowAmount: offer.maxAmount,
+    amount: offer.amount,
+    interest: offer.interest,
+    offer,
+  };
+}
+
+/** The snapshot's pools in address order (kept per snapshot: the order decides ties between equal offers). */
+const sortedPools = new WeakMap<LendingSnapshot["pools"], [string, PoolAccount][]>();
+function poolsInOrder(snapshot: LendingSnapshot): [string, PoolAccount][] {
+  let sorted = sortedPools.get(snapshot.pools);
+  if (sorted === undefined) {
+    sorted = [...snapshot.pools].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    sortedPools.set(snapshot.pools, sorted);
+  }
+  return sorted;
+}
+
 /**
  * Every pool's answer to `ask`, decided by the rule-book: offers best first (compared in USD at the
  * attested price: the most lent without an amount, the lowest APR with one) and the refusals.
@@ -161,41 +207,14 @@ export function findPoolOffers(
 ): { offers: PoolOffer[]; refusals: PoolRefusal[] } {
   const offers: PoolOffer[] = [];
   const refusals: PoolRefusal[] = [];
-  const candidates = [...snapshot.pools].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [pool, account] of candidates) {
+  for (const [pool, account] of poolsInOrder(snapshot)) {
     if (account.poolType !== ask.poolType) continue;
     if (ask.pool !== undefined && pool !== ask.pool) continue;
     if (ask.excludePool !== undefined && pool === ask.excludePool) continue;
     if (ask.currency !== undefined && account.currencyMint !== ask.currency) continue;
-    const bank = snapshot.banks.get(account.bank);
-    const entry = account.collections.find((c) => c.id === ask.collateralId);
-    if (bank === undefined || entry === undefined) {
-      const name = "CollectionNotInPool";
-      refusals.push({
-        pool,
-        refusal: { code: PROGRAM_ERROR_CODE[name], name, params: { collateralId: ask.collateralId } },
-      });
-      continue;
-    }
-    const input = toOfferInput(ask, account, bank, snapshot, valuation);
-    const decision = evaluateLoanOffer(input);
-    if (!decision.ok) {
-      refusals.push({ pool, refusal: decision.refusal });
-      continue;
-    }
-    const { offer } = decision;
-    offers.push({
-      pool,
-      account,
-      bankAddress: account.bank,
-      bank,
-      entry,
-      collateralValue: input.collateralValue,
-      maxBorrowAmount: offer.maxAmount,
-      amount: offer.amount,
-      interest: offer.interest,
-      offer,
-    });
+    const decided = evaluatePoolOffer(ask, pool, account, snapshot, valuation);
+    if ("refusal" in decided) refusals.push(decided);
+    else offers.push(decided);
   }
   return { offers: rankLoanOffers(offers, ask.amount === undefined ? "most" : "cheapest"), refusals };
 }

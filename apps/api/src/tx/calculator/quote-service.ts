@@ -1,11 +1,11 @@
 import { computeAmountMicroUsd, computeOwedInterest } from "@cistern/protocol";
-import type { LoanAccount, PoolType } from "@cistern/sdk";
+import type { BankAccount, LoanAccount, PoolAccount, PoolType } from "@cistern/sdk";
 import type { LendingSnapshot } from "../chain/lending-state.ts";
-import { getBorrowerFacts } from "../oracle/borrower-facts.ts";
+import { type BorrowerFacts, getBorrowerFacts } from "../oracle/borrower-facts.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, offerRefused } from "../tx-errors.ts";
 import { readWhitelists } from "./collateral.ts";
-import { findPoolOffers, type LoanAsk, type PoolOffer } from "./pool-selection.ts";
+import { evaluatePoolOffer, findPoolOffers, type LoanAsk, type PoolOffer } from "./pool-selection.ts";
 import { loadTxValuation, type TxValuation } from "./valuation.ts";
 
 /** A quote request after parsing (base units as bigint). */
@@ -88,10 +88,24 @@ export interface QuoteResult {
 
 /**
  * The cached snapshot with one pool and its bank read fresh from the chain: a request for one pool (every
- * builder request) is decided on the pool's current state, not on a snapshot that may predate a loan.
+ * builder request) is decided on the pool's current state, not on a snapshot that may predate a loan. A pool
+ * never changes bank, so the snapshot's copy names the bank and both are read in one call (concurrent
+ * requests share it: see LendingState.getAccounts); a pool the snapshot does not know yet is read first.
  */
-async function freshPoolSnapshot(tx: TxContext, pool: string): Promise<LendingSnapshot> {
-  const [snapshot, account] = await Promise.all([tx.state.snapshot(), tx.state.getPool(pool)]);
+async function freshPoolSnapshot(
+  tx: TxContext,
+  pool: string,
+  cached?: LendingSnapshot,
+): Promise<LendingSnapshot> {
+  const snapshot = cached ?? (await tx.state.snapshot());
+  const knownBank = snapshot.pools.get(pool)?.bank;
+  let account: PoolAccount | null;
+  let bank: BankAccount | null | undefined;
+  if (knownBank !== undefined) {
+    const fresh = await tx.state.getPoolAndBank(pool, knownBank);
+    account = fresh.pool;
+    bank = account !== null && account.bank === knownBank ? fresh.bank : undefined;
+  } else account = await tx.state.getPool(pool);
   const pools = new Map(snapshot.pools);
   const banks = new Map(snapshot.banks);
   if (account === null) {
@@ -99,7 +113,7 @@ async function freshPoolSnapshot(tx: TxContext, pool: string): Promise<LendingSn
     return { ...snapshot, pools };
   }
   pools.set(pool, account);
-  const bank = await tx.state.getBank(account.bank);
+  if (bank === undefined) bank = await tx.state.getBank(account.bank);
   if (bank === null) banks.delete(account.bank);
   else banks.set(account.bank, bank);
   return { ...snapshot, pools, banks };
@@ -112,41 +126,86 @@ function valueIn(req: QuoteRequest, valuation: TxValuation): (currency: string) 
 }
 
 /**
- * Finds the best pool for a request from the cached pools/banks snapshot and prices (borrower facts and
- * whitelists are read only when a borrower is given). Throws 422 naming why no pool can lend.
+ * Everything a quote is decided on besides the ask itself: pools and banks, prices, the chain's time and (with a
+ * borrower) the borrower's facts and the pools' whitelists. Read once, then any number of asks of the same pool
+ * type and borrower are decided on it synchronously ({@link decideQuote}, {@link offerOfPool}).
  */
-export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: number): Promise<QuoteResult> {
-  const [snapshot, valuation, now] = await Promise.all([
+export interface QuoteBasis {
+  snapshot: LendingSnapshot;
+  valuation: TxValuation;
+  nowSeconds: number;
+  facts: BorrowerFacts | null;
+  whitelists: Map<string, Set<string>> | undefined;
+}
+
+/** What a basis depends on: the pool type, the borrower (facts, whitelists) and a named pool (read fresh). */
+type BasisRequest = Pick<QuoteRequest, "poolType" | "borrower" | "pool">;
+
+/** The borrower's facts and the whitelists that the pools of `poolType` in `snapshot` need. */
+async function borrowerBasis(
+  tx: TxContext,
+  req: BasisRequest,
+  snapshot: LendingSnapshot,
+  valuation: TxValuation,
+): Promise<Pick<QuoteBasis, "facts" | "whitelists">> {
+  if (req.borrower === undefined) return { facts: null, whitelists: undefined };
+  const relevant = [...snapshot.pools.values()].filter((p) => p.poolType === req.poolType);
+  const tables = relevant
+    .filter((p) => p.conditions.whitelistEnabled && p.conditions.whitelist)
+    .map((p) => p.conditions.whitelist!);
+  const needFacts = relevant.some((p) => p.conditions.isEnabled);
+  const [facts, whitelists] = await Promise.all([
+    needFacts ? getBorrowerFacts(tx, req.borrower, valuation) : Promise.resolve(null),
+    readWhitelists(tx, [...new Set(tables)]),
+  ]);
+  return { facts, whitelists };
+}
+
+/**
+ * Reads a quote basis: the cached snapshot, or with `req.pool` the snapshot with that pool and its bank fresh
+ * from the chain; borrower facts and whitelists only when a borrower is given.
+ */
+export async function loadQuoteBasis(
+  tx: TxContext,
+  req: BasisRequest,
+  chainNow?: number,
+): Promise<QuoteBasis> {
+  const [snapshot, valuation, nowSeconds] = await Promise.all([
     req.pool === undefined ? tx.state.snapshot() : freshPoolSnapshot(tx, req.pool),
     loadTxValuation(tx.app),
     chainNow === undefined ? tx.clock.recentUnixTime() : Promise.resolve(chainNow),
   ]);
-  let facts = null;
-  let whitelists: Map<string, Set<string>> | undefined;
-  if (req.borrower !== undefined) {
-    const relevant = [...snapshot.pools.values()].filter((p) => p.poolType === req.poolType);
-    const tables = relevant
-      .filter((p) => p.conditions.whitelistEnabled && p.conditions.whitelist)
-      .map((p) => p.conditions.whitelist!);
-    const needFacts = relevant.some((p) => p.conditions.isEnabled);
-    [facts, whitelists] = await Promise.all([
-      needFacts ? getBorrowerFacts(tx, req.borrower, valuation) : Promise.resolve(null),
-      readWhitelists(tx, [...new Set(tables)]),
-    ]);
-  }
-  const ask: LoanAsk = {
+  return { snapshot, valuation, nowSeconds, ...(await borrowerBasis(tx, req, snapshot, valuation)) };
+}
+
+/**
+ * `basis` with `pool` and its bank read fresh from the chain (prices and time kept): the builders pick the best
+ * pool on the cached snapshot, then decide it again on its current state.
+ */
+export async function freshenQuoteBasis(
+  tx: TxContext,
+  basis: QuoteBasis,
+  req: BasisRequest & { pool: string },
+): Promise<QuoteBasis> {
+  const snapshot = await freshPoolSnapshot(tx, req.pool, basis.snapshot);
+  return { ...basis, snapshot, ...(await borrowerBasis(tx, req, snapshot, basis.valuation)) };
+}
+
+/** The rule-book's ask for a request on a basis. */
+function askOf(req: QuoteRequest, basis: QuoteBasis): LoanAsk {
+  return {
     poolType: req.poolType,
     collateralId: req.collateralId,
-    collateralValueIn: valueIn(req, valuation),
+    collateralValueIn: valueIn(req, basis.valuation),
     durationSeconds: req.durationSeconds,
-    nowSeconds: now,
-    facts,
+    nowSeconds: basis.nowSeconds,
+    facts: basis.facts,
     ...(req.amount !== undefined ? { amount: req.amount } : {}),
     ...(req.currency !== undefined ? { currency: req.currency } : {}),
     ...(req.pool !== undefined ? { pool: req.pool } : {}),
     ...(req.excludePool !== undefined ? { excludePool: req.excludePool } : {}),
     ...(req.borrower !== undefined ? { borrower: req.borrower } : {}),
-    ...(whitelists ? { whitelists } : {}),
+    ...(basis.whitelists ? { whitelists: basis.whitelists } : {}),
     ...(req.extending ? { extending: req.extending } : {}),
     ...(req.mortgagePrice !== undefined ? { mortgagePrice: req.mortgagePrice } : {}),
     // TakeLoan pulls delegated liquidity back from the lending venue; Extend, MarginSwap and mortgages cannot
@@ -156,14 +215,53 @@ export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: num
       req.excludePool === undefined &&
       req.mortgagePrice === undefined,
   };
-  const { offers, refusals } = findPoolOffers(ask, snapshot, valuation);
+}
+
+/**
+ * The best pool for a request decided on `basis` (synchronous: the reads are in the basis). Throws 422 naming
+ * why no pool can lend.
+ */
+export function decideQuote(tx: TxContext, basis: QuoteBasis, req: QuoteRequest): QuoteResult {
+  const { offers, refusals } = findPoolOffers(askOf(req, basis), basis.snapshot, basis.valuation);
   const best = offers[0];
   if (best === undefined) {
     if (req.pool !== undefined && refusals.length === 0)
       throw badRequest(`unknown ${req.poolType} ${req.pool} for this collateral and currency`);
     throw offerRefused(refusals, req.collateralId);
   }
-  return { offer: best, offers, valuation, quote: toQuoteJson(tx, best, valuation, req, now) };
+  return {
+    offer: best,
+    offers,
+    valuation: basis.valuation,
+    quote: toQuoteJson(tx, best, basis.valuation, req, basis.nowSeconds),
+  };
+}
+
+/** The offer of one pool for a request on `basis`, or null when it does not lend (the rule-book's answer). */
+export function offerOfPool(basis: QuoteBasis, req: QuoteRequest & { pool: string }): PoolOffer | null {
+  const account = basis.snapshot.pools.get(req.pool);
+  if (account === undefined) return null;
+  const decided = evaluatePoolOffer(askOf(req, basis), req.pool, account, basis.snapshot, basis.valuation);
+  return "refusal" in decided ? null : decided;
+}
+
+/**
+ * Finds the best pool for a request from the cached pools/banks snapshot and prices (borrower facts and
+ * whitelists are read only when a borrower is given). Throws 422 naming why no pool can lend.
+ */
+export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: number): Promise<QuoteResult> {
+  return decideQuote(tx, await loadQuoteBasis(tx, req, chainNow), req);
+}
+
+/**
+ * A builder's quote: the best pool (or the one asked for) chosen on the cached snapshot, then decided again on
+ * that pool's fresh state; prices, time and borrower facts are read once for both.
+ */
+export async function quoteLoanFresh(tx: TxContext, req: QuoteRequest): Promise<QuoteResult> {
+  if (req.pool !== undefined) return quoteLoan(tx, req);
+  const basis = await loadQuoteBasis(tx, req);
+  const pool = decideQuote(tx, basis, req).offer.pool;
+  return decideQuote(tx, await freshenQuoteBasis(tx, basis, { ...req, pool }), { ...req, pool });
 }
 
 /** A micro-USD figure as a display number of USD. */

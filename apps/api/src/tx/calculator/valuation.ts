@@ -1,6 +1,6 @@
 import { floorDiv } from "@cistern/protocol";
 import type { AppContext } from "../../app-context.ts";
-import { getValuation } from "../../catalog/token-info.ts";
+import { getValuation, type Valuation } from "../../catalog/token-info.ts";
 import { parseUsdNanos } from "../../prices/price-source.ts";
 
 /** Wrapped SOL: collection floor prices are in lamports of it. */
@@ -28,9 +28,26 @@ export interface TxValuation {
   usdMicro(amount: bigint, mint: string): bigint | null;
 }
 
-/** Builds a valuation from the read side's catalogue and price service. */
+/** The last valuation built per app, with the catalogue and price snapshot it was built from. */
+const latest = new WeakMap<AppContext, { catalog: unknown; prices: unknown; valuation: TxValuation }>();
+
+/**
+ * A valuation over the read side's catalogue and price service. The catalogue and each price snapshot are
+ * immutable objects replaced on refresh, so the valuation built for them is reused until either is replaced
+ * (a quote search asks for one many times a request).
+ */
 export async function loadTxValuation(ctx: AppContext): Promise<TxValuation> {
-  const v = await getValuation(ctx);
+  const catalog = await ctx.catalog.getCatalog();
+  await ctx.prices.ensureLoaded();
+  const prices = ctx.prices.getPrices();
+  const hit = latest.get(ctx);
+  if (hit !== undefined && hit.catalog === catalog && hit.prices === prices) return hit.valuation;
+  const valuation = buildTxValuation(await getValuation(ctx));
+  latest.set(ctx, { catalog, prices, valuation });
+  return valuation;
+}
+
+function buildTxValuation(v: Valuation): TxValuation {
   const names = new Map<string, string>();
   for (const t of v.catalog.tokens) names.set(t.mint, t.symbol);
   for (const c of v.catalog.collections) names.set(c.collectionId, c.name);
@@ -47,8 +64,17 @@ export async function loadTxValuation(ctx: AppContext): Promise<TxValuation> {
     nanosCache.set(mint, value);
     return value;
   };
+  const decimalsCache = new Map<string, number>();
+  const decimals = (mint: string): number => {
+    let d = decimalsCache.get(mint);
+    if (d === undefined) {
+      d = v.decimals(mint);
+      decimalsCache.set(mint, d);
+    }
+    return d;
+  };
   const self: TxValuation = {
-    decimals: (mint) => v.decimals(mint),
+    decimals,
     priceText: (mint) => v.price(mint),
     priceMicroUsd(mint) {
       const n = nanos(mint);
@@ -62,8 +88,8 @@ export async function loadTxValuation(ctx: AppContext): Promise<TxValuation> {
       const to = nanos(toMint);
       if (from === undefined || to === undefined || to === 0n) return null;
       return floorDiv(
-        amount * from * 10n ** BigInt(v.decimals(toMint)),
-        10n ** BigInt(v.decimals(fromMint)) * to,
+        amount * from * 10n ** BigInt(decimals(toMint)),
+        10n ** BigInt(decimals(fromMint)) * to,
       );
     },
     nftValue(collection, currency) {
@@ -74,7 +100,7 @@ export async function loadTxValuation(ctx: AppContext): Promise<TxValuation> {
     usdMicro(amount, mint) {
       const price = self.priceMicroUsd(mint);
       if (price === undefined) return null;
-      return floorDiv(amount * price, 10n ** BigInt(v.decimals(mint)));
+      return floorDiv(amount * price, 10n ** BigInt(decimals(mint)));
     },
   };
   return self;

@@ -40,6 +40,8 @@ export interface LendingState {
   getConfig(): Promise<ConfigAccount | null>;
   getPool(address: string): Promise<PoolAccount | null>;
   getBank(address: string): Promise<BankAccount | null>;
+  /** A pool and a bank read fresh together (one call). */
+  getPoolAndBank(pool: string, bank: string): Promise<{ pool: PoolAccount | null; bank: BankAccount | null }>;
   getLoans(addresses: readonly string[]): Promise<(LoanAccount | null)[]>;
   /** Loans of a borrower (any status), read with a memcmp filter on the borrower field. */
   getBorrowerLoans(borrower: string): Promise<{ pubkey: string; loan: LoanAccount }[]>;
@@ -49,7 +51,10 @@ export interface LendingState {
   getV1Loans(pool?: string): Promise<{ pubkey: string; loan: LoanAccount }[]>;
   /** Addresses of the pools still at layout v1, read from the chain now (not the snapshot). */
   getV1Pools(): Promise<string[]>;
-  /** Raw accounts (any owner). */
+  /**
+   * Raw accounts (any owner), read after the call: reads asked for while others are in flight go to the node
+   * together in the next getMultipleAccounts, so a burst of builds costs the node a few calls, not one each.
+   */
   getAccounts(addresses: readonly string[]): Promise<(RpcAccount | null)[]>;
 }
 
@@ -60,13 +65,101 @@ function bytesOf(account: WireAccount): Uint8Array {
   return new Uint8Array(Buffer.from(account.data[0], "base64"));
 }
 
-function tryDecode<T>(decode: (data: Uint8Array) => T, account: RpcAccount | null, owner: string): T | null {
+function tryDecode<T>(
+  decode: (account: RpcAccount) => T,
+  account: RpcAccount | null,
+  owner: string,
+): T | null {
   if (account === null || account.owner !== owner) return null;
   try {
-    return decode(account.data);
+    return decode(account);
   } catch {
     return null;
   }
+}
+
+/** Most getMultipleAccounts calls of fresh reads in flight at once; later reads wait and go together. */
+const MAX_READS_IN_FLIGHT = 2;
+/** Most accounts one getMultipleAccounts asks for (the node's limit). */
+const MAX_ACCOUNTS_PER_READ = 100;
+
+/**
+ * Fresh account reads batched: every read is sent after it was asked for (so it sees every write confirmed
+ * before), but reads asked for in the same event-loop turn, or while MAX_READS_IN_FLIGHT calls are out, share one
+ * getMultipleAccounts (each address once).
+ */
+function createBatchedReader(
+  rpc: RpcClient,
+): (addresses: readonly string[]) => Promise<(RpcAccount | null)[]> {
+  type Want = {
+    addresses: readonly string[];
+    resolve: (accounts: (RpcAccount | null)[]) => void;
+    reject: (error: unknown) => void;
+  };
+  let queue: Want[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+  const send = (batch: Want[]) => {
+    const index = new Map<string, number>();
+    for (const want of batch) for (const a of want.addresses) if (!index.has(a)) index.set(a, index.size);
+    inFlight++;
+    rpc
+      .getMultipleAccounts([...index.keys()])
+      .then(
+        ({ accounts }) => {
+          for (const want of batch) want.resolve(want.addresses.map((a) => accounts[index.get(a)!] ?? null));
+        },
+        (error: unknown) => {
+          for (const want of batch) want.reject(error);
+        },
+      )
+      .finally(() => {
+        inFlight--;
+        flush();
+      });
+  };
+  const flush = () => {
+    scheduled = false;
+    while (inFlight < MAX_READS_IN_FLIGHT && queue.length > 0) {
+      const batch: Want[] = [];
+      const seen = new Set<string>();
+      let taken = 0;
+      for (const want of queue) {
+        const added = want.addresses.filter((a) => !seen.has(a));
+        if (batch.length > 0 && seen.size + new Set(added).size > MAX_ACCOUNTS_PER_READ) break;
+        batch.push(want);
+        for (const a of added) seen.add(a);
+        taken++;
+      }
+      queue = queue.slice(taken);
+      send(batch);
+    }
+  };
+  return (addresses) =>
+    new Promise((resolve, reject) => {
+      queue.push({ addresses, resolve, reject });
+      if (!scheduled && inFlight < MAX_READS_IN_FLIGHT) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+}
+
+/**
+ * Decodes with `decode`, reusing the last decoded value of an address whose bytes did not change (a fresh read
+ * of a busy pool returns the same 800 bytes to every build between two of its writes). Decoded accounts are
+ * shared, never mutated.
+ */
+function createDecodeMemo<T>(decode: (data: Uint8Array) => T, limit = 10_000): (account: RpcAccount) => T {
+  const memo = new Map<string, { data: Uint8Array; value: T }>();
+  return (account) => {
+    const hit = memo.get(account.pubkey);
+    if (hit !== undefined && Buffer.from(hit.data).equals(account.data)) return hit.value;
+    const value = decode(account.data);
+    if (memo.size >= limit && hit === undefined) memo.delete(memo.keys().next().value!);
+    memo.set(account.pubkey, { data: account.data, value });
+    return value;
+  };
 }
 
 /** Creates the reader over `rpc` for `programId`. */
@@ -79,13 +172,24 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
       { encoding: "base64", commitment: "confirmed", withContext: true, filters },
     ]);
 
-  const getAccounts = async (addresses: readonly string[]) =>
-    addresses.length === 0 ? [] : (await rpc.getMultipleAccounts([...addresses])).accounts;
+  const batchedRead = createBatchedReader(rpc);
+  const getAccounts = async (addresses: readonly string[]): Promise<(RpcAccount | null)[]> =>
+    addresses.length === 0
+      ? []
+      : addresses.length > MAX_ACCOUNTS_PER_READ
+        ? (await rpc.getMultipleAccounts([...addresses])).accounts
+        : batchedRead(addresses);
+  const decodePool = createDecodeMemo(decodePoolAccount);
+  const decodeBank = createDecodeMemo(decodeBankAccount);
+  const asPool = (account: RpcAccount | null | undefined) =>
+    tryDecode(decodePool, account ?? null, programId);
+  const asBank = (account: RpcAccount | null | undefined) =>
+    tryDecode(decodeBank, account ?? null, programId);
 
   async function readConfig(): Promise<ConfigAccount | null> {
     const [address] = await configPda;
     const [account] = await getAccounts([address]);
-    return tryDecode(decodeConfigAccount, account ?? null, programId);
+    return tryDecode((a) => decodeConfigAccount(a.data), account ?? null, programId);
   }
 
   async function load(): Promise<LendingSnapshot> {
@@ -138,15 +242,19 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
     getConfig: readConfig,
     async getPool(address) {
       const [account] = await getAccounts([address]);
-      return tryDecode(decodePoolAccount, account ?? null, programId);
+      return asPool(account);
     },
     async getBank(address) {
       const [account] = await getAccounts([address]);
-      return tryDecode(decodeBankAccount, account ?? null, programId);
+      return asBank(account);
+    },
+    async getPoolAndBank(pool, bank) {
+      const [poolAccount, bankAccount] = await getAccounts([pool, bank]);
+      return { pool: asPool(poolAccount), bank: asBank(bankAccount) };
     },
     async getLoans(addresses) {
       const accounts = await getAccounts(addresses);
-      return accounts.map((a) => tryDecode(decodeLoanAccount, a, programId));
+      return accounts.map((a) => tryDecode((l) => decodeLoanAccount(l.data), a, programId));
     },
     getBorrowerLoans: (borrower) => loansWhere([ofType("Loan"), { memcmp: { offset: 8, bytes: borrower } }]),
     // status byte at offset 4 (header 2, bump, escrow bump); "1" is base58 of the byte 0 (Ongoing)
