@@ -1,4 +1,9 @@
-import { getProgramErrorEntry, type OfferRefusal, ERROR_CODES as PROTOCOL_CODES } from "@cistern/protocol";
+import {
+  getProgramErrorEntry,
+  type OfferRefusal,
+  PROGRAM_ERROR_CODE,
+  ERROR_CODES as PROTOCOL_CODES,
+} from "@cistern/protocol";
 import { decodeLendingError, isSdkError } from "@cistern/sdk";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import { isInvalidAddressError } from "../errors/error-handler.ts";
@@ -34,6 +39,24 @@ export function offerRefused(
   const first = refusals[0];
   if (first !== undefined) error.refusal = first.refusal;
   return error;
+}
+
+/**
+ * A 422 for an action on a loan that already ended: the program's LoanNotOngoing (6033) with how it ended
+ * (`status`: closedBy when the program recorded it, else the status), what its collateral is and, when known,
+ * who asks (`viewer`), so every client words it from the code (packages/protocol's sentence), never an address.
+ */
+export function loanNotOngoing(
+  loan: { status: string; closedBy?: string | null; isDefi: boolean },
+  viewer?: "lender" | "borrower",
+): ApiError & { refusal: OfferRefusal } {
+  const status = loan.closedBy && loan.closedBy !== "Open" ? loan.closedBy : loan.status;
+  const params: Record<string, string> = { status, collateral: loan.isDefi ? "tokens" : "NFT" };
+  if (viewer) params.viewer = viewer;
+  const error = unprocessable(`This loan already ended (${status}), so it cannot be changed.`);
+  return Object.assign(error, {
+    refusal: { code: PROGRAM_ERROR_CODE.LoanNotOngoing, name: "LoanNotOngoing" as const, params },
+  });
 }
 
 /** Turns sdk argument errors and invalid addresses into 400s; everything else passes through unchanged. */

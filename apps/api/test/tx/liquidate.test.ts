@@ -190,7 +190,6 @@ describe("liquidate: a loan unpaid past expiry + grace; its collateral goes to t
   it("refuses bad liquidation payloads with 400 before anything is built", async () => {
     const stranger = await generateKeyPairSigner();
     const cases: [string, unknown, RegExp][] = [
-      ["/nft/liquidate-loan", { loan: nftLoan, payer: keeper.address }, /Liquidated, not Ongoing/],
       ["/nft/liquidate-loan", { loan: stranger.address, payer: keeper.address }, /unknown loan/],
       ["/nft/liquidate-loan", { loan: defiLoan, payer: keeper.address }, /token loan; use the other route/],
       ["/defi/liquidate-loan", { loan: nftLoan, payer: keeper.address }, /NFT loan; use the other route/],
@@ -204,6 +203,15 @@ describe("liquidate: a loan unpaid past expiry + grace; its collateral goes to t
       expect(r.status, `${url} ${JSON.stringify(payload)} -> ${JSON.stringify(r.body)}`).toBe(400);
       expect(String(r.body.message)).toMatch(message);
     }
+    // a loan that already ended: the program's code and how it ended, no address in the sentence
+    const ended = await post(w.app, "/nft/liquidate-loan", { loan: nftLoan, payer: keeper.address });
+    expect(ended.status).toBe(422);
+    expect(ended.body).toMatchObject({
+      code: 6033,
+      name: "LoanNotOngoing",
+      params: { status: "Liquidated", collateral: "NFT" },
+    });
+    expect(String(ended.body.message)).not.toContain(nftLoan);
     expect(await w.tx.issued.count()).toBe(issued);
   }, 60_000);
 });

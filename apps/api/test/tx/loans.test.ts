@@ -614,7 +614,6 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
         /too many decimals/,
       ],
       ["/nft/repay-loan", { borrower: stranger.address, loans: [extended] }, /belongs to/],
-      ["/nft/repay-loan", { borrower: borrower.address, loans: [extended] }, /Repaid, not Ongoing/],
       ["/nft/repay-loan", { borrower: borrower.address, loans: [] }, /loans/],
       [
         "/defi/extend-loan",
@@ -628,6 +627,15 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
       expect(r.status, `${url} ${JSON.stringify(payload)} -> ${JSON.stringify(r.body)}`).toBe(400);
       expect(String(r.body.message)).toMatch(message);
     }
+    // a loan that already ended (the extension, repaid since): the program's code, how it ended, for its borrower
+    const ended = await post(w.app, "/nft/repay-loan", { borrower: borrower.address, loans: [extended] });
+    expect(ended.status).toBe(422);
+    expect(ended.body).toMatchObject({
+      code: 6033,
+      name: "LoanNotOngoing",
+      params: { status: "Repaid", viewer: "borrower", collateral: "NFT" },
+    });
+    expect(String(ended.body.message)).not.toContain(extended);
     expect(await w.tx.issued.count()).toBe(issued);
   }, 60_000);
 });

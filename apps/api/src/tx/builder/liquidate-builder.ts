@@ -10,7 +10,7 @@ import {
 import type { Address } from "@solana/kit";
 import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest } from "../tx-errors.ts";
+import { badRequest, loanNotOngoing } from "../tx-errors.ts";
 import { owedAt } from "./loan-builder.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
@@ -55,7 +55,10 @@ export async function liquidatePlan(
   if (!loan) throw badRequest(`unknown loan ${input.loan}`);
   if (loan.isDefi !== isDefi)
     throw badRequest(`loan ${input.loan} is ${loan.isDefi ? "a token" : "an NFT"} loan; use the other route`);
-  if (loan.status !== "Ongoing") throw badRequest(`loan ${input.loan} is ${loan.status}, not Ongoing`);
+  if (loan.status !== "Ongoing") {
+    const pool = await tx.state.getPool(loan.pool);
+    throw loanNotOngoing(loan, pool?.owner === input.payer ? "lender" : undefined);
+  }
   if (!isLiquidatable({ createdAt: loan.createdAt, durationSeconds: loan.durationSeconds, now })) {
     const liquidatableAfter = loan.expiredAt + BigInt(computeGraceSeconds(loan.durationSeconds));
     throw badRequest(

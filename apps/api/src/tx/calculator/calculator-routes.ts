@@ -5,7 +5,7 @@ import { Pubkey, withErrors } from "../../http/schemas.ts";
 import { parseBaseUnits } from "../builder/builder-schemas.ts";
 import { findRefinanceOffer } from "../builder/refinance-builder.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, toRequestError } from "../tx-errors.ts";
+import { badRequest, loanNotOngoing, toRequestError } from "../tx-errors.ts";
 import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
 import { quoteLeastCollateral } from "./least-collateral.ts";
 import { fetchLiquiditySummaries, LiquiditySummarySchema } from "./liquidity-summary.ts";
@@ -62,7 +62,7 @@ export async function nftCollection(
 export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean) {
   const [account] = await tx.state.getLoans([loan]);
   if (!account) throw badRequest(`unknown loan ${loan}`);
-  if (account.status !== "Ongoing") throw badRequest(`loan ${loan} is ${account.status}, not Ongoing`);
+  if (account.status !== "Ongoing") throw loanNotOngoing(account, "borrower");
   if (account.isDefi !== isDefi)
     throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
   return account;
