@@ -8,6 +8,7 @@ export * from "./actions.ts";
 export * from "./amounts.ts";
 export * from "./assets.ts";
 export * from "./base58.ts";
+export * from "./chain-health.ts";
 export * from "./chat.ts";
 export * from "./constants.ts";
 export * from "./currencies.ts";
