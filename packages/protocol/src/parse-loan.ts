@@ -25,6 +25,14 @@ export type LoanStatus = (typeof LOAN_STATUSES)[number];
 export const LOAN_KINDS = ["ClassicLoan", "MarginSwapLoan", "RequestLoan", "Mortgage"] as const;
 export type LoanKindName = (typeof LOAN_KINDS)[number];
 
+/**
+ * How a closed loan closed, as the program records it (Loan.closedBy): Repaid, Extended (Extend), Refinanced
+ * (Refinance: moved to another pool), Liquidated (collateral to the pool owner), Sold (the borrower's MarketSell)
+ * or AutoSold (LiquidateSell: sold at liquidation, the proceeds into the lender's bank).
+ */
+export const LOAN_CLOSINGS = ["Repaid", "Extended", "Refinanced", "Liquidated", "Sold", "AutoSold"] as const;
+export type LoanClosedBy = (typeof LOAN_CLOSINGS)[number];
+
 /** NFT standards a loan's collateral can have. */
 export const NFT_TYPES = ["Nft", "ProgrammableNft", "CompressedNft", "CoreNft"] as const;
 export type NftType = (typeof NFT_TYPES)[number];
@@ -83,8 +91,13 @@ export interface Loan {
   metadata: { borrowedAmountUsd: number; collateralAmountUsd: number } | undefined;
   /** The loan that continues this one when an extension closed it (status Repaid); undefined otherwise. */
   extendedTo: string | undefined;
-  /** What the borrower paid back (principal + interest) when repaid, base units; undefined when not sent. */
+  /**
+   * What the borrower paid back (principal + interest) when repaid, base units; for a loan auto-sold at
+   * liquidation the sale's proceeds that reached the lender's bank; undefined when not sent.
+   */
   repaidAmount: bigint | undefined;
+  /** How the loan closed (see LOAN_CLOSINGS); undefined while ongoing or when the server does not say. */
+  closedBy: LoanClosedBy | undefined;
 }
 
 /** A page of loans. */
@@ -213,6 +226,9 @@ export function parseLoan(input: unknown): Loan {
       raw.repaidAmount === undefined || raw.repaidAmount === null
         ? undefined
         : readOptionalAmount(e, "repaidAmount", raw.repaidAmount),
+    closedBy: (LOAN_CLOSINGS as readonly unknown[]).includes(raw.closedBy)
+      ? (raw.closedBy as LoanClosedBy)
+      : undefined,
   };
 }
 

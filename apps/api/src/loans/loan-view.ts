@@ -8,7 +8,9 @@ import { getUsdValue } from "../prices/usd-value.ts";
 /** Columns every loan query selects. */
 export const LOAN_COLUMNS = `pubkey, pool, bank, borrower, lender, currency, collateral_mint, collateral_amount,
   collection, is_defi, principal, interest, apr_bps, duration, created_at, expired_at, repaid_at, liquidated_at,
-  sold_at, sold_amount, sale_slot, sale_signature, repaid_amount, status, kind, loan_type, down_payment, extended_to`;
+  sold_at, sold_amount, sale_slot, sale_signature, repaid_amount, status, kind, loan_type, down_payment, extended_to,
+  EXISTS (SELECT 1 FROM loan_activity WHERE loan_activity.loan = loans.pubkey AND loan_activity.kind = 'refinanced')
+    AS refinanced`;
 
 export interface LoanRow {
   pubkey: string;
@@ -39,6 +41,25 @@ export interface LoanRow {
   status: string;
   kind: string;
   loan_type: string;
+  /** The indexer recorded a "refinanced" closing event (the chain's closedBy Refinanced). */
+  refinanced?: boolean;
+}
+
+/** How a closed loan closed (the program's Loan.closedBy), from what the indexer stored of it. */
+export type LoanClosedBy = "Repaid" | "Extended" | "Refinanced" | "Liquidated" | "Sold" | "AutoSold";
+
+/**
+ * A closed loan's closedBy: Repaid with a continuing loan is Extended, or Refinanced when the indexer recorded that
+ * closing event (it writes it from closedBy); Liquidated with proceeds (LiquidateSell sets repaidAmount = proceeds,
+ * Liquidate leaves 0) is AutoSold. Undefined while the loan is Ongoing.
+ */
+export function getLoanClosedBy(row: LoanRow): LoanClosedBy | undefined {
+  if (row.status === "Repaid")
+    return row.extended_to ? (row.refinanced === true ? "Refinanced" : "Extended") : "Repaid";
+  if (row.status === "Liquidated")
+    return (readNullableBigInt(row.repaid_amount) ?? 0n) > 0n ? "AutoSold" : "Liquidated";
+  if (row.status === "Sold") return "Sold";
+  return undefined;
 }
 
 /**
@@ -87,6 +108,13 @@ export const LoanSchema = Type.Object(
       Type.String({
         description:
           "the loan that continues this one when it was closed by an extension (its status is then repaid)",
+      }),
+    ),
+    closedBy: Type.Optional(
+      StringEnum(["Repaid", "Extended", "Refinanced", "Liquidated", "Sold", "AutoSold"] as const, {
+        description:
+          "how a closed loan closed (the program's Loan.closedBy): Extended / Refinanced continue as extendedTo; " +
+          "AutoSold is a liquidation that sold the collateral (repaidAmount = the proceeds the bank received)",
       }),
     ),
     loanType: Type.String({ description: "Nft or Token" }),
@@ -162,6 +190,7 @@ export function toLoanView(row: LoanRow, valuation: Valuation) {
       : {}),
     status: row.status.toLowerCase() as "ongoing" | "repaid" | "liquidated" | "sold",
     ...(row.extended_to ? { extendedTo: row.extended_to } : {}),
+    ...(getLoanClosedBy(row) ? { closedBy: getLoanClosedBy(row) } : {}),
     loanType: row.loan_type,
     kind: {
       [row.kind.charAt(0).toLowerCase() + row.kind.slice(1)]:

@@ -1,5 +1,6 @@
 import { CHAIN_DEGRADED_TPS, formatDateTime, formatDuration, formatMoney } from "@cistern/protocol";
 import type { ChainPerformance } from "../data/chain-status.ts";
+import { describeEndingForBorrower, getLoanEnding, type LoanEnding } from "../features/loans/loan-ending.ts";
 import { closedAt, type LoanRowView } from "../features/loans/loan-model.ts";
 import type { LoanRequestView } from "../features/requests/request-data.ts";
 
@@ -9,9 +10,7 @@ export type NotificationKind =
   | "past-due"
   | "liquidatable"
   | "lender-liquidatable"
-  | "repaid"
-  | "liquidated"
-  | "sold"
+  | LoanEnding
   | "request-filled"
   | "degraded";
 
@@ -97,28 +96,23 @@ export function getNotifications(input: {
         at: row.liquidatableAt,
         urgent: true,
       });
-    else if (
-      (row.phase === "repaid" || row.phase === "liquidated" || row.phase === "sold") &&
-      input.now - closedAt(row) <= RECENT_SECONDS
-    )
-      out.push({
-        id: `${loan.pubkey}:${row.phase}`,
-        kind: row.phase,
-        title:
-          row.phase === "repaid"
-            ? "Loan repaid"
-            : row.phase === "sold"
-              ? "Collateral sold"
-              : "Loan liquidated",
-        body:
-          row.phase === "repaid"
-            ? `Your ${formatMoney(loan.amount, loan.currency)} loan is repaid and the collateral is back.`
-            : row.phase === "sold"
-              ? `Your ${formatMoney(loan.amount, loan.currency)} loan was repaid from the sale of its collateral.`
-              : `Your ${formatMoney(loan.amount, loan.currency)} loan was liquidated: the collateral went to the lender.`,
-        at: closedAt(row),
-        urgent: false,
-      });
+    else if (row.loan.status !== "Ongoing" && input.now - closedAt(row) <= RECENT_SECONDS) {
+      // how it closed, in its own words: an extension or a refinance is no repayment, an auto-sale no plain seizure
+      const ending = getLoanEnding(loan);
+      const next =
+        loan.extendedTo === undefined
+          ? undefined
+          : input.borrowed.find((r) => r.loan.pubkey === loan.extendedTo)?.loan;
+      const words = describeEndingForBorrower(loan, next);
+      if (ending !== null && words !== null)
+        out.push({
+          id: `${loan.pubkey}:${ending}`,
+          kind: ending,
+          ...words,
+          at: closedAt(row),
+          urgent: false,
+        });
+    }
   }
   for (const row of input.lent)
     if (row.phase === "liquidatable")

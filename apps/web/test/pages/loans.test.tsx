@@ -56,16 +56,26 @@ describe("loans page", () => {
     expect((await screen.findByTestId("state-empty")).textContent).toContain("You have no loans yet");
   });
 
-  it("says when a cheaper pool would take a loan, with the saving, and moves it there", async () => {
+  it("says when a cheaper pool would take a loan, shows its terms before signing, and moves it to that pool", async () => {
     const borrower = Keypair.generate();
     const me = borrower.publicKey.toBase58();
     const loan = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 14 * DAY });
     const cheaper = address();
     const requests = installApi((r) => {
       if (r.path === "/loan/user") return { body: { loans: [loan], totalCount: 1, ongoingCount: 1 } };
+      if (r.path === "/prices")
+        return { body: { prices: { [USDC_MINT]: { price: "1" }, [SOL_MINT]: { price: "150" } } } };
       if (r.path === "/loan/refinance-offer")
         return {
-          body: { loan: loan.pubkey, pool: cheaper, apr: 800, duration: 13 * DAY, saving: "2500000" },
+          body: {
+            loan: loan.pubkey,
+            pool: cheaper,
+            apr: 800,
+            duration: 13 * DAY,
+            owedNow: "400000",
+            newInterest: "700000",
+            saving: "2500000",
+          },
         };
       if (r.method === "POST") return { status: 422, body: { code: 1, message: "refused" } };
       return undefined;
@@ -74,10 +84,41 @@ describe("loans page", () => {
     const hint = await screen.findByTestId("refinance-hint");
     expect(hint.textContent).toMatch(/^A cheaper offer exists: 8% APR saves 2\.5 USDC/);
     fireEvent.click(within(hint).getByTestId("refinance"));
+    // nothing is signed before the new terms show
+    const terms = await screen.findByTestId("refinance-terms");
+    expect(requests.some((r) => r.method === "POST")).toBe(false);
+    expect(within(terms).getByTestId("refinance-new-apr").textContent).toContain("8%");
+    expect(within(terms).getByTestId("refinance-pay-now").textContent).toContain("0.4 USDC");
+    expect(within(terms).getByTestId("refinance-new-due-date").textContent).toMatch(/UTC/);
+    expect(within(terms).getByTestId("refinance-repay-by-the-new-due-date").textContent).toContain(
+      "100.7 USDC",
+    );
+    fireEvent.click(screen.getByTestId("refinance-submit"));
     await waitFor(() => expect(requests.some((r) => r.method === "POST")).toBe(true));
     const post = requests.find((r) => r.method === "POST")!;
     expect(post.path).toBe("/nft/refinance-loan");
-    expect(post.body).toMatchObject({ borrower: me, loan: loan.pubkey });
+    expect(post.body).toMatchObject({ borrower: me, loan: loan.pubkey, pool: cheaper });
+  });
+
+  it("offers no move whose saving is not worth the transaction", async () => {
+    const borrower = Keypair.generate();
+    const me = borrower.publicKey.toBase58();
+    const loan = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 14 * DAY });
+    const requests = installApi((r) => {
+      if (r.path === "/loan/user") return { body: { loans: [loan], totalCount: 1, ongoingCount: 1 } };
+      if (r.path === "/prices")
+        return { body: { prices: { [USDC_MINT]: { price: "1" }, [SOL_MINT]: { price: "150" } } } };
+      if (r.path === "/loan/refinance-offer")
+        return {
+          body: { loan: loan.pubkey, pool: address(), apr: 800, duration: 13 * DAY, saving: "10000" },
+        };
+      return undefined;
+    });
+    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    await screen.findByTestId("ongoing-loans");
+    await waitFor(() => expect(requests.some((r) => r.path === "/loan/refinance-offer")).toBe(true));
+    await waitFor(() => expect(requests.some((r) => r.path === "/prices")).toBe(true));
+    expect(screen.queryByTestId("refinance-hint")).toBeNull();
   });
 
   it("lists ongoing loans with countdowns, warns near expiry and repays two together", async () => {

@@ -1,4 +1,5 @@
 import { describeErrorForUser } from "@cistern/protocol";
+import { useWallet } from "@solana/wallet-adapter-react";
 import { useId, useState } from "react";
 import { useCurrencyBalance } from "../../data/balances.ts";
 import { formatBps, formatDateTime, formatMoney } from "../../kit/format.ts";
@@ -40,11 +41,9 @@ export function BuyPage() {
                 <h3>{name(item.listing.collection)}</h3>
                 <p>
                   <strong>{formatMoney(BigInt(item.listing.price), item.listing.currency)}</strong>{" "}
-                  <span className="muted pg-small">
-                    from {formatBps(item.pools[0]!.mortgageAprBps)} APR, up to{" "}
-                    {formatBps(Math.max(...item.pools.map((p) => p.ltvBps)))} financed
-                  </span>
+                  <span className="muted pg-small">from {formatBps(item.pools[0]!.mortgageAprBps)} APR</span>
                 </p>
+                <DownPayment item={item} />
                 {chosen === item.listing.mint ? null : (
                   <button
                     type="button"
@@ -67,6 +66,48 @@ export function BuyPage() {
         )}
       </QueryState>
     </Page>
+  );
+}
+
+/**
+ * What the buyer pays now on this listing: the down payment of the exact mortgage quote (the API's quoteMortgage,
+ * the function the TakeMortgage builder itself runs: the rule-book's most the pool lends, at most its LTV of the
+ * lower of the oracle's value and the price), never the pool's LTV alone.
+ */
+function DownPayment({ item }: { item: MortgageListing }) {
+  const { publicKey } = useWallet();
+  if (publicKey === null)
+    return (
+      <p className="muted pg-small" data-testid="mortgage-card-down">
+        Connect a wallet to see the down payment.
+      </p>
+    );
+  return <QuotedDownPayment buyer={publicKey.toBase58()} item={item} />;
+}
+
+function QuotedDownPayment({ buyer, item }: { buyer: string; item: MortgageListing }) {
+  const durations = getMortgageDurationsDays(Math.max(...item.pools.map((p) => p.maxDurationSeconds)));
+  const terms = useMortgageTerms({
+    buyer,
+    mint: item.listing.mint,
+    durationSeconds: (durations[0] ?? 7) * 86_400,
+  });
+  const t = terms.data;
+  if (terms.error)
+    return (
+      <p className="muted pg-small" data-testid="mortgage-card-down">
+        No pool finances it for you right now.
+      </p>
+    );
+  if (t === undefined) return <p className="muted pg-small">Getting the down payment…</p>;
+  const price = BigInt(t.price);
+  // share financed, in basis points, rounded down (the buyer is never told more is financed than is)
+  const financedBps = price > 0n ? Number((BigInt(t.principal) * 10_000n) / price) : 0;
+  return (
+    <p className="pg-small" data-testid="mortgage-card-down">
+      {formatMoney(BigInt(t.downPayment), t.currency, "up")} down,{" "}
+      {formatMoney(BigInt(t.principal), t.currency)} financed ({formatBps(financedBps)} of the price)
+    </p>
   );
 }
 
@@ -106,7 +147,7 @@ function MortgagePanel({ owner, item, onDone }: { owner: string; item: MortgageL
             testIdPrefix="mortgage"
             terms={[
               ["Price", money(t.price)],
-              ["Down payment", money(t.downPayment, "up"), "you pay now"],
+              ["Down payment", money(t.downPayment, "up"), "you pay now: exactly this is taken"],
               ["Loan", money(t.principal)],
               ["APR", formatBps(t.aprBps)],
               ["Duration", `${days} days`],
@@ -137,7 +178,14 @@ function MortgagePanel({ owner, item, onDone }: { owner: string; item: MortgageL
             const signature = await tx.run({
               action: "Take Mortgage",
               path: "/nft/take-mortgage",
-              payload: { buyer: owner, nftMint: item.listing.mint, duration: days * 86_400 },
+              // the principal quoted: the transaction takes exactly the down payment shown (price - principal),
+              // or the builder refuses if the pool no longer lends that much
+              payload: {
+                buyer: owner,
+                nftMint: item.listing.mint,
+                duration: days * 86_400,
+                ...(t ? { amount: t.principal } : {}),
+              },
             });
             if (signature) onDone();
           }}

@@ -1,4 +1,10 @@
-import { LOAN_STATUS_ONGOING, type Loan, PROGRAM_ERROR_CODE } from "@cistern/protocol";
+import {
+  LOAN_CLOSINGS,
+  LOAN_STATUS_ONGOING,
+  type Loan,
+  type LoanClosedBy,
+  PROGRAM_ERROR_CODE,
+} from "@cistern/protocol";
 import { decodeLoanAccount } from "@cistern/sdk";
 import { useConnection } from "@solana/wallet-adapter-react";
 import { type Connection, PublicKey } from "@solana/web3.js";
@@ -69,8 +75,12 @@ export function applyLoanEndings(loans: readonly Loan[], endings: ReadonlyMap<st
       repaidAt: ending.repaidAt,
       liquidatedAt: ending.liquidatedAt,
       soldAt: ending.soldAt,
-      repaidAmount: ending.status === "Repaid" ? ending.repaidAmount : loan.repaidAmount,
+      // Repaid: what was paid; auto-sold (Liquidated with proceeds): what the sale brought the bank
+      repaidAmount: ending.repaidAmount > 0n ? ending.repaidAmount : loan.repaidAmount,
       extendedTo: ending.extendedTo,
+      closedBy: (LOAN_CLOSINGS as readonly string[]).includes(ending.closedBy ?? "")
+        ? (ending.closedBy as LoanClosedBy)
+        : loan.closedBy,
     };
   });
 }

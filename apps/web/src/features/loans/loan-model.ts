@@ -101,14 +101,33 @@ export function sumByCurrency(rows: readonly LoanRowView[]): Map<string, bigint>
   return totals;
 }
 
-/** How a loan continues earlier ones that extensions closed: how many, and when the first was taken. */
+/** How a loan continues earlier ones that extensions or refinances closed: how many, and when the first was taken. */
 export interface ExtensionChain {
+  /** Links closed by Extend (same pool). */
   extensions: number;
+  /** Links closed by Refinance (moved to another pool). */
+  refinances: number;
   firstTakenAt: number;
 }
 
+/** "extended once", "refinanced twice", "extended once, refinanced once". */
+export function describeChain(chain: ExtensionChain): string {
+  const times = (n: number) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`);
+  return [
+    chain.extensions > 0 ? `extended ${times(chain.extensions)}` : "",
+    chain.refinances > 0 ? `refinanced ${times(chain.refinances)}` : "",
+  ]
+    .filter((part) => part !== "")
+    .join(", ");
+}
+
+/** True when an Extend or Refinance closed the loan: Refinance by the chain's closedBy, or a move to another pool. */
+function isRefinanced(prev: Loan, next: Loan): boolean {
+  return prev.closedBy === "Refinanced" || (prev.closedBy === undefined && prev.pool !== next.pool);
+}
+
 /**
- * One loan per extension chain: the loans an extension closed (Repaid with `extendedTo`) leave the list, and the
+ * One loan per extension chain: the loans an extension or a refinance closed (Repaid with `extendedTo`) leave the list, and the
  * loan that continues them carries how many extensions it has had and when the first loan was taken.
  */
 export function foldExtensions(rows: readonly LoanRowView[]): {
@@ -121,17 +140,21 @@ export function foldExtensions(rows: readonly LoanRowView[]): {
   const kept = rows.filter((row) => row.loan.extendedTo === undefined);
   for (const row of kept) {
     let extensions = 0;
+    let refinances = 0;
     let firstTakenAt = row.loan.createdAt;
+    let next = row.loan;
     for (
       let prev = closedBy.get(row.loan.pubkey);
       prev !== undefined;
       prev = closedBy.get(prev.loan.pubkey)
     ) {
-      extensions++;
+      if (isRefinanced(prev.loan, next)) refinances++;
+      else extensions++;
       firstTakenAt = prev.loan.createdAt;
-      if (extensions > rows.length) break;
+      next = prev.loan;
+      if (extensions + refinances > rows.length) break;
     }
-    if (extensions > 0) chains.set(row.loan.pubkey, { extensions, firstTakenAt });
+    if (extensions + refinances > 0) chains.set(row.loan.pubkey, { extensions, refinances, firstTakenAt });
   }
   return { rows: kept, chains };
 }

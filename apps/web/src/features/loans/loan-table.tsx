@@ -14,7 +14,8 @@ import { TableScroll } from "../../kit/page-kit.tsx";
 import { useTokens } from "../pools/pool-data.ts";
 import { useProfiles } from "../profile/profile-data.ts";
 import { ProfileName } from "../profile/profile-name.tsx";
-import { closedAt, type ExtensionChain, type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
+import { ENDING_LABEL, getHistoryFigures, getLoanEnding } from "./loan-ending.ts";
+import { closedAt, describeChain, type ExtensionChain, type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
 
 /** Countdown text of a loan. */
 export function countdown(row: LoanRowView): string {
@@ -133,11 +134,8 @@ export function LoanTable({
                 {chains?.get(row.loan.pubkey) ? (
                   <small className="muted pg-chain" data-testid="loan-chain">
                     {" "}
-                    extended{" "}
-                    {chains.get(row.loan.pubkey)!.extensions === 1
-                      ? "once"
-                      : `${chains.get(row.loan.pubkey)!.extensions} times`}{" "}
-                    · first taken {formatDateTime(chains.get(row.loan.pubkey)!.firstTakenAt)}
+                    {describeChain(chains.get(row.loan.pubkey)!)} · first taken{" "}
+                    {formatDateTime(chains.get(row.loan.pubkey)!.firstTakenAt)}
                   </small>
                 ) : null}
               </th>
@@ -163,7 +161,9 @@ export function LoanTable({
                 </>
               )}
               <td data-label="Status">
-                <span className={`pg-status pg-status-${row.phase}`}>{PHASE_LABEL[row.phase]}</span>
+                <span className={`pg-status pg-status-${row.phase}`} data-testid="loan-status">
+                  {statusLabel(row)}
+                </span>
               </td>
               {party ? (
                 <td data-label={party === "lender" ? "Lender" : "Borrower"} data-testid="loan-party">
@@ -193,28 +193,25 @@ export function LoanTable({
   );
 }
 
+/** A loan's status: its phase while ongoing, how it ended once closed (an auto-sale is no plain liquidation). */
+function statusLabel(row: LoanRowView): string {
+  const ending = getLoanEnding(row.loan);
+  return ending === null ? PHASE_LABEL[row.phase] : ENDING_LABEL[ending];
+}
+
 /** A closed loan's closing date, what was paid for it and the interest that earned (or what happened instead). */
 function HistoryCells({ row }: { row: LoanRowView }) {
-  const { loan } = row;
-  const paid = loan.status === "Liquidated" ? undefined : loan.repaidAmount;
-  const interest =
-    loan.status !== "Liquidated" && loan.repaidAmount !== undefined && loan.repaidAmount >= loan.amount
-      ? loan.repaidAmount - loan.amount
-      : undefined;
+  const figures = getHistoryFigures(row.loan);
   return (
     <>
       <td data-label="Closed" data-testid="closed-at">
         {closedAt(row) > 0 ? formatDateTime(closedAt(row)) : "—"}
       </td>
       <td data-label="Paid" data-testid="paid">
-        {loan.status === "Liquidated"
-          ? "collateral to the lender"
-          : paid === undefined
-            ? "—"
-            : `${formatMoney(paid, loan.currency)}${loan.status === "Sold" ? " from the sale" : ""}`}
+        {figures.paid}
       </td>
       <td data-label="Interest" data-testid="interest-earned">
-        {interest === undefined ? "—" : formatMoney(interest, loan.currency)}
+        {figures.interest}
       </td>
     </>
   );

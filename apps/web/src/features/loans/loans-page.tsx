@@ -18,7 +18,7 @@ import { canLiquidate, foldExtensions, type LoanRowView, sumByCurrency, viewLoan
 import { LoanTable } from "./loan-table.tsx";
 import { MarketSellPanel } from "./market-sell-panel.tsx";
 import { PastDueAlert } from "./past-due-alert.tsx";
-import { RefinanceHint } from "./refinance-hint.tsx";
+import { RefinanceHint, RefinancePanel } from "./refinance-hint.tsx";
 
 /** My loans (as borrower) and the loans on my pools (as lender). */
 export function LoansPage() {
@@ -61,6 +61,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [extending, setExtending] = useState<string | null>(null);
   const [selling, setSelling] = useState<string | null>(null);
+  const [moving, setMoving] = useState<string | null>(null);
   return (
     <>
       <MyRequests owner={owner} />
@@ -91,14 +92,17 @@ function BorrowerLoans({ owner }: { owner: string }) {
             if (signature) setSelected(new Set());
           };
           const mixedKinds = chosen.some((r) => r.loan.isDefi !== chosen[0]?.loan.isDefi);
-          const refinance = (row: LoanRowView) =>
-            void tx.run({
+          // moves the loan to exactly the pool whose terms were shown (the builder is given it)
+          const refinance = async (row: LoanRowView, pool: string) => {
+            const signature = await tx.run({
               action: "Refinance Loan",
               path: loanRoute(row.loan.isDefi, "refinance-loan"),
-              payload: { borrower: owner, loan: row.loan.pubkey },
+              payload: { borrower: owner, loan: row.loan.pubkey, pool },
               isTokenLoan: row.loan.isDefi,
               explainFailure: explain([row.loan]),
             });
+            if (signature) setMoving(null);
+          };
           return (
             <>
               <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
@@ -185,7 +189,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
                         >
                           Extend
                         </button>
-                        <RefinanceHint row={row} busy={tx.busy} onMove={refinance} />
+                        <RefinanceHint row={row} busy={tx.busy} onOpen={(r) => setMoving(r.loan.pubkey)} />
                         {row.phase === "liquidatable" ? (
                           <small className="pg-why" id={`why-${row.loan.pubkey}`} data-testid="extend-why">
                             Past grace: a loan can no longer be extended, only repaid.
@@ -223,6 +227,18 @@ function BorrowerLoans({ owner }: { owner: string }) {
                         });
                         if (signature) setExtending(null);
                       }}
+                    />
+                  ))}
+                {ongoing
+                  .filter((r) => r.loan.pubkey === moving)
+                  .map((row) => (
+                    <RefinancePanel
+                      key={row.loan.pubkey}
+                      row={row}
+                      now={now}
+                      busy={tx.busy}
+                      onCancel={() => setMoving(null)}
+                      onConfirm={(offer) => void refinance(row, offer.pool)}
                     />
                   ))}
                 {ongoing
