@@ -163,12 +163,16 @@ export class Chain {
     // the slot we start from (genesis, or the last one before a restart) is the first block's parent
     this.slotBlockhashes.set(this.slot, this.svm.latestBlockhash());
     this.advanceSlot();
-    this.performanceSampler = new PerformanceSampler(this.samplePeriodMs, this.slot, this.history.size);
+    this.performanceSampler = new PerformanceSampler(this.samplePeriodMs, () => ({
+      slot: this.slot,
+      txCount: this.history.size,
+    }));
   }
 
   /** Starts the slot timer and periodic snapshots. */
   start(): void {
     this.slotTimer = setInterval(() => this.advanceSlot(), this.slotMs);
+    this.performanceSampler.startTimer();
     this.snapshotTimer = setInterval(() => {
       if (this.seq !== this.snapshotSeq)
         this.snapshot().catch((e) => console.error(`localnet: periodic snapshot failed: ${e}`));
@@ -267,7 +271,6 @@ export class Chain {
       this.slotTimes.delete(first);
       this.slotBlockhashes.delete(first);
     }
-    this.performanceSampler?.onSlot(this.slot, this.history.size);
     for (const l of this.listeners) {
       try {
         l.onSlot(this.slot);
@@ -591,6 +594,7 @@ export class Chain {
     if (this.closed) return;
     this.closed = true;
     if (this.slotTimer) clearInterval(this.slotTimer);
+    this.performanceSampler.stop();
     if (this.snapshotTimer) clearInterval(this.snapshotTimer);
     await this.snapshot();
     await this.ledger.close();
