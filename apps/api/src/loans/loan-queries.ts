@@ -48,7 +48,10 @@ export async function queryLoanPage(
       ongoingCount: readNumber(rows[0]!.ongoing_count),
     };
   }
-  // An empty page (offset past the end, or no loans) still reports the counts.
+  // No row on the first page: nothing matches the filter (the commonest answer to a wallet that has just borrowed,
+  // polled until its loan is indexed), so no second query.
+  if (offset === 0) return { rows, totalCount: 0, ongoingCount: 0 };
+  // An empty page past the end still reports the counts.
   const counts = await q.query<{ total: unknown; ongoing: unknown }>(
     `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'Ongoing') AS ongoing FROM loans WHERE ${where}`,
     [value, statusValue],

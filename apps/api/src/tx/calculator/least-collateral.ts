@@ -29,7 +29,12 @@ export async function quoteLeastCollateral(
   },
 ): Promise<(QuoteJson & { collateralAmount: string })[]> {
   const borrower = ask.borrower !== undefined ? { borrower: ask.borrower } : {};
-  const basis = await loadQuoteBasis(tx, { poolType: "defi-pool", ...borrower });
+  const basis = await loadQuoteBasis(tx, {
+    poolType: "defi-pool",
+    collateralId: ask.collateralMint,
+    currency: ask.currency,
+    ...borrower,
+  });
   const pools = [...basis.snapshot.pools].filter(
     ([address, p]) =>
       p.poolType === "defi-pool" &&

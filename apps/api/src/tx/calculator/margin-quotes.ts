@@ -56,6 +56,8 @@ export async function quoteMargins(tx: TxContext, ask: MarginAsk): Promise<Margi
   const slippageBps = ask.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
   const basis = await loadQuoteBasis(tx, {
     poolType: "defi-pool",
+    collateralId: ask.collateralMint,
+    ...(ask.currency !== undefined ? { currency: ask.currency } : {}),
     ...(ask.borrower !== undefined ? { borrower: ask.borrower } : {}),
   });
   const candidates = [...basis.snapshot.pools].filter(

@@ -138,10 +138,18 @@ export interface QuoteBasis {
   whitelists: Map<string, Set<string>> | undefined;
 }
 
-/** What a basis depends on: the pool type, the borrower (facts, whitelists) and a named pool (read fresh). */
-type BasisRequest = Pick<QuoteRequest, "poolType" | "borrower" | "pool">;
+/**
+ * What a basis depends on: the pool type, the borrower (facts, whitelists), a named pool (read fresh) and, when
+ * given, the collateral and currency (only the pools that could answer them need the borrower's facts).
+ */
+type BasisRequest = Pick<QuoteRequest, "poolType" | "borrower" | "pool" | "currency"> & {
+  collateralId?: string;
+};
 
-/** The borrower's facts and the whitelists that the pools of `poolType` in `snapshot` need. */
+/**
+ * The borrower's facts and the whitelists that the pools able to answer `req` in `snapshot` need: the facts are
+ * read from the chain (a few calls, once per borrower every 15 s) only when one of them has conditions.
+ */
 async function borrowerBasis(
   tx: TxContext,
   req: BasisRequest,
@@ -149,7 +157,15 @@ async function borrowerBasis(
   valuation: TxValuation,
 ): Promise<Pick<QuoteBasis, "facts" | "whitelists">> {
   if (req.borrower === undefined) return { facts: null, whitelists: undefined };
-  const relevant = [...snapshot.pools.values()].filter((p) => p.poolType === req.poolType);
+  const relevant = [...snapshot.pools]
+    .filter(
+      ([address, p]) =>
+        p.poolType === req.poolType &&
+        (req.pool === undefined || address === req.pool) &&
+        (req.currency === undefined || p.currencyMint === req.currency) &&
+        (req.collateralId === undefined || p.collections.some((c) => c.id === req.collateralId)),
+    )
+    .map(([, p]) => p);
   const tables = relevant
     .filter((p) => p.conditions.whitelistEnabled && p.conditions.whitelist)
     .map((p) => p.conditions.whitelist!);

@@ -3,12 +3,17 @@ import type { PoolOffer } from "../calculator/pool-selection.ts";
 import type { TxValuation } from "../calculator/valuation.ts";
 import type { TxContext } from "../tx-context.ts";
 import { unprocessable } from "../tx-errors.ts";
-import { getBorrowerFacts } from "./borrower-facts.ts";
+import { type BorrowerFacts, getBorrowerFacts } from "./borrower-facts.ts";
+
+/** The facts attested for a pool without conditions (the program reads them only when conditions are on). */
+const NO_FACTS: BorrowerFacts = { walletAgeSeconds: 0n, pastLoans: 0n, volumeMicroUsd: 0n };
 
 /**
  * The oracle's attestation for a new loan (LAYOUT.md "Oracle attestation"): the collateral value in the
  * loan currency (rounded down), the collection (nft: the NFT's verified collection; defi: the collateral
- * mint), the currency's USD price in micro-USD, the borrower's facts from the chain, and the current slot.
+ * mint), the currency's USD price in micro-USD, the borrower's facts from the chain (only for a pool with
+ * conditions, the one place the program reads them; zero otherwise, which no pool without conditions looks at),
+ * and the current slot.
  * The program accepts it for 150 slots; the oracle signs it only as part of a transaction the builder issued.
  */
 export async function createAttestation(
@@ -20,7 +25,9 @@ export async function createAttestation(
   if (price === undefined || price === 0n)
     throw unprocessable(`No USD price for the loan currency ${currency}`);
   const [facts, slot] = await Promise.all([
-    getBorrowerFacts(tx, input.borrower, input.valuation),
+    input.offer.account.conditions.isEnabled
+      ? getBorrowerFacts(tx, input.borrower, input.valuation)
+      : Promise.resolve(NO_FACTS),
     tx.clock.recentSlot(),
   ]);
   return {

@@ -19,8 +19,11 @@ export interface IssuedMessage {
 export interface IssuedMessageStore {
   remember(messageBytes: ReadonlyUint8Array, issued: IssuedMessage): Promise<void>;
   lookup(messageBytes: ReadonlyUint8Array): Promise<IssuedMessage | undefined>;
-  /** Marks the message co-signed; false when it was co-signed before (by any process). */
-  claimCosign(messageBytes: ReadonlyUint8Array, nowSeconds: number): Promise<boolean>;
+  /**
+   * Marks the message co-signed; false when it was co-signed before (by any process), or is unknown, or (with
+   * `blockHeight`) does not need the oracle or expired before that height.
+   */
+  claimCosign(messageBytes: ReadonlyUint8Array, nowSeconds: number, blockHeight?: number): Promise<boolean>;
   /** Forgets messages whose blockhash expired before `blockHeight`. */
   prune(blockHeight: number): Promise<void>;
   /** How many messages are remembered. */
@@ -94,11 +97,19 @@ export function createIssuedMessageStore(db: Queryable): IssuedMessageStore {
             lastValidBlockHeight: Number(row.last_valid_block_height),
           };
     },
-    async claimCosign(messageBytes, nowSeconds) {
-      const rows = await db.query(
-        "UPDATE issued_transactions SET cosigned_at = $2 WHERE hash = $1 AND cosigned_at IS NULL RETURNING hash",
-        [hashMessage(messageBytes), Math.floor(nowSeconds)],
-      );
+    async claimCosign(messageBytes, nowSeconds, blockHeight) {
+      const rows =
+        blockHeight === undefined
+          ? await db.query(
+              "UPDATE issued_transactions SET cosigned_at = $2 WHERE hash = $1 AND cosigned_at IS NULL RETURNING hash",
+              [hashMessage(messageBytes), Math.floor(nowSeconds)],
+            )
+          : await db.query(
+              `UPDATE issued_transactions SET cosigned_at = $2
+               WHERE hash = $1 AND cosigned_at IS NULL AND needs_oracle AND last_valid_block_height >= $3
+               RETURNING hash`,
+              [hashMessage(messageBytes), Math.floor(nowSeconds), blockHeight],
+            );
       return rows.length === 1;
     },
     async prune(blockHeight) {

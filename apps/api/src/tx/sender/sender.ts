@@ -36,8 +36,6 @@ export function decodeWireTransaction(base64: string, index = 0): Transaction {
 /** Message of an expired transaction (the web app matches 'block height exceeded'). */
 export const BLOCK_HEIGHT_MESSAGE = "Transaction expired: block height exceeded before it was confirmed";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function failure(error: ChainFailure, signatures: string[] = []): SendResult {
   return { result: null, ...(signatures.length > 0 ? { signatures } : {}), error };
 }
@@ -107,19 +105,42 @@ export function requireOracleRoleOnly(
   if (attestations === 0) throw refuse("no lending instruction needs the oracle");
 }
 
+/** Whether a transaction passes the co-sign checks that need no database: oracle slot, role, other signatures. */
+function passesOwnChecks(tx: TxContext, transaction: Transaction, index: number): boolean {
+  if (!(tx.oracle.address in transaction.signatures)) return false;
+  try {
+    requireOracleRoleOnly(
+      transaction.messageBytes as unknown as Uint8Array,
+      tx.oracle.address,
+      tx.programId,
+      index,
+    );
+  } catch {
+    return false;
+  }
+  return missingSigners(transaction).every((a) => a === tx.oracle.address);
+}
+
 /**
  * Checks a transaction the client wants co-signed: its message must be one the builder issued (byte for
  * byte: any change gives another hash), still valid, and need the oracle only in its attestation role
- * (never fee payer nor writable: {@link requireOracleRoleOnly}); the oracle's signature is then added. Every other signer must already have signed. Refusals are 400s; nothing unknown is ever signed.
+ * (never fee payer nor writable: {@link requireOracleRoleOnly}); the oracle's signature is then added. Every
+ * other signer must already have signed. Refusals are 400s; nothing unknown is ever signed. A transaction that
+ * passes every check is claimed in one statement (issued, needing the oracle, unexpired, not co-signed before);
+ * anything else goes through the checks one by one, for the refusal that says why.
  */
 export async function coSign(tx: TxContext, transaction: Transaction, index: number): Promise<Transaction> {
+  if (passesOwnChecks(tx, transaction, index)) {
+    const height = await tx.clock.blockHeight();
+    if (await tx.issued.claimCosign(transaction.messageBytes, tx.app.now(), height))
+      return partiallySignTransaction([tx.oracle.keyPair], transaction);
+  }
   const issued = await tx.issued.lookup(transaction.messageBytes);
   if (issued === undefined)
     throw badRequest(
       `Refused to co-sign transactions[${index}]: this server did not build this message (unknown or altered)`,
     );
   const height = await tx.clock.blockHeight();
-  await tx.issued.prune(height);
   if (height > issued.lastValidBlockHeight)
     throw badRequest(
       `Refused to co-sign transactions[${index}]: its blockhash expired (block height exceeded ${issued.lastValidBlockHeight})`,
@@ -189,44 +210,134 @@ export function refusalOf(tx: TxContext, error: JsonRpcError): ChainFailure {
   return protocolFailure("TRANSACTION_SEND_FAILED", error.message);
 }
 
+/** How often the pending signatures are checked, milliseconds (one getSignatureStatuses for all of them). */
+const CONFIRMATION_POLL_MS = 100;
+/** Most signatures one getSignatureStatuses asks about (the node's limit). */
+const MAX_STATUSES_PER_CALL = 256;
+/** How long a send waits for its confirmation at most, milliseconds. */
+const CONFIRMATION_TIMEOUT_MS = 120_000;
+
+interface Waiter {
+  signatures: string[];
+  lastValidBlockHeight: number;
+  rebroadcast: () => Promise<unknown>;
+  lastBroadcast: number;
+  deadline: number;
+  done: (result: SendResult) => void;
+}
+
+/**
+ * The sends of one API waiting for their confirmations: every CONFIRMATION_POLL_MS, one getSignatureStatuses
+ * for all their signatures and one getBlockHeight, however many sends wait (at 100 sends a second, each polling
+ * for itself cost the node two calls per send every tick).
+ */
+function createConfirmationWatcher(tx: TxContext): (waiter: Waiter) => void {
+  const rpcUrl = tx.app.rpc.url;
+  const waiting = new Set<Waiter>();
+  let timer: NodeJS.Timeout | undefined;
+  let ticking = false;
+  const statusesOf = async (signatures: string[]): Promise<Map<string, StatusValue | undefined>> => {
+    const out = new Map<string, StatusValue | undefined>();
+    for (let i = 0; i < signatures.length; i += MAX_STATUSES_PER_CALL) {
+      const chunk = signatures.slice(i, i + MAX_STATUSES_PER_CALL);
+      const r = await callJsonRpc<{ value: StatusValue[] }>(rpcUrl, "getSignatureStatuses", [
+        chunk,
+        { searchTransactionHistory: false },
+      ]);
+      if (r.ok) chunk.forEach((signature, j) => out.set(signature, r.result.value[j] ?? undefined));
+    }
+    return out;
+  };
+  const confirmed = (s: StatusValue | undefined) =>
+    s?.confirmationStatus === "confirmed" || s?.confirmationStatus === "finalized";
+  const settle = (waiter: Waiter, result: SendResult | Promise<SendResult>) => {
+    waiting.delete(waiter);
+    void Promise.resolve(result).then(waiter.done, () =>
+      waiter.done(failure(protocolFailure("NO_SIGNATURE_CONFIRMATION", "No signature confirmation"))),
+    );
+  };
+  async function tick(): Promise<void> {
+    const waiters = [...waiting];
+    const [statuses, height] = await Promise.all([
+      statusesOf([...new Set(waiters.flatMap((w) => w.signatures))]),
+      tx.clock.blockHeight().catch(() => undefined),
+    ]);
+    const now = Date.now();
+    for (const w of waiters) {
+      const values = w.signatures.map((signature) => statuses.get(signature));
+      const failedAt = values.findIndex((s) => confirmed(s) && s?.err !== null && s?.err !== undefined);
+      if (failedAt >= 0) {
+        const signature = w.signatures[failedAt]!;
+        settle(
+          w,
+          transactionLogs(rpcUrl, signature).then((logs) =>
+            failure(describeChainFailure(values[failedAt]!.err, logs, tx.programId), w.signatures),
+          ),
+        );
+      } else if (values.every(confirmed)) {
+        const bundle = w.signatures.length > 1 ? { signatures: w.signatures } : {};
+        settle(w, { result: w.signatures[w.signatures.length - 1]!, ...bundle });
+      } else if (height !== undefined && height > w.lastValidBlockHeight) {
+        settle(w, failure(protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE), w.signatures));
+      } else if (now >= w.deadline) {
+        settle(
+          w,
+          failure(protocolFailure("NO_SIGNATURE_CONFIRMATION", "No signature confirmation"), w.signatures),
+        );
+      } else if (now - w.lastBroadcast >= tx.config.rebroadcastIntervalMs) {
+        w.lastBroadcast = now;
+        w.rebroadcast().catch(() => undefined);
+      }
+    }
+  }
+  const schedule = (delayMs: number) => {
+    if (timer !== undefined || ticking || waiting.size === 0) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      ticking = true;
+      tick()
+        .catch(() => undefined)
+        .finally(() => {
+          ticking = false;
+          schedule(CONFIRMATION_POLL_MS);
+        });
+    }, delayMs);
+  };
+  return (waiter) => {
+    waiting.add(waiter);
+    schedule(0);
+  };
+}
+
+const watchers = new WeakMap<TxContext, (waiter: Waiter) => void>();
+
 /**
  * Waits until every signature is confirmed (answering the last one), one failed on chain (its decoded error),
- * or the block height passes `lastValidBlockHeight`; `rebroadcast` runs every `rebroadcastIntervalMs`.
+ * or the block height passes `lastValidBlockHeight`; `rebroadcast` runs every `rebroadcastIntervalMs`. The
+ * statuses of every send waiting in this API are read together (see createConfirmationWatcher).
  */
-export async function waitUntilConfirmed(
+export function waitUntilConfirmed(
   tx: TxContext,
   signatures: string[],
   lastValidBlockHeight: number,
   rebroadcast: () => Promise<unknown>,
 ): Promise<SendResult> {
-  const rpcUrl = tx.app.rpc.url;
-  const bundle = signatures.length > 1 ? { signatures } : {};
-  let lastBroadcast = Date.now();
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const statuses = await callJsonRpc<{ value: StatusValue[] }>(rpcUrl, "getSignatureStatuses", [
-      signatures,
-      { searchTransactionHistory: false },
-    ]);
-    const values = statuses.ok ? statuses.result.value : [];
-    const confirmed = (s: StatusValue | undefined) =>
-      s?.confirmationStatus === "confirmed" || s?.confirmationStatus === "finalized";
-    const failedAt = values.findIndex((s) => confirmed(s) && s?.err !== null && s?.err !== undefined);
-    if (failedAt >= 0) {
-      const logs = await transactionLogs(rpcUrl, signatures[failedAt]!);
-      return failure(describeChainFailure(values[failedAt]!.err, logs, tx.programId), signatures);
-    }
-    if (values.length === signatures.length && values.every(confirmed))
-      return { result: signatures[signatures.length - 1]!, ...bundle };
-    if ((await tx.clock.blockHeight()) > lastValidBlockHeight)
-      return failure(protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE), signatures);
-    if (Date.now() - lastBroadcast >= tx.config.rebroadcastIntervalMs) {
-      lastBroadcast = Date.now();
-      await rebroadcast();
-    }
-    await sleep(150);
+  let watch = watchers.get(tx);
+  if (watch === undefined) {
+    watch = createConfirmationWatcher(tx);
+    watchers.set(tx, watch);
   }
-  return failure(protocolFailure("NO_SIGNATURE_CONFIRMATION", "No signature confirmation"), signatures);
+  const add = watch;
+  return new Promise((done) =>
+    add({
+      signatures,
+      lastValidBlockHeight,
+      rebroadcast,
+      lastBroadcast: Date.now(),
+      deadline: Date.now() + CONFIRMATION_TIMEOUT_MS,
+      done,
+    }),
+  );
 }
 
 async function transactionLogs(rpcUrl: string, signature: string): Promise<string[]> {
