@@ -1670,8 +1670,9 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(parseUsdc((await buyPanel.getByTestId("mortgage-down-payment").textContent())!)).toBe(shownDown);
     const beforeBuy = await tokenBalance(me, USDC_MINT);
     await confirmed(borrower, () => buyPanel.getByTestId("mortgage-submit").click());
-    // the chain took exactly the down payment shown
-    expect(beforeBuy - (await tokenBalance(me, USDC_MINT))).toBe(shownDown);
+    // the chain took the down payment shown (shown rounded up to the display's 4 decimals)
+    const taken = beforeBuy - (await tokenBalance(me, USDC_MINT));
+    expect(taken <= shownDown && shownDown - taken < 100n).toBe(true);
     let mortgage: string | undefined;
     await expect
       .poll(
