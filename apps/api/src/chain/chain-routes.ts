@@ -1,68 +1,62 @@
-import { CHAIN_PERFORMANCE_FALLBACK } from "@cistern/protocol";
+import {
+  CHAIN_PERFORMANCE_FALLBACK,
+  CHAIN_PERFORMANCE_SAMPLES,
+  CHAIN_SLOW_SLOT_MS,
+  computeChainPerformance,
+  isChainSlow,
+  TARGET_SLOT_MS,
+} from "@cistern/protocol";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getRoute } from "../http/route-helpers.ts";
-import { StringEnum, withErrors } from "../http/schemas.ts";
-
-const PERFORMANCE_SAMPLES = 5;
-/** Two transaction-count readings must be at least this far apart to give a rate. */
-const MIN_COUNT_INTERVAL_SECONDS = 1;
+import { Nullable, StringEnum, withErrors } from "../http/schemas.ts";
 
 /** /dirty/chain-performance. */
 export function registerChainRoutes(app: FastifyInstance, ctx: AppContext): void {
-  // Last transaction-count reading of this process (for RPCs without performance samples).
-  let lastCount: { count: number; at: number } | undefined;
-
-  async function fromPerformanceSamples(): Promise<number | undefined> {
-    const samples = await ctx.rpc.getRecentPerformanceSamples(PERFORMANCE_SAMPLES);
-    const seconds = samples.reduce((s, x) => s + x.samplePeriodSecs, 0);
-    const transactions = samples.reduce((s, x) => s + x.numTransactions, 0);
-    return seconds > 0 ? Math.round(transactions / seconds) : undefined;
-  }
-
-  async function fromTransactionCount(): Promise<number | undefined> {
-    const count = await ctx.rpc.call<number>("getTransactionCount", [{ commitment: "confirmed" }]);
-    const at = Date.now() / 1000;
-    const previous = lastCount;
-    if (previous === undefined || at - previous.at >= MIN_COUNT_INTERVAL_SECONDS) lastCount = { count, at };
-    if (previous === undefined || at - previous.at < MIN_COUNT_INTERVAL_SECONDS || count < previous.count) {
-      return undefined;
-    }
-    return Math.round((count - previous.count) / (at - previous.at));
-  }
-
   getRoute<Record<string, never>, unknown>(
     app,
     "/dirty/chain-performance",
     {
       description:
-        "Chain throughput in transactions per second: from the RPC's recent performance samples (last 5), or, " +
-        "on an RPC without them, from the growth of getTransactionCount between two calls at least 1 s apart. " +
-        "When neither gives a figure the answer is the spec's fallback 2000 with source 'fallback'.",
+        `Chain performance from the RPC's getRecentPerformanceSamples (the newest ${CHAIN_PERFORMANCE_SAMPLES}; a ` +
+        "validator samples every 60 s, the localnet too unless started with a shorter period): transactions per " +
+        `second and the slot time. 'slow' is the one rule of @cistern/protocol: slots take at least ` +
+        `${CHAIN_SLOW_SLOT_MS} ms, twice the ${TARGET_SLOT_MS} ms target (the worse of the samples' mean and the ` +
+        "newest sample's own); an idle chain is not slow. When the RPC cannot be read or has no sample yet, " +
+        `the answer is the spec's fallback ${CHAIN_PERFORMANCE_FALLBACK} with source 'fallback', no slot time ` +
+        "and not slow.",
       tags: ["chain"],
       querystring: Type.Object({}, { additionalProperties: false }),
       response: withErrors({
         200: Type.Object({
-          tps: Type.Integer(),
-          source: StringEnum(["rpc", "transaction-count", "fallback"] as const),
+          tps: Type.Integer({ description: "transactions per second over the samples (the fallback: 2000)" }),
+          source: StringEnum(["rpc", "fallback"] as const),
+          slotMs: Nullable(
+            Type.Integer({ description: "slot time in milliseconds; null when not measured" }),
+          ),
+          slow: Type.Boolean({ description: "the cluster is running slow (protocol isChainSlow)" }),
+          sampleSeconds: Type.Integer({ description: "wall seconds the samples cover (0: not measured)" }),
         }),
       }),
     },
     async () => {
       try {
-        const tps = await fromPerformanceSamples();
-        if (tps !== undefined) return { tps, source: "rpc" as const };
-      } catch {
-        // Not every RPC serves performance samples (the localnet does not); try the transaction count.
-      }
-      try {
-        const tps = await fromTransactionCount();
-        if (tps !== undefined) return { tps, source: "transaction-count" as const };
+        const figures = computeChainPerformance(
+          await ctx.rpc.getRecentPerformanceSamples(CHAIN_PERFORMANCE_SAMPLES),
+        );
+        if (figures !== null)
+          return { ...figures, source: "rpc" as const, slow: isChainSlow(figures.slotMs) };
       } catch (error) {
         app.log.warn({ err: error }, "chain performance unavailable");
       }
-      return { tps: CHAIN_PERFORMANCE_FALLBACK, source: "fallback" as const };
+      return {
+        tps: CHAIN_PERFORMANCE_FALLBACK,
+        source: "fallback" as const,
+        slotMs: null,
+        slow: false,
+        sampleSeconds: 0,
+      };
     },
   );
 }

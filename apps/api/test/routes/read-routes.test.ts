@@ -303,8 +303,14 @@ describe.each(ENGINES)("read routes over indexed accounts (%s)", (engine) => {
     expect(droplets.droplets).toBe(Math.floor(droplets.borrowedUsdDays));
   });
 
-  it("falls back to 2000 for chain performance when the RPC is unreachable", async () => {
-    expect((await get("/dirty/chain-performance")).body).toEqual({ tps: 2000, source: "fallback" });
+  it("falls back to 2000, not slow, for chain performance when the RPC is unreachable", async () => {
+    expect((await get("/dirty/chain-performance")).body).toEqual({
+      tps: 2000,
+      source: "fallback",
+      slotMs: null,
+      slow: false,
+      sampleSeconds: 0,
+    });
   });
 
   it("serves the OpenAPI document with every route", async () => {
