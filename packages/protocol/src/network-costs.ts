@@ -10,8 +10,8 @@ export const ACCOUNT_STORAGE_OVERHEAD_BYTES = 128n;
 export const RENT_EXEMPT_LAMPORTS_PER_BYTE = 3480n * 2n;
 /** Network fee per signature, lamports. */
 export const LAMPORTS_PER_SIGNATURE = 5000n;
-/** The lending program's Loan account (programs/lending/LAYOUT.md). */
-export const LOAN_ACCOUNT_BYTES = 384n;
+/** The lending program's Loan account since program 1.8 (layout v2, programs/lending/LAYOUT.md), bytes. */
+export const LOAN_ACCOUNT_BYTES = 424n;
 /** An SPL token account (the collateral escrow, a currency account). */
 export const TOKEN_ACCOUNT_BYTES = 165n;
 /** A take-loan transaction is signed by the borrower and co-signed by the oracle. */

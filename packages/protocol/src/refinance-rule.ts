@@ -4,11 +4,9 @@
  * most the app lets a transaction pay, MAX_PRIORITY_FEE_LAMPORTS) and the rent of the new loan's record, which
  * stays on chain (the old escrow's rent comes back as the new escrow's is paid, so the escrow costs nothing).
  */
-import { computeRentExemptLamports, LAMPORTS_PER_SIGNATURE } from "./network-costs.ts";
+import { computeRentExemptLamports, LAMPORTS_PER_SIGNATURE, LOAN_ACCOUNT_BYTES } from "./network-costs.ts";
 import { MAX_PRIORITY_FEE_LAMPORTS } from "./priority-fee.ts";
 
-/** The lending program's Loan account since program 1.8 (programs/lending/LAYOUT.md), bytes. */
-export const LOAN_ACCOUNT_V2_BYTES = 424n;
 /** A Refinance is signed by the borrower and co-signed by the oracle. */
 export const REFINANCE_SIGNATURES = 2n;
 
@@ -19,7 +17,7 @@ export function computeRefinanceCostLamports(
   return (
     REFINANCE_SIGNATURES * LAMPORTS_PER_SIGNATURE +
     priorityFeeLamports +
-    computeRentExemptLamports(LOAN_ACCOUNT_V2_BYTES)
+    computeRentExemptLamports(LOAN_ACCOUNT_BYTES)
   );
 }
 
