@@ -1,6 +1,7 @@
+import { isChainSlow } from "@cistern/protocol";
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { parseChainPerformance } from "../src/data/chain-status.ts";
+import { getChainSlowness, isChainDegraded, parseChainPerformance } from "../src/data/chain-status.ts";
 import { decodeMetadataName, getMetadataAddress } from "../src/data/nft-names.ts";
 import { parsePrices } from "../src/data/prices.ts";
 import { parseCurrencyNames, parseDemoWorldNames } from "../src/data/token-names.ts";
@@ -38,14 +39,40 @@ describe("data parsers", () => {
 });
 
 describe("chain performance", () => {
-  it("reads the API's {tps, source} and falls back to 2000", () => {
-    expect(parseChainPerformance({ tps: 3150, source: "rpc" })).toEqual({ tps: 3150, source: "rpc" });
-    expect(parseChainPerformance({ tps: 2000, source: "fallback" })).toEqual({
-      tps: 2000,
-      source: "fallback",
+  it("reads the API's {tps, source, slotMs} and falls back to 2000, unmeasured", () => {
+    expect(parseChainPerformance({ tps: 3150, source: "rpc", slotMs: 410, slow: false })).toEqual({
+      tps: 3150,
+      source: "rpc",
+      slotMs: 410,
     });
-    expect(parseChainPerformance({ tps: "fast" })).toEqual({ tps: 2000, source: "fallback" });
-    expect(parseChainPerformance(null)).toEqual({ tps: 2000, source: "fallback" });
+    // an answer without a slot time measures no slowness
+    expect(parseChainPerformance({ tps: 3150, source: "rpc" })).toEqual({
+      tps: 3150,
+      source: "rpc",
+      slotMs: null,
+    });
+    const fallback = { tps: 2000, source: "fallback", slotMs: null };
+    expect(parseChainPerformance({ tps: 2000, source: "fallback", slotMs: null })).toEqual(fallback);
+    // a fallback carries no measurement, whatever else it says
+    expect(parseChainPerformance({ tps: 2000, source: "fallback", slotMs: 5000 })).toEqual(fallback);
+    expect(parseChainPerformance({ tps: "fast" })).toEqual(fallback);
+    expect(parseChainPerformance(null)).toEqual(fallback);
+  });
+
+  it("is degraded by the protocol's slot-time rule only, never by transactions a second", () => {
+    const rpc = (tps: number, slotMs: number | null) => ({ tps, source: "rpc" as const, slotMs });
+    // the old false alarm: an idle chain (0 a second) at the 400 ms target
+    expect(isChainDegraded(rpc(0, 400))).toBe(false);
+    expect(getChainSlowness(rpc(0, 400))).toBeNull();
+    expect(isChainDegraded(rpc(5000, 799))).toBe(false);
+    expect(isChainDegraded(rpc(5000, 800))).toBe(true);
+    expect(getChainSlowness(rpc(0, 1667))).toBe("blocks take 1.7 s instead of 0.4 s");
+    expect(isChainDegraded(rpc(0, null))).toBe(false);
+    expect(isChainDegraded({ tps: 2000, source: "fallback", slotMs: null })).toBe(false);
+    expect(isChainDegraded(undefined)).toBe(false);
+    // the web and the API read the same rule
+    for (const slotMs of [400, 799, 800, 1600, 60_000])
+      expect(isChainDegraded(rpc(0, slotMs))).toBe(isChainSlow(slotMs));
   });
 });
 

@@ -1,7 +1,7 @@
 import { parseLoan } from "@cistern/protocol";
 import { describe, expect, it } from "vitest";
 import { viewLoan } from "../src/features/loans/loan-model.ts";
-import { getNotifications, isChainDegraded } from "../src/notifications/notification-model.ts";
+import { getNotifications } from "../src/notifications/notification-model.ts";
 import { address, apiLoan } from "./pages/fixtures.ts";
 
 const DAY = 86_400;
@@ -84,20 +84,19 @@ describe("notification centre", () => {
     );
   });
 
-  it("says the cluster is degraded only on a measured slow figure while loans run", () => {
-    expect(isChainDegraded({ tps: 400, source: "rpc" })).toBe(true);
-    expect(isChainDegraded({ tps: 400, source: "fallback" })).toBe(false);
-    expect(isChainDegraded({ tps: 2500, source: "rpc" })).toBe(false);
-    const slow = { tps: 400, source: "rpc" as const };
-    const running = getNotifications({
-      borrowed: [row({ createdAt: T + 3 * DAY }, now)],
-      lent: [],
-      now,
-      performance: slow,
-    });
+  it("says the cluster is degraded only on measured slow slots while loans run", () => {
+    // an idle chain at the slot target is not slow: the old 0-transactions-a-second false alarm
+    const idle = { tps: 0, source: "rpc" as const, slotMs: 400 };
+    const loans = [row({ createdAt: T + 3 * DAY }, now)];
+    expect(getNotifications({ borrowed: loans, lent: [], now, performance: idle })).toEqual([]);
+    const unmeasured = { tps: 2000, source: "fallback" as const, slotMs: null };
+    expect(getNotifications({ borrowed: loans, lent: [], now, performance: unmeasured })).toEqual([]);
+    const slow = { tps: 400, source: "rpc" as const, slotMs: 1667 };
+    const running = getNotifications({ borrowed: loans, lent: [], now, performance: slow });
     expect(running.map((n) => n.kind)).toEqual(["degraded"]);
+    expect(running[0]!.title).toBe("Solana is running slow");
     expect(running[0]!.body).toBe(
-      "The network handles 400 transactions a second right now. Repay early: the on-chain grace period does not change during an outage.",
+      "Right now blocks take 1.7 s instead of 0.4 s. Repay early: the on-chain grace period does not change during an outage.",
     );
     expect(getNotifications({ borrowed: [], lent: [], now, performance: slow })).toEqual([]);
   });

@@ -61,8 +61,6 @@ export const REFRESH_INTERVAL_MS = 30_000;
 export const UPDATE_CHECK_INTERVAL_MS = 10 * 60_000;
 /** Chain performance value used when its fetch fails. */
 export const CHAIN_PERFORMANCE_FALLBACK = 2000;
-/** Below this many transactions a second (measured, not the fallback) the cluster counts as degraded. */
-export const CHAIN_DEGRADED_TPS = 1000;
 /** Liability and asset values of the liabilities series are scaled by this. */
 export const LIABILITIES_SCALE = 10_000;
 

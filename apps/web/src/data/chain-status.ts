@@ -1,4 +1,10 @@
-import { CHAIN_PERFORMANCE_FALLBACK, REFRESH_INTERVAL_MS } from "@cistern/protocol";
+import {
+  CHAIN_PERFORMANCE_FALLBACK,
+  formatSlotSeconds,
+  isChainSlow,
+  REFRESH_INTERVAL_MS,
+  TARGET_SLOT_MS,
+} from "@cistern/protocol";
 import { useConnection } from "@solana/wallet-adapter-react";
 import { useQuery } from "@tanstack/react-query";
 import { useAppContext } from "../app-context.ts";
@@ -32,19 +38,41 @@ export interface ChainPerformance {
   tps: number;
   /** "fallback" when the API (or its node) could not measure it: the spec's 2000. */
   source: "rpc" | "fallback";
+  /** The cluster's slot time in milliseconds as the API measured it; null when not measured. */
+  slotMs: number | null;
 }
+
+const FALLBACK: ChainPerformance = { tps: CHAIN_PERFORMANCE_FALLBACK, source: "fallback", slotMs: null };
 
 /** Reads the API's chain performance answer; anything unusable is the fallback. */
 export function parseChainPerformance(body: unknown): ChainPerformance {
-  const { tps, source } = (body ?? {}) as { tps?: unknown; source?: unknown };
-  if (typeof tps === "number" && Number.isFinite(tps) && tps >= 0) {
-    return { tps, source: source === "fallback" ? "fallback" : "rpc" };
-  }
-  return { tps: CHAIN_PERFORMANCE_FALLBACK, source: "fallback" };
+  const { tps, source, slotMs } = (body ?? {}) as { tps?: unknown; source?: unknown; slotMs?: unknown };
+  if (typeof tps !== "number" || !Number.isFinite(tps) || tps < 0 || source === "fallback")
+    return { ...FALLBACK };
+  return {
+    tps,
+    source: "rpc",
+    slotMs: typeof slotMs === "number" && Number.isFinite(slotMs) && slotMs > 0 ? slotMs : null,
+  };
 }
 
 /**
- * Chain throughput from the API (GET /dirty/chain-performance), every 30 s while the page is
+ * True when Solana is running slow: the measured slot time by the one rule of @cistern/protocol (isChainSlow: at
+ * least twice the 400 ms target). Throughput decides nothing (an idle chain is not slow) and the fallback never
+ * counts. The API's `slow` is the same rule on the same figure.
+ */
+export function isChainDegraded(performance: ChainPerformance | undefined): boolean {
+  return performance !== undefined && performance.source !== "fallback" && isChainSlow(performance.slotMs);
+}
+
+/** How slow Solana is running, "blocks take 1.6 s instead of 0.4 s", or null when it is not ({@link isChainDegraded}). */
+export function getChainSlowness(performance: ChainPerformance | undefined): string | null {
+  if (!isChainDegraded(performance) || performance?.slotMs == null) return null;
+  return `blocks take ${formatSlotSeconds(performance.slotMs)} instead of ${formatSlotSeconds(TARGET_SLOT_MS)}`;
+}
+
+/**
+ * Chain performance from the API (GET /dirty/chain-performance), every 30 s while the page is
  * visible. A failure gives the spec's fallback of 2000 (logged).
  */
 export function useChainPerformance() {
@@ -56,7 +84,7 @@ export function useChainPerformance() {
         return parseChainPerformance(await requestJson<unknown>(`${config.apiUrl}/dirty/chain-performance`));
       } catch (error) {
         console.error("Chain performance refresh failed", error);
-        return { tps: CHAIN_PERFORMANCE_FALLBACK, source: "fallback" };
+        return { ...FALLBACK };
       }
     },
     refetchInterval: REFRESH_INTERVAL_MS,

@@ -1,5 +1,5 @@
-import { CHAIN_DEGRADED_TPS, formatDateTime, formatDuration, formatMoney } from "@cistern/protocol";
-import type { ChainPerformance } from "../data/chain-status.ts";
+import { formatDateTime, formatDuration, formatMoney } from "@cistern/protocol";
+import { type ChainPerformance, getChainSlowness } from "../data/chain-status.ts";
 import { describeEndingForBorrower, getLoanEnding, type LoanEnding } from "../features/loans/loan-ending.ts";
 import { closedAt, type LoanRowView } from "../features/loans/loan-model.ts";
 import type { LoanRequestView } from "../features/requests/request-data.ts";
@@ -28,13 +28,6 @@ export interface AppNotification {
 
 /** How long a closed loan stays in the notification centre. */
 const RECENT_SECONDS = 7 * 86_400;
-
-/** True when the cluster's measured throughput is below CHAIN_DEGRADED_TPS (the fallback figure never counts). */
-export function isChainDegraded(performance: ChainPerformance | undefined): boolean {
-  return (
-    performance !== undefined && performance.source !== "fallback" && performance.tps < CHAIN_DEGRADED_TPS
-  );
-}
 
 /**
  * The wallet's notifications at `now`: as a borrower, loans due within a day, past due (in grace) and past grace,
@@ -125,12 +118,14 @@ export function getNotifications(input: {
         urgent: false,
       });
   const running = input.borrowed.some((r) => ["active", "near-expiry", "grace"].includes(r.phase));
-  if (running && isChainDegraded(input.performance))
+  // the one slowness rule (slot time, not throughput) the Loans page's warning reads too
+  const slowness = getChainSlowness(input.performance);
+  if (running && slowness !== null)
     out.push({
       id: `degraded:${Math.floor(input.now / 3600)}`,
       kind: "degraded",
       title: "Solana is running slow",
-      body: `The network handles ${input.performance!.tps} transactions a second right now. Repay early: the on-chain grace period does not change during an outage.`,
+      body: `Right now ${slowness}. Repay early: the on-chain grace period does not change during an outage.`,
       at: input.now,
       urgent: true,
     });

@@ -5,7 +5,7 @@ import { useChainPerformance } from "../../data/chain-status.ts";
 import { formatDuration, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
-import { isChainDegraded } from "../../notifications/notification-model.ts";
+import { ChainSlowWarning } from "../../shell/chain-slow-warning.tsx";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { MyRequests } from "../requests/my-requests.tsx";
 import { CalendarFeed } from "./calendar-feed.tsx";
@@ -107,13 +107,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
             <>
               <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
               <CalendarFeed />
-              {ongoing.length > 0 && isChainDegraded(performance.data) ? (
-                <div className="pg-warning" role="status" data-testid="outage-warning">
-                  Solana is running slow right now ({performance.data!.tps} transactions a second), so
-                  transactions may take longer to land. Repay early: the on-chain due dates and grace period
-                  do not change during an outage.
-                </div>
-              ) : null}
+              {ongoing.length > 0 ? <ChainSlowWarning performance={performance.data} /> : null}
               {soon.length > 0 ? (
                 <div className="pg-warning" role="status" data-testid="near-expiry">
                   {soon.length === 1 ? "A loan is" : `${soon.length} loans are`} due within a day. The nearest
