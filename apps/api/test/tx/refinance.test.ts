@@ -86,8 +86,12 @@ describe("refinancing a loan to a cheaper pool, on localnet", () => {
     expect(other.status).toBeGreaterThanOrEqual(400);
     expect(other.status).toBeLessThan(500);
     const closed = await post(w.app, "/defi/refinance-loan", { borrower: borrower.address, loan });
-    expect(closed.status).toBe(400);
-    expect(closed.body.message).toMatch(/not ongoing|Repaid/i);
+    expect(closed.status).toBe(422);
+    expect(closed.body).toMatchObject({
+      code: 6033,
+      name: "LoanNotOngoing",
+      params: { status: "Refinanced", viewer: "borrower", collateral: "tokens" },
+    });
     expect((await w.app.inject({ url: `/loan/refinance-offer?loan=${loan}` })).json()).toBeNull();
   });
 });
