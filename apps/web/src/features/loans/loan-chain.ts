@@ -5,7 +5,7 @@ import {
   type LoanClosedBy,
   PROGRAM_ERROR_CODE,
 } from "@cistern/protocol";
-import { decodeLoanAccount } from "@cistern/sdk";
+import { decodeLoanAccount } from "@cistern/sdk/accounts/loan";
 import { useConnection } from "@solana/wallet-adapter-react";
 import { type Connection, PublicKey } from "@solana/web3.js";
 import { useQueryClient } from "@tanstack/react-query";
