@@ -244,7 +244,8 @@ function createConfirmationWatcher(tx: TxContext): (waiter: Waiter) => void {
         chunk,
         { searchTransactionHistory: false },
       ]);
-      if (r.ok) chunk.forEach((signature, j) => out.set(signature, r.result.value[j] ?? undefined));
+      if (!r.ok) continue;
+      for (const [j, signature] of chunk.entries()) out.set(signature, r.result.value[j] ?? undefined);
     }
     return out;
   };
