@@ -80,7 +80,7 @@ export function LoanTable({
   };
   return (
     <TableScroll label={caption}>
-      <table className="pg-table pg-stack pg-loans" data-testid={testId}>
+      <table className="pg-table pg-stack" data-testid={testId}>
         <caption className="pg-caption">{caption}</caption>
         <thead>
           <tr>
@@ -107,7 +107,7 @@ export function LoanTable({
             <th scope="col">Status</th>
             {party ? <th scope="col">{party === "lender" ? "Lender" : "Borrower"}</th> : null}
             {actions ? (
-              <th scope="col" className="pg-actions-head">
+              <th scope="col">
                 <span className="pg-sr">Actions</span>
               </th>
             ) : null}

@@ -106,6 +106,7 @@ function BorrowerLoans({ owner }: { owner: string }) {
           return (
             <>
               <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
+              <CalendarFeed />
               {ongoing.length > 0 ? <ChainSlowWarning performance={performance.data} /> : null}
               {soon.length > 0 ? (
                 <div className="pg-warning" role="status" data-testid="near-expiry">
@@ -276,8 +277,6 @@ function BorrowerLoans({ owner }: { owner: string }) {
                     />
                   ))}
               </section>
-              {/* a tool, not a notice: under the loans so the row actions stay on the first screen */}
-              <CalendarFeed />
               <section className="pg-section">
                 <h2 className="pg-h2">History ({history.length})</h2>
                 {history.length === 0 ? (
