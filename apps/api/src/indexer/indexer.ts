@@ -79,6 +79,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let reconcileTimer: NodeJS.Timeout | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let reconciling: Promise<ReconcileResult> | undefined;
+  /** Subscription updates not written yet: each account's newest notification, and the landed signatures. */
+  let pendingAccounts = new Map<string, { data: Uint8Array; slot: number }>();
+  let pendingSignatures: { signature: string; slot: number }[] = [];
+  let drainQueued = false;
 
   function enqueue(task: () => Promise<unknown>): void {
     queue = queue.then(task).catch((error: unknown) => log.warn({ err: error }, "indexer update failed"));
@@ -92,14 +96,23 @@ export function createIndexer(options: IndexerOptions): Indexer {
     return rows[0]?.owner ?? null;
   }
 
-  async function applyDecoded(q: Queryable, pubkey: string, decoded: Decoded, slot: number): Promise<void> {
+  async function applyDecoded(
+    q: Queryable,
+    pubkey: string,
+    decoded: Decoded,
+    slot: number,
+    lenders?: Map<string, string>,
+  ): Promise<void> {
     switch (decoded.type) {
       case "Bank":
         return upsertBank(q, pubkey, decoded.account, slot);
       case "Pool":
         return upsertPool(q, pubkey, decoded.account, slot);
       case "Loan": {
-        let lender = await lenderOf(q, decoded.account.pool, decoded.account.bank);
+        // a batch writes pools before loans, and a pool's owner never changes: one read per pool and bank
+        const lenderKey = `${decoded.account.pool}/${decoded.account.bank}`;
+        let lender =
+          lenders?.get(lenderKey) ?? (await lenderOf(q, decoded.account.pool, decoded.account.bank));
         if (lender === null) {
           // The loan arrived before its pool and bank: read them first.
           const parents = await rpc.getMultipleAccounts([decoded.account.pool, decoded.account.bank]);
@@ -117,6 +130,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
             );
           }
         }
+        lenders?.set(lenderKey, lender);
         return upsertLoan(q, pubkey, decoded.account, lender, slot);
       }
       case "Request":
@@ -197,45 +211,135 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
 
   /**
-   * Indexes one landed program transaction from the transaction itself, whatever order the websocket delivers its
-   * logs and account notifications in (a node sends the logs first): the loans it opened or closed are read now and
-   * written together with what the transaction tells about them (each event's signature and actor, a sale's
-   * proceeds, slot and signature, a margin position's down payment), in one database transaction, so a sold loan
-   * never reads Sold without its sale. A closed pool leaves the program (its account is deleted, which
-   * programSubscribe does not report): indexed open pools among the accounts it wrote that are gone are marked
-   * Closed. Then loan events still unsigned are backfilled.
+   * Writes a batch of subscription updates in one database transaction: the accounts notified (each at its newest
+   * notification) and the landed program transactions (what logs notifications name), each indexed from the
+   * transaction itself, whatever order the websocket delivers its logs and account notifications in (a node sends
+   * the logs first): the loans it opened or closed are written together with what the transaction tells about them
+   * (each event's signature and actor, a sale's proceeds, slot and signature, a margin position's down payment),
+   * so a sold loan never reads Sold without its sale. An account the batch was notified of at or after the
+   * transaction's slot is taken from its notification; any other is read now. A closed pool leaves the program
+   * (its account is deleted, which programSubscribe does not report): indexed open pools among the accounts a
+   * transaction wrote that are gone are marked Closed. Loan events still unsigned are backfilled only when a
+   * transaction could not be read or did not sign the events it names.
+   */
+  async function applyBatch(
+    notified: ReadonlyMap<string, { data: Uint8Array; slot: number }>,
+    signatures: readonly { signature: string; slot: number }[],
+  ): Promise<void> {
+    const read = await Promise.all(signatures.map((s) => readLanded(s.signature)));
+    const landed = read.filter((f): f is TransactionFacts => f !== null);
+    let missed = landed.length < signatures.length;
+    const writable = [...new Set(landed.flatMap((f) => f.writableAccounts))];
+    const openPools =
+      writable.length === 0
+        ? []
+        : await db.query<{ pubkey: string }>(
+            "SELECT pubkey FROM pools WHERE pubkey = ANY($1::text[]) AND status <> 'Closed'",
+            [writable],
+          );
+    const pools = new Set(openPools.map((p) => p.pubkey));
+    // the slot from which an account must be read for each transaction touching it
+    const needed = new Map<string, number>();
+    for (const facts of landed) {
+      const touched = [
+        ...facts.loans.map((l) => l.loan),
+        ...facts.writableAccounts.filter((a) => pools.has(a)),
+      ];
+      for (const key of touched) needed.set(key, Math.max(needed.get(key) ?? 0, facts.slot));
+    }
+    const keys = [...needed]
+      .filter(([key, slot]) => (notified.get(key)?.slot ?? -1) < slot)
+      .map(([key]) => key);
+    const fresh = keys.length === 0 ? { slot: 0, accounts: [] } : await rpc.getMultipleAccounts(keys);
+    const maxSlot = Math.max(
+      0,
+      ...signatures.map((s) => s.slot),
+      ...[...notified.values()].map((n) => n.slot),
+    );
+    const readSlot = Math.max(fresh.slot, ...landed.map((f) => f.slot));
+    // every account's newest known state: a notification, or what was just read (null: gone from the program)
+    const accounts = new Map<string, { data: Uint8Array | null; slot: number }>(notified);
+    for (const [i, account] of fresh.accounts.entries())
+      accounts.set(keys[i]!, {
+        data: account === null || account.owner !== programId ? null : account.data,
+        slot: readSlot,
+      });
+    const order = { Config: 0, Bank: 1, Pool: 2, Loan: 3, Request: 4 } as const;
+    const written: { pubkey: string; decoded: Decoded; slot: number }[] = [];
+    const closed: { pubkey: string; slot: number }[] = [];
+    for (const [pubkey, { data, slot }] of accounts) {
+      const decoded = data === null ? null : tryDecode(data);
+      if (decoded !== null) written.push({ pubkey, decoded, slot });
+      // a zeroed account (a closed pool as notified) or a pool gone from the program is closed
+      else if (data === null ? pools.has(pubkey) : data.every((b) => b === 0)) closed.push({ pubkey, slot });
+    }
+    written.sort((a, b) => order[a.decoded.type] - order[b.decoded.type]);
+    const lastSignature = signatures.at(-1)?.signature ?? null;
+    await db.transaction(async (q) => {
+      for (const pool of closed) await markPoolClosed(q, pool.pubkey, pool.slot);
+      const lenders = new Map<string, string>();
+      for (const { pubkey, decoded, slot } of written) await applyDecoded(q, pubkey, decoded, slot, lenders);
+      for (const facts of landed) {
+        // every fact names an event of its loan to sign; fewer signed: a replay, or an event not written yet
+        if ((await recordTransactionFacts(q, facts)) < facts.loans.length) missed = true;
+      }
+      await saveCursor(q, programId, maxSlot, lastSignature, null);
+    });
+    if (missed) await backfillSignatures(db, rpc, programId, log);
+  }
+
+  /**
+   * Indexes one landed program transaction (see applyBatch): the loans it opened or closed, with its signature,
+   * actor and the sale or margin opening it logged; pools it closed.
    */
   async function applyTransaction(signature: string, slot: number): Promise<void> {
-    const facts = await readLanded(signature);
-    if (facts === null) {
-      await saveCursor(db, programId, slot, signature, null);
-      await backfillSignatures(db, rpc, programId, log);
-      return;
+    await applyBatch(new Map(), [{ signature, slot }]);
+  }
+
+  /**
+   * Writes everything the subscription delivered since the last drain as one batch (repeated notifications of one
+   * account coalesced to the newest). When the batch cannot be written as a whole (e.g. a loan whose pool is not
+   * readable), each update is written on its own, as they came, so one bad update does not hold back the others.
+   */
+  async function drain(): Promise<void> {
+    // let the notifications of one commit (a transaction's logs, then its accounts) arrive before the batch is cut
+    await new Promise((r) => setImmediate(r));
+    drainQueued = false;
+    const notified = pendingAccounts;
+    const signatures = pendingSignatures;
+    pendingAccounts = new Map();
+    pendingSignatures = [];
+    if (notified.size === 0 && signatures.length === 0) return;
+    try {
+      await applyBatch(notified, signatures);
+    } catch (error) {
+      log.warn({ err: error }, "indexer batch failed; writing its updates one by one");
+      for (const [pubkey, { data, slot }] of notified)
+        await applyAccount(pubkey, data, slot).catch((e: unknown) =>
+          log.warn({ err: e }, "indexer update failed"),
+        );
+      for (const { signature, slot } of signatures)
+        await applyTransaction(signature, slot).catch((e: unknown) =>
+          log.warn({ err: e }, "indexer update failed"),
+        );
     }
-    const openPools = await db.query<{ pubkey: string }>(
-      "SELECT pubkey FROM pools WHERE pubkey = ANY($1::text[]) AND status <> 'Closed'",
-      [facts.writableAccounts],
-    );
-    const keys = [...new Set([...openPools.map((p) => p.pubkey), ...facts.loans.map((l) => l.loan)])];
-    const read = keys.length === 0 ? { slot, accounts: [] } : await rpc.getMultipleAccounts(keys);
-    const readSlot = Math.max(slot, read.slot);
-    const pools = new Set(openPools.map((p) => p.pubkey));
-    await db.transaction(async (q) => {
-      // pools first: a loan's row names its lender, read from its pool
-      const order = { Config: 0, Bank: 1, Pool: 2, Loan: 3, Request: 4 } as const;
-      const written: { pubkey: string; decoded: Decoded }[] = [];
-      for (const [i, account] of read.accounts.entries()) {
-        const pubkey = keys[i]!;
-        const decoded = account === null || account.owner !== programId ? null : tryDecode(account.data);
-        if (decoded !== null) written.push({ pubkey, decoded });
-        else if (pools.has(pubkey)) await markPoolClosed(q, pubkey, readSlot);
-      }
-      written.sort((a, b) => order[a.decoded.type] - order[b.decoded.type]);
-      for (const { pubkey, decoded } of written) await applyDecoded(q, pubkey, decoded, readSlot);
-      await recordTransactionFacts(q, facts);
-      await saveCursor(q, programId, slot, signature, null);
-    });
-    await backfillSignatures(db, rpc, programId, log);
+  }
+
+  function scheduleDrain(): void {
+    if (drainQueued) return;
+    drainQueued = true;
+    enqueue(drain);
+  }
+
+  function noteAccount(pubkey: string, data: Uint8Array, slot: number): void {
+    const known = pendingAccounts.get(pubkey);
+    if (known === undefined || known.slot <= slot) pendingAccounts.set(pubkey, { data, slot });
+    scheduleDrain();
+  }
+
+  function noteLogs(signature: string, slot: number): void {
+    pendingSignatures.push({ signature, slot });
+    scheduleDrain();
   }
 
   function reconcile(): Promise<ReconcileResult> {
@@ -247,10 +351,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   function follow(): void {
     pubsub = connectProgramPubSub(options.wsUrl, programId, {
-      onProgramAccount: (pubkey, data, _lamports, slot) => enqueue(() => applyAccount(pubkey, data, slot)),
+      onProgramAccount: (pubkey, data, _lamports, slot) => noteAccount(pubkey, data, slot),
       onLogs: (signature, failed, slot) => {
         if (failed) return;
-        enqueue(() => applyTransaction(signature, slot));
+        noteLogs(signature, slot);
       },
       // After every (re)connect, catch up on anything missed while disconnected.
       onSubscribed: () => enqueue(() => reconcile()),
