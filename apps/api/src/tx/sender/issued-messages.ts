@@ -24,6 +24,12 @@ export interface IssuedMessageStore {
    * `blockHeight`) does not need the oracle or expired before that height.
    */
   claimCosign(messageBytes: ReadonlyUint8Array, nowSeconds: number, blockHeight?: number): Promise<boolean>;
+  /** claimCosign with `blockHeight`, answering the claimed message's last valid block height (undefined: not claimed). */
+  claimCosignUntil(
+    messageBytes: ReadonlyUint8Array,
+    nowSeconds: number,
+    blockHeight: number,
+  ): Promise<number | undefined>;
   /** Forgets messages whose blockhash expired before `blockHeight`. */
   prune(blockHeight: number): Promise<void>;
   /** How many messages are remembered. */
@@ -71,6 +77,19 @@ export function createIssuedMessageStore(db: Queryable): IssuedMessageStore {
     for (const w of batch) w.done(error);
     flush();
   };
+  const claimCosignUntil: IssuedMessageStore["claimCosignUntil"] = async (
+    messageBytes,
+    nowSeconds,
+    blockHeight,
+  ) => {
+    const [row] = await db.query<{ last_valid_block_height: unknown }>(
+      `UPDATE issued_transactions SET cosigned_at = $2
+       WHERE hash = $1 AND cosigned_at IS NULL AND needs_oracle AND last_valid_block_height >= $3
+       RETURNING last_valid_block_height`,
+      [hashMessage(messageBytes), Math.floor(nowSeconds), blockHeight],
+    );
+    return row === undefined ? undefined : Number(row.last_valid_block_height);
+  };
   return {
     remember(messageBytes, issued) {
       return new Promise<void>((resolve, reject) => {
@@ -98,20 +117,15 @@ export function createIssuedMessageStore(db: Queryable): IssuedMessageStore {
           };
     },
     async claimCosign(messageBytes, nowSeconds, blockHeight) {
-      const rows =
-        blockHeight === undefined
-          ? await db.query(
-              "UPDATE issued_transactions SET cosigned_at = $2 WHERE hash = $1 AND cosigned_at IS NULL RETURNING hash",
-              [hashMessage(messageBytes), Math.floor(nowSeconds)],
-            )
-          : await db.query(
-              `UPDATE issued_transactions SET cosigned_at = $2
-               WHERE hash = $1 AND cosigned_at IS NULL AND needs_oracle AND last_valid_block_height >= $3
-               RETURNING hash`,
-              [hashMessage(messageBytes), Math.floor(nowSeconds), blockHeight],
-            );
+      if (blockHeight !== undefined)
+        return (await claimCosignUntil(messageBytes, nowSeconds, blockHeight)) !== undefined;
+      const rows = await db.query(
+        "UPDATE issued_transactions SET cosigned_at = $2 WHERE hash = $1 AND cosigned_at IS NULL RETURNING hash",
+        [hashMessage(messageBytes), Math.floor(nowSeconds)],
+      );
       return rows.length === 1;
     },
+    claimCosignUntil,
     async prune(blockHeight) {
       await db.query("DELETE FROM issued_transactions WHERE last_valid_block_height < $1", [blockHeight]);
     },

@@ -8,10 +8,12 @@ import { MAX_BUNDLE_TRANSACTIONS, submitBundle } from "./bundle.ts";
 import {
   BLOCK_HEIGHT_MESSAGE,
   coSign,
+  coSignIssued,
   decodeWireTransaction,
   requireFullySigned,
   type SendResult,
   submitAndConfirm,
+  unknownMessageRefusal,
 } from "./sender.ts";
 
 const Kind = Type.Optional(
@@ -153,9 +155,8 @@ export function registerSenderRoutes(app: FastifyInstance, tx: TxContext): void 
     async (request) => {
       checkKind(request.body.kind);
       const transaction = decodeWireTransaction(request.body.transaction);
-      const issued = await tx.issued.lookup(transaction.messageBytes);
-      const signed = await coSign(tx, transaction, 0);
-      return submitAndConfirm(tx, signed, issued?.lastValidBlockHeight ?? 0);
+      const { signed, lastValidBlockHeight } = await coSignIssued(tx, transaction, 0);
+      return submitAndConfirm(tx, signed, lastValidBlockHeight);
     },
   );
 
@@ -194,10 +195,7 @@ export function registerSenderRoutes(app: FastifyInstance, tx: TxContext): void 
       const list = [];
       for (const [i, transaction] of decoded.entries()) {
         const issued = await tx.issued.lookup(transaction.messageBytes);
-        if (issued === undefined)
-          throw badRequest(
-            `Refused to co-sign transactions[${i}]: this server did not build this message (unknown or altered)`,
-          );
+        if (issued === undefined) throw await unknownMessageRefusal(tx, transaction, i);
         lastValid = Math.min(lastValid, issued.lastValidBlockHeight);
         list.push(issued.needsOracle ? await coSign(tx, transaction, i) : requireFullySigned(transaction, i));
       }

@@ -127,19 +127,35 @@ function passesOwnChecks(tx: TxContext, transaction: Transaction, index: number)
  * (never fee payer nor writable: {@link requireOracleRoleOnly}); the oracle's signature is then added. Every
  * other signer must already have signed. Refusals are 400s; nothing unknown is ever signed. A transaction that
  * passes every check is claimed in one statement (issued, needing the oracle, unexpired, not co-signed before);
- * anything else goes through the checks one by one, for the refusal that says why.
+ * anything else goes through the checks one by one, for the refusal that says why. A message it does not remember
+ * is refused as expired when its blockhash no longer is valid (the builder forgets expired messages), else as one
+ * this server did not build.
  */
 export async function coSign(tx: TxContext, transaction: Transaction, index: number): Promise<Transaction> {
+  return (await coSignIssued(tx, transaction, index)).signed;
+}
+
+/** coSign, answering also the last valid block height the builder issued the message with. */
+export async function coSignIssued(
+  tx: TxContext,
+  transaction: Transaction,
+  index: number,
+): Promise<{ signed: Transaction; lastValidBlockHeight: number }> {
   if (passesOwnChecks(tx, transaction, index)) {
     const height = await tx.clock.blockHeight();
-    if (await tx.issued.claimCosign(transaction.messageBytes, tx.app.now(), height))
-      return partiallySignTransaction([tx.oracle.keyPair], transaction);
+    const lastValidBlockHeight = await tx.issued.claimCosignUntil(
+      transaction.messageBytes,
+      tx.app.now(),
+      height,
+    );
+    if (lastValidBlockHeight !== undefined)
+      return {
+        signed: await partiallySignTransaction([tx.oracle.keyPair], transaction),
+        lastValidBlockHeight,
+      };
   }
   const issued = await tx.issued.lookup(transaction.messageBytes);
-  if (issued === undefined)
-    throw badRequest(
-      `Refused to co-sign transactions[${index}]: this server did not build this message (unknown or altered)`,
-    );
+  if (issued === undefined) throw await unknownMessageRefusal(tx, transaction, index);
   const height = await tx.clock.blockHeight();
   if (height > issued.lastValidBlockHeight)
     throw badRequest(
@@ -163,7 +179,44 @@ export async function coSign(tx: TxContext, transaction: Transaction, index: num
       ERROR_CODES.SIGNED_MESSAGE_REPLAYED,
       `Refused to co-sign transactions[${index}]: it was co-signed before (build a new transaction)`,
     );
-  return partiallySignTransaction([tx.oracle.keyPair], transaction);
+  return {
+    signed: await partiallySignTransaction([tx.oracle.keyPair], transaction),
+    lastValidBlockHeight: issued.lastValidBlockHeight,
+  };
+}
+
+/** The refusal of a transaction that co-signs no message this server remembers (see unknownMessageRefusal). */
+export const EXPIRED_UNKNOWN_MESSAGE = `${BLOCK_HEIGHT_MESSAGE} (its blockhash is no longer valid: build a new transaction)`;
+
+/**
+ * Why a message the builder does not remember is refused. The builder forgets the messages whose blockhash
+ * expired, so a transaction signed and sent after its blockhash expired (e.g. held in a backlog) is no longer
+ * known: when the node says its blockhash is no longer valid it is refused as expired, not as a message this
+ * server did not build; otherwise (unknown, altered, or the node cannot tell) as one it did not build.
+ */
+export async function unknownMessageRefusal(
+  tx: TxContext,
+  transaction: Transaction,
+  index: number,
+): Promise<ApiError> {
+  let blockhash: string | undefined;
+  try {
+    const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    blockhash = message.lifetimeToken;
+  } catch {
+    blockhash = undefined;
+  }
+  if (blockhash !== undefined) {
+    const valid = await callJsonRpc<{ value: boolean }>(tx.app.rpc.url, "isBlockhashValid", [
+      blockhash,
+      { commitment: "confirmed" },
+    ]).catch(() => undefined);
+    if (valid?.ok === true && valid.result.value === false)
+      return badRequest(`Refused to co-sign transactions[${index}]: ${EXPIRED_UNKNOWN_MESSAGE}`);
+  }
+  return badRequest(
+    `Refused to co-sign transactions[${index}]: this server did not build this message (unknown or altered)`,
+  );
 }
 
 /** Checks a transaction sent as is: every signature present. */
