@@ -432,7 +432,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const centre = borrower.getByTestId("notifications-panel");
     await centre.locator('[data-kind="due-soon"]').waitFor({ timeout: 30_000 });
     expect(await centre.locator('[data-kind="due-soon"]').first().textContent()).toMatch(
-      /^A loan is due soonRepay [\d.,]+ USDC by .+ UTC \(in \d+h \d+m\) to keep your collateral\.$/,
+      /^A loan is due soon[\d.,]+ USDC loan on \S.*Repay [\d.,]+ USDC by .+ UTC \(in \d+h \d+m\) to keep your collateral\.$/,
     );
     await shot(borrower, "08b-notifications");
     await centre.getByRole("button", { name: "Close notifications" }).click();
@@ -1145,7 +1145,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const centre = borrower.getByTestId("notifications-panel");
     await centre.locator('[data-kind="request-filled"]').waitFor({ timeout: 30_000 });
     expect(await centre.locator('[data-kind="request-filled"]').first().textContent()).toMatch(
-      /^Your loan request was filledA lender filled your request: 20 USDC is in your wallet, repay by .+\.$/,
+      /^Your loan request was filled20 USDC loan on \S.*A lender filled your request: 20 USDC is in your wallet, repay by .+\.$/,
     );
     await centre.getByRole("button", { name: "Close notifications" }).click();
     const row = borrower

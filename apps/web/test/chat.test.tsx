@@ -9,6 +9,7 @@ import { createQueryClient } from "../src/app.tsx";
 import { AppContext } from "../src/app-context.ts";
 import { loadChatCredential } from "../src/chat/chat-api.ts";
 import { ChatProvider, useChat } from "../src/chat/chat-context.tsx";
+import { type ChatRoom, roomTitle } from "../src/chat/chat-model.ts";
 import { DEFAULT_RUNTIME_CONFIG } from "../src/config/runtime-config.ts";
 import { makeWallet } from "./pages/render-page.tsx";
 
@@ -92,5 +93,46 @@ describe("chat credential (spec: loaded on connect, cleared on disconnect, inval
     expect(screen.getByTestId("connection").textContent).toBe("signed-out");
     expect(localStorage.getItem(getChatCredentialStorageKey(me))).toBeNull();
     view.unmount();
+  });
+});
+
+describe("#36 chat room titles", () => {
+  const peer = (username = "") => ({ userId: Keypair.generate().publicKey.toBase58(), username, image: "" });
+  const room = (over: Partial<ChatRoom>): ChatRoom => ({
+    id: "loan:x",
+    kind: "loan",
+    loan: Keypair.generate().publicKey.toBase58(),
+    peer: peer(),
+    unread: 0,
+    lastMessage: null,
+    createdAt: 0,
+    ...over,
+  });
+  const loan = { subject: "20 USDC loan on Aqua Ape #12", peerRole: "lender" as const };
+
+  it("titles a loan's room with the loan and the other party's profile name, never an address", () => {
+    expect(roomTitle(room({ peer: peer("Dana") }), loan)).toEqual({
+      title: "20 USDC loan on Aqua Ape #12",
+      subtitle: "with Dana",
+    });
+    // no profile name: their part in the loan
+    expect(roomTitle(room({}), loan)).toEqual({
+      title: "20 USDC loan on Aqua Ape #12",
+      subtitle: "with your lender",
+    });
+    expect(roomTitle(room({}), { ...loan, peerRole: "borrower" }).subtitle).toBe("with your borrower");
+    // a loan not in the wallet's lists yet: no address for a name
+    const unknown = room({});
+    const title = roomTitle(unknown);
+    expect(title).toEqual({ title: "Loan conversation", subtitle: "" });
+    expect(JSON.stringify(title)).not.toContain(unknown.loan!.slice(0, 4));
+    expect(JSON.stringify(title)).not.toContain(unknown.peer.userId.slice(0, 4));
+  });
+
+  it("titles direct messages with the other person", () => {
+    expect(roomTitle(room({ kind: "direct", loan: null, peer: peer("Ola") }))).toEqual({
+      title: "Ola",
+      subtitle: "Direct messages",
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { parseLoan } from "@cistern/protocol";
 import { describe, expect, it } from "vitest";
+import { describeLoan, labelLoanCollateral } from "../src/features/loans/loan-label.ts";
 import { viewLoan } from "../src/features/loans/loan-model.ts";
 import { getNotifications } from "../src/notifications/notification-model.ts";
 import { address, apiLoan } from "./pages/fixtures.ts";
@@ -99,5 +100,53 @@ describe("notification centre", () => {
       "Right now blocks take 1.7 s instead of 0.4 s. Repay early: the on-chain grace period does not change during an outage.",
     );
     expect(getNotifications({ borrowed: [], lent: [], now, performance: slow })).toEqual([]);
+  });
+
+  it("names the loan each one means (collateral and amount) and opens that loan, the continuing one after an extension", () => {
+    const ape = { name: "Aqua Ape #12", image: "https://img.test/ape.png" };
+    const due = row({}, now);
+    const first = row({ status: "repaid", repaidAt: now - DAY, closedBy: "Extended" }, now);
+    const second = row({ status: "repaid", repaidAt: now - DAY, closedBy: "Extended" }, now);
+    const last = row({ createdAt: T + 3 * DAY }, now);
+    first.loan.extendedTo = second.loan.pubkey;
+    second.loan.extendedTo = last.loan.pubkey;
+    const lent = viewLoan(parseLoan(apiLoan({ createdAt: T - 10 * DAY, amount: "2500000" })), me, now);
+    const items = getNotifications({
+      borrowed: [due, first, second, last],
+      lent: [lent],
+      now,
+      describe: (loan) =>
+        describeLoan(loan, labelLoanCollateral(loan, { nft: ape, collectionName: "Aqua Apes" })),
+    });
+    const soon = items.find((n) => n.kind === "due-soon")!;
+    expect(soon.loan).toEqual({
+      pubkey: due.loan.pubkey,
+      tab: "borrowed",
+      subject: "100 USDC loan on Aqua Ape #12",
+    });
+    // an extension notifies on the link it closed, and opens the loan that continues it now
+    const extended = items.filter((n) => n.kind === "extended");
+    expect(extended.length).toBeGreaterThan(0);
+    for (const n of extended) expect(n.loan?.pubkey).toBe(last.loan.pubkey);
+    const lender = items.find((n) => n.kind === "lender-liquidatable")!;
+    expect(lender.loan).toEqual({
+      pubkey: lent.loan.pubkey,
+      tab: "lent",
+      subject: "2.5 USDC loan on Aqua Ape #12",
+    });
+    // without names the amount still says which loan; no address is ever the name
+    const bare = getNotifications({ borrowed: [due], lent: [], now });
+    expect(bare[0]!.loan?.subject).toBe("100 USDC loan");
+    // a token loan by its amount and symbol, an unknown NFT by its collection
+    const jup = parseLoan(apiLoan({ collateralAmount: "1000000000", isDefi: true }));
+    expect(
+      labelLoanCollateral(jup, { token: { symbol: "JUP", decimals: 6 }, collectionName: "Jupiter" })
+        .collateral,
+    ).toBe("1,000 JUP");
+    expect(labelLoanCollateral(due.loan, { collectionName: "Aqua Apes" })).toEqual({
+      collateral: "Aqua Apes",
+      image: "",
+      nftName: "",
+    });
   });
 });

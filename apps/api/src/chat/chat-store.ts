@@ -136,7 +136,7 @@ export async function openDirectRoom(
   return toRoom(row!);
 }
 
-/** A room with what `wallet` has not read yet and its last message. */
+/** A room with what `wallet` has not read yet (people's messages only) and its last message. */
 export interface RoomSummary {
   room: ChatRoomView;
   unread: number;
@@ -145,7 +145,7 @@ export interface RoomSummary {
 
 const UNREAD_SQL = `(SELECT count(*) FROM chat_messages u WHERE u.room_id = r.id
   AND u.id > COALESCE((SELECT last_read_id FROM chat_reads cr WHERE cr.room_id = r.id AND cr.wallet = $1), 0)
-  AND (u.sender IS NULL OR u.sender <> $1))`;
+  AND u.sender IS NOT NULL AND u.sender <> $1)`;
 
 async function summarise(db: Queryable, rows: (RoomRow & { unread: unknown })[]): Promise<RoomSummary[]> {
   const lastIds = rows.map((r) => String(r.last_message_id)).filter((id) => id !== "0");
@@ -181,7 +181,7 @@ export async function summariseRoom(db: Queryable, room: ChatRoomView, wallet: s
   return (await summarise(db, rows))[0] ?? { room, unread: 0, last: null };
 }
 
-/** Messages from others (and system messages) the wallet has not read, over all its rooms. */
+/** Messages from the other people (never system messages: loan events) the wallet has not read, over all its rooms. */
 export async function countUnread(db: Queryable, wallet: string): Promise<number> {
   const [row] = await db.query<{ n: unknown }>(
     `SELECT COALESCE(sum(${UNREAD_SQL}), 0) AS n FROM chat_rooms r WHERE r.member_a = $1 OR r.member_b = $1`,

@@ -7,6 +7,7 @@ import {
 } from "@cistern/protocol";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureLoanRoom, postSystemMessage } from "../../src/chat/chat-store.ts";
 import { createChatTimeline, describeLoanEvent } from "../../src/chat/chat-timeline.ts";
 import { createTestApp, makeCatalog } from "../helpers/test-app.ts";
 import { createTestDatabase, ENGINES, type TestDatabase } from "../helpers/test-database.ts";
@@ -186,6 +187,46 @@ describe.each(ENGINES)("loan chat over GraphQL (%s)", (engine) => {
     expect(page2.data!.messages.messages.map((m) => m.text)).toEqual([
       "Hi, can I extend next week? <b>bold?</b>",
     ]);
+  });
+
+  it("counts only people's messages as unread, never system messages (loan events)", async () => {
+    const loan = "Lo4n222222222222222222222222222222222222222";
+    await insertLoan(t.db, {
+      pubkey: loan,
+      borrower: borrower.address,
+      lender: lender.address,
+      currency: USDC_MINT,
+      principal: 20_000_000n,
+      aprBps: 1250,
+      createdAt: NOW - 3600,
+      duration: 7 * 86_400,
+    });
+    const view = (await ensureLoanRoom(t.db, loan))!;
+    const unread = async () =>
+      (
+        await gql<{ rooms: { id: string; unread: number }[]; unreadTotal: number }>(
+          url,
+          "{ rooms { id unread } unreadTotal }",
+          {},
+          asBorrower,
+        )
+      ).data!;
+    const before = (await unread()).unreadTotal;
+    expect(await postSystemMessage(t.db, view, "unread-test", "Loan extended.", Date.now())).not.toBe(null);
+    expect((await unread()).unreadTotal).toBe(before);
+    expect((await unread()).rooms.find((r) => r.id === view.id)?.unread ?? 0).toBe(0);
+    // the lender's word does count
+    await gql(
+      url,
+      "mutation($r: ID!, $t: String!) { sendMessage(roomId: $r, text: $t) { id } }",
+      { r: view.id, t: "see you" },
+      asLender,
+    );
+    expect((await unread()).unreadTotal).toBe(before + 1);
+    expect((await unread()).rooms.find((r) => r.id === view.id)!.unread).toBe(1);
+    await gql(url, "mutation($r: ID!) { markRead(roomId: $r) { unread } }", { r: view.id }, asBorrower);
+    // the timeline test below writes one loan's events: this loan leaves the index again
+    await t.db.query("DELETE FROM loans WHERE pubkey = $1", [loan]);
   });
 
   it("refuses bad messages with a clear error and writes nothing", async () => {

@@ -35,12 +35,30 @@ export function displayName(user: ChatUser): string {
   return user.username !== "" ? user.username : shortenAddress(user.userId);
 }
 
-/** A room's title: the other person, and which loan when it is a loan's room. */
-export function roomTitle(room: ChatRoom): { title: string; subtitle: string } {
-  return {
-    title: displayName(room.peer),
-    subtitle: room.loan === null ? "Direct messages" : `Loan ${shortenAddress(room.loan)}`,
-  };
+/** What the chat knows of a room's loan: the loan in words and the other party's role in it. */
+export interface RoomLoan {
+  /** "20 USDC loan on Aqua Ape #12" (see describeLoan). */
+  subject: string;
+  /** The other person's part in the loan, from the signed-in wallet's side. */
+  peerRole: "lender" | "borrower";
+}
+
+/**
+ * A room's title. A loan's room is titled with the loan (collateral and amount) and the other party by their profile
+ * name, else by their part in the loan ("with your lender"); a loan the wallet's lists do not hold (yet) reads
+ * "Loan conversation". Direct messages: the other person's profile name, else their shortened address (a direct room
+ * has no other name).
+ */
+export function roomTitle(room: ChatRoom, loan?: RoomLoan): { title: string; subtitle: string } {
+  if (room.kind === "direct" || room.loan === null)
+    return { title: displayName(room.peer), subtitle: "Direct messages" };
+  const withPeer =
+    room.peer.username !== ""
+      ? `with ${room.peer.username}`
+      : loan === undefined
+        ? ""
+        : `with your ${loan.peerRole}`;
+  return { title: loan?.subject ?? "Loan conversation", subtitle: withPeer };
 }
 
 /** "14:05" today, "21 Nov, 14:05" otherwise (the reader's time zone: a chat is read as it happens). */

@@ -1,6 +1,7 @@
 import { getErrorText, isValidPublicKey } from "@cistern/protocol";
 import { useEffect, useId, useRef, useState } from "react";
 import { type ChatConnection, useChat } from "./chat-context.tsx";
+import { useChatRoomLoans } from "./chat-loans.ts";
 import { roomTitle } from "./chat-model.ts";
 import { ChatRoomView } from "./chat-room.tsx";
 import "./chat.css";
@@ -195,10 +196,11 @@ function NewDirectMessage() {
 
 function Rooms() {
   const chat = useChat();
+  const loanOf = useChatRoomLoans(chat.wallet);
   return (
     <ul className="chat-rooms" aria-label="Conversations">
       {chat.rooms.map((room) => {
-        const { title, subtitle } = roomTitle(room);
+        const { title, subtitle } = roomTitle(room, loanOf(room.loan));
         return (
           <li key={room.id}>
             <button
@@ -207,7 +209,7 @@ function Rooms() {
               onClick={() => chat.open(room.id)}
               data-room={room.id}
             >
-              <span className="chat-room-title">
+              <span className="chat-room-title" data-testid="chat-room-item-title">
                 {title} <small className="muted">{subtitle}</small>
               </span>
               <span className="chat-room-last muted">{room.lastMessage?.text ?? "No messages yet"}</span>

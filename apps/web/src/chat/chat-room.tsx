@@ -1,6 +1,7 @@
 import { CHAT_MESSAGE_MAX_CHARS, getErrorText, normaliseChatText } from "@cistern/protocol";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useChat } from "./chat-context.tsx";
+import { useChatRoomLoans } from "./chat-loans.ts";
 import {
   type ChatMessage,
   type ChatRoom,
@@ -16,6 +17,7 @@ const PAGE = 30;
 /** One conversation: its history (older pages on demand), live messages, and the composer. */
 export function ChatRoomView({ roomId }: { roomId: string }) {
   const chat = useChat();
+  const loanOf = useChatRoomLoans(chat.wallet);
   const [room, setRoom] = useState<ChatRoom | null>(null);
   const [messages, setMessages] = useState<ChatMessage[]>([]); // oldest first
   const [hasMore, setHasMore] = useState(false);
@@ -90,11 +92,13 @@ export function ChatRoomView({ roomId }: { roomId: string }) {
     }
   }
 
-  const heading = room === null ? null : roomTitle(room);
+  const heading = room === null ? null : roomTitle(room, loanOf(room.loan));
   return (
     <section
       className="chat-room"
-      aria-label={heading === null ? "Conversation" : `Conversation with ${heading.title}`}
+      aria-label={
+        heading === null ? "Conversation" : `Conversation: ${heading.title} ${heading.subtitle}`.trim()
+      }
     >
       <div className="chat-room-head">
         <button type="button" className="button button-small" onClick={() => chat.open(null)}>

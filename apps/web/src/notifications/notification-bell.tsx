@@ -1,7 +1,9 @@
+import type { Loan } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { useChainPerformance } from "../data/chain-status.ts";
 import { useBorrowerLoans, useLenderLoans } from "../features/loans/loan-data.ts";
+import { describeLoan, useLoanLabels } from "../features/loans/loan-label.ts";
 import { viewLoan } from "../features/loans/loan-model.ts";
 import { useWalletRequests } from "../features/requests/request-data.ts";
 import { useChainNow } from "../kit/page-kit.tsx";
@@ -28,19 +30,22 @@ function useNotifications(wallet: string): AppNotification[] {
   const requests = useWalletRequests(wallet);
   const performance = useChainPerformance();
   const now = useChainNow();
-  // recomputed once a minute: countdowns in the texts need no finer grain
+  const labels = useLoanLabels([...(borrowed.data?.loans ?? []), ...(lent.data?.loans ?? [])]);
+  // countdowns in the texts need no finer grain than the minute
   const minute = Math.floor(now / 60);
-  return useMemo(
-    () =>
-      getNotifications({
-        borrowed: (borrowed.data?.loans ?? []).map((l) => viewLoan(l, wallet, minute * 60)),
-        lent: (lent.data?.loans ?? []).map((l) => viewLoan(l, wallet, minute * 60)),
-        requests: requests.data?.requests ?? [],
-        now: minute * 60,
-        ...(performance.data ? { performance: performance.data } : {}),
-      }),
-    [borrowed.data, lent.data, requests.data, performance.data, wallet, minute],
-  );
+  return getNotifications({
+    borrowed: (borrowed.data?.loans ?? []).map((l) => viewLoan(l, wallet, minute * 60)),
+    lent: (lent.data?.loans ?? []).map((l) => viewLoan(l, wallet, minute * 60)),
+    requests: requests.data?.requests ?? [],
+    now: minute * 60,
+    describe: (loan: Loan) => describeLoan(loan, labels(loan)),
+    ...(performance.data ? { performance: performance.data } : {}),
+  });
+}
+
+/** Loans, on the tab and row of `loan` (the page scrolls to it and marks it). */
+export function loanHref(loan: { pubkey: string; tab: "borrowed" | "lent" }): string {
+  return `/loans?${loan.tab === "lent" ? "tab=lent&" : ""}loan=${loan.pubkey}`;
 }
 
 /** The header's bell: the count of notifications not seen yet, and the notification centre it opens. */
@@ -130,8 +135,29 @@ function Bell({ wallet }: { wallet: string }) {
                   className={n.urgent ? "notify-item notify-urgent" : "notify-item"}
                   data-kind={n.kind}
                 >
-                  <strong>{n.title}</strong>
-                  <span>{n.body}</span>
+                  {n.loan === undefined ? (
+                    <>
+                      <strong>{n.title}</strong>
+                      <span>{n.body}</span>
+                    </>
+                  ) : (
+                    <button
+                      type="button"
+                      className="notify-open"
+                      data-testid="notification-open"
+                      onClick={() => {
+                        markSeen();
+                        setOpen(false);
+                        navigate(loanHref(n.loan!));
+                      }}
+                    >
+                      <strong>{n.title}</strong>
+                      <span className="notify-loan" data-testid="notification-loan">
+                        {n.loan.subject}
+                      </span>
+                      <span>{n.body}</span>
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>

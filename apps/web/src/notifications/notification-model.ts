@@ -1,3 +1,4 @@
+import type { Loan } from "@cistern/protocol";
 import { formatDateTime, formatDuration, formatMoney } from "@cistern/protocol";
 import { type ChainPerformance, getChainSlowness } from "../data/chain-status.ts";
 import { describeEndingForBorrower, getLoanEnding, type LoanEnding } from "../features/loans/loan-ending.ts";
@@ -24,6 +25,8 @@ export interface AppNotification {
   at: number;
   /** The urgent ones (the borrower can still act) come first and are shown in red. */
   urgent: boolean;
+  /** The loan it is about (clicking opens it on Loans, in `tab`); absent for the cluster's slowness. */
+  loan?: { pubkey: string; tab: "borrowed" | "lent"; subject: string };
 }
 
 /** How long a closed loan stays in the notification centre. */
@@ -41,8 +44,23 @@ export function getNotifications(input: {
   requests?: readonly LoanRequestView[];
   now: number;
   performance?: ChainPerformance;
+  /** Names a loan ("20 USDC loan on Aqua Ape #12"); without it, by its amount alone. */
+  describe?: (loan: Loan) => string;
 }): AppNotification[] {
   const out: AppNotification[] = [];
+  const describe = input.describe ?? ((loan: Loan) => `${formatMoney(loan.amount, loan.currency)} loan`);
+  // a loan an extension or a refinance closed is shown as the loan continuing it: that one is opened
+  const latest = (loan: Loan): string => {
+    let pubkey = loan.pubkey;
+    for (let next = loan.extendedTo, hops = 0; next !== undefined && hops < 100; hops++) {
+      pubkey = next;
+      next = input.borrowed.find((r) => r.loan.pubkey === next)?.loan.extendedTo;
+    }
+    return pubkey;
+  };
+  const about = (loan: Loan, tab: "borrowed" | "lent") => ({
+    loan: { pubkey: latest(loan), tab, subject: describe(loan) },
+  });
   for (const request of input.requests ?? []) {
     if (request.status !== "Filled" || input.now - request.closedAt > RECENT_SECONDS) continue;
     const loan = input.borrowed.find((r) => r.loan.pubkey === request.loan)?.loan;
@@ -56,6 +74,7 @@ export function getNotifications(input: {
           : `A lender filled your request: ${formatMoney(request.principal, request.currency)} is in your wallet, repay by ${formatDateTime(loan.createdAt + loan.duration)}.`,
       at: request.closedAt,
       urgent: false,
+      ...(loan === undefined ? {} : about(loan, "borrowed")),
     });
   }
   for (const row of input.borrowed) {
@@ -70,6 +89,7 @@ export function getNotifications(input: {
         body: `Repay ${owed} by ${formatDateTime(due)} (in ${formatDuration(row.secondsToExpiry)}) to keep your collateral.`,
         at: due,
         urgent: true,
+        ...about(loan, "borrowed"),
       });
     else if (row.phase === "grace")
       out.push({
@@ -79,6 +99,7 @@ export function getNotifications(input: {
         body: `Repay ${owed} before ${formatDateTime(row.liquidatableAt)}: after that the lender may take the collateral.`,
         at: due,
         urgent: true,
+        ...about(loan, "borrowed"),
       });
     else if (row.phase === "liquidatable")
       out.push({
@@ -88,6 +109,7 @@ export function getNotifications(input: {
         body: `The lender may now liquidate it. Repaying ${owed} still works until they do.`,
         at: row.liquidatableAt,
         urgent: true,
+        ...about(loan, "borrowed"),
       });
     else if (row.loan.status !== "Ongoing" && input.now - closedAt(row) <= RECENT_SECONDS) {
       // how it closed, in its own words: an extension or a refinance is no repayment, an auto-sale no plain seizure
@@ -104,6 +126,7 @@ export function getNotifications(input: {
           ...words,
           at: closedAt(row),
           urgent: false,
+          ...about(loan, "borrowed"),
         });
     }
   }
@@ -116,6 +139,7 @@ export function getNotifications(input: {
         body: `The borrower of ${formatMoney(row.loan.amount, row.loan.currency)} is past the grace period: you may liquidate it from Loans on my pools.`,
         at: row.liquidatableAt,
         urgent: false,
+        ...about(row.loan, "lent"),
       });
   const running = input.borrowed.some((r) => ["active", "near-expiry", "grace"].includes(r.phase));
   // the one slowness rule (slot time, not throughput) the Loans page's warning reads too

@@ -25,7 +25,7 @@ export function PageNav() {
         onClick={() => setOpenOn(open ? null : path)}
         data-testid="nav-menu"
       >
-        <span aria-hidden="true">☰</span> {current?.label ?? "Menu"}
+        <span aria-hidden="true">☰</span> <span className="pg-nav-current">{current?.label ?? "Menu"}</span>
       </button>
       <div className="pg-nav-links" id={listId}>
         {PAGE_LINKS.map((link) => (

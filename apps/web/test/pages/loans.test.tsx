@@ -4,6 +4,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/re
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { viewLoan } from "../../src/features/loans/loan-model.ts";
 import { LoansPage } from "../../src/features/loans/loans-page.tsx";
+import { navigate } from "../../src/lib/location.ts";
 import { address, apiLoan, apiPool, SOL_MINT } from "./fixtures.ts";
 import { installApi, makeWallet, renderPage } from "./render-page.tsx";
 
@@ -280,5 +281,41 @@ describe("loans page", () => {
       loan: loan.pubkey,
       duration: 7 * DAY,
     });
+  });
+});
+
+describe("#36 the loan rows name their NFT and a notification opens its loan", () => {
+  it("shows a mortgage's NFT by name and image (never its mint) and marks the loan a notification opened", async () => {
+    const borrower = Keypair.generate();
+    const me = borrower.publicKey.toBase58();
+    const mortgage = apiLoan({ borrower: me, createdAt: NOW - DAY, kind: { mortgage: {} } });
+    const other = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 3 * DAY });
+    installApi((r) => {
+      if (r.path === "/loan/user")
+        return { body: { loans: [mortgage, other], totalCount: 2, ongoingCount: 2 } };
+      if (r.path === "/asset/asset" && r.query.get("mint") === mortgage.collateral)
+        return {
+          body: { mint: mortgage.collateral, name: "Drip Dragon #7", image: "https://img.test/dragon.png" },
+        };
+      if (r.path === "/asset/asset") return { body: null };
+      return undefined;
+    });
+    navigate(`/loans?loan=${mortgage.pubkey}`);
+    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    const table = await screen.findByTestId("ongoing-loans");
+    const row = table.querySelector(`tr[data-loan="${mortgage.pubkey}"]`) as HTMLElement;
+    await waitFor(() =>
+      expect(within(row).getByTestId("loan-collateral").textContent).toBe(" mortgage, Drip Dragon #7"),
+    );
+    expect(row.querySelector("img")?.getAttribute("src")).toBe("https://img.test/dragon.png");
+    // an NFT the API cannot name shows its collection only, not a shortened mint
+    const plain = table.querySelector(`tr[data-loan="${other.pubkey}"]`) as HTMLElement;
+    expect(within(plain).getByTestId("loan-collateral").textContent).toBe(" ");
+    expect(table.textContent).not.toContain(mortgage.collateral.slice(0, 4));
+    expect(table.textContent).not.toContain(other.collateral.slice(0, 4));
+    // the row the notification opened is marked, and only it
+    expect(screen.getByTestId("opened-loan").getAttribute("data-loan")).toBe(mortgage.pubkey);
+    expect(row.getAttribute("aria-current")).toBe("true");
+    navigate("/loans");
   });
 });

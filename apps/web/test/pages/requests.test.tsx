@@ -1,7 +1,8 @@
 import { USDC_MINT } from "@cistern/protocol";
 import { Keypair } from "@solana/web3.js";
-import { cleanup, fireEvent, screen } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { BuyPage } from "../../src/features/buy/buy-page.tsx";
 import { checkRequestInput, RequestForm } from "../../src/features/requests/request-form.tsx";
 import { OpenRequests } from "../../src/features/requests/request-list.tsx";
 import { address } from "./fixtures.ts";
@@ -94,6 +95,26 @@ describe("open loan requests (Lend page)", () => {
     expect([list.query.get("status"), list.query.get("currency")]).toEqual(["open", USDC_MINT]);
   });
 
+  it("#36 names the pledged NFT by its own name with its image when the API knows it", async () => {
+    const pledged = request(address());
+    installApi((r) => {
+      if (r.path === "/loan-request/list") return { body: { requests: [pledged], totalCount: 1 } };
+      if (r.path === "/asset/asset")
+        return {
+          body:
+            r.query.get("mint") === pledged.collateralMint
+              ? { mint: pledged.collateralMint, name: "Mad Lad #42", image: "https://img.test/42.png" }
+              : null,
+        };
+      return undefined;
+    });
+    renderPage(<OpenRequests currency={USDC_MINT} />, { wallet: makeWallet(Keypair.generate()) });
+    const collateral = await screen.findByTestId("request-collateral");
+    await waitFor(() => expect(collateral.textContent).toBe("Mad Lad #42 (Mad Lads)"));
+    expect(collateral.querySelector("img")?.getAttribute("src")).toBe("https://img.test/42.png");
+    expect(screen.getByTestId("request-row").textContent).not.toContain(pledged.collateralMint.slice(0, 6));
+  });
+
   it("does not offer a borrower their own request", async () => {
     const me = Keypair.generate();
     installApi((r) =>
@@ -104,5 +125,42 @@ describe("open loan requests (Lend page)", () => {
     renderPage(<OpenRequests currency={USDC_MINT} />, { wallet: makeWallet(me) });
     await screen.findByTestId("request-row");
     expect(screen.queryByTestId("fill-request")).toBeNull();
+  });
+});
+
+describe("#36 Buy NFTs cards", () => {
+  it("show each NFT's name and image, the collection under it", async () => {
+    const named = address();
+    const unnamed = address();
+    const collection = address();
+    const listing = (mint: string) => ({
+      listing: { mint, collection, seller: address(), currency: USDC_MINT, price: "198000000" },
+      pools: [{ pool: address(), mortgageAprBps: 2000, ltvBps: 5000, maxDurationSeconds: 30 * 86_400 }],
+    });
+    installApi((r) => {
+      if (r.path === "/nft/mortgage-listings") return { body: [listing(named), listing(unnamed)] };
+      if (r.path === "/collection/collections")
+        return { body: [{ collectionId: collection, metadata: { collectionName: "Drip Dragons" } }] };
+      if (r.path === "/asset/asset")
+        return {
+          body:
+            r.query.get("mint") === named
+              ? { mint: named, name: "Drip Dragon #7", image: "https://img.test/7.png" }
+              : null,
+        };
+      return undefined;
+    });
+    renderPage(<BuyPage />, { wallet: makeWallet(Keypair.generate()) });
+    await waitFor(() =>
+      expect(screen.getAllByTestId("listing-name").map((h) => h.textContent)).toContain("Drip Dragon #7"),
+    );
+    const cards = screen.getAllByTestId("mortgage-listing");
+    const card = cards.find((c) => c.textContent?.includes("Drip Dragon #7"))!;
+    expect(card.querySelector("img")?.getAttribute("src")).toBe("https://img.test/7.png");
+    // an NFT the API cannot name: no image, no address
+    const other = cards.find((c) => c !== card)!;
+    expect(other.querySelector("img")).toBeNull();
+    expect(other.textContent).not.toContain(unnamed.slice(0, 6));
+    expect(card.textContent).not.toContain(named.slice(0, 6));
   });
 });

@@ -2,10 +2,12 @@ import { describeErrorForUser } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useId, useState } from "react";
 import { useCurrencyBalance } from "../../data/balances.ts";
+import { useNftAssets } from "../../data/nft-assets.ts";
 import { formatBps, formatDateTime, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, TermsList, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
+import { NftImage } from "../pools/nft-figure.tsx";
 import {
   getMortgageDurationsDays,
   type MortgageListing,
@@ -17,6 +19,7 @@ import {
 export function BuyPage() {
   const listings = useMortgageListings();
   const name = useCollateralNamer();
+  const nfts = useNftAssets((listings.data ?? []).map((item) => item.listing.mint));
   const [chosen, setChosen] = useState<string | null>(null);
   return (
     <Page
@@ -38,7 +41,19 @@ export function BuyPage() {
                 style={chosen === item.listing.mint ? { gridColumn: "1 / -1" } : undefined}
                 data-testid="mortgage-listing"
               >
-                <h3>{name(item.listing.collection)}</h3>
+                <div className="pg-nft-line">
+                  <NftImage asset={nfts.get(item.listing.mint)} size={56} />
+                  <div>
+                    <h3 data-testid="listing-name">
+                      {nfts.get(item.listing.mint)?.name ?? name(item.listing.collection)}
+                    </h3>
+                    {nfts.has(item.listing.mint) ? (
+                      <small className="muted" data-testid="listing-collection">
+                        {name(item.listing.collection)}
+                      </small>
+                    ) : null}
+                  </div>
+                </div>
                 <p>
                   <strong>{formatMoney(BigInt(item.listing.price), item.listing.currency)}</strong>{" "}
                   <span className="muted pg-small">from {formatBps(item.pools[0]!.mortgageAprBps)} APR</span>

@@ -1,5 +1,5 @@
-import { getCurrencyByMint, shortenAddress } from "@cistern/protocol";
-import type { ReactNode } from "react";
+import { getCurrencyByMint } from "@cistern/protocol";
+import { type ReactNode, useEffect } from "react";
 import { useChat } from "../../chat/chat-context.tsx";
 import { usePrices } from "../../data/prices.ts";
 import {
@@ -11,10 +11,12 @@ import {
   formatUsdValue,
 } from "../../kit/format.ts";
 import { TableScroll } from "../../kit/page-kit.tsx";
+import { useLocationHref } from "../../lib/location.ts";
 import { useTokens } from "../pools/pool-data.ts";
 import { useProfiles } from "../profile/profile-data.ts";
 import { ProfileName } from "../profile/profile-name.tsx";
 import { ENDING_LABEL, getHistoryFigures, getLoanEnding } from "./loan-ending.ts";
+import { useLoanLabels } from "./loan-label.ts";
 import { closedAt, describeChain, type ExtensionChain, type LoanRowView, PHASE_LABEL } from "./loan-model.ts";
 
 /** Countdown text of a loan. */
@@ -72,6 +74,20 @@ export function LoanTable({
   /** An amount of a lending currency in USD at the current price ("" without one). */
   const usdOf = (amount: bigint, mint: string) =>
     formatUsdValue(amount, getCurrencyByMint(mint)?.decimals ?? 0, prices.data?.[mint]);
+  const labels = useLoanLabels(rows.map((r) => r.loan));
+  // a notification opens a loan as /loans?loan=<pubkey>: its row is scrolled to and marked
+  const opened = new URL(useLocationHref(), "http://x").searchParams.get("loan");
+  const openedHere = rows.some((r) => r.loan.pubkey === opened) ? opened : null;
+  useEffect(() => {
+    if (openedHere === null) return;
+    const row = [...document.querySelectorAll<HTMLElement>("tr[data-loan]")].find(
+      (r) => r.dataset.loan === openedHere,
+    );
+    row?.scrollIntoView?.({ block: "center" });
+    row?.focus({ preventScroll: true });
+  }, [openedHere]);
+  /** The NFT's own name when the API knows it ("" otherwise: never its raw mint). */
+  const nftName = (row: LoanRowView) => labels(row.loan).nftName;
   const locked = (row: LoanRowView) => {
     const token = tokens.data?.[row.loan.collateral];
     return row.loan.collateralAmount === undefined || token === undefined
@@ -80,7 +96,7 @@ export function LoanTable({
   };
   return (
     <TableScroll label={caption}>
-      <table className="pg-table pg-stack" data-testid={testId}>
+      <table className="pg-table pg-stack pg-loans" data-testid={testId}>
         <caption className="pg-caption">{caption}</caption>
         <thead>
           <tr>
@@ -107,7 +123,7 @@ export function LoanTable({
             <th scope="col">Status</th>
             {party ? <th scope="col">{party === "lender" ? "Lender" : "Borrower"}</th> : null}
             {actions ? (
-              <th scope="col">
+              <th scope="col" className="pg-actions-head">
                 <span className="pg-sr">Actions</span>
               </th>
             ) : null}
@@ -115,21 +131,44 @@ export function LoanTable({
         </thead>
         <tbody>
           {sortLoanRows(rows, history).map((row) => (
-            <tr key={row.loan.pubkey} data-loan={row.loan.pubkey} className={`pg-phase-${row.phase}`}>
+            <tr
+              key={row.loan.pubkey}
+              data-loan={row.loan.pubkey}
+              className={
+                row.loan.pubkey === openedHere
+                  ? `pg-phase-${row.phase} pg-row-opened`
+                  : `pg-phase-${row.phase}`
+              }
+              {...(row.loan.pubkey === openedHere
+                ? { tabIndex: -1, "aria-current": "true" as const, "data-testid": "opened-loan" }
+                : {})}
+            >
               {lead ? <td data-label="Select">{lead(row)}</td> : null}
-              <th scope="row" title={row.loan.collateral}>
+              <th scope="row">
+                {row.loan.isDefi || labels(row.loan).image === "" ? null : (
+                  <img
+                    className="pg-nft-thumb"
+                    src={labels(row.loan).image}
+                    alt=""
+                    width={32}
+                    height={32}
+                    loading="lazy"
+                  />
+                )}
                 {name(row.loan.collection)}
-                <small className="muted">
+                <small className="muted" data-testid="loan-collateral">
                   {" "}
                   {row.loan.kind.type === "MarginSwapLoan"
                     ? row.loan.kind.downPayment
                       ? `margin position, ${formatMoney(row.loan.kind.downPayment, row.loan.currency)} down`
                       : "margin position"
                     : row.loan.kind.type === "Mortgage"
-                      ? `mortgage, ${shortenAddress(row.loan.collateral)}`
+                      ? nftName(row) === ""
+                        ? "mortgage"
+                        : `mortgage, ${nftName(row)}`
                       : row.loan.isDefi
                         ? locked(row)
-                        : shortenAddress(row.loan.collateral)}
+                        : nftName(row)}
                 </small>
                 {chains?.get(row.loan.pubkey) ? (
                   <small className="muted pg-chain" data-testid="loan-chain">

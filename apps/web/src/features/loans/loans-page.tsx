@@ -1,10 +1,11 @@
 import type { Loan } from "@cistern/protocol";
 import { useConnection } from "@solana/wallet-adapter-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useChainPerformance } from "../../data/chain-status.ts";
 import { formatDuration, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { useLocationHref } from "../../lib/location.ts";
 import { ChainSlowWarning } from "../../shell/chain-slow-warning.tsx";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { MyRequests } from "../requests/my-requests.tsx";
@@ -22,7 +23,15 @@ import { RefinanceHint, RefinancePanel } from "./refinance-hint.tsx";
 
 /** My loans (as borrower) and the loans on my pools (as lender). */
 export function LoansPage() {
-  const [tab, setTab] = useState<"borrowed" | "lent">("borrowed");
+  const href = useLocationHref();
+  const asked = new URL(href, "http://x").searchParams;
+  const [tab, setTab] = useState<"borrowed" | "lent">(asked.get("tab") === "lent" ? "lent" : "borrowed");
+  // a notification opens a loan on its tab (/loans?tab=lent&loan=...), also when Loans is already open
+  const askedLoan = asked.get("loan");
+  const askedTab = asked.get("tab") === "lent" ? "lent" : "borrowed";
+  useEffect(() => {
+    if (askedLoan !== null) setTab(askedTab);
+  }, [askedTab, askedLoan]);
   return (
     <Page
       title="Loans"
@@ -106,7 +115,6 @@ function BorrowerLoans({ owner }: { owner: string }) {
           return (
             <>
               <PastDueAlert rows={ongoing} name={name} busy={tx.busy} onRepay={(row) => repay([row])} />
-              <CalendarFeed />
               {ongoing.length > 0 ? <ChainSlowWarning performance={performance.data} /> : null}
               {soon.length > 0 ? (
                 <div className="pg-warning" role="status" data-testid="near-expiry">
@@ -277,6 +285,8 @@ function BorrowerLoans({ owner }: { owner: string }) {
                     />
                   ))}
               </section>
+              {/* a tool, not a notice: under the loans so the row actions stay on the first screen */}
+              <CalendarFeed />
               <section className="pg-section">
                 <h2 className="pg-h2">History ({history.length})</h2>
                 {history.length === 0 ? (

@@ -1,6 +1,8 @@
 import { SECONDS_PER_DAY } from "@cistern/protocol";
+import { useNftAssets } from "../../data/nft-assets.ts";
 import { formatBps, formatDateTime, formatMoney } from "../../kit/format.ts";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { NftImage } from "../pools/nft-figure.tsx";
 import { useTokens } from "../pools/pool-data.ts";
 import { useWalletRequests } from "./request-data.ts";
 import { requestCollateralLabel } from "./request-list.tsx";
@@ -11,6 +13,7 @@ export function MyRequests({ owner }: { owner: string }) {
   const tokens = useTokens();
   const tx = usePageTransaction();
   const open = (requests.data?.requests ?? []).filter((r) => r.status === "Open");
+  const nfts = useNftAssets(open.filter((r) => !r.isDefi).map((r) => r.collateralMint));
   if (open.length === 0) return null;
   return (
     <section className="pg-section" aria-label="Your loan requests" data-testid="my-requests">
@@ -18,7 +21,14 @@ export function MyRequests({ owner }: { owner: string }) {
       <ul className="pg-request-list">
         {open.map((request) => (
           <li key={request.pubkey} className="card pg-request-card" data-testid="my-request">
-            <strong>{requestCollateralLabel(request, tokens.data)}</strong>
+            <strong className="pg-nft-line" data-testid="request-collateral">
+              <NftImage asset={request.isDefi ? undefined : nfts.get(request.collateralMint)} size={40} />
+              {requestCollateralLabel(
+                request,
+                tokens.data,
+                request.isDefi ? undefined : nfts.get(request.collateralMint),
+              )}
+            </strong>
             <span>
               You ask for {formatMoney(request.principal, request.currency)} for{" "}
               {Math.round(request.durationSeconds / SECONDS_PER_DAY)} days at up to{" "}

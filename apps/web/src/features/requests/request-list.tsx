@@ -1,8 +1,10 @@
 import { computeLenderInterest, formatAmount, SECONDS_PER_DAY, shortenAddress } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
+import { useNftAssets } from "../../data/nft-assets.ts";
 import { formatBps, formatMoney, symbolOf } from "../../kit/format.ts";
 import { QueryState } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { NftImage } from "../pools/nft-figure.tsx";
 import { useTokens } from "../pools/pool-data.ts";
 import { type LoanRequestView, useOpenRequests } from "./request-data.ts";
 
@@ -10,7 +12,10 @@ import { type LoanRequestView, useOpenRequests } from "./request-data.ts";
 export function requestCollateralLabel(
   request: LoanRequestView,
   tokens?: Record<string, { symbol: string; decimals?: number }>,
+  nft?: { name: string },
 ): string {
+  if (!request.isDefi && nft !== undefined)
+    return request.collectionName === null ? nft.name : `${nft.name} (${request.collectionName})`;
   if (!request.isDefi) return `An NFT of ${request.collectionName ?? "an unlisted collection"}`;
   const decimals = tokens?.[request.collateralMint]?.decimals ?? 0;
   return `${formatAmount(request.collateralAmount, decimals)} ${symbolOf(request.collateralMint, tokens)}`;
@@ -23,6 +28,9 @@ export function requestCollateralLabel(
 export function OpenRequests({ currency }: { currency: string }) {
   const requests = useOpenRequests(currency);
   const tokens = useTokens();
+  const nfts = useNftAssets(
+    (requests.data?.requests ?? []).filter((r) => !r.isDefi).map((r) => r.collateralMint),
+  );
   const { publicKey } = useWallet();
   const wallet = publicKey?.toBase58() ?? null;
   const tx = usePageTransaction();
@@ -46,7 +54,17 @@ export function OpenRequests({ currency }: { currency: string }) {
               const own = wallet === request.borrower;
               return (
                 <li key={request.pubkey} className="card pg-request-card" data-testid="request-row">
-                  <strong>{requestCollateralLabel(request, tokens.data)}</strong>
+                  <strong className="pg-nft-line" data-testid="request-collateral">
+                    <NftImage
+                      asset={request.isDefi ? undefined : nfts.get(request.collateralMint)}
+                      size={40}
+                    />
+                    {requestCollateralLabel(
+                      request,
+                      tokens.data,
+                      request.isDefi ? undefined : nfts.get(request.collateralMint),
+                    )}
+                  </strong>
                   <span>
                     asks for{" "}
                     <strong data-testid="request-amount">{formatMoney(request.principal, currency)}</strong>{" "}
