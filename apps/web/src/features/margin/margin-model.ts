@@ -75,3 +75,23 @@ export function getMarginMarkets(pools: readonly ParsedPool[]): Map<string, Set<
 export function getMarginDurations(maxDurationSeconds: number): number[] {
   return [1, 3, 7, 14, 30].filter((d) => d * 86_400 <= maxDurationSeconds);
 }
+
+/**
+ * The pool a margin position at `leverage` (hundredths) uses when the user has not chosen one: the cheapest (lowest
+ * APR) among the pools that lend that much, the larger leverage on a tie; when none lends that much, the one that
+ * lends the most. Undefined without offers.
+ */
+export function getCheapestMarginOffer(
+  offers: readonly MarginOffer[],
+  leverage: number,
+): MarginOffer | undefined {
+  const able = offers.filter((o) => getTopLeverage(o) >= leverage);
+  const from =
+    able.length > 0 ? able : [...offers].sort((a, b) => getTopLeverage(b) - getTopLeverage(a)).slice(0, 1);
+  return [...from].sort((a, b) => a.aprBps - b.aprBps || getTopLeverage(b) - getTopLeverage(a))[0];
+}
+
+/** The slider's top over several pools: the most any of them lends (hundredths). */
+export function getTopLeverageOf(offers: readonly MarginOffer[]): number {
+  return Math.max(MIN_LEVERAGE, ...offers.map(getTopLeverage));
+}

@@ -1,14 +1,26 @@
 import { describeErrorForUser, getCurrencyByMint } from "@cistern/protocol";
 import { useId, useState } from "react";
 import { useCurrencyBalance } from "../../data/balances.ts";
-import { formatMoney, parseAmountInput, SLIPPAGE_CHOICES_BPS, symbolOf } from "../../kit/format.ts";
+import {
+  formatBps,
+  formatMoney,
+  parseAmountInput,
+  SLIPPAGE_CHOICES_BPS,
+  symbolOf,
+} from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useOpenPools } from "../borrow/borrow-data.ts";
 import { useTokens } from "../pools/pool-data.ts";
 import { SwapWidget } from "../swap/swap-widget.tsx";
 import { useMarginOffers } from "./margin-data.ts";
-import { getMarginDurations, getMarginMarkets } from "./margin-model.ts";
+import {
+  getCheapestMarginOffer,
+  getMarginDurations,
+  getMarginMarkets,
+  getTopLeverage,
+  getTopLeverageOf,
+} from "./margin-model.ts";
 import { MarginTerms } from "./margin-terms.tsx";
 
 /** Margin: buy a token with a down payment and a fixed-term loan, the token locked as the loan's collateral. */
@@ -61,6 +73,15 @@ function MarginForm({ owner }: { owner: string }) {
     days: duration,
     slippageBps,
   });
+  // the pool: the one the user chose while it still offers terms, else the cheapest for the leverage asked
+  const [poolChoice, setPoolChoice] = useState<string | null>(null);
+  const [leverageAsked, setLeverageAsked] = useState<number | null>(null);
+  const quoted = offers.data ?? [];
+  const chosenOffer = quoted.find((o) => o.pool === poolChoice);
+  const topLeverage = chosenOffer ? getTopLeverage(chosenOffer) : getTopLeverageOf(quoted);
+  const leverage = Math.min(leverageAsked ?? topLeverage, topLeverage);
+  const offer = chosenOffer ?? getCheapestMarginOffer(quoted, leverage);
+  const poolName = (pool: string) => list.find((p) => p.pubkey === pool)?.metadata.name || "Unnamed pool";
   const targetSymbol = symbolOf(target, catalogue.data);
   const targetDecimals = catalogue.data?.[target]?.decimals ?? 0;
   return (
@@ -149,10 +170,48 @@ function MarginForm({ owner }: { owner: string }) {
                 duration. Try a larger down payment or a shorter duration.
               </p>
             ) : null}
-            {offers.data?.[0] && downPayment !== null ? (
+            {offer && downPayment !== null && quoted.length > 1 ? (
+              <fieldset className="pg-pool-choice" data-testid="margin-pools">
+                <legend>Pool</legend>
+                {[...quoted]
+                  .sort((a, b) => a.aprBps - b.aprBps || getTopLeverage(b) - getTopLeverage(a))
+                  .map((o) => (
+                    <label key={o.pool} data-testid="margin-pool-option">
+                      <input
+                        type="radio"
+                        name={`${ids}-pool`}
+                        value={o.pool}
+                        checked={o.pool === offer.pool}
+                        onChange={() => setPoolChoice(o.pool)}
+                      />{" "}
+                      {poolName(o.pool)}{" "}
+                      <small className="muted">
+                        {formatBps(o.aprBps)} APR, up to {(getTopLeverage(o) / 100).toFixed(2)}x
+                        {o.pool === offer.pool && chosenOffer === undefined
+                          ? " · cheapest for this leverage"
+                          : ""}
+                      </small>
+                    </label>
+                  ))}
+                {chosenOffer ? (
+                  <button type="button" className="button button-small" onClick={() => setPoolChoice(null)}>
+                    Use the cheapest pool
+                  </button>
+                ) : null}
+              </fieldset>
+            ) : null}
+            {offer && downPayment !== null ? (
+              <p className="pg-small" data-testid="margin-pool">
+                From <strong>{poolName(offer.pool)}</strong> at {formatBps(offer.aprBps)} APR
+              </p>
+            ) : null}
+            {offer && downPayment !== null ? (
               <MarginTerms
-                key={`${offers.data[0].pool}:${downPayment}:${duration}:${slippageBps}`}
-                offer={offers.data[0]}
+                key={`${downPayment}:${duration}:${slippageBps}`}
+                offer={offer}
+                leverage={leverage}
+                topLeverage={topLeverage}
+                onLeverage={setLeverageAsked}
                 target={target}
                 targetSymbol={targetSymbol}
                 targetDecimals={targetDecimals}
@@ -166,7 +225,7 @@ function MarginForm({ owner }: { owner: string }) {
                     payload: {
                       borrower: owner,
                       collateralMint: target,
-                      pool: offers.data![0]!.pool,
+                      pool: offer.pool,
                       downPayment: downPayment!.toString(),
                       amount: principal.toString(),
                       duration: duration * 86_400,

@@ -31,7 +31,14 @@ export function MarginTerms({
   nowSeconds,
   busy,
   onOpen,
+  leverage: askedLeverage,
+  topLeverage,
+  onLeverage,
 }: {
+  /** Controlled leverage (hundredths): the page picks the pool for it; the slider then runs up to `topLeverage`. */
+  leverage?: number;
+  topLeverage?: number;
+  onLeverage?(leverage: number): void;
   offer: MarginOffer;
   target: string;
   targetSymbol: string;
@@ -42,9 +49,12 @@ export function MarginTerms({
   onOpen(principal: bigint): void;
 }) {
   const ids = useId();
-  const top = getTopLeverage(offer);
-  const [leverage, setLeverage] = useState(top);
-  const principal = getPrincipalAtLeverage(offer, Math.min(leverage, top));
+  const own = getTopLeverage(offer);
+  const top = topLeverage ?? own;
+  const [ownLeverage, setOwnLeverage] = useState(top);
+  const leverage = Math.min(askedLeverage ?? ownLeverage, top);
+  const setLeverage = onLeverage ?? setOwnLeverage;
+  const principal = getPrincipalAtLeverage(offer, Math.min(leverage, own));
   const swap = useSwapQuote({
     inputMint: offer.currency,
     outputMint: target,
@@ -61,7 +71,7 @@ export function MarginTerms({
       <label htmlFor={`${ids}-leverage`}>
         Leverage <strong data-testid="margin-leverage">{(leverage / 100).toFixed(2)}x</strong>{" "}
         <small className="muted">
-          up to {(top / 100).toFixed(2)}x here (the pool's LTV allows {offer.maxLeverage.toFixed(2)}x before
+          up to {(own / 100).toFixed(2)}x in this pool (its LTV allows {offer.maxLeverage.toFixed(2)}x before
           price impact and slippage)
         </small>
         <input

@@ -113,7 +113,7 @@ export function DelegationPanel({ bank, owner }: { bank: Bank; owner: string }) 
             onChange={(e) => setText(e.target.value)}
           />
           <button type="submit" className="button" disabled={tx.busy} data-testid="delegate-submit">
-            Delegate
+            {submitLabel(text, hourly, d.autoDelegate)}
           </button>
         </span>
         <label className="pg-check">
@@ -121,6 +121,9 @@ export function DelegationPanel({ bank, owner }: { bank: Bank; owner: string }) 
           idle funds every hour (the delegation keeper may then move only this bank's idle funds into the
           venue)
         </label>
+        <small className="muted" data-testid="hourly-state">
+          Hourly re-delegation is {d.autoDelegate ? "on" : "off"} for this bank.
+        </small>
         <small className="muted" data-testid="delegate-preview">
           {preview === null
             ? `Up to ${formatMoney(bank.availableLiquidity, bank.mint)} is idle.`
@@ -130,6 +133,28 @@ export function DelegationPanel({ bank, owner }: { bank: Bank; owner: string }) 
           {error}
         </small>
       </form>
+      {d.autoDelegate ? (
+        <div className="pg-row">
+          <button
+            type="button"
+            className="button"
+            disabled={tx.busy}
+            data-testid="hourly-off"
+            onClick={() =>
+              void tx.run({
+                action: "Delegate Funds",
+                path: "/bank/marginfi-deposit",
+                payload: { owner, mint: bank.mint, amount: "0", autoDelegate: false },
+              })
+            }
+          >
+            Turn off hourly re-delegation
+          </button>
+          <small className="muted">
+            Nothing moves: what is delegated stays delegated until you withdraw it.
+          </small>
+        </div>
+      ) : null}
       {d.delegatedLiquidity > 0n ? (
         <div className="pg-row">
           <button
@@ -156,4 +181,15 @@ export function DelegationPanel({ bank, owner }: { bank: Bank; owner: string }) 
       ) : null}
     </div>
   );
+}
+
+/**
+ * The delegation form's button says what pressing it does: delegate (and turn hourly re-delegation on or off when
+ * that changes too), or only turn hourly re-delegation on or off when no amount is entered.
+ */
+export function submitLabel(text: string, hourly: boolean, hourlyNow: boolean): string {
+  const change = hourly === hourlyNow ? null : hourly ? "on" : "off";
+  if (text.trim() === "") return change === null ? "Delegate" : `Turn hourly re-delegation ${change}`;
+  if (change === null) return "Delegate";
+  return change === "on" ? "Delegate and re-delegate hourly" : "Delegate and stop hourly re-delegation";
 }

@@ -76,7 +76,12 @@ function MyPools({ owner }: { owner: string }) {
                     <span className="pg-badge">{pool.type === "nft-pool" ? "NFT" : "Token"}</span>
                     <span className={`pg-status pg-status-${pool.status.toLowerCase()}`}>{pool.status}</span>
                   </div>
-                  <PoolFigures pool={pool} />
+                  <PoolFigures
+                    pool={pool}
+                    sharing={
+                      page.pools.filter((p) => p.bank === pool.bank && p.pubkey !== pool.pubkey).length
+                    }
+                  />
                   {pool.needsMigration ? (
                     <div className="pg-warning" role="status" data-testid="upgrade-pool">
                       <p>
@@ -159,7 +164,11 @@ function MyPools({ owner }: { owner: string }) {
   );
 }
 
-function PoolFigures({ pool }: { pool: ParsedPool }) {
+/**
+ * A pool's own figures: its APR, what it lends now (its ongoing loans' principal) and its loans. The funds it lends
+ * from are its bank's, shared with the owner's other pools of that currency: said as such, never as the pool's.
+ */
+function PoolFigures({ pool, sharing }: { pool: ParsedPool; sharing: number }) {
   return (
     <dl className="pg-mini">
       <div>
@@ -167,12 +176,16 @@ function PoolFigures({ pool }: { pool: ParsedPool }) {
         <dd>{formatBps(pool.loanCurve.apr)}</dd>
       </div>
       <div>
-        <dt>Liquidity</dt>
-        <dd>{formatMoney(pool.totalLiquidity, pool.currency)}</dd>
+        <dt>Lent now</dt>
+        <dd data-testid="pool-lent">{formatMoney(pool.borrowedLiquidity, pool.currency)}</dd>
       </div>
       <div>
-        <dt>Lent</dt>
-        <dd>{formatMoney(pool.borrowedLiquidity, pool.currency)}</dd>
+        <dt>Lends from</dt>
+        <dd data-testid="pool-funds">
+          {sharing === 0
+            ? `its bank: ${formatMoney(pool.availableLiquidity, pool.currency)} available`
+            : `the bank it shares with ${sharing === 1 ? "1 other pool" : `${sharing} other pools`}: ${formatMoney(pool.availableLiquidity, pool.currency)} available to all of them`}
+        </dd>
       </div>
       <div>
         <dt>Ongoing loans</dt>
