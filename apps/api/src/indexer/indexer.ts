@@ -83,6 +83,19 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let pendingAccounts = new Map<string, { data: Uint8Array; slot: number }>();
   let pendingSignatures: { signature: string; slot: number }[] = [];
   let drainQueued = false;
+  /**
+   * The bytes and slot of each account as last written (committed) by this indexer: a reconcile skips rewriting an
+   * account whose bytes it already wrote and only moves its row's slot forward (one UPDATE per table).
+   */
+  const applied = new Map<string, { data: Uint8Array; slot: number }>();
+  function noteApplied(pubkey: string, data: Uint8Array, slot: number): void {
+    const known = applied.get(pubkey);
+    if (known === undefined || known.slot <= slot) applied.set(pubkey, { data, slot });
+  }
+  function alreadyApplied(pubkey: string, data: Uint8Array): boolean {
+    const known = applied.get(pubkey)?.data;
+    return known !== undefined && Buffer.from(known.buffer, known.byteOffset, known.byteLength).equals(data);
+  }
 
   function enqueue(task: () => Promise<unknown>): void {
     queue = queue.then(task).catch((error: unknown) => log.warn({ err: error }, "indexer update failed"));
@@ -151,36 +164,52 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await applyDecoded(tx, pubkey, decoded, slot);
       await saveCursor(tx, programId, slot, null, null);
     });
+    if (decoded === null) applied.delete(pubkey);
+    else noteApplied(pubkey, data, slot);
   }
 
   async function doReconcile(): Promise<ReconcileResult> {
     const { slot, accounts } = await rpc.getProgramAccounts(programId);
     const decoded = accounts
       .map((a) => ({ pubkey: a.pubkey, data: a.data, decoded: tryDecode(a.data) }))
-      .filter((a) => a.decoded !== null) as { pubkey: string; decoded: Decoded }[];
+      .filter((a) => a.decoded !== null) as { pubkey: string; data: Uint8Array; decoded: Decoded }[];
     const order = { Config: 0, Bank: 1, Pool: 2, Loan: 3, Request: 4 } as const;
     decoded.sort((a, b) => order[a.decoded.type] - order[b.decoded.type]);
     const result: ReconcileResult = { slot, banks: 0, pools: 0, loans: 0, requests: 0, closedPools: 0 };
     const livePools = new Set<string>();
     const BATCH = 500;
+    const tables = { Bank: "banks", Pool: "pools", Loan: "loans", Request: "loan_requests" } as const;
     for (let i = 0; i < decoded.length; i += BATCH) {
+      const batch = decoded.slice(i, i + BATCH);
+      // accounts whose bytes this indexer wrote last: their rows only move to this slot
+      const unchanged = new Map<string, string[]>();
       await db.transaction(async (tx) => {
-        for (const entry of decoded.slice(i, i + BATCH)) {
-          await applyDecoded(tx, entry.pubkey, entry.decoded, slot);
-          if (entry.decoded.type === "Bank") result.banks++;
-          if (entry.decoded.type === "Pool") {
+        for (const entry of batch) {
+          const type = entry.decoded.type;
+          if (type !== "Config" && alreadyApplied(entry.pubkey, entry.data))
+            unchanged.set(type, [...(unchanged.get(type) ?? []), entry.pubkey]);
+          else await applyDecoded(tx, entry.pubkey, entry.decoded, slot);
+          if (type === "Bank") result.banks++;
+          if (type === "Pool") {
             result.pools++;
             livePools.add(entry.pubkey);
           }
-          if (entry.decoded.type === "Loan") result.loans++;
-          if (entry.decoded.type === "Request") result.requests++;
+          if (type === "Loan") result.loans++;
+          if (type === "Request") result.requests++;
         }
+        for (const [type, pubkeys] of unchanged)
+          await tx.query(
+            `UPDATE ${tables[type as keyof typeof tables]} SET slot = $1 WHERE pubkey = ANY($2::text[]) AND slot < $1`,
+            [slot, pubkeys],
+          );
       });
+      for (const entry of batch) noteApplied(entry.pubkey, entry.data, slot);
     }
     await db.transaction(async (tx) => {
       const open = await tx.query<{ pubkey: string }>("SELECT pubkey FROM pools WHERE status <> 'Closed'");
       for (const row of open) {
         if (!livePools.has(row.pubkey)) {
+          applied.delete(row.pubkey);
           await markPoolClosed(tx, row.pubkey, slot);
           result.closedPools++;
         }
@@ -265,11 +294,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
         slot: readSlot,
       });
     const order = { Config: 0, Bank: 1, Pool: 2, Loan: 3, Request: 4 } as const;
-    const written: { pubkey: string; decoded: Decoded; slot: number }[] = [];
+    const written: { pubkey: string; data: Uint8Array; decoded: Decoded; slot: number }[] = [];
     const closed: { pubkey: string; slot: number }[] = [];
     for (const [pubkey, { data, slot }] of accounts) {
       const decoded = data === null ? null : tryDecode(data);
-      if (decoded !== null) written.push({ pubkey, decoded, slot });
+      if (decoded !== null && data !== null) written.push({ pubkey, data, decoded, slot });
       // a zeroed account (a closed pool as notified) or a pool gone from the program is closed
       else if (data === null ? pools.has(pubkey) : data.every((b) => b === 0)) closed.push({ pubkey, slot });
     }
@@ -285,6 +314,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       }
       await saveCursor(q, programId, maxSlot, lastSignature, null);
     });
+    for (const { pubkey, data, slot } of written) noteApplied(pubkey, data, slot);
+    for (const { pubkey } of closed) applied.delete(pubkey);
     if (missed) await backfillSignatures(db, rpc, programId, log);
   }
 
@@ -398,6 +429,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     reconcile,
     async reindex() {
       await queue;
+      applied.clear();
       await db.transaction(async (tx) => {
         for (const table of ["loan_activity", "loans", "loan_requests", "pools", "banks"])
           await tx.query(`DELETE FROM ${table}`);

@@ -34,24 +34,19 @@ export async function queryLoanPage(
 ): Promise<LoanPage> {
   const statusValue = status === undefined ? null : STATUS_VALUE[status];
   const where = `${column} = $1 AND ($2::text IS NULL OR status = $2)`;
-  // One round trip: the window counts cover the whole filter, computed before LIMIT/OFFSET.
-  const rows = await q.query<LoanRow & { total_count: unknown; ongoing_count: unknown }>(
-    `SELECT ${LOAN_COLUMNS}, count(*) OVER () AS total_count,
-       count(*) FILTER (WHERE status = 'Ongoing') OVER () AS ongoing_count
-     FROM loans WHERE ${where} ORDER BY created_at DESC, pubkey LIMIT $3 OFFSET $4`,
+  const rows = await q.query<LoanRow>(
+    `SELECT ${LOAN_COLUMNS} FROM loans WHERE ${where} ORDER BY created_at DESC, pubkey LIMIT $3 OFFSET $4`,
     [value, statusValue, limit, offset],
   );
-  if (rows.length > 0) {
+  // A first page shorter than the limit holds every loan of the filter: its counts are its own (the commonest
+  // answer: a wallet's few loans, or none while a wallet that has just borrowed polls until its loan is indexed).
+  if (offset === 0 && rows.length < limit)
     return {
       rows,
-      totalCount: readNumber(rows[0]!.total_count),
-      ongoingCount: readNumber(rows[0]!.ongoing_count),
+      totalCount: rows.length,
+      ongoingCount: rows.filter((row) => row.status === "Ongoing").length,
     };
-  }
-  // No row on the first page: nothing matches the filter (the commonest answer to a wallet that has just borrowed,
-  // polled until its loan is indexed), so no second query.
-  if (offset === 0) return { rows, totalCount: 0, ongoingCount: 0 };
-  // An empty page past the end still reports the counts.
+  // A full page, or a page past the start: the counts over the whole filter.
   const counts = await q.query<{ total: unknown; ongoing: unknown }>(
     `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'Ongoing') AS ongoing FROM loans WHERE ${where}`,
     [value, statusValue],
