@@ -152,7 +152,6 @@ const attestation = {
       loan: a,
       borrowerCollateralTokenAccount: a,
       borrowerCurrencyTokenAccount: a,
-      treasuryCurrencyTokenAccount: a,
     });
   }
   const ms = performance.now() - start;

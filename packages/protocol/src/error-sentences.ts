@@ -129,6 +129,8 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This pool and its loans are already at the program's current version.";
     case P.SameAccount:
       return "The account to receive the tokens is the one they come from. Choose your own wallet's account.";
+    case P.NoFeesOwed:
+      return "This bank holds no protocol fees to collect.";
     case P.InvalidVenue:
       return "This market is not one Cistern trades on. Please refresh and try again.";
     case P.LoanLiquidatable:

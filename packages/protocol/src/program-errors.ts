@@ -132,6 +132,10 @@ export const PROGRAM_ERRORS = {
     message:
       "a token transfer whose source and destination are the same account (e.g. Withdraw into the bank's own vault)",
   },
+  6058: {
+    name: "NoFeesOwed",
+    message: "CollectFees on a bank whose vault holds no protocol fees for the treasury",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

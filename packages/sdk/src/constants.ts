@@ -54,6 +54,7 @@ export const INSTRUCTION_TAG = {
   FillRequest: 22,
   TakeMortgage: 23,
   Migrate: 24,
+  CollectFees: 25,
 } as const;
 
 /** Most loans one Migrate carries (the program reads 32 accounts: payer, System Program, pool and the loans). */

@@ -140,6 +140,7 @@ describe("getProgramAccounts filters", () => {
         frozenUntil: 0n,
         ongoingLoans: 0n,
         delegationKeeper: testAddress(0),
+        feesOwed: 0n,
       }),
     );
     expect(matches(pool, getPoolFilters({ owner: testAddress(1), bank: testAddress(3) }))).toBe(true);

@@ -51,6 +51,7 @@ const bank: BankAccount = {
   frozenUntil: 16n,
   ongoingLoans: 0xffff_ffff_ffff_ffffn,
   delegationKeeper: testAddress(7),
+  feesOwed: 17n,
 };
 
 const pool: PoolAccount = {
@@ -163,7 +164,8 @@ describe("Bank account", () => {
     expect([144, 152, 160, 168, 176, 184].map((o) => r.i64(o))).toEqual([11n, 12n, 13n, 14n, 15n, 16n]);
     expect(r.u64(192)).toBe(0xffff_ffff_ffff_ffffn);
     expect(r.pubkey(200)).toBe(bank.delegationKeeper);
-    expect(r.zero(232, 24)).toBe(true);
+    expect(r.u64(232)).toBe(17n);
+    expect(r.zero(240, 16)).toBe(true);
     expect(decodeBankAccount(bytes)).toEqual(bank);
     expect(getBankBorrowedLiquidity(bank)).toBe(2_999_999_999n);
   });

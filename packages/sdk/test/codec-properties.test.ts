@@ -56,6 +56,7 @@ const bank = fc.record({
   frozenUntil: i64,
   ongoingLoans: u64,
   delegationKeeper: address,
+  feesOwed: u64,
 });
 const pool = fc.record({
   bump: u8,

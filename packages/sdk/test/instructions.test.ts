@@ -348,7 +348,7 @@ describe("loan instructions", () => {
     ]);
   });
 
-  it("Extend: same data layout with tag 10 and the 15 accounts", async () => {
+  it("Extend: same data layout with tag 10 and the 14 accounts", async () => {
     const oldLoan = testAddress(60);
     const ix = await getExtendInstruction({
       programAddress,
@@ -359,7 +359,6 @@ describe("loan instructions", () => {
       collateralMint,
       oldLoan,
       borrowerCurrencyTokenAccount: testAddress(56),
-      treasuryCurrencyTokenAccount: testAddress(58),
       ...terms,
       nonce: 18n,
     });
@@ -379,7 +378,6 @@ describe("loan instructions", () => {
       [(await findEscrowPda(programAddress, loan))[0], WRITABLE],
       [collateralMint, READONLY],
       [testAddress(56), WRITABLE],
-      [testAddress(58), WRITABLE],
       [TOKEN_PROGRAM_ADDRESS, READONLY],
       [SYSTEM_PROGRAM_ADDRESS, READONLY],
     ]);
@@ -395,7 +393,6 @@ describe("loan instructions", () => {
       loan,
       borrowerCollateralTokenAccount: testAddress(55),
       borrowerCurrencyTokenAccount: testAddress(56),
-      treasuryCurrencyTokenAccount: testAddress(58),
     });
     const [escrow] = await findEscrowPda(programAddress, loan);
     expect(Array.from(repay.data!)).toEqual([9]);
@@ -409,7 +406,6 @@ describe("loan instructions", () => {
       [escrow, WRITABLE],
       [testAddress(55), WRITABLE],
       [testAddress(56), WRITABLE],
-      [testAddress(58), WRITABLE],
       [TOKEN_PROGRAM_ADDRESS, READONLY],
     ]);
     const liquidate = await getLiquidateInstruction({

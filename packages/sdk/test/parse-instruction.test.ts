@@ -170,12 +170,11 @@ describe("parseLendingInstruction", () => {
         ...loanInput,
         nonce: 7n,
         oldLoan: loan,
-        treasuryCurrencyTokenAccount: testAddress(6),
       }),
     );
     expect(extend).toMatchObject({
       type: "Extend",
-      accounts: { oldLoan: loan, treasuryCurrencyTokenAccount: testAddress(6) },
+      accounts: { oldLoan: loan, borrowerCurrencyTokenAccount: testAddress(4) },
     });
     expect(extend.accounts).not.toHaveProperty("whitelist");
     const repay = parseLendingInstruction(
@@ -187,12 +186,11 @@ describe("parseLendingInstruction", () => {
         loan,
         borrowerCollateralTokenAccount: testAddress(5),
         borrowerCurrencyTokenAccount: testAddress(4),
-        treasuryCurrencyTokenAccount: testAddress(6),
       }),
     );
     expect(repay).toMatchObject({
       type: "Repay",
-      accounts: { loan, treasuryCurrencyTokenAccount: testAddress(6) },
+      accounts: { loan, borrowerCurrencyTokenAccount: testAddress(4) },
     });
     const liquidate = parseLendingInstruction(
       await getLiquidateInstruction({

@@ -4,6 +4,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { decodeLendingError } from "../src/index.ts";
 import {
+  collectFees,
   createFundedSigner,
   createLendingWorld,
   createPool,
@@ -99,6 +100,12 @@ describe("sdk builders against the lending program (LiteSVM)", () => {
     await mintTo(world.svm, world.admin, world.currencyMint, borrowerCurrency, expected.owedInterest);
     await repay(world, borrower, loanAddress);
     expect(getTokenBalance(world.svm, borrowerCurrency)).toBe(0n);
+    // the fee waits in the vault as the bank's feesOwed until CollectFees moves it to the treasury
+    expect(readBank(world).feesOwed).toBe(expected.protocolFee);
+    expect(getTokenBalance(world.svm, world.vault)).toBe(
+      1_000_000_000n + expected.lenderInterest + expected.protocolFee,
+    );
+    await collectFees(world);
     expect(getTokenBalance(world.svm, world.treasury.tokenAccounts.get(world.currencyMint)!)).toBe(
       expected.protocolFee,
     );
@@ -115,6 +122,7 @@ describe("sdk builders against the lending program (LiteSVM)", () => {
       availableLiquidity: 1_000_000_000n + expected.lenderInterest,
       totalLiquidity: 1_000_000_000n + expected.lenderInterest,
       ongoingLoans: 0n,
+      feesOwed: 0n,
     });
     // a second repay is refused
     const second = await repay(world, borrower, loanAddress).then(

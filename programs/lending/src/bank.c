@@ -1,4 +1,4 @@
-/* CreateBank (2), Deposit (3), Withdraw (4). */
+/* CreateBank (2), Deposit (3), Withdraw (4), CollectFees (25). */
 #include "lending.h"
 
 static const u8 BANK_SEED[] = "bank";
@@ -99,5 +99,33 @@ u64 ix_withdraw(const SolParameters *p) {
   b->total = total;
   b->available = available;
   b->withdrawn_at = clock.unix_timestamp;
+  return SUCCESS;
+}
+
+/* Moves the protocol fees a bank's vault holds for the treasury (fees_owed) to the treasury's token account of the
+ * bank's currency. Anyone may send it: the destination is the config's treasury, the amount the bank's books.
+ * accounts: 0 config, 1 bank (w), 2 vault (w), 3 treasury currency token account (w), 4 token program. data: tag */
+u64 ix_collect_fees(const SolParameters *p) {
+  if (p->data_len != 1) return E_INVALID_INSTRUCTION;
+  if (p->ka_num < 5) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *config = &p->ka[0], *bank = &p->ka[1], *vault = &p->ka[2], *treasury = &p->ka[3];
+  const SolAccountInfo *token = &p->ka[4];
+  u64 r = check_config(config, p->program_id, false);
+  if (r) return r;
+  if ((r = check_state(bank, p->program_id, TAG_BANK, sizeof(Bank), true))) return r;
+  Bank *b = (Bank *)bank->data;
+  if (!pubkey_eq(&b->vault, vault->key)) return E_ACCOUNT_MISMATCH;
+  if (!vault->is_writable) return E_NOT_WRITABLE;
+  if ((r = check_token_program(token))) return r;
+  const Config *cfg = (const Config *)config->data;
+  if ((r = check_token_account(treasury, &b->mint, NULL))) return r;
+  if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &cfg->treasury)) return E_INVALID_TREASURY;
+  if (b->fees_owed == 0) return E_NO_FEES_OWED;
+  SolSignerSeed seeds[4] = {
+    {BANK_SEED, sizeof(BANK_SEED) - 1}, {b->owner.x, 32}, {b->mint.x, 32}, {&b->bump, 1}};
+  SolSignerSeeds signer = {seeds, 4};
+  TransferArgs t = {token, vault, treasury, bank, b->fees_owed, &signer};
+  if ((r = token_transfer(&t))) return r;
+  b->fees_owed = 0;
   return SUCCESS;
 }

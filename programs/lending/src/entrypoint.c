@@ -40,6 +40,7 @@ u64 entrypoint(const u8 *input) {
     case 22: return ix_fill_request(&p);
     case 23: return ix_take_mortgage(&p);
     case 24: return ix_migrate(&p);
+    case 25: return ix_collect_fees(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -3,15 +3,15 @@
 
 static const u8 BANK_SEED[] = "bank";
 
-/* accounts: see LAYOUT.md Extend (0 borrower .. 14 system program, 15 optional whitelist) */
+/* accounts: see LAYOUT.md Extend (0 borrower .. 13 system program, 14 optional whitelist) */
 u64 ix_extend(const SolParameters *p) {
-  if (p->ka_num < 15) return E_NOT_ENOUGH_ACCOUNTS;
+  if (p->ka_num < 14) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
   NewLoan c;
   Loan *old;
-  u64 r = moving_loan_parse(&c, p, 15, &old);
+  u64 r = moving_loan_parse(&c, p, 14, &old);
   if (r) return r;
-  const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11], *treasury = &ka[12];
+  const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11];
   if (!pubkey_eq(&old->pool, c.pool->key) || !pubkey_eq(&old->bank, c.bank->key)) return E_ACCOUNT_MISMATCH;
 
   u64 owed;
@@ -25,20 +25,19 @@ u64 ix_extend(const SolParameters *p) {
   if ((r = new_loan_limits(&c))) return r;
   if ((r = new_loan_create(&c))) return r;
 
-  if (fee) {
-    TransferArgs f = {c.token, currency, treasury, c.borrower, fee, NULL};
-    if ((r = token_transfer(&f))) return r;
-  }
-  if (back > c.principal) {
-    TransferArgs in = {c.token, currency, c.vault, c.borrower, back - c.principal, NULL};
+  /* the old loan's payoff (principal + all the interest, the fee part staying as fees_owed) and the new principal
+   * settle in the vault as one net transfer */
+  if (repaid > c.principal) {
+    TransferArgs in = {c.token, currency, c.vault, c.borrower, repaid - c.principal, NULL};
     if ((r = token_transfer(&in))) return r;
-  } else if (back < c.principal) {
+  } else if (repaid < c.principal) {
     SolSignerSeed bank_seeds[4] = {
       {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
     SolSignerSeeds bank_signer = {bank_seeds, 4};
-    TransferArgs out = {c.token, c.vault, currency, c.bank, c.principal - back, &bank_signer};
+    TransferArgs out = {c.token, c.vault, currency, c.bank, c.principal - repaid, &bank_signer};
     if ((r = token_transfer(&out))) return r;
   }
+  if ((r = accrue_fee(c.bk, fee))) return r;
   if ((r = move_collateral(&c, old_loan, old_escrow))) return r;
 
   c.bk->total = c.bank_total;

@@ -62,6 +62,7 @@
 #define E_ACCOUNT_NEEDS_MIGRATION 6055ULL
 #define E_NOTHING_TO_MIGRATE 6056ULL
 #define E_SAME_ACCOUNT 6057ULL
+#define E_NO_FEES_OWED 6058ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1 /* Config, Bank, Venues, Request */
@@ -145,7 +146,10 @@ typedef struct {
   /* who besides the owner may delegate idle liquidity to the pinned lending venue (zero: nobody; the bank
    * owner's standing choice, SetDelegation) */
   SolPubkey delegation_keeper;
-  u8 reserved1[24];
+  /* protocol fees paid into the vault by Repay, MarketSell, Extend and Refinance and not yet collected to the
+   * treasury (CollectFees): in the vault, never lent (not in `available`) */
+  u64 fees_owed;
+  u8 reserved1[16];
 } Bank;
 
 typedef struct {
@@ -223,6 +227,7 @@ _Static_assert(sizeof(Bank) == 256, "Bank size");
 _Static_assert(OFFSET_OF(Bank, total) == 104, "Bank.total");
 _Static_assert(OFFSET_OF(Bank, ongoing_loans) == 192, "Bank.ongoing_loans");
 _Static_assert(OFFSET_OF(Bank, delegation_keeper) == 200, "Bank.delegation_keeper");
+_Static_assert(OFFSET_OF(Bank, fees_owed) == 232, "Bank.fees_owed");
 _Static_assert(sizeof(Entry) == 56, "Entry size");
 _Static_assert(sizeof(Pool) == 800, "Pool size");
 _Static_assert(OFFSET_OF(Pool, migrated_at) == POOL_V1_SIZE, "Pool.migrated_at");
@@ -383,6 +388,7 @@ u64 ix_cancel_request(const SolParameters *p);
 u64 ix_fill_request(const SolParameters *p);
 u64 ix_take_mortgage(const SolParameters *p);
 u64 ix_migrate(const SolParameters *p);
+u64 ix_collect_fees(const SolParameters *p);
 /* Withdraws from the bank's position in the pinned lending venue the fewest shares worth at least `needed`
  * (all of them when they are worth less), into the vault, with WithdrawDelegated's accounting. Accounts from
  * `first`: venues, lending venue program, reserve (w), position (w), venue vault (w). */

@@ -254,11 +254,10 @@ u64 ix_take_loan(const SolParameters *p) {
   return SUCCESS;
 }
 
-/* Extend and Refinance share accounts 0-14 (0 borrower, 1 oracle, 2 config, 3 new pool, 4 new bank, 5 new vault,
- * 6 old loan, 7 old escrow, 8 new loan, 9 new escrow, 10 collateral mint, 11 borrower currency, 12 treasury
- * currency, 13 token program, 14 system program) and these checks: the new loan's terms, the old loan Ongoing and
- * the borrower's, not past expiry + grace, the same collateral and collection, and the currency and treasury
- * accounts of the new bank's mint. The caller checks how the old loan's pool relates to the new one. */
+/* Extend and Refinance share accounts 0-13 (0 borrower, 1 oracle, 2 config, 3 new pool, 4 new bank, 5 new vault,
+ * 6 old loan, 7 old escrow, 8 new loan, 9 new escrow, 10 collateral mint, 11 borrower currency, 12 token program,
+ * 13 system program) and these checks: the new loan's terms, the old loan Ongoing and the borrower's, not past
+ * expiry + grace, the same collateral and collection, and the borrower's currency account of the new bank's mint. The caller checks how the old loan's pool relates to the new one. */
 u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, Loan **old_out) {
   const SolAccountInfo *ka = p->ka;
   c->p = p;
@@ -273,13 +272,13 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   c->loan = &ka[8];
   c->escrow = &ka[9];
   c->mint = &ka[10];
-  c->token = &ka[13];
-  c->sys = &ka[14];
+  c->token = &ka[12];
+  c->sys = &ka[13];
   c->whitelist_index = whitelist_index;
   u64 r = new_loan_parse(c);
   if (r) return r;
   if (p->data[3] != 0 || c->pull_index != 0) return E_INVALID_INSTRUCTION; /* TakeLoan-only bytes */
-  const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11], *treasury = &ka[12];
+  const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11];
   if ((r = check_state(old_loan, p->program_id, TAG_LOAN, sizeof(Loan), true))) return r;
   Loan *old = (Loan *)old_loan->data;
   if (!pubkey_eq(&old->escrow, old_escrow->key)) return E_ACCOUNT_MISMATCH;
@@ -293,8 +292,6 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   if (old->collateral_amount != c->collateral_amount) return E_INVALID_COLLATERAL;
   if ((r = check_mint(c->mint, NULL, NULL))) return r;
   if ((r = check_wallet_currency_account(currency, &c->bk->mint, c->borrower->key, c->vault))) return r;
-  if ((r = check_token_account(treasury, &c->bk->mint, NULL))) return r;
-  if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &c->cfg->treasury)) return E_INVALID_TREASURY;
   *old_out = old;
   return SUCCESS;
 }

@@ -65,17 +65,19 @@ u64 check_loan_accounts(const SolParameters *p, const SolAccountInfo *pool, cons
 
 /* Paying off an Ongoing loan at `now` (Repay, MarketSell): accounts already checked by the caller. */
 typedef struct {
-  const SolAccountInfo *borrower, *token, *currency, *treasury, *vault, *loan, *escrow, *collateral;
+  const SolAccountInfo *borrower, *token, *currency, *vault, *loan, *escrow, *collateral;
   const Config *cfg;
   Pool *pl;
   Bank *bk;
   Loan *l;
   i64 now;
 } Settlement;
-/* The borrower pays principal + owed interest from `currency` (the fee to the treasury, the rest to the
- * vault); what the escrow still holds goes to `collateral` and the escrow closes to the borrower; bank, pool
+/* The borrower pays principal + owed interest from `currency` into the vault (the protocol fee stays there as
+ * the bank's fees_owed until CollectFees); what the escrow still holds goes to `collateral` and the escrow closes to the borrower; bank, pool
  * and loan (repaid_at, repaid_amount, fee_paid) are updated. The caller sets the loan's status. */
 u64 settle_loan(const Settlement *s);
+/* Paying off a loan records its protocol fee on the bank that received it: fees_owed += fee. */
+u64 accrue_fee(Bank *bank, u64 fee);
 
 /* Most accounts a venue swap may take (after the instruction's own accounts). */
 #define MAX_SWAP_ACCOUNTS 19

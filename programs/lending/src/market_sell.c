@@ -4,7 +4,7 @@
  * reached the borrower's currency account, and pays the loan off exactly as Repay would. */
 #include "loan.h"
 
-#define SWAP_FIRST_ACCOUNT 13
+#define SWAP_FIRST_ACCOUNT 12
 #define MAX_SWAP_DATA 512
 
 /* The swap CPI: the accounts from `first` on, in order, with the loan PDA signing (it is the escrow's authority);
@@ -58,8 +58,8 @@ u64 check_sale_venue(const SolAccountInfo *venues, const SolAccountInfo *venue, 
 }
 
 /* accounts: 0 borrower (s, w), 1 config, 2 venues, 3 pool (w), 4 bank (w), 5 vault (w), 6 loan (w), 7 escrow (w),
- * 8 borrower collateral token account (w), 9 borrower currency token account (w), 10 treasury currency token
- * account (w), 11 token program, 12 swap program or NFT market (one the venues account pins), 13.. the venue
+ * 8 borrower collateral token account (w), 9 borrower currency token account (w), 10 token program, 11 swap
+ * program or NFT market (one the venues account pins), 12.. the venue
  * instruction's accounts in its order. data: tag, then the swap instruction's data (at most 512 bytes). */
 u64 ix_market_sell(const SolParameters *p) {
   if (p->data_len < 2 || p->data_len > 1 + MAX_SWAP_DATA) return E_INVALID_INSTRUCTION;
@@ -67,7 +67,7 @@ u64 ix_market_sell(const SolParameters *p) {
   const SolAccountInfo *ka = p->ka;
   const SolAccountInfo *borrower = &ka[0], *config = &ka[1], *venues = &ka[2], *pool = &ka[3], *bank = &ka[4];
   const SolAccountInfo *vault = &ka[5], *loan = &ka[6], *escrow = &ka[7], *collateral = &ka[8];
-  const SolAccountInfo *currency = &ka[9], *treasury = &ka[10], *token = &ka[11], *swap = &ka[12];
+  const SolAccountInfo *currency = &ka[9], *token = &ka[10], *swap = &ka[11];
   u64 r = check_signer(borrower, true);
   if (r) return r;
   if ((r = check_config(config, p->program_id, false))) return r;
@@ -83,8 +83,6 @@ u64 ix_market_sell(const SolParameters *p) {
   if ((r = check_token_program(token))) return r;
   if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
   if ((r = check_wallet_currency_account(currency, &bk->mint, borrower->key, vault))) return r;
-  if ((r = check_token_account(treasury, &bk->mint, NULL))) return r;
-  if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &cfg->treasury)) return E_INVALID_TREASURY;
 
   u64 escrow_before = rd64(escrow->data + 64), currency_before = rd64(currency->data + 64);
   SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l};
@@ -99,8 +97,7 @@ u64 ix_market_sell(const SolParameters *p) {
   u64 owed, due;
   if (!owed_interest(l, clock.unix_timestamp, &owed) || !add_ok(l->principal, owed, &due)) return E_MATH_OVERFLOW;
   if (proceeds < due) return E_SALE_SHORT;
-  Settlement s = {borrower, token, currency, treasury, vault, loan, escrow, collateral, cfg, pl, bk, l,
-                  clock.unix_timestamp};
+  Settlement s = {borrower, token, currency, vault, loan, escrow, collateral, cfg, pl, bk, l, clock.unix_timestamp};
   if ((r = settle_loan(&s))) return r;
   l->status = LOAN_SOLD;
   l->closed_by = CLOSED_SOLD;

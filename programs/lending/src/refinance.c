@@ -1,24 +1,24 @@
 /* Refinance (19): an ongoing loan moves to another pool of the same currency in one instruction. The new pool's
- * bank lends the new principal; the old loan is paid off exactly as Repay would pay it (principal + the lender's
- * share of the interest owed now into the old bank's vault, the fee to the treasury); the collateral moves
- * old escrow -> new escrow and never leaves the program. */
+ * bank lends the new principal; the old loan is paid off exactly as Repay would pay it (principal + the interest
+ * owed now into the old bank's vault, the protocol fee part recorded as that bank's fees_owed); the collateral
+ * moves old escrow -> new escrow and never leaves the program. */
 #include "loan.h"
 
 static const u8 BANK_SEED[] = "bank";
 
 /* accounts: 0 borrower (s, w), 1 oracle (s), 2 config, 3 new pool (w), 4 new bank (w), 5 new vault (w),
  * 6 old loan (w), 7 old escrow (w), 8 new loan (w), 9 new escrow (w), 10 collateral mint, 11 borrower currency
- * (w), 12 treasury currency (w), 13 token program, 14 system program, 15 old pool (w), 16 old bank (w),
- * 17 old vault (w), 18 optional whitelist of the new pool */
+ * (w), 12 token program, 13 system program, 14 old pool (w), 15 old bank (w), 16 old vault (w), 17 optional
+ * whitelist of the new pool */
 u64 ix_refinance(const SolParameters *p) {
-  if (p->ka_num < 18) return E_NOT_ENOUGH_ACCOUNTS;
+  if (p->ka_num < 17) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
   NewLoan c;
   Loan *old;
-  u64 r = moving_loan_parse(&c, p, 18, &old);
+  u64 r = moving_loan_parse(&c, p, 17, &old);
   if (r) return r;
-  const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11], *treasury = &ka[12];
-  const SolAccountInfo *old_pool = &ka[15], *old_bank = &ka[16], *old_vault = &ka[17];
+  const SolAccountInfo *old_loan = &ka[6], *old_escrow = &ka[7], *currency = &ka[11];
+  const SolAccountInfo *old_pool = &ka[14], *old_bank = &ka[15], *old_vault = &ka[16];
   if ((r = check_state(old_pool, p->program_id, TAG_POOL, sizeof(Pool), true))) return r;
   if ((r = check_state(old_bank, p->program_id, TAG_BANK, sizeof(Bank), true))) return r;
   Pool *opl = (Pool *)old_pool->data;
@@ -41,18 +41,15 @@ u64 ix_refinance(const SolParameters *p) {
   if ((r = new_loan_limits(&c))) return r;
   if ((r = new_loan_create(&c))) return r;
 
-  /* new principal: new vault -> borrower; payoff: borrower -> old vault (principal + share) and treasury (fee) */
+  /* new principal: new vault -> borrower; payoff: borrower -> old vault (principal + all the interest) */
   SolSignerSeed bank_seeds[4] = {
     {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
   SolSignerSeeds bank_signer = {bank_seeds, 4};
   TransferArgs lend = {c.token, c.vault, currency, c.bank, c.principal, &bank_signer};
   if ((r = token_transfer(&lend))) return r;
-  TransferArgs payoff = {c.token, currency, old_vault, c.borrower, back, NULL};
+  TransferArgs payoff = {c.token, currency, old_vault, c.borrower, repaid, NULL};
   if ((r = token_transfer(&payoff))) return r;
-  if (fee) {
-    TransferArgs f = {c.token, currency, treasury, c.borrower, fee, NULL};
-    if ((r = token_transfer(&f))) return r;
-  }
+  if ((r = accrue_fee(obk, fee))) return r;
   if ((r = move_collateral(&c, old_loan, old_escrow))) return r;
 
   /* the old bank and pool as after a Repay */

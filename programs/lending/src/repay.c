@@ -16,6 +16,10 @@ u64 check_loan_accounts(const SolParameters *p, const SolAccountInfo *pool, cons
   return SUCCESS;
 }
 
+u64 accrue_fee(Bank *bank, u64 fee) {
+  return add_ok(bank->fees_owed, fee, &bank->fees_owed) ? SUCCESS : E_MATH_OVERFLOW;
+}
+
 u64 settle_loan(const Settlement *s) {
   const Config *cfg = s->cfg;
   Bank *bk = s->bk;
@@ -23,17 +27,15 @@ u64 settle_loan(const Settlement *s) {
   u64 r, owed;
   if (!owed_interest(l, s->now, &owed)) return E_MATH_OVERFLOW;
   u64 fee = protocol_fee(owed, cfg->fee_bps);
-  u64 share = owed - fee, to_vault, repaid, total, available;
-  if (!add_ok(l->principal, share, &to_vault) || !add_ok(l->principal, owed, &repaid) ||
-      !add_ok(bk->total, share, &total) || !add_ok(bk->available, to_vault, &available))
+  u64 share = owed - fee, to_lenders, repaid, total, available;
+  if (!add_ok(l->principal, share, &to_lenders) || !add_ok(l->principal, owed, &repaid) ||
+      !add_ok(bk->total, share, &total) || !add_ok(bk->available, to_lenders, &available))
     return E_MATH_OVERFLOW;
 
-  if (fee) {
-    TransferArgs f = {s->token, s->currency, s->treasury, s->borrower, fee, NULL};
-    if ((r = token_transfer(&f))) return r;
-  }
-  TransferArgs v = {s->token, s->currency, s->vault, s->borrower, to_vault, NULL};
+  /* principal + all the interest into the vault in one transfer; the fee part is the bank's fees_owed */
+  TransferArgs v = {s->token, s->currency, s->vault, s->borrower, repaid, NULL};
   if ((r = token_transfer(&v))) return r;
+  if ((r = accrue_fee(bk, fee))) return r;
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
@@ -54,15 +56,14 @@ u64 settle_loan(const Settlement *s) {
 }
 
 /* accounts: 0 borrower (s, w), 1 config, 2 pool (w), 3 bank (w), 4 vault (w), 5 loan (w), 6 escrow (w),
- * 7 borrower collateral token account (w), 8 borrower currency token account (w),
- * 9 treasury currency token account (w), 10 token program. data: tag */
+ * 7 borrower collateral token account (w), 8 borrower currency token account (w), 9 token program. data: tag */
 u64 ix_repay(const SolParameters *p) {
   if (p->data_len != 1) return E_INVALID_INSTRUCTION;
-  if (p->ka_num < 11) return E_NOT_ENOUGH_ACCOUNTS;
+  if (p->ka_num < 10) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
   const SolAccountInfo *borrower = &ka[0], *config = &ka[1], *pool = &ka[2], *bank = &ka[3], *vault = &ka[4];
   const SolAccountInfo *loan = &ka[5], *escrow = &ka[6], *collateral = &ka[7], *currency = &ka[8];
-  const SolAccountInfo *treasury = &ka[9], *token = &ka[10];
+  const SolAccountInfo *token = &ka[9];
   u64 r = check_signer(borrower, true);
   if (r) return r;
   if ((r = check_config(config, p->program_id, false))) return r;
@@ -77,13 +78,10 @@ u64 ix_repay(const SolParameters *p) {
   if ((r = check_token_program(token))) return r;
   if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
   if ((r = check_wallet_currency_account(currency, &bk->mint, borrower->key, vault))) return r;
-  if ((r = check_token_account(treasury, &bk->mint, NULL))) return r;
-  if (!pubkey_eq((const SolPubkey *)(treasury->data + 32), &cfg->treasury)) return E_INVALID_TREASURY;
 
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
-  Settlement s = {borrower, token, currency, treasury, vault, loan, escrow, collateral, cfg, pl, bk, l,
-                  clock.unix_timestamp};
+  Settlement s = {borrower, token, currency, vault, loan, escrow, collateral, cfg, pl, bk, l, clock.unix_timestamp};
   if ((r = settle_loan(&s))) return r;
   l->status = LOAN_REPAID;
   l->closed_by = CLOSED_REPAID;

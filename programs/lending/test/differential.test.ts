@@ -22,6 +22,7 @@ import {
   liquidate,
   mintNft,
   mintTo,
+  readBank,
   readLoan,
   repay,
   setUnixTime,
@@ -151,19 +152,22 @@ describe("on-chain maths equals @cistern/protocol", () => {
           const before = {
             borrower: getTokenBalance(world.svm, borrowerCurrency),
             treasury: getTokenBalance(world.svm, treasuryCurrency),
+            feesOwed: readBank(world).feesOwed,
             vault: getTokenBalance(world.svm, world.vault),
           };
           await repay(world, borrower, loan);
           const moved = {
             borrowerPaid: before.borrower - getTokenBalance(world.svm, borrowerCurrency),
-            fee: getTokenBalance(world.svm, treasuryCurrency) - before.treasury,
+            fee: readBank(world).feesOwed - before.feesOwed,
+            treasury: getTokenBalance(world.svm, treasuryCurrency) - before.treasury,
             vault: getTokenBalance(world.svm, world.vault) - before.vault,
           };
           const expected = computeRepayment({ aprBps, principal, durationSeconds, createdAt, now });
           expect(moved).toEqual({
             borrowerPaid: expected.repayment,
             fee: expected.protocolFee,
-            vault: principal + expected.lenderInterest,
+            treasury: 0n,
+            vault: principal + expected.lenderInterest + expected.protocolFee,
           });
           expect(readLoan(world, loan)).toMatchObject({
             status: "Repaid",
@@ -180,7 +184,6 @@ describe("on-chain maths equals @cistern/protocol", () => {
   it("extend settles the old loan with the protocol's owed interest and fee, netting the principals", async () => {
     const { world, borrower } = setup;
     const borrowerCurrency = borrower.tokenAccounts.get(world.currencyMint)!;
-    const treasuryCurrency = world.treasury.tokenAccounts.get(world.currencyMint)!;
     await fc.assert(
       fc.asyncProperty(
         aprArb,
@@ -196,7 +199,7 @@ describe("on-chain maths equals @cistern/protocol", () => {
           setUnixTime(world, now);
           const before = {
             borrower: getTokenBalance(world.svm, borrowerCurrency),
-            treasury: getTokenBalance(world.svm, treasuryCurrency),
+            feesOwed: readBank(world).feesOwed,
             vault: getTokenBalance(world.svm, world.vault),
           };
           const extend = () =>
@@ -231,12 +234,12 @@ describe("on-chain maths equals @cistern/protocol", () => {
           });
           expect({
             borrowerDelta: getTokenBalance(world.svm, borrowerCurrency) - before.borrower,
-            fee: getTokenBalance(world.svm, treasuryCurrency) - before.treasury,
+            fee: readBank(world).feesOwed - before.feesOwed,
             vaultDelta: getTokenBalance(world.svm, world.vault) - before.vault,
           }).toEqual({
             borrowerDelta: newPrincipal - oldPrincipal - old.owedInterest,
             fee: old.protocolFee,
-            vaultDelta: oldPrincipal - newPrincipal + old.lenderInterest,
+            vaultDelta: oldPrincipal - newPrincipal + old.owedInterest,
           });
           expect(readLoan(world, oldLoan)).toMatchObject({
             status: "Repaid",

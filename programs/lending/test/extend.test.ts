@@ -29,7 +29,6 @@ function extendIx(w: World, oldLoan: Address, terms: LoanTerms) {
     bank: w.bank,
     collateralMint: w.nft.mint,
     borrowerCurrencyTokenAccount: w.borrowerAta,
-    treasuryCurrencyTokenAccount: w.treasuryAta,
     oldLoan,
     ...terms,
   });
@@ -65,9 +64,10 @@ describe("extend", () => {
       expect(w.h.exists(old.escrow)).toBe(false);
       expect(tokenBalance(w.h, ix.escrow)).toBe(1n);
       expect(tokenBalance(w.h, w.nft.account)).toBe(0n);
-      expect(tokenBalance(w.h, w.treasuryAta)).toBe(r.protocolFee);
+      expect(tokenBalance(w.h, w.treasuryAta)).toBe(0n);
+      expect(bankOf(w).feesOwed).toBe(r.protocolFee);
       expect(tokenBalance(w.h, w.borrowerAta)).toBe(borrowerBefore - r.repayment + newPrincipal);
-      expect(tokenBalance(w.h, w.vault)).toBe(vaultBefore + r.principal + r.lenderInterest - newPrincipal);
+      expect(tokenBalance(w.h, w.vault)).toBe(vaultBefore + r.repayment - newPrincipal);
 
       expect(loanOf(w, old.loan)).toMatchObject({
         status: "Repaid",

@@ -2,12 +2,13 @@
  * Invariant fuzz: random sequences of deposits, withdrawals, NFT and token loans, repays, extends,
  * liquidations and clock jumps against the program in LiteSVM, over two banks (two lenders, two
  * currencies), each with an nft-pool and a defi-pool. After every step:
- * - every vault's token balance equals its bank's availableLiquidity;
+ * - every vault's token balance equals its bank's availableLiquidity + feesOwed (+ donations, below);
  * - each bank's borrowed liquidity (total - available) equals the outstanding principal of its Ongoing
  *   loans, and each pool's (and pool entry's) borrowedAmount / loan counts match its Ongoing loans;
  * - no collateral is created or lost: per collateral mint, borrower wallets + escrows + pool owners'
  *   wallets hold the same total; no currency is created or lost either (wallets + vault + treasury).
- * - a vault holds its bank's availableLiquidity plus exactly what strangers paid into it (counted nowhere).
+ * - a vault holds its bank's availableLiquidity and feesOwed plus exactly what strangers paid into it (counted
+ *   nowhere); CollectFees moves exactly feesOwed to the treasury.
  * Anyone can send tokens to any token account: before any instruction the fuzz may donate a random amount to a
  * random program-owned token account (a vault, a token loan's escrow), and every ending must still succeed.
  * Every action's outcome is predicted from a model (success, or the named program error with nothing moved).
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { isLiquidatable } from "@cistern/protocol";
 import { decodeLendingError } from "@cistern/sdk";
 import {
+  collectFees,
   createBank,
   createFundedSigner,
   createLendingWorld,
@@ -79,7 +81,8 @@ type Action =
   | { type: "extend"; pick: number; principalPermille: number; days: number }
   | { type: "liquidate"; pick: number }
   | { type: "jump"; seconds: bigint }
-  | { type: "donate"; pick: number; amount: bigint };
+  | { type: "donate"; pick: number; amount: bigint }
+  | { type: "collect"; bank: number };
 
 const permille = fc.integer({ min: 1, max: 1000 });
 const days = fc.integer({ min: 1, max: 30 });
@@ -117,6 +120,7 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ type: fc.constant("extend" as const), pick: fc.nat(), principalPermille: permille, days }),
   fc.record({ type: fc.constant("liquidate" as const), pick: fc.nat() }),
   fc.record({ type: fc.constant("jump" as const), seconds: fc.bigInt({ min: 0n, max: 20n * DAY }) }),
+  fc.record({ type: fc.constant("collect" as const), bank: bankIndex }),
   {
     weight: 3,
     arbitrary: fc.record({
@@ -302,8 +306,11 @@ function checkInvariants(f: Fixture): void {
   const sumPrincipal = (loans: typeof live) => loans.reduce((sum, { loan }) => sum + loan.principal, 0n);
   for (const { bank: worldBank, nftPool, tokenPool, currencyTotal, donated } of f.banks) {
     const bank = readBank(world, worldBank);
-    // every vault holds exactly its bank's available liquidity and what strangers paid into it
-    expect(getTokenBalance(world.svm, worldBank.vault)).toBe(bank.availableLiquidity + donated);
+    // every vault holds exactly its bank's available liquidity, the fees owed to the treasury and what strangers
+    // paid into it
+    expect(getTokenBalance(world.svm, worldBank.vault)).toBe(
+      bank.availableLiquidity + bank.feesOwed + donated,
+    );
     const ofBank = live.filter(({ loan }) => loan.bank === worldBank.address);
     expect(bank.totalLiquidity - bank.availableLiquidity - bank.delegatedLiquidity).toBe(
       sumPrincipal(ofBank),
@@ -493,6 +500,18 @@ async function runAction(f: Fixture, action: Action): Promise<void> {
       setUnixTime(world, getNow(world).unix + action.seconds);
       return;
     }
+    case "collect": {
+      const bank = f.banks[action.bank]!.bank;
+      if (readBank(world, bank).feesOwed === 0n) {
+        await expectProgramError(f, "NoFeesOwed", () => collectFees(world, bank));
+        count("noFeesOwed");
+        return;
+      }
+      await collectFees(world, bank);
+      expect(readBank(world, bank).feesOwed).toBe(0n);
+      count("collect");
+      return;
+    }
     case "donate": {
       // a vault, or the escrow of an ongoing token loan (an NFT's escrow can take no more of its mint)
       const targets = [
@@ -548,6 +567,7 @@ describe("invariants under random action sequences", () => {
       "insufficientLiquidity",
       "donateVault",
       "donateEscrow",
+      "collect",
     ]) {
       expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThanOrEqual(2);
     }

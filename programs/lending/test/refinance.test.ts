@@ -106,8 +106,9 @@ describe("Refinance to another pool (LiteSVM)", () => {
     };
     const moved = await refinance(cheap);
     // the old lender: principal + its share of the interest owed now, as Repay would pay
-    expect(getTokenBalance(w.svm, dear.bank.vault) - before.oldVault).toBe(PRINCIPAL + owed - fee);
-    expect(getTokenBalance(w.svm, treasury) - before.treasury).toBe(fee);
+    expect(getTokenBalance(w.svm, dear.bank.vault) - before.oldVault).toBe(PRINCIPAL + owed);
+    expect(readBank(w, dear.bank).feesOwed - before.oldBank.feesOwed).toBe(fee);
+    expect(getTokenBalance(w.svm, treasury) - before.treasury).toBe(0n);
     expect(readBank(w, dear.bank).totalLiquidity - before.oldBank.totalLiquidity).toBe(owed - fee);
     expect(readBank(w, dear.bank).ongoingLoans).toBe(before.oldBank.ongoingLoans - 1n);
     // the borrower: the same principal in, the old payoff out: exactly the interest owed on the old loan
@@ -174,12 +175,14 @@ describe("Refinance to another pool (LiteSVM)", () => {
     const before = { bank: readBank(w, dear.bank), vault: getTokenBalance(w.svm, dear.bank.vault) };
     const moved = await refinance(sibling);
     const after = readBank(w, dear.bank);
-    // the vault: + principal + share (payoff) - principal (new loan) = + share; the bank's figures agree
-    expect(getTokenBalance(w.svm, dear.bank.vault) - before.vault).toBe(share);
+    // the vault: + principal + owed (payoff) - principal (new loan) = + owed, of which the lenders' share is
+    // available and the fee is owed to the treasury; the bank's figures agree
+    expect(getTokenBalance(w.svm, dear.bank.vault) - before.vault).toBe(owed);
     expect(after.availableLiquidity - before.bank.availableLiquidity).toBe(share);
+    expect(after.feesOwed - before.bank.feesOwed).toBe(owed - share);
     expect(after.totalLiquidity - before.bank.totalLiquidity).toBe(share);
     expect(after.ongoingLoans).toBe(before.bank.ongoingLoans);
-    expect(getTokenBalance(w.svm, w.vault)).toBe(after.availableLiquidity);
+    expect(getTokenBalance(w.svm, w.vault)).toBe(after.availableLiquidity + after.feesOwed);
     expect(readLoan(w, moved).pool).toBe(sibling.address);
   });
 

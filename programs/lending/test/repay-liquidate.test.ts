@@ -49,7 +49,7 @@ describe("repay", () => {
     ["at expiry", 7n * DAY],
     ["overdue (2x rate per hour)", 7n * DAY + 5n * 3_600n + 1n],
   ] as const) {
-    it(`pays principal + owed interest ${label}, fee to the treasury, and returns the NFT`, async () => {
+    it(`pays principal + owed interest ${label} into the vault (the fee as the bank's feesOwed) and returns the NFT`, async () => {
       const w = await buildWorld();
       const { loan, escrow } = await openLoan(w);
       w.h.advance(elapsed, 10n);
@@ -62,8 +62,10 @@ describe("repay", () => {
       expect(out.computeUnits).toBeLessThanOrEqual(15_000n);
 
       expect(tokenBalance(w.h, w.borrowerAta)).toBe(borrowerBefore - r.repayment);
-      expect(tokenBalance(w.h, w.treasuryAta)).toBe(r.protocolFee);
-      expect(tokenBalance(w.h, w.vault)).toBe(vaultBefore + r.principal + r.lenderInterest);
+      // one transfer: the fee waits in the vault, counted as feesOwed (not available to lend or withdraw)
+      expect(tokenBalance(w.h, w.treasuryAta)).toBe(0n);
+      expect(tokenBalance(w.h, w.vault)).toBe(vaultBefore + r.principal + r.lenderInterest + r.protocolFee);
+      expect(bankOf(w).feesOwed).toBe(r.protocolFee);
       expect(tokenBalance(w.h, w.nft.account)).toBe(1n);
       expect(w.h.exists(escrow)).toBe(false);
       // escrow rent back to the borrower (who also paid the 5000-lamport fee)
@@ -111,7 +113,7 @@ describe("repay", () => {
     expect(bankOf(w).ongoingLoans).toBe(0n);
   });
 
-  it("refuses a double repay, a stranger, and a fee account not owned by the treasury", async () => {
+  it("refuses a double repay, a stranger, another loan's escrow, a wrong vault and token program", async () => {
     const w = await buildWorld();
     const { loan } = await openLoan(w);
     const ix = await repayIx(w, loan);
@@ -120,8 +122,7 @@ describe("repay", () => {
       [setMeta(ix, 0, { address: stranger.address, role: AccountRole.WRITABLE_SIGNER, signer: stranger })],
       E.Unauthorized,
     );
-    const notTreasury = await createTokenAccount(w.h, w.currency, stranger.address);
-    await w.h.expectCode([swapAccount(ix, 9, notTreasury)], E.InvalidTreasury);
+    const strangerCurrency = await createTokenAccount(w.h, w.currency, stranger.address);
     // the escrow of another loan
     const w2 = await withFreshNft(w);
     const other = await openLoan(w2);
@@ -129,8 +130,8 @@ describe("repay", () => {
     // a loan of another pool
     await w.h.expectCode([swapAccount(ix, 2, w.defiPool)], E.AccountMismatch);
     // a token program that is not Tokenkeg, a vault that is not the bank's
-    await w.h.expectCode([swapAccount(ix, 10, stranger.address)], E.InvalidTokenProgram);
-    await w.h.expectCode([swapAccount(ix, 4, notTreasury)], E.AccountMismatch);
+    await w.h.expectCode([swapAccount(ix, 9, stranger.address)], E.InvalidTokenProgram);
+    await w.h.expectCode([swapAccount(ix, 4, strangerCurrency)], E.AccountMismatch);
     // the collateral must come back to the borrower's own token account
     const strangerNft = await createTokenAccount(w.h, w.nft.mint, stranger.address);
     await w.h.expectCode([swapAccount(ix, 7, strangerNft)], E.InvalidTokenAccount);

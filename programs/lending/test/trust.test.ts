@@ -44,7 +44,6 @@ function extendIx(w: World, oldLoan: Address, terms: LoanTerms = nftTerms(w)) {
     bank: w.bank,
     collateralMint: w.nft.mint,
     borrowerCurrencyTokenAccount: w.borrowerAta,
-    treasuryCurrencyTokenAccount: w.treasuryAta,
     oldLoan,
     ...terms,
   });
@@ -203,7 +202,6 @@ describe("accounts and bytes the program checks itself", () => {
       loan: take.loan,
       borrowerCollateralTokenAccount: w.nft.account,
       borrowerCurrencyTokenAccount: theirs,
-      treasuryCurrencyTokenAccount: w.treasuryAta,
     });
     await w.h.expectCode([repay], E.InvalidTokenAccount);
   });
@@ -225,7 +223,6 @@ describe("accounts and bytes the program checks itself", () => {
       loan: take.loan,
       borrowerCollateralTokenAccount: w.nft.account,
       borrowerCurrencyTokenAccount: w.borrowerAta,
-      treasuryCurrencyTokenAccount: w.treasuryAta,
     });
     await w.h.expectCode([repay], E.InconsistentCounters);
     expect(loanOf(w, take.loan).status).toBe("Ongoing");
@@ -253,23 +250,23 @@ describe("extend: adversarial accounts and a liquidatable loan", () => {
       bank: w.bank,
       collateralMint: w.nft.mint,
       borrowerCurrencyTokenAccount: theirs,
-      treasuryCurrencyTokenAccount: w.treasuryAta,
       oldLoan: loan,
       ...nftTerms(w),
     });
     await w.h.expectCode([ix], E.Unauthorized);
   });
 
-  it("refuses a wrong old escrow and a treasury account the config does not name", async () => {
+  it("refuses a wrong old escrow and a currency account that is not the borrower's", async () => {
     const { w, loan } = await openNftLoan();
     const second = await withNft(w, w.collection);
     const other = await nftLoanIx(second);
     await w.h.send([other]);
     const ix = await extendIx(w, loan);
-    // accounts: 6 old loan, 7 old escrow, 12 treasury currency account
+    // accounts: 6 old loan, 7 old escrow, 11 borrower currency account
     await w.h.expectCode([swapAccount(ix, 7, loanOf(w, other.loan).escrow)], E.AccountMismatch);
-    const fakeTreasury = await createTokenAccount(w.h, w.currency, (await generateKeyPairSigner()).address);
-    await w.h.expectCode([swapAccount(ix, 12, fakeTreasury)], E.InvalidTreasury);
+    const theirs = await createTokenAccount(w.h, w.currency, (await generateKeyPairSigner()).address);
+    await w.h.expectCode([swapAccount(ix, 11, theirs)], E.InvalidTokenAccount);
+    await w.h.expectCode([swapAccount(ix, 11, w.vault)], E.AccountMismatch);
   });
 
   it("extends a loan until the last second of grace and refuses one second later", async () => {

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_WORLD, getAssociatedTokenAddress, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { USDC_MINT } from "@cistern/protocol";
+import { decodeBankAccount } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
@@ -96,6 +98,7 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
       liquidated: [],
       failed: [],
       migration: { migrated: [], failed: [] },
+      fees: { collected: [], failed: [] },
     });
     await net.advanceClock(86_400 + 1_800);
     await new Promise((r) => setTimeout(r, 300));
@@ -109,6 +112,7 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
       liquidated: [{ loan: taken.loan, signature: expect.any(String), autoSold: false }],
       failed: [],
       migration: { migrated: [], failed: [] },
+      fees: { collected: [], failed: [] },
     });
     const ownerAta = await getAssociatedTokenAddress(lender.address, nft.mint);
     const held = await api.app.cistern.rpc.call<{ value: { amount: string } }>("getTokenAccountBalance", [
@@ -121,6 +125,7 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
       liquidated: [],
       failed: [],
       migration: { migrated: [], failed: [] },
+      fees: { collected: [], failed: [] },
     });
     const deadline = Date.now() + 15_000;
     let actor: string | null | undefined;
@@ -135,5 +140,62 @@ describe("startApi: the embedded default (PGlite in DATA_DIR) over a localnet wi
       if (!actor) await new Promise((r) => setTimeout(r, 200));
     }
     expect(actor).toBe(keeper.address);
+  }, 60_000);
+
+  it("the keeper moves the protocol fee a repayment left in the bank's vault to the treasury", async () => {
+    const keeper = api.keeper!;
+    const { lender, bank } = await driver.createLender(1_000_000_000n);
+    const pool = await driver.createPool(
+      lender,
+      2n,
+      DEMO_WORLD.collections.map((c) => c.collectionId as Address),
+    );
+    const borrower = await generateKeyPairSigner();
+    const nft = (await net.faucet(borrower.address)).nfts[0]!;
+    const taken = await driver.takeLoan({
+      borrower,
+      pool,
+      bank,
+      nft: nft.mint as Address,
+      collection: nft.collectionId as Address,
+      nonce: 7n,
+      principal: 100_000_000n,
+      durationSeconds: 7n * 86_400n,
+    });
+    await net.advanceClock(2 * 86_400);
+    await driver.repay({ borrower, pool, bank, loan: taken.loan, nft: nft.mint as Address });
+    const bankAccount = async () => {
+      const { value } = await api.app.cistern.rpc.call<{ value: { data: [string, string] } }>(
+        "getAccountInfo",
+        [bank, { encoding: "base64", commitment: "confirmed" }],
+      );
+      return decodeBankAccount(Buffer.from(value.data[0], "base64"));
+    };
+    const owed = (await bankAccount()).feesOwed;
+    expect(owed).toBeGreaterThan(0n);
+    const treasuryAta = await getAssociatedTokenAddress(driver.treasury, USDC_MINT);
+    const treasuryHolds = async () =>
+      BigInt(
+        (
+          await api.app.cistern.rpc.call<{ value: { amount: string } }>("getTokenAccountBalance", [
+            treasuryAta,
+            { commitment: "confirmed" },
+          ])
+        ).value.amount,
+      );
+    const treasuryBefore = await treasuryHolds();
+    // the API's view of the banks reloads within a second; a round after it collects (ours or the timer's)
+    const collected: unknown[] = [];
+    const deadline = Date.now() + 10_000;
+    while ((await bankAccount()).feesOwed > 0n && Date.now() < deadline) {
+      collected.push(...(await keeper.runRound()).fees.collected);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    for (const entry of collected)
+      expect(entry).toEqual({ bank, amount: owed.toString(), signature: expect.any(String) });
+    expect((await bankAccount()).feesOwed).toBe(0n);
+    expect((await treasuryHolds()) - treasuryBefore).toBe(owed);
+    // collected: the next round leaves the bank alone
+    expect((await keeper.runRound()).fees.collected).toEqual([]);
   }, 60_000);
 });

@@ -39,6 +39,7 @@ export function makeBank(overrides: Partial<BankAccount> = {}): BankAccount {
     frozenUntil: 0n,
     ongoingLoans: 0n,
     delegationKeeper: "11111111111111111111111111111111" as Address,
+    feesOwed: 0n,
     ...overrides,
   };
 }

@@ -83,6 +83,8 @@ export async function createLendingDriver(net: LocalnetHandle) {
     rpc,
     send,
     admin,
+    /** The config's treasury wallet (protocol fees reach its token accounts by CollectFees). */
+    treasury: treasury.address,
     async createLender(depositBaseUnits: bigint) {
       const lender = await generateKeyPairSigner();
       await net.faucet(lender.address);
@@ -202,10 +204,6 @@ export async function createLendingDriver(net: LocalnetHandle) {
           input.borrower.address,
           USDC_MINT,
         )) as Address,
-        treasuryCurrencyTokenAccount: (await getAssociatedTokenAddress(
-          treasury.address,
-          USDC_MINT,
-        )) as Address,
         nonce: input.nonce,
         principalBaseUnits: input.principal,
         durationSeconds: input.durationSeconds,
@@ -244,10 +242,6 @@ export async function createLendingDriver(net: LocalnetHandle) {
           )) as Address,
           borrowerCurrencyTokenAccount: (await getAssociatedTokenAddress(
             input.borrower.address,
-            USDC_MINT,
-          )) as Address,
-          treasuryCurrencyTokenAccount: (await getAssociatedTokenAddress(
-            treasury.address,
             USDC_MINT,
           )) as Address,
         }),

@@ -108,9 +108,10 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
   });
 
   it("sells all of the collateral: the lender is paid as by a repay, the borrower keeps the rest", async () => {
-    const [before, bankBefore] = [
+    const [loanBefore] = await w.tx.state.getLoans([loan]);
+    const [before, feesBefore] = [
       await tokenBalance(w, borrower.address, USDC_MINT),
-      await tokenBalance(w, w.treasury, USDC_MINT),
+      (await w.tx.state.getBank(loanBefore!.bank))!.feesOwed,
     ];
     const preview = await post(w.app, "/defi/market-sell-quote", { borrower: borrower.address, loan });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
@@ -144,7 +145,8 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
       now: account!.soldAt,
     });
     expect(account!.repaidAmount).toBe(30_000_000n + owed);
-    expect((await tokenBalance(w, w.treasury, USDC_MINT)) - bankBefore).toBe(computeProtocolFee(owed));
+    // the protocol fee waits in the bank's vault (feesOwed) until the keeper's CollectFees
+    expect((await w.tx.state.getBank(account!.bank))!.feesOwed - feesBefore).toBe(computeProtocolFee(owed));
     // the borrower received the proceeds (the expected amount: nothing else traded) minus what was owed
     const received = (await tokenBalance(w, borrower.address, USDC_MINT)) - before;
     expect(received).toBe(BigInt(sale.expectedProceeds!) - 30_000_000n - owed);

@@ -255,6 +255,7 @@ describe("two API processes over one PostgreSQL database", () => {
       liquidated: [],
       failed: [],
       migration: { migrated: [], failed: [] },
+      fees: { collected: [], failed: [] },
     });
   });
 });

@@ -1,6 +1,5 @@
 import { type Address, type FixedSizeCodec, getStructCodec, type ReadonlyUint8Array } from "@solana/kit";
 import { i64, pubkey, u8, u8Enum, u64, withReserved } from "../codecs/primitives.ts";
-import { ACCOUNT_SIZE, ACCOUNT_TAG } from "../constants.ts";
 import { decodeAccountWith, withAccountHeader } from "./account-codec.ts";
 
 /** Bank type (only Standard exists). */
@@ -40,6 +39,11 @@ export interface BankAccount {
   ongoingLoans: bigint;
   /** Who besides the owner may delegate idle liquidity (the system program's address: nobody). */
   delegationKeeper: Address;
+  /**
+   * Protocol fees paid into the vault by repayments (Repay, MarketSell, Extend, Refinance) and not yet moved to the
+   * treasury by CollectFees; never part of availableLiquidity.
+   */
+  feesOwed: bigint;
 }
 
 /** Codec of the whole Bank account (header included). */
@@ -73,7 +77,8 @@ function buildBankAccountCodec(): FixedSizeCodec<BankAccount, BankAccount> {
       ["repaidAt", i64()],
       ["frozenUntil", i64()],
       ["ongoingLoans", u64()],
-      ["delegationKeeper", withReserved(pubkey(), 24)],
+      ["delegationKeeper", pubkey()],
+      ["feesOwed", withReserved(u64(), 16)],
     ]) as FixedSizeCodec<BankAccount, BankAccount>,
   );
 }

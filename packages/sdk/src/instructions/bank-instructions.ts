@@ -2,7 +2,7 @@ import { type Address, type FixedSizeCodec, getStructCodec, type Instruction } f
 import { u8, u64 } from "../codecs/primitives.ts";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
 import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
-import { findBankPda, findVaultPda } from "../pda.ts";
+import { findBankPda, findConfigPda, findVaultPda } from "../pda.ts";
 import { SDK_ERROR, SdkError } from "../sdk-error.ts";
 import { readonly, type SignerInput, signer, signerAddress, writable } from "./account-metas.ts";
 
@@ -122,4 +122,29 @@ export function getWithdrawInstruction(input: {
   amountBaseUnits: bigint;
 }): Promise<Instruction> {
   return bankTransfer(INSTRUCTION_TAG.Withdraw, { ...input, tokenAccount: input.destinationTokenAccount });
+}
+
+/**
+ * CollectFees (tag 25, anyone): moves the protocol fees the bank's vault holds (bank.feesOwed) to the treasury's
+ * token account of the bank's currency. Refused with NoFeesOwed (6058) when there are none.
+ * @param input.treasuryCurrencyTokenAccount - token account of the bank's mint owned by config.treasury
+ */
+export async function getCollectFeesInstruction(input: {
+  programAddress: Address;
+  bank: Address;
+  treasuryCurrencyTokenAccount: Address;
+}): Promise<Instruction> {
+  const [config] = await findConfigPda(input.programAddress);
+  const [vault] = await findVaultPda(input.programAddress, input.bank);
+  return {
+    programAddress: input.programAddress,
+    accounts: [
+      readonly(config),
+      writable(input.bank),
+      writable(vault),
+      writable(input.treasuryCurrencyTokenAccount),
+      readonly(TOKEN_PROGRAM_ADDRESS),
+    ],
+    data: new Uint8Array([INSTRUCTION_TAG.CollectFees]),
+  };
 }

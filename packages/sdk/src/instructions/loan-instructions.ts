@@ -182,8 +182,8 @@ export async function getTakeLoanInstruction(
 }
 
 /**
- * Repay (tag 9, borrower only): pays principal + owed interest (fee to the treasury's token account, the
- * rest to the vault) and returns the collateral.
+ * Repay (tag 9, borrower only): pays principal + owed interest into the vault (the protocol fee part waits there
+ * as the bank's feesOwed until CollectFees) and returns the collateral.
  */
 export async function getRepayInstruction(input: {
   programAddress: Address;
@@ -193,8 +193,6 @@ export async function getRepayInstruction(input: {
   loan: Address;
   borrowerCollateralTokenAccount: Address;
   borrowerCurrencyTokenAccount: Address;
-  /** Token account of bank.mint owned by config.treasury. */
-  treasuryCurrencyTokenAccount: Address;
 }): Promise<Instruction> {
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
@@ -211,7 +209,6 @@ export async function getRepayInstruction(input: {
       writable(escrow),
       writable(input.borrowerCollateralTokenAccount),
       writable(input.borrowerCurrencyTokenAccount),
-      writable(input.treasuryCurrencyTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
     ],
     data: new Uint8Array([INSTRUCTION_TAG.Repay]),
@@ -226,7 +223,6 @@ export async function getExtendInstruction(
   input: NewLoanAccounts &
     LoanTerms & {
       oldLoan: Address;
-      treasuryCurrencyTokenAccount: Address;
     },
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
   const { loan, escrow, data } = await encodeTerms(
@@ -252,7 +248,6 @@ export async function getExtendInstruction(
     writable(escrow),
     readonly(input.collateralMint),
     writable(input.borrowerCurrencyTokenAccount),
-    writable(input.treasuryCurrencyTokenAccount),
     readonly(TOKEN_PROGRAM_ADDRESS),
     readonly(SYSTEM_PROGRAM_ADDRESS),
   ];
@@ -262,8 +257,9 @@ export async function getExtendInstruction(
 
 /**
  * Refinance (tag 19, borrower + oracle): moves an ongoing loan to another pool of the same currency. The new
- * pool's bank lends the new principal; the old loan is paid off as Repay would pay it now (old vault and
- * treasury); the collateral moves old escrow -> new escrow. Terms describe the new loan.
+ * pool's bank lends the new principal; the old loan is paid off as Repay would pay it now (into the old vault,
+ * the fee part as the old bank's feesOwed); the collateral moves old escrow -> new escrow. Terms describe the new
+ * loan.
  */
 export async function getRefinanceInstruction(
   input: NewLoanAccounts &
@@ -271,7 +267,6 @@ export async function getRefinanceInstruction(
       oldLoan: Address;
       oldPool: Address;
       oldBank: Address;
-      treasuryCurrencyTokenAccount: Address;
     },
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
   const extend = await getExtendInstruction(input);
@@ -279,7 +274,7 @@ export async function getRefinanceInstruction(
   data[0] = INSTRUCTION_TAG.Refinance;
   const [oldVault] = await findVaultPda(input.programAddress, input.oldBank);
   const accounts = [
-    ...extend.accounts!.slice(0, 15),
+    ...extend.accounts!.slice(0, 14),
     writable(input.oldPool),
     writable(input.oldBank),
     writable(oldVault),

@@ -56,7 +56,6 @@ const ACCOUNT_NAMES = {
     "escrow",
     "borrowerCollateralTokenAccount",
     "borrowerCurrencyTokenAccount",
-    "treasuryCurrencyTokenAccount",
     "tokenProgram",
   ],
   Extend: [
@@ -72,7 +71,6 @@ const ACCOUNT_NAMES = {
     "escrow",
     "collateralMint",
     "borrowerCurrencyTokenAccount",
-    "treasuryCurrencyTokenAccount",
     "tokenProgram",
     "systemProgram",
     "whitelist?",

@@ -93,7 +93,6 @@ export async function getMarketSellInstruction(input: {
   loan: Address;
   borrowerCollateralTokenAccount: Address;
   borrowerCurrencyTokenAccount: Address;
-  treasuryCurrencyTokenAccount: Address;
   swap: Instruction;
 }): Promise<Instruction> {
   const [config] = await findConfigPda(input.programAddress);
@@ -118,7 +117,6 @@ export async function getMarketSellInstruction(input: {
       writable(escrow),
       writable(input.borrowerCollateralTokenAccount),
       writable(input.borrowerCurrencyTokenAccount),
-      writable(input.treasuryCurrencyTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(input.swap.programAddress),
       ...passThrough(input.swap, input.loan),

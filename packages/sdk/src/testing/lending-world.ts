@@ -10,6 +10,7 @@ import { type BankAccount, decodeBankAccount } from "../accounts/bank.ts";
 import { decodeLoanAccount, type LoanAccount } from "../accounts/loan.ts";
 import { decodePoolAccount, type PoolAccount, type PoolType } from "../accounts/pool.ts";
 import {
+  getCollectFeesInstruction,
   getCreateBankInstruction,
   getDepositInstruction,
   getWithdrawInstruction,
@@ -243,6 +244,21 @@ export async function withdraw(
   );
 }
 
+/** Anyone (the admin here) moves the bank's feesOwed to the treasury's token account of its currency. */
+export async function collectFees(world: LendingWorld, bank: WorldBank = world.defaultBank): Promise<void> {
+  await sendWithLiteSvm(
+    world.svm,
+    [
+      await getCollectFeesInstruction({
+        programAddress: world.programAddress,
+        bank: bank.address,
+        treasuryCurrencyTokenAccount: await tokenAccountOf(world, world.treasury, bank.currencyMint),
+      }),
+    ],
+    world.admin,
+  );
+}
+
 /** Default open pool params: one year max, no USD floor, 10^13 micro-USD ceiling, no conditions. */
 export function createPoolParams(collections: PoolParams["collections"], loanAprBps: number): PoolParams {
   return {
@@ -402,7 +418,6 @@ export async function repay(world: LendingWorld, borrower: Wallet, loanAddress: 
         loan: loanAddress,
         borrowerCollateralTokenAccount: await tokenAccountOf(world, borrower, loan.collateralMint),
         borrowerCurrencyTokenAccount: await tokenAccountOf(world, borrower, loan.currencyMint),
-        treasuryCurrencyTokenAccount: await tokenAccountOf(world, world.treasury, loan.currencyMint),
       }),
     ],
     borrower.signer,
@@ -431,7 +446,6 @@ export async function extendLoan(
     collateralMint: old.collateralMint,
     oldLoan: input.oldLoan,
     borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, old.currencyMint),
-    treasuryCurrencyTokenAccount: await tokenAccountOf(world, world.treasury, old.currencyMint),
     nonce: world.counters.loanNonce++,
     principalBaseUnits: input.principalBaseUnits,
     durationSeconds: input.durationSeconds,
@@ -470,7 +484,6 @@ export async function refinanceLoan(
     oldPool: old.pool,
     oldBank: old.bank,
     borrowerCurrencyTokenAccount: await tokenAccountOf(world, input.borrower, old.currencyMint),
-    treasuryCurrencyTokenAccount: await tokenAccountOf(world, world.treasury, old.currencyMint),
     nonce: world.counters.loanNonce++,
     principalBaseUnits: input.principalBaseUnits,
     durationSeconds: input.durationSeconds,

@@ -19,6 +19,7 @@ import { createMint, createTokenAccount } from "./tokens.ts";
 import { migrateIx, upgradeToCurrent, worldOnV17 } from "./upgrade-world.ts";
 import {
   buildWorld,
+  collectFeesIx,
   DAY,
   liquidateIx,
   loanOf,
@@ -46,7 +47,8 @@ export const CU_BUDGETS: Record<string, bigint> = {
   ClosePool: 3_000n,
   TakeLoan_nft: 12_000n,
   TakeLoan_token: 12_000n,
-  Repay: 7_000n,
+  Repay: 6_000n,
+  CollectFees: 5_000n,
   Extend: 14_000n,
   Liquidate: 12_000n,
   Migrate_pool: 8_000n,
@@ -168,6 +170,7 @@ export async function measureCuTable(): Promise<CuRow[]> {
   record("TakeLoan_token", (await w.h.send([tokenLoan])).computeUnits);
   w.h.advance(DAY, 5n);
   record("Repay", (await w.h.send([await repayIx(w, nftLoan.loan)])).computeUnits);
+  record("CollectFees", (await w.h.send([await collectFeesIx(w)])).computeUnits);
 
   const w2 = await withFreshNft(w);
   const old = await nftLoanIx(w2);
@@ -181,7 +184,6 @@ export async function measureCuTable(): Promise<CuRow[]> {
     bank: w.bank,
     collateralMint: w2.nft.mint,
     borrowerCurrencyTokenAccount: w.borrowerAta,
-    treasuryCurrencyTokenAccount: w.treasuryAta,
     oldLoan: old.loan,
     ...nftTerms(w, { principalBaseUnits: 120n * ONE }),
   });

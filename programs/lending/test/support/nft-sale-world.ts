@@ -170,7 +170,6 @@ export async function instantSell(s: NftSale, loan: Address, sale: Instruction, 
     loan,
     borrowerCollateralTokenAccount: await tokenAccountOf(s.world, who, l.collateralMint),
     borrowerCurrencyTokenAccount: await tokenAccountOf(s.world, who, l.currencyMint),
-    treasuryCurrencyTokenAccount: await tokenAccountOf(s.world, s.world.treasury, l.currencyMint),
     swap: sale,
   });
 }

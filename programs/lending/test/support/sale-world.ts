@@ -194,7 +194,6 @@ export async function marketSell(
     borrowerCollateralTokenAccount: await tokenAccountOf(s.world, borrower, l.collateralMint),
     borrowerCurrencyTokenAccount:
       over.currencyAccount ?? (await tokenAccountOf(s.world, borrower, l.currencyMint)),
-    treasuryCurrencyTokenAccount: await tokenAccountOf(s.world, s.world.treasury, l.currencyMint),
     swap,
   });
 }

@@ -6,7 +6,13 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { getMigrateInstruction } from "@cistern/sdk";
 import { deployUpgradeableProgram } from "@cistern/sdk/testing";
-import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import {
+  AccountRole,
+  type Address,
+  generateKeyPairSigner,
+  type Instruction,
+  type KeyPairSigner,
+} from "@solana/kit";
 import { SO_PATH } from "./harness.ts";
 import { buildWorld, DAY, nftLoanIx, repayIx, tokenLoanIx, type World } from "./world.ts";
 
@@ -23,7 +29,7 @@ export async function worldOnV17() {
   const repaid = await tokenLoanIx(w, 10_000_000_000n);
   await w.h.send([repaid]);
   w.h.advance(DAY, 10n);
-  await w.h.send([await repayIx(w, repaid.loan, w.defiPool, w.borrowerCollateralAta)]);
+  await w.h.send([repayOnV17(w, await repayIx(w, repaid.loan, w.defiPool, w.borrowerCollateralAta))]);
   const ongoingToken = await tokenLoanIx(w, 20_000_000_000n);
   await w.h.send([ongoingToken]);
   return {
@@ -31,6 +37,13 @@ export async function worldOnV17() {
     program,
     loans: { ongoingNft: ongoingNft.loan, repaid: repaid.loan, ongoingToken: ongoingToken.loan },
   };
+}
+
+/** Repay as program 1.7 takes it: the treasury's currency account at 9 (1.10 keeps the fee in the bank). */
+function repayOnV17(w: World, repay: Instruction): Instruction {
+  const accounts = repay.accounts ?? [];
+  const treasury = { address: w.treasuryAta, role: AccountRole.WRITABLE };
+  return { ...repay, accounts: [...accounts.slice(0, 9), treasury, ...accounts.slice(9)] };
 }
 
 /** Upgrades the world's program in place to this build (same id, same upgrade authority). */

@@ -10,6 +10,7 @@ import {
   findBankPda,
   findPoolPda,
   findVaultPda,
+  getCollectFeesInstruction,
   getCreateBankInstruction,
   getCreatePoolInstruction,
   getDepositInstruction,
@@ -261,7 +262,15 @@ export function repayIx(w: World, loan: Address, pool = w.nftPool, collateralAta
     loan,
     borrowerCollateralTokenAccount: collateralAta,
     borrowerCurrencyTokenAccount: w.borrowerAta,
-    treasuryCurrencyTokenAccount: w.treasuryAta,
+  });
+}
+
+/** CollectFees instruction moving the world bank's feesOwed to `treasuryAccount` (the treasury's by default). */
+export function collectFeesIx(w: World, treasuryAccount = w.treasuryAta, bank = w.bank) {
+  return getCollectFeesInstruction({
+    programAddress: w.program,
+    bank,
+    treasuryCurrencyTokenAccount: treasuryAccount,
   });
 }
 

@@ -216,7 +216,6 @@ export async function repayPlan(
     const before = [];
     const after = [];
     const currencyAccount = new Map<string, Address>();
-    const treasuryAccount = new Map<string, Address>();
     for (const mint of currencies) {
       const wrap =
         mint === NATIVE_MINT
@@ -228,9 +227,6 @@ export async function repayPlan(
       before.push(...flow.before);
       after.push(...flow.after);
       currencyAccount.set(mint, flow.tokenAccount);
-      const treasuryAta = await findAssociatedTokenAddress(config!.treasury, mint);
-      before.push(createAssociatedTokenIdempotent(borrower, treasuryAta, config!.treasury, mint));
-      treasuryAccount.set(mint, treasuryAta);
     }
     const body = [];
     for (const { key, loan } of items) {
@@ -245,7 +241,6 @@ export async function repayPlan(
           loan: key,
           borrowerCollateralTokenAccount: collateralAta,
           borrowerCurrencyTokenAccount: currencyAccount.get(loan.currencyMint)!,
-          treasuryCurrencyTokenAccount: treasuryAccount.get(loan.currencyMint)!,
         }),
       );
     }
@@ -314,7 +309,6 @@ export async function extendPlan(
     currency,
     currency === NATIVE_MINT ? owedWithMargin + decrease : 0n,
   );
-  const treasuryAta = await findAssociatedTokenAddress(config.treasury, currency);
   const ix = await getExtendInstruction({
     programAddress: tx.programId,
     borrower,
@@ -324,7 +318,6 @@ export async function extendPlan(
     oldLoan: address(input.loan),
     collateralMint: loan.collateralMint,
     borrowerCurrencyTokenAccount: flow.tokenAccount,
-    treasuryCurrencyTokenAccount: treasuryAta,
     whitelist: offer.account.conditions.whitelistEnabled ? offer.account.conditions.whitelist : null,
     nonce: randomNonce(),
     principalBaseUnits: offer.amount,
@@ -335,14 +328,7 @@ export async function extendPlan(
   });
   return {
     feePayer: borrower,
-    groups: [
-      [
-        ...flow.before,
-        createAssociatedTokenIdempotent(borrower, treasuryAta, config.treasury, currency),
-        ix,
-        ...flow.after,
-      ],
-    ],
+    groups: [[...flow.before, ix, ...flow.after]],
     needsOracle: true,
     metadata: { loan: ix.loan, oldLoan: input.loan, pool: offer.pool, quote },
   };

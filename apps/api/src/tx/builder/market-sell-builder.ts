@@ -1,7 +1,6 @@
 import type { MarketSellQuote } from "@cistern/protocol";
 import { PROGRAM_ERROR_CODE } from "@cistern/protocol";
 import { address, findEscrowPda, getMarketSellInstruction } from "@cistern/sdk";
-import type { Address } from "@solana/kit";
 import { DEFAULT_SLIPPAGE_BPS, toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { loadTxValuation } from "../calculator/valuation.ts";
@@ -102,7 +101,6 @@ export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Pro
     destinationTokenAccount: flow.tokenAccount,
   });
   const collateralAta = await findAssociatedTokenAddress(borrower, loan.collateralMint);
-  const treasuryAta: Address = await findAssociatedTokenAddress(config.treasury, loan.currencyMint);
   const ix = await getMarketSellInstruction({
     programAddress: tx.programId,
     borrower,
@@ -111,7 +109,6 @@ export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Pro
     loan: address(input.loan),
     borrowerCollateralTokenAccount: collateralAta,
     borrowerCurrencyTokenAccount: flow.tokenAccount,
-    treasuryCurrencyTokenAccount: treasuryAta,
     swap: toKitInstruction(swap.swapInstruction),
   });
   return {
@@ -120,7 +117,6 @@ export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Pro
       [
         ...flow.before,
         createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint),
-        createAssociatedTokenIdempotent(borrower, treasuryAta, config.treasury, loan.currencyMint),
         ix,
         ...flow.after,
       ],

@@ -6,7 +6,6 @@ import {
   getMarketSellInstruction,
   getTakeMortgageInstruction,
 } from "@cistern/sdk";
-import type { Address } from "@solana/kit";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteJson, quoteLoan } from "../calculator/quote-service.ts";
@@ -115,7 +114,6 @@ export async function instantSellPlan(
     payer: borrower,
   });
   const collateralAta = await findAssociatedTokenAddress(borrower, loan.collateralMint);
-  const treasuryAta: Address = await findAssociatedTokenAddress(config.treasury, loan.currencyMint);
   const ix = await getMarketSellInstruction({
     programAddress: tx.programId,
     borrower,
@@ -124,7 +122,6 @@ export async function instantSellPlan(
     loan: address(input.loan),
     borrowerCollateralTokenAccount: collateralAta,
     borrowerCurrencyTokenAccount: flow.tokenAccount,
-    treasuryCurrencyTokenAccount: treasuryAta,
     swap: sale.sale,
   });
   return {
@@ -134,7 +131,6 @@ export async function instantSellPlan(
         ...flow.before,
         ...sale.setup,
         createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint),
-        createAssociatedTokenIdempotent(borrower, treasuryAta, config.treasury, loan.currencyMint),
         ix,
         ...flow.after,
       ],

@@ -8,11 +8,7 @@ import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
 import type { BuildPlan } from "./route-kit.ts";
-import {
-  createAssociatedTokenIdempotent,
-  findAssociatedTokenAddress,
-  NATIVE_MINT,
-} from "./wire-instructions.ts";
+import { NATIVE_MINT } from "./wire-instructions.ts";
 
 /** A cheaper home for a loan: another pool's terms for the same principal until about the same due date. */
 export interface RefinanceOffer {
@@ -119,7 +115,6 @@ export async function refinancePlan(
     currency,
     currency === NATIVE_MINT ? owedAt(loan, now + REPAY_MARGIN_SECONDS) : 0n,
   );
-  const treasuryAta = await findAssociatedTokenAddress(config.treasury, currency);
   const ix = await getRefinanceInstruction({
     programAddress: tx.programId,
     borrower,
@@ -131,7 +126,6 @@ export async function refinancePlan(
     oldBank: loan.bank,
     collateralMint: loan.collateralMint,
     borrowerCurrencyTokenAccount: flow.tokenAccount,
-    treasuryCurrencyTokenAccount: treasuryAta,
     whitelist: offer.account.conditions.whitelistEnabled ? offer.account.conditions.whitelist : null,
     nonce: randomNonce(),
     principalBaseUnits: offer.amount,
@@ -142,14 +136,7 @@ export async function refinancePlan(
   });
   return {
     feePayer: borrower,
-    groups: [
-      [
-        ...flow.before,
-        createAssociatedTokenIdempotent(borrower, treasuryAta, config.treasury, currency),
-        ix,
-        ...flow.after,
-      ],
-    ],
+    groups: [[...flow.before, ix, ...flow.after]],
     needsOracle: true,
     metadata: {
       loan: ix.loan,

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { liquidatePlan } from "../builder/liquidate-builder.ts";
 import type { TxContext } from "../tx-context.ts";
 import { type MigrationPass, migrateOldAccounts } from "./account-migration.ts";
+import { collectProtocolFees, type FeeCollectionPass } from "./fee-collection.ts";
 import { sendAsKeeper } from "./keeper-send.ts";
 
 /** Advisory lock of the keeper leader (one keeper sends, whatever the number of API processes). */
@@ -22,6 +23,8 @@ export interface KeeperRound {
   failed: { loan: string; error: string }[];
   /** Old-layout pools and loans brought up first (after a program upgrade). */
   migration: MigrationPass;
+  /** Protocol fees moved from the banks' vaults to the treasury after the liquidations (CollectFees). */
+  fees: FeeCollectionPass;
 }
 
 export interface LiquidationKeeper {
@@ -43,7 +46,9 @@ export interface LiquidationKeeper {
  * bid an earlier loan of the round filled is not tried again; the classic way only when no sale covers it or the
  * sales tried do not land). Loans are taken one after the other, oldest expiry first. Idempotent: a
  * loan liquidated meanwhile is no longer Ongoing (refused by the builder, or by the program with
- * LoanNotOngoing) and is skipped. Keeps no state between rounds, so a restart resumes where the chain is.
+ * LoanNotOngoing) and is skipped. After the liquidations it moves the protocol fees the banks' vaults hold to the
+ * treasury (at most hourly per bank). Keeps no state between rounds but those times, so a restart resumes where
+ * the chain is.
  */
 export function createLiquidationKeeper(
   tx: TxContext,
@@ -54,6 +59,7 @@ export function createLiquidationKeeper(
   let running: Promise<KeeperRound> | undefined;
   // The program writes only the current layout, so once a pass finds nothing old there is nothing to look for.
   let oldLayoutsRemain = true;
+  const feesCollectedMs = new Map<string, number>();
 
   /**
    * Liquidates `loan`. In an auto-sell pool the builder sells into the best bid (or swap) that covers what is owed;
@@ -100,6 +106,7 @@ export function createLiquidationKeeper(
       liquidated: [],
       failed: [],
       migration: { migrated: [], failed: [] },
+      fees: { collected: [], failed: [] },
     };
     out.leader = await tx.app.db.tryAdvisoryLock(KEEPER_LOCK_KEY);
     if (!out.leader) return out;
@@ -136,6 +143,7 @@ export function createLiquidationKeeper(
         log.warn({ loan: pubkey, error: message }, "keeper could not liquidate a loan; next round retries");
       }
     }
+    out.fees = await collectProtocolFees(tx, signer, log, feesCollectedMs);
     return out;
   }
 
