@@ -29,7 +29,7 @@ describe("our PDA derivation agrees with kit's", () => {
         const bytes = littleEndian(y, sign);
         expect([y, sign, isOnCurve(bytes)]).toEqual([y, sign, kitOnCurve(bytes)]);
       }
-  });
+  }, 60_000);
 
   it("on the address and bump for any seeds", async () => {
     const seed = fc.oneof(
@@ -49,7 +49,7 @@ describe("our PDA derivation agrees with kit's", () => {
       ),
       { numRuns: 500 },
     );
-  });
+  }, 60_000);
 
   it("refuses seeds the runtime refuses", () => {
     const programAddress = getAddressDecoder().decode(new Uint8Array(32).fill(7));
