@@ -2,7 +2,8 @@ import { type Address, getU64Encoder, type ProgramDerivedAddress } from "@solana
 import { addressBytes } from "./address-text.ts";
 import { findProgramDerivedAddress } from "./find-pda.ts";
 
-const u64Bytes = (value: bigint) => getU64Encoder().encode(value);
+const U64 = getU64Encoder();
+const u64Bytes = (value: bigint) => U64.encode(value);
 
 /** Config PDA: ["config"]. Returns [address, bump]. */
 export function findConfigPda(programAddress: Address): Promise<ProgramDerivedAddress> {

@@ -11,25 +11,47 @@ import {
 } from "@solana/kit";
 import { getFastAddressCodec } from "../address-text.ts";
 
+// The codecs are immutable: one of each serves every caller (an account or instruction codec built per call
+// would otherwise build its fields again each time).
+const U64 = getU64Codec();
+const I64 = getI64Codec();
+const U32 = getU32Codec();
+const U16 = getU16Codec();
+const U8 = getU8Codec();
+const PUBKEY = getFastAddressCodec();
+
 /** u64 as bigint. */
-export const u64 = (): FixedSizeCodec<bigint | number, bigint, 8> => getU64Codec();
+export const u64 = (): FixedSizeCodec<bigint | number, bigint, 8> => U64;
 /** i64 as bigint (unix seconds). */
-export const i64 = (): FixedSizeCodec<bigint | number, bigint, 8> => getI64Codec();
+export const i64 = (): FixedSizeCodec<bigint | number, bigint, 8> => I64;
 /** u32 as number. */
-export const u32 = (): FixedSizeCodec<number, number, 4> => getU32Codec();
+export const u32 = (): FixedSizeCodec<number, number, 4> => U32;
 /** u16 as number. */
-export const u16 = (): FixedSizeCodec<number, number, 2> => getU16Codec();
+export const u16 = (): FixedSizeCodec<number, number, 2> => U16;
 /** u8 as number. */
-export const u8 = (): FixedSizeCodec<number, number, 1> => getU8Codec();
+export const u8 = (): FixedSizeCodec<number, number, 1> => U8;
 /** 32-byte public key. */
-export const pubkey = (): FixedSizeCodec<Address, Address, 32> => getFastAddressCodec();
+export const pubkey = (): FixedSizeCodec<Address, Address, 32> => PUBKEY;
+
+/** Padded codecs made so far, by codec and padding (the shared primitives above recur in every layout). */
+const padded = new WeakMap<object, Map<number, object>>();
 
 /** A codec followed by `bytes` reserved zero bytes (written as 0, ignored when read). */
 export function withReserved<TFrom, TTo extends TFrom>(
   codec: FixedSizeCodec<TFrom, TTo>,
   bytes: number,
 ): FixedSizeCodec<TFrom, TTo> {
-  return padRightCodec(codec, bytes) as FixedSizeCodec<TFrom, TTo>;
+  let byPadding = padded.get(codec);
+  if (byPadding === undefined) {
+    byPadding = new Map();
+    padded.set(codec, byPadding);
+  }
+  let made = byPadding.get(bytes) as FixedSizeCodec<TFrom, TTo> | undefined;
+  if (made === undefined) {
+    made = padRightCodec(codec, bytes) as FixedSizeCodec<TFrom, TTo>;
+    byPadding.set(bytes, made);
+  }
+  return made;
 }
 
 /** u8 0/1 as boolean (any non-zero reads as true). */

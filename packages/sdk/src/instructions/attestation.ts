@@ -22,9 +22,11 @@ export interface Attestation {
 /** Attestation size in bytes. */
 export const ATTESTATION_SIZE = 80;
 
-/** Codec of the 80-byte attestation. */
+let attestationCodec: FixedSizeCodec<Attestation, Attestation> | undefined;
+
+/** Codec of the 80-byte attestation (one, built on first use: codecs are immutable). */
 export function getAttestationCodec(): FixedSizeCodec<Attestation, Attestation> {
-  return getStructCodec([
+  attestationCodec ??= getStructCodec([
     ["collateralValueBaseUnits", u64()],
     ["collection", pubkey()],
     ["currencyPriceMicroUsd", u64()],
@@ -33,6 +35,7 @@ export function getAttestationCodec(): FixedSizeCodec<Attestation, Attestation> 
     ["volumeMicroUsd", u64()],
     ["slot", u64()],
   ]) as FixedSizeCodec<Attestation, Attestation>;
+  return attestationCodec;
 }
 
 /** Encodes an attestation to its 80 bytes. */

@@ -238,6 +238,17 @@ function askOf(req: QuoteRequest, basis: QuoteBasis): LoanAsk {
  * why no pool can lend.
  */
 export function decideQuote(tx: TxContext, basis: QuoteBasis, req: QuoteRequest): QuoteResult {
+  const { best, offers } = decideOffers(basis, req);
+  return {
+    offer: best,
+    offers,
+    valuation: basis.valuation,
+    quote: toQuoteJson(tx, best, basis.valuation, req, basis.nowSeconds),
+  };
+}
+
+/** decideQuote's offers without the quote answer (a builder's first pick, decided again on fresh state). */
+function decideOffers(basis: QuoteBasis, req: QuoteRequest): { best: PoolOffer; offers: PoolOffer[] } {
   const { offers, refusals } = findPoolOffers(askOf(req, basis), basis.snapshot, basis.valuation);
   const best = offers[0];
   if (best === undefined) {
@@ -245,12 +256,7 @@ export function decideQuote(tx: TxContext, basis: QuoteBasis, req: QuoteRequest)
       throw badRequest(`unknown ${req.poolType} ${req.pool} for this collateral and currency`);
     throw offerRefused(refusals, req.collateralId);
   }
-  return {
-    offer: best,
-    offers,
-    valuation: basis.valuation,
-    quote: toQuoteJson(tx, best, basis.valuation, req, basis.nowSeconds),
-  };
+  return { best, offers };
 }
 
 /** The offer of one pool for a request on `basis`, or null when it does not lend (the rule-book's answer). */
@@ -276,7 +282,7 @@ export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: num
 export async function quoteLoanFresh(tx: TxContext, req: QuoteRequest): Promise<QuoteResult> {
   if (req.pool !== undefined) return quoteLoan(tx, req);
   const basis = await loadQuoteBasis(tx, req);
-  const pool = decideQuote(tx, basis, req).offer.pool;
+  const pool = decideOffers(basis, req).best.pool;
   return decideQuote(tx, await freshenQuoteBasis(tx, basis, { ...req, pool }), { ...req, pool });
 }
 
