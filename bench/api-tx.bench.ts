@@ -58,7 +58,14 @@ interface JobResult {
   p50: number;
   p99: number;
   max: number;
+  /** Requests sent, the warm-up's included (what the API's CPU time below is divided by). */
+  sent: number;
   firstError?: string;
+}
+/** The load generator's marks around each job, so the API process can read its own CPU time for it. */
+interface JobMark {
+  mark: "start" | "end";
+  name: string;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -71,6 +78,7 @@ async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
   const client = createLoadClient(256);
   const results: JobResult[] = [];
   for (const job of jobs) {
+    process.send!({ mark: "start", name: job.name } satisfies JobMark);
     const latencies: number[] = [];
     let errors = 0;
     let firstError: string | undefined;
@@ -104,6 +112,7 @@ async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
     }
     await Promise.all(pending);
     const elapsed = (performance.now() - start) / 1000;
+    process.send!({ mark: "end", name: job.name } satisfies JobMark);
     latencies.sort((a, b) => a - b);
     results.push({
       name: job.name,
@@ -113,6 +122,7 @@ async function loadGenerator(jobs: Job[]): Promise<JobResult[]> {
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       max: latencies[latencies.length - 1] ?? Number.NaN,
+      sent: job.rate * 2 + total,
       ...(firstError ? { firstError } : {}),
     });
   }
@@ -407,8 +417,19 @@ async function main(): Promise<void> {
   const only = process.argv.indexOf("--only");
   if (only > 0) jobs.splice(0, jobs.length, ...jobs.filter((j) => j.name.includes(process.argv[only + 1]!)));
   const generator = fork(SELF, ["--load"], { stdio: "inherit" });
+  // The API's CPU time (this process: every thread) per request of each job, warm-up included: a figure the
+  // machine's other load moves far less than latency does.
+  const cpuAtStart = new Map<string, NodeJS.CpuUsage>();
+  const cpuMs = new Map<string, number>();
   const results = await new Promise<JobResult[]>((done) => {
-    generator.on("message", (m) => done(m as JobResult[]));
+    generator.on("message", (m: JobResult[] | JobMark) => {
+      if (!("mark" in m)) return done(m);
+      if (m.mark === "start") cpuAtStart.set(m.name, process.cpuUsage());
+      else {
+        const used = process.cpuUsage(cpuAtStart.get(m.name));
+        cpuMs.set(m.name, (used.user + used.system) / 1000);
+      }
+    });
     generator.send(jobs);
   });
   generator.kill();
@@ -426,7 +447,7 @@ async function main(): Promise<void> {
   for (const r of results) {
     const target = targets[r.name]!;
     console.log(
-      `${r.name.padEnd(34)} ${String(r.rps).padStart(5)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}/${r.requests}  target p99 <= ${target} ms: ${r.p99 <= target && r.errors === 0 ? "met" : "MISSED"}`,
+      `${r.name.padEnd(34)} ${String(r.rps).padStart(5)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  cpu ${((cpuMs.get(r.name) ?? Number.NaN) / r.sent).toFixed(2)} ms/req  errors ${r.errors}/${r.requests}  target p99 <= ${target} ms: ${r.p99 <= target && r.errors === 0 ? "met" : "MISSED"}`,
     );
     if (r.firstError) console.log(`  first error: ${r.firstError}`);
   }
