@@ -466,4 +466,52 @@ describe("#36 actions within reach (headless Chromium, localnet)", { timeout: 60
     await borrower.setViewportSize({ width: 1280, height: 900 });
     expect(pageErrors).toEqual([]);
   });
+
+  it("#36 a loan request names its NFT with its image, for the borrower and on the Lend page (1280 and 360 px)", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    const nft = (await stack!.localnet.faucet(me)).nfts[0]!;
+    const escaped = nft.name.replace(/[#]/g, "\\$&");
+    await borrower.setViewportSize({ width: 1280, height: 900 });
+    await borrower.goto(`${stack!.webUrl}/borrow`);
+    const list = borrower.getByTestId("nft-list");
+    await list.waitFor({ timeout: 30_000 });
+    await list.getByRole("button", { name: new RegExp(escaped) }).click();
+    const form = borrower.getByTestId("request-form");
+    await form.getByText("No offer fits? Post a loan request").click();
+    await form.getByLabel("Currency").selectOption(USDC_MINT);
+    await form.getByLabel("Amount").fill("15");
+    await form.getByLabel("Days").fill("3");
+    await form.getByLabel("Highest APR (%)").fill("20");
+    await confirmed(borrower, () => form.getByTestId("post-request").click());
+    const named = new RegExp(`^${escaped} \\(.+\\)$`);
+    // the borrower's own request on Loans
+    await borrower.goto(`${stack!.webUrl}/loans`);
+    const mine = borrower.getByTestId("my-request").getByTestId("request-collateral");
+    await expect.poll(() => mine.first().textContent(), { timeout: 30_000 }).toMatch(named);
+    expect(await mine.first().locator("img").count()).toBe(1);
+    // the Lend page's card, at 1280 and 360 px
+    for (const [width, height] of [
+      [1280, 900],
+      [360, 740],
+    ] as const) {
+      await lender.setViewportSize({ width, height });
+      await lender.goto(`${stack!.webUrl}/lend`);
+      await lender.getByRole("tab", { name: "USDC" }).click();
+      const card = lender
+        .getByTestId("request-row")
+        .filter({ hasText: "asks for 15 USDC for 3 days" })
+        .first();
+      await card.waitFor({ timeout: 30_000 });
+      const collateral = card.getByTestId("request-collateral");
+      await expect.poll(() => collateral.textContent(), { timeout: 30_000 }).toMatch(named);
+      expect(await collateral.locator("img").count()).toBe(1);
+      expect((await card.textContent()) ?? "").not.toContain(nft.mint.slice(0, 6));
+      await card.scrollIntoViewIfNeeded();
+      const box = (await card.boundingBox())!;
+      expect(box.x >= 0 && box.x + box.width <= width).toBe(true);
+      await shot(lender, `36-request-card-${width}`);
+    }
+    await lender.setViewportSize({ width: 1280, height: 900 });
+    expect(pageErrors).toEqual([]);
+  });
 });
