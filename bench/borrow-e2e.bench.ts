@@ -12,7 +12,7 @@
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bootstrapCluster } from "@cistern/bootstrap";
@@ -260,6 +260,12 @@ async function main(): Promise<void> {
     console.log(
       `borrow-e2e: stack, lender pool and ${total} funded borrowers ready in ${((performance.now() - started) / 1000).toFixed(0)} s; ${RATE} borrowers/s for ${SECONDS} s`,
     );
+    // the machine's load with the run's figures: they are only comparable at a like load
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ");
+    const loadBefore = load();
     child.send({ run: { api: base, pool } });
     const { outcomes, offeredSeconds } = await fromChild<{ outcomes: Outcome[]; offeredSeconds: number }>(
       "outcomes",
@@ -293,6 +299,7 @@ async function main(): Promise<void> {
       `confirmed -> visible in /loan/user (polled every ${POLL_MS} ms): p50 ${percentile(visible, 50).toFixed(0)} ms  p99 ${p99.toFixed(0)} ms  max ${(visible.at(-1) ?? Number.NaN).toFixed(0)} ms  loans missing ${missing}  target p99 <= 1 s: ${p99 <= TARGET_P99_MS && missing === 0 && notConfirmed === 0 ? "met" : "MISSED"}`,
     );
     for (const [step, f] of failures) console.log(`  ${f.count} failed at ${step}; first: ${f.first}`);
+    console.log(`load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`);
   } finally {
     child.kill();
     await api.close();

@@ -19,8 +19,11 @@ export interface Database extends Queryable {
   queryPrepared<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /** Runs several statements separated by semicolons, no parameters (migrations). */
   exec(sql: string): Promise<void>;
-  /** Runs fn inside BEGIN/COMMIT; rolls back when fn throws. */
-  transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R>;
+  /**
+   * Runs fn inside BEGIN/COMMIT; rolls back when fn throws. `urgent`: on the one embedded connection (PGlite), it
+   * runs before the queries already waiting (the indexer's writes: what every poll waits for); PostgreSQL ignores it.
+   */
+  transaction<R>(fn: (tx: Queryable) => Promise<R>, options?: { urgent?: boolean }): Promise<R>;
   /**
    * Tries to take a session-level advisory lock and keeps it until close().
    * PGlite is single-process, so its caller is trivially the only holder.

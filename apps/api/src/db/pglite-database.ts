@@ -9,12 +9,23 @@ import { type Database, type Queryable, type SqlValue, toSqlParams } from "./dat
 export async function openPgliteDatabase(dataDir: string | undefined): Promise<Database> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir);
-  // PGlite runs one query at a time; serialise callers so a transaction is never interleaved.
-  let chain: Promise<unknown> = Promise.resolve();
-  function serial<R>(fn: () => Promise<R>): Promise<R> {
-    const run = chain.then(fn, fn);
-    chain = run.catch(() => undefined);
-    return run;
+  // PGlite runs one query at a time; serialise callers so a transaction is never interleaved. Two lanes, in
+  // arrival order each: urgent work (the indexer's writes) runs before the queries already waiting, so a backlog of
+  // reads (wallets polling for a loan) cannot hold back the writes that end it.
+  const lanes: [urgent: (() => void)[], normal: (() => void)[]] = [[], []];
+  let busy = false;
+  function next(): void {
+    const task = lanes[0].shift() ?? lanes[1].shift();
+    busy = task !== undefined;
+    task?.();
+  }
+  function serial<R>(fn: () => Promise<R>, urgent = false): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      lanes[urgent ? 0 : 1].push(() => {
+        Promise.resolve().then(fn).then(resolve, reject).finally(next);
+      });
+      if (!busy) next();
+    });
   }
   const direct: Queryable = {
     async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
@@ -28,15 +39,17 @@ export async function openPgliteDatabase(dataDir: string | undefined): Promise<D
     // one embedded connection: nothing to gain from naming a statement
     queryPrepared: (sql, params) => serial(() => direct.query(sql, params)),
     exec: (sql) => serial(async () => void (await db.exec(sql))),
-    transaction: (fn) =>
-      serial(() =>
-        db.transaction(async (tx) =>
-          fn({
-            async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-              return (await tx.query<T>(sql, toSqlParams(params))).rows;
-            },
-          }),
-        ),
+    transaction: (fn, options) =>
+      serial(
+        () =>
+          db.transaction(async (tx) =>
+            fn({
+              async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+                return (await tx.query<T>(sql, toSqlParams(params))).rows;
+              },
+            }),
+          ),
+        options?.urgent === true,
       ),
     tryAdvisoryLock: async () => true,
     async listen(channel, onPayload) {

@@ -262,9 +262,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const openPools =
       writable.length === 0
         ? []
-        : await db.query<{ pubkey: string }>(
-            "SELECT pubkey FROM pools WHERE pubkey = ANY($1::text[]) AND status <> 'Closed'",
-            [writable],
+        : await db.transaction(
+            (q) =>
+              q.query<{ pubkey: string }>(
+                "SELECT pubkey FROM pools WHERE pubkey = ANY($1::text[]) AND status <> 'Closed'",
+                [writable],
+              ),
+            { urgent: true },
           );
     const pools = new Set(openPools.map((p) => p.pubkey));
     // the slot from which an account must be read for each transaction touching it
@@ -304,16 +308,19 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
     written.sort((a, b) => order[a.decoded.type] - order[b.decoded.type]);
     const lastSignature = signatures.at(-1)?.signature ?? null;
-    await db.transaction(async (q) => {
-      for (const pool of closed) await markPoolClosed(q, pool.pubkey, pool.slot);
-      const lenders = new Map<string, string>();
-      for (const { pubkey, decoded, slot } of written) await applyDecoded(q, pubkey, decoded, slot, lenders);
-      for (const facts of landed) {
+    await db.transaction(
+      async (q) => {
+        for (const pool of closed) await markPoolClosed(q, pool.pubkey, pool.slot);
+        const lenders = new Map<string, string>();
+        for (const { pubkey, decoded, slot } of written)
+          await applyDecoded(q, pubkey, decoded, slot, lenders);
         // every fact names an event of its loan to sign; fewer signed: a replay, or an event not written yet
-        if ((await recordTransactionFacts(q, facts)) < facts.loans.length) missed = true;
-      }
-      await saveCursor(q, programId, maxSlot, lastSignature, null);
-    });
+        const signed = await recordTransactionFacts(q, landed);
+        if (landed.some((facts, i) => signed[i]! < facts.loans.length)) missed = true;
+        await saveCursor(q, programId, maxSlot, lastSignature, null);
+      },
+      { urgent: true },
+    );
     for (const { pubkey, data, slot } of written) noteApplied(pubkey, data, slot);
     for (const { pubkey } of closed) applied.delete(pubkey);
     if (missed) await backfillSignatures(db, rpc, programId, log);

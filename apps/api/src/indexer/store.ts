@@ -248,39 +248,71 @@ export async function upsertLoan(
 }
 
 /**
- * Records what a landed transaction tells about the loans it opened or closed (their rows already written): the
+ * Records what landed transactions tell about the loans they opened or closed (their rows already written): the
  * signature and fee payer (the actor) of each one's "taken" or closing event, a sale's proceeds, slot and signature
  * (MarketSell's "sold", LiquidateSell's "autosold"), a margin position's down payment, and the referral the builder
- * recorded for that exact message. Events that already carry a signature keep it. Returns the events signed.
+ * recorded for that exact message (linked to the first of its loans whose event it signed). Events that already
+ * carry a signature keep it. The events of every transaction are signed in one statement, the referrals in
+ * another. Returns, per transaction, the events signed.
  */
-export async function recordTransactionFacts(q: Queryable, facts: TransactionFacts): Promise<number> {
-  let signed = 0;
-  let referral = false;
-  for (const fact of facts.loans) {
-    const events = await q.query<{ kind: string }>(
-      `UPDATE loan_activity SET signature = $2, actor = $3
-       WHERE loan = $1 AND signature IS NULL AND (kind = 'taken') = $4 RETURNING kind`,
-      [fact.loan, facts.signature, facts.feePayer, fact.role === "opened"],
-    );
-    signed += events.length;
+export async function recordTransactionFacts(
+  q: Queryable,
+  all: readonly TransactionFacts[],
+): Promise<number[]> {
+  const facts = all.flatMap((tx, t) => tx.loans.map((fact) => ({ tx, t, fact })));
+  const signed = all.map(() => 0);
+  if (facts.length === 0) return signed;
+  const events = await q.query<{ i: number; kind: string }>(
+    `UPDATE loan_activity a SET signature = f.signature, actor = f.actor
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::int[]) AS f(loan, signature, actor, opened, i)
+     WHERE a.loan = f.loan AND a.signature IS NULL AND (a.kind = 'taken') = f.opened
+     RETURNING f.i AS i, a.kind AS kind`,
+    [
+      facts.map((f) => f.fact.loan),
+      facts.map((f) => f.tx.signature),
+      facts.map((f) => f.tx.feePayer),
+      facts.map((f) => String(f.fact.role === "opened")),
+      facts.map((_, i) => String(i)),
+    ],
+  );
+  // the first event each fact signed, in the order of the facts
+  const firstKind = new Map<number, string>();
+  for (const event of events) {
+    const i = Number(event.i);
+    if (!firstKind.has(i)) firstKind.set(i, event.kind);
+    signed[facts[i]!.t]!++;
+  }
+  const referrals: { hash: string; signature: string; loan: string; kind: string }[] = [];
+  const referred = new Set<number>();
+  for (const [i, { tx, t, fact }] of facts.entries()) {
     if (fact.sale !== null)
       await q.query(
         "UPDATE loans SET sold_amount = $2, sale_slot = $3, sale_signature = $4 WHERE pubkey = $1",
-        [fact.loan, fact.sale.proceeds, facts.slot, facts.signature],
+        [fact.loan, fact.sale.proceeds, tx.slot, tx.signature],
       );
     if (fact.margin !== null)
       await q.query("UPDATE loans SET down_payment = $2 WHERE pubkey = $1", [
         fact.loan,
         fact.margin.downPayment,
       ]);
-    if (!referral && events[0] !== undefined) {
-      referral = true;
-      await q.query(
-        "UPDATE referrals SET signature = $2, loan = $3, kind = $4 WHERE message_hash = $1 AND signature IS NULL",
-        [facts.messageHash, facts.signature, fact.loan, events[0].kind],
-      );
+    const kind = firstKind.get(i);
+    if (kind !== undefined && !referred.has(t)) {
+      referred.add(t);
+      referrals.push({ hash: tx.messageHash, signature: tx.signature, loan: fact.loan, kind });
     }
   }
+  if (referrals.length > 0)
+    await q.query(
+      `UPDATE referrals r SET signature = f.signature, loan = f.loan, kind = f.kind
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS f(message_hash, signature, loan, kind)
+       WHERE r.message_hash = f.message_hash AND r.signature IS NULL`,
+      [
+        referrals.map((r) => r.hash),
+        referrals.map((r) => r.signature),
+        referrals.map((r) => r.loan),
+        referrals.map((r) => r.kind),
+      ],
+    );
   return signed;
 }
 
