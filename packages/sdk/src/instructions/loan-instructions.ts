@@ -25,8 +25,15 @@ export interface LoanTermsData {
   pullIndex: number;
 }
 
-/** Codec of TakeLoan / Extend data (124 bytes). */
+let cachedLoanTermsDataCodec: FixedSizeCodec<LoanTermsData, LoanTermsData> | undefined;
+
+/** Codec of TakeLoan / Extend data (124 bytes), built once. */
 export function getLoanTermsDataCodec(): FixedSizeCodec<LoanTermsData, LoanTermsData> {
+  cachedLoanTermsDataCodec ??= buildLoanTermsDataCodec();
+  return cachedLoanTermsDataCodec;
+}
+
+function buildLoanTermsDataCodec(): FixedSizeCodec<LoanTermsData, LoanTermsData> {
   return getStructCodec([
     ["tag", u8()],
     ["loanBump", u8()],
