@@ -2,6 +2,7 @@
 #pragma once
 #include "sol.h"
 #include "u128.h"
+#include "spl.h"
 
 /* ---- error codes (LAYOUT.md "Errors") ---- */
 #define E_INVALID_INSTRUCTION 6000ULL
@@ -118,8 +119,6 @@
 #define REQUEST_FILLED 1
 #define REQUEST_CANCELLED 2
 
-#define TOKEN_ACCOUNT_SIZE 165ULL
-#define MINT_SIZE 82ULL
 #define ALT_HEADER_SIZE 56ULL
 /* BPF Upgradeable Loader account states (bincode: u32 enum tag first) */
 #define LOADER_STATE_PROGRAM 2
@@ -247,9 +246,6 @@ _Static_assert(OFFSET_OF(Loan, repaid_amount) == 320, "Loan.repaid_amount");
 _Static_assert(OFFSET_OF(Loan, extended_to) == 352, "Loan.extended_to");
 
 /* ---- well-known program ids ---- */
-static const SolPubkey TOKEN_PROGRAM_ID = {{
-  0x06, 0xdd, 0xf6, 0xe1, 0xd7, 0x65, 0xa1, 0x93, 0xd9, 0xcb, 0xe1, 0x46, 0xce, 0xeb, 0x79, 0xac,
-  0x1c, 0xb4, 0x85, 0xed, 0x5f, 0x5b, 0x37, 0x91, 0x3a, 0x8c, 0xf5, 0x85, 0x7e, 0xff, 0x00, 0xa9}};
 static const SolPubkey ALT_PROGRAM_ID = {{
   0x02, 0x77, 0xa6, 0xaf, 0x97, 0x33, 0x9b, 0x7a, 0xc8, 0x8d, 0x18, 0x92, 0xc9, 0x04, 0x46, 0xf5,
   0x00, 0x02, 0x30, 0x92, 0x66, 0xf6, 0x2e, 0x53, 0xc1, 0x18, 0x24, 0x49, 0x82, 0x00, 0x00, 0x00}};
@@ -259,18 +255,8 @@ static const SolPubkey BPF_LOADER_UPGRADEABLE_ID = {{
   0x00, 0xc2, 0xb9, 0x3d, 0x16, 0xc1, 0x24, 0xd2, 0xc0, 0x53, 0x7a, 0x10, 0x04, 0x80, 0x00, 0x00}};
 
 /* ---- unaligned little-endian reads of instruction data (SBPF v0 allows unaligned loads) ---- */
-static inline u64 rd64(const u8 *p) { return *(const u64 *)p; }
 static inline u32 rd32(const u8 *p) { return *(const u32 *)p; }
 static inline u16 rd16(const u8 *p) { return *(const u16 *)p; }
-static inline bool is_zero_key(const SolPubkey *k) {
-  const u64 *x = (const u64 *)k;
-  return (x[0] | x[1] | x[2] | x[3]) == 0;
-}
-static inline void copy_key(SolPubkey *dst, const SolPubkey *src) {
-  u64 *d = (u64 *)dst;
-  const u64 *s = (const u64 *)src;
-  d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
-}
 
 /* ---- account checks (util.c) ---- */
 u64 check_signer(const SolAccountInfo *a, bool writable);
@@ -278,8 +264,6 @@ u64 check_signer(const SolAccountInfo *a, bool writable);
 /* The layout version programs of this build write for an account tag. */
 u8 current_version(u8 tag);
 u64 check_state(const SolAccountInfo *a, const SolPubkey *program_id, u8 tag, u64 size, bool writable);
-/* classic SPL token account: owner Tokenkeg, initialized, mint (and owner unless NULL) as given, writable */
-u64 check_token_account(const SolAccountInfo *a, const SolPubkey *mint, const SolPubkey *owner);
 /* The one check of a wallet's currency account that a loan instruction pays from or into: a token account of
  * the bank's mint owned by `wallet`, and not the bank's vault. */
 u64 check_wallet_currency_account(const SolAccountInfo *a, const SolPubkey *mint, const SolPubkey *wallet,
@@ -290,59 +274,18 @@ u64 check_config(const SolAccountInfo *a, const SolPubkey *program_id, bool writ
  * PDA ["metadata", Token Metadata id, mint] with `bump`, key MetadataV1, mint field == mint, collection Some
  * and verified. Errors: InvalidMetadata, CollectionNotVerified. */
 u64 read_verified_collection(const SolAccountInfo *metadata, const SolPubkey *mint, u8 bump, SolPubkey *out);
-u64 check_token_program(const SolAccountInfo *a);
-u64 check_system_program(const SolAccountInfo *a);
-/* an initialized classic SPL mint; returns its decimals/supply via out pointers */
-u64 check_mint(const SolAccountInfo *a, u8 *decimals, u64 *supply);
 /* create_program_address(seeds) == expected */
 u64 verify_pda(const SolSignerSeed *seeds, int n, const SolPubkey *program_id, const SolPubkey *expected);
 u64 clock_now(SolClock *clock);
 /* the Venues account at its PDA ["venues", bump] (venues.c) */
 u64 check_venues(const SolAccountInfo *a, const SolPubkey *program_id);
 
-/* ---- CPIs (util.c) ---- */
-typedef struct {
-  const SolAccountInfo *payer;
-  const SolAccountInfo *target;
-  const SolAccountInfo *system_program;
-  const SolPubkey *owner;
-  u64 space;
-  const SolSignerSeeds *target_seeds;
-} CreateAccountArgs;
-/* Creates a rent-exempt account at a PDA (also works when someone pre-funded the address). */
-u64 create_pda_account(const CreateAccountArgs *a);
-/* System Program Transfer of `lamports` from the signer `from` to `to`. */
-u64 system_transfer(const SolAccountInfo *system_program, const SolAccountInfo *from, const SolAccountInfo *to,
-                    u64 lamports);
-
-typedef struct {
-  const SolAccountInfo *token_program;
-  const SolAccountInfo *from;
-  const SolAccountInfo *to;
-  const SolAccountInfo *authority;
-  u64 amount;
-  const SolSignerSeeds *signer; /* NULL when the authority signed the transaction */
-} TransferArgs;
+/* ---- CPIs (util.c; the System Program and SPL Token ones are spl.h's) ---- */
+/* SPL Token Transfer, refusing from == to (SPL Token moves nothing then: books written after it would lie) */
 u64 token_transfer(const TransferArgs *a);
-/* close `from` (an empty token account) sending its lamports to `to` */
-u64 token_close(const TransferArgs *a);
 /* moves all that the token account `a->from` holds now (what was recorded, plus whatever anyone paid into it) to
  * `a->to`, then closes it, its rent to `rent_to`; a->amount is ignored */
 u64 token_sweep_close(const TransferArgs *a, const SolAccountInfo *rent_to);
-/* InitializeAccount3(account = from, mint = to, owner = *owner) */
-u64 token_init_account(const SolAccountInfo *token_program, const SolAccountInfo *account,
-                       const SolAccountInfo *mint, const SolPubkey *owner);
-/* create the token account PDA (space 165, owner Tokenkeg) and initialize it */
-typedef struct {
-  const SolAccountInfo *payer;
-  const SolAccountInfo *account;
-  const SolAccountInfo *mint;
-  const SolAccountInfo *system_program;
-  const SolAccountInfo *token_program;
-  const SolPubkey *authority;
-  const SolSignerSeeds *seeds;
-} TokenAccountArgs;
-u64 create_token_account(const TokenAccountArgs *a);
 
 /* ---- maths (math.c), shared contract with packages/protocol ---- */
 /* ceilDiv(apr * principal * ceilDiv(duration, 3600), 87_600_000); false on overflow */

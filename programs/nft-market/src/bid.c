@@ -25,7 +25,7 @@ u64 ix_place_bid(const SolParameters *p) {
   u64 r, price = rd64(p->data + 11);
   if (price == 0) return E_ZERO_PRICE;
   if ((r = check_token_program(token)) || (r = check_system_program(sys))) return r;
-  if ((r = check_mint(currency, false))) return r;
+  if ((r = check_market_mint(currency, false))) return r;
   if ((r = check_token_account(source, currency->key, bidder->key))) return r;
   u8 bump = p->data[1], vault_bump = p->data[2];
   SolSignerSeed seeds[4] = {
@@ -39,7 +39,7 @@ u64 ix_place_bid(const SolParameters *p) {
   NewAccount escrow = {bidder, vault, sys, token, currency, NULL, bid->key, 0, &vsigner};
   if ((r = create_token_pda(&escrow))) return r;
   TokenMove in = {token, source, vault, bidder, price, NULL};
-  if ((r = token_transfer(&in))) return r;
+  if ((r = spl_transfer(&in))) return r;
   SolClock clock;
   if ((r = sol_get_clock_sysvar(&clock))) return r;
   Bid *b = (Bid *)bid->data;
@@ -76,10 +76,10 @@ static u64 settle_bid(TokenMove *m, const SolAccountInfo *bidder, Bid *b) {
   SolSignerSeed seeds[4];
   bid_seeds(b, seeds);
   SolSignerSeeds signer = {seeds, 4};
-  m->seeds = &signer;
+  m->signer = &signer;
   m->amount = token_amount(m->from);
   u64 r;
-  if (m->amount > 0 && (r = token_transfer(m))) return r;
+  if (m->amount > 0 && (r = spl_transfer(m))) return r;
   m->to = bidder;
   if ((r = token_close(m))) return r;
   close_state(m->authority, bidder);
@@ -122,7 +122,7 @@ u64 ix_sell_to_bid(const SolParameters *p) {
   if (b->price < rd64(p->data + 1)) return E_PRICE_MOVED;
   if (!pubkey_eq(&b->bidder, bidder->key)) return E_ACCOUNT_MISMATCH;
   if (!bidder->is_writable) return E_NOT_WRITABLE;
-  if ((r = check_token_program(token)) || (r = check_mint(mint, true))) return r;
+  if ((r = check_token_program(token)) || (r = check_market_mint(mint, true))) return r;
   SolPubkey collection;
   switch (metaplex_verified_collection(metadata, mint->key, p->data[9], &collection)) {
     case METAPLEX_OK: break;
@@ -135,7 +135,7 @@ u64 ix_sell_to_bid(const SolParameters *p) {
   if ((r = check_token_account(proceeds, &b->currency_mint, NULL))) return r;
   u64 price = b->price;
   TokenMove nft = {token, source, dest, seller, 1, NULL};
-  if ((r = token_transfer(&nft))) return r;
+  if ((r = spl_transfer(&nft))) return r;
   TokenMove pay = {token, vault, proceeds, bid, 0, NULL};
   if ((r = settle_bid(&pay, bidder, b))) return r;
   static const u8 EVENT[] = "filled";

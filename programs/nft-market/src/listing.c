@@ -23,7 +23,7 @@ u64 ix_list(const SolParameters *p) {
   u64 r, price = rd64(p->data + 3);
   if (price == 0) return E_ZERO_PRICE;
   if ((r = check_token_program(token)) || (r = check_system_program(sys))) return r;
-  if ((r = check_mint(mint, true)) || (r = check_mint(currency, false))) return r;
+  if ((r = check_market_mint(mint, true)) || (r = check_market_mint(currency, false))) return r;
   if (pubkey_eq(mint->key, currency->key)) return E_INVALID_MINT;
   if ((r = check_token_account(source, mint->key, seller->key))) return r;
   u8 bump = p->data[1], escrow_bump = p->data[2];
@@ -37,7 +37,7 @@ u64 ix_list(const SolParameters *p) {
   NewAccount vault = {seller, escrow, sys, token, mint, NULL, listing->key, 0, &esigner};
   if ((r = create_token_pda(&vault))) return r;
   TokenMove in = {token, source, escrow, seller, 1, NULL};
-  if ((r = token_transfer(&in))) return r;
+  if ((r = spl_transfer(&in))) return r;
   SolClock clock;
   if ((r = sol_get_clock_sysvar(&clock))) return r;
   Listing *l = (Listing *)listing->data;
@@ -87,7 +87,7 @@ u64 ix_delist(const SolParameters *p) {
   listing_seeds(l, &l->nft_mint, seeds);
   SolSignerSeeds signer = {seeds, 3};
   TokenMove back = {token, escrow, dest, listing, 1, &signer};
-  if ((r = token_transfer(&back))) return r;
+  if ((r = spl_transfer(&back))) return r;
   TokenMove close = {token, escrow, seller, listing, 0, &signer};
   if ((r = token_close(&close))) return r;
   close_state(listing, seller);
@@ -115,12 +115,12 @@ u64 ix_buy(const SolParameters *p) {
   if ((r = check_token_account(dest, &l->nft_mint, NULL))) return r;
   u64 price = l->price;
   TokenMove payment = {token, pay, proceeds, buyer, price, NULL};
-  if ((r = token_transfer(&payment))) return r;
+  if ((r = spl_transfer(&payment))) return r;
   SolSignerSeed seeds[3];
   listing_seeds(l, &l->nft_mint, seeds);
   SolSignerSeeds signer = {seeds, 3};
   TokenMove nft = {token, escrow, dest, listing, 1, &signer};
-  if ((r = token_transfer(&nft))) return r;
+  if ((r = spl_transfer(&nft))) return r;
   TokenMove close = {token, escrow, seller, listing, 0, &signer};
   if ((r = token_close(&close))) return r;
   close_state(listing, seller);
