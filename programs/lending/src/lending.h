@@ -180,7 +180,8 @@ typedef struct {
 } Pool;
 
 typedef struct {
-  u8 tag, version, bump, escrow_bump, status, kind, is_defi, reserved0;
+  u8 tag, version, bump, escrow_bump, status, kind, is_defi;
+  u8 nft_type; /* NFT_TYPE_* (custody.h): the standard of the collateral and so its custody; 0 classic */
   SolPubkey borrower, pool, bank, currency, collateral_mint, collection, escrow;
   u64 nonce, collateral_amount, principal, interest;
   u32 apr_bps, reserved1;
@@ -239,6 +240,7 @@ _Static_assert(OFFSET_OF(Pool, entries) == 320, "Pool.entries");
 _Static_assert(sizeof(Loan) == 424, "Loan size");
 _Static_assert(OFFSET_OF(Loan, closed_by) == LOAN_V1_SIZE, "Loan.closed_by");
 _Static_assert(OFFSET_OF(Loan, previous_loan) == 392, "Loan.previous_loan");
+_Static_assert(OFFSET_OF(Loan, nft_type) == 7, "Loan.nft_type");
 _Static_assert(OFFSET_OF(Loan, nonce) == 232, "Loan.nonce");
 _Static_assert(OFFSET_OF(Loan, apr_bps) == 264, "Loan.apr_bps");
 _Static_assert(OFFSET_OF(Loan, duration) == 272, "Loan.duration");
@@ -283,9 +285,6 @@ u64 check_venues(const SolAccountInfo *a, const SolPubkey *program_id);
 /* ---- CPIs (util.c; the System Program and SPL Token ones are spl.h's) ---- */
 /* SPL Token Transfer, refusing from == to (SPL Token moves nothing then: books written after it would lie) */
 u64 token_transfer(const TransferArgs *a);
-/* moves all that the token account `a->from` holds now (what was recorded, plus whatever anyone paid into it) to
- * `a->to`, then closes it, its rent to `rent_to`; a->amount is ignored */
-u64 token_sweep_close(const TransferArgs *a, const SolAccountInfo *rent_to);
 
 /* ---- maths (math.c), shared contract with packages/protocol ---- */
 /* ceilDiv(apr * principal * ceilDiv(duration, 3600), 87_600_000); false on overflow */

@@ -54,8 +54,9 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
-  TransferArgs rest = {token, escrow, dest, loan, 0, &signer};
-  if ((r = token_sweep_close(&rest, liquidator))) return r;
+  /* what the sale left in custody goes to the pool owner */
+  Custody held = {l->nft_type, token, loan, &signer, escrow};
+  if ((r = custody_release_to_receiver(&held, dest, liquidator))) return r;
 
   bk->total = total;
   bk->available = available;

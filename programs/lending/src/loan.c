@@ -66,6 +66,7 @@ u64 new_loan_parse(NewLoan *c) {
   c->borrower_key = c->borrower->key;
   c->nonce_bytes = d + 4;
   c->kind = c->mortgage ? LOAN_MORTGAGE : LOAN_CLASSIC;
+  c->nft_type = NFT_TYPE_CLASSIC;
   c->apr_bps = apr_bps;
   return SUCCESS;
 }
@@ -140,6 +141,7 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   l->status = LOAN_ONGOING;
   l->kind = c->kind;
   l->is_defi = is_defi;
+  if (c->nft_type) l->nft_type = c->nft_type; /* the new account is zeroed: a classic loan writes nothing */
   copy_key(&l->borrower, c->borrower_key);
   copy_key(&l->pool, c->pool->key);
   copy_key(&l->bank, c->bank->key);
@@ -242,8 +244,8 @@ u64 ix_take_loan(const SolParameters *p) {
   if ((r = check_token_account(collateral, c.mint->key, c.borrower->key))) return r;
   if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
   if ((r = new_loan_create(&c))) return r;
-  TransferArgs t = {c.token, collateral, c.escrow, c.borrower, c.collateral_amount, NULL};
-  if ((r = token_transfer(&t))) return r;
+  Custody held = {c.nft_type, c.token, c.loan, NULL, c.escrow};
+  if ((r = custody_lock(&held, c.borrower, collateral, c.collateral_amount))) return r;
   SolSignerSeed bank_seeds[4] = {
     {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
   SolSignerSeeds bank_signer = {bank_seeds, 4};
@@ -289,6 +291,7 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   if (c->clock.unix_timestamp > old->expired_at + (i64)grace_seconds(old->duration)) return E_LOAN_LIQUIDATABLE;
   if (!pubkey_eq(&old->collateral_mint, c->mint->key)) return E_INVALID_MINT;
   copy_key(&c->collection, &old->collection);
+  c->nft_type = old->nft_type;
   if (old->collateral_amount != c->collateral_amount) return E_INVALID_COLLATERAL;
   if ((r = check_mint(c->mint, NULL, NULL))) return r;
   if ((r = check_wallet_currency_account(currency, &c->bk->mint, c->borrower->key, c->vault))) return r;
@@ -303,6 +306,7 @@ u64 move_collateral(const NewLoan *c, const SolAccountInfo *old_loan, const SolA
   SolSignerSeed seeds[5];
   loan_signer_seeds(old, seeds);
   SolSignerSeeds old_signer = {seeds, 5};
-  TransferArgs move = {c->token, old_escrow, c->escrow, old_loan, 0, &old_signer};
-  return token_sweep_close(&move, c->borrower);
+  Custody from = {old->nft_type, c->token, old_loan, &old_signer, old_escrow};
+  Custody to = {old->nft_type, c->token, c->loan, NULL, c->escrow};
+  return custody_move(&from, &to, c->borrower);
 }

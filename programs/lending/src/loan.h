@@ -1,6 +1,7 @@
 /* Shared pieces of TakeLoan (8), Repay (9), Extend (10), Liquidate (11). */
 #pragma once
 #include "lending.h"
+#include "custody.h"
 
 #define LOAN_DATA_LEN 124
 #define ATTESTATION_OFFSET 40
@@ -13,6 +14,7 @@ typedef struct {
   const SolAccountInfo *payer;   /* pays the rent of the loan and its escrow (the borrower, FillRequest: the lender) */
   const SolPubkey *borrower_key; /* the loan's borrower (a loan PDA seed) */
   const u8 *nonce_bytes;         /* the loan PDA's nonce seed (8 bytes of instruction data) */
+  u8 nft_type;                   /* NFT_TYPE_*: the collateral's standard (Extend, Refinance: the old loan's) */
   u8 kind;                       /* LOAN_CLASSIC, LOAN_MARGIN_SWAP, LOAN_REQUEST, LOAN_MORTGAGE */
   u32 apr_bps;                   /* the loan's rate: the pool's loan curve, FillRequest: the lender's */
   u64 whitelist_index; /* account index of the optional whitelist ALT */

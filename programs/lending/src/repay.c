@@ -39,10 +39,10 @@ u64 settle_loan(const Settlement *s) {
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
-  /* what the escrow holds now: all of the collateral on a repay (and anything paid into it), what a market sale
+  /* what custody holds now: all of the collateral on a repay (and anything paid into it), what a market sale
    * left of it */
-  TransferArgs back = {s->token, s->escrow, s->collateral, s->loan, 0, &signer};
-  if ((r = token_sweep_close(&back, s->borrower))) return r;
+  Custody held = {l->nft_type, s->token, s->loan, &signer, s->escrow};
+  if ((r = custody_release_to_borrower(&held, s->collateral, s->borrower))) return r;
 
   bk->total = total;
   bk->available = available;
@@ -115,8 +115,8 @@ u64 ix_liquidate(const SolParameters *p) {
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
   /* the collateral and anything paid into the escrow go to the pool owner */
-  TransferArgs out = {token, escrow, dest, loan, 0, &signer};
-  if ((r = token_sweep_close(&out, liquidator))) return r;
+  Custody held = {l->nft_type, token, loan, &signer, escrow};
+  if ((r = custody_release_to_receiver(&held, dest, liquidator))) return r;
 
   bk->total = total;
   if ((r = release_loan(pl, bk, l))) return r;

@@ -34,16 +34,20 @@ static u64 check_open_request(const SolParameters *p, const SolAccountInfo *requ
   return check_token_program(token);
 }
 
-/* moves the whole escrow (the collateral and anything paid into it) to `to` with the request signing, and closes
- * the escrow to `rent_to` */
-static u64 release_escrow(const SolAccountInfo *token, const SolAccountInfo *request, const SolAccountInfo *escrow,
-                          const SolAccountInfo *to, const SolAccountInfo *rent_to) {
-  const Request *rq = (const Request *)request->data;
+/* the request's custody (its escrow, the request signing) */
+typedef struct {
   SolSignerSeed seeds[4];
-  request_signer_seeds(rq, seeds);
-  SolSignerSeeds signer = {seeds, 4};
-  TransferArgs move = {token, escrow, to, request, 0, &signer};
-  return token_sweep_close(&move, rent_to);
+  SolSignerSeeds signer;
+  Custody custody;
+} RequestCustody;
+
+static void request_custody(RequestCustody *rc, const SolAccountInfo *token, const SolAccountInfo *request,
+                            const SolAccountInfo *escrow) {
+  request_signer_seeds((const Request *)request->data, rc->seeds);
+  rc->signer.addr = rc->seeds;
+  rc->signer.len = 4;
+  Custody held = {NFT_TYPE_CLASSIC, token, request, &rc->signer, escrow};
+  rc->custody = held;
 }
 
 /* data: tag, request bump, escrow bump, metadata bump (nft; 0 for tokens), isDefi u8, nonce u64, principal u64,
@@ -95,8 +99,8 @@ u64 ix_post_request(const SolParameters *p) {
   SolSignerSeeds escrow_signer = {escrow_seeds, 3};
   TokenAccountArgs ta = {borrower, escrow, mint, sys, token, request->key, &escrow_signer};
   if ((r = create_token_account(&ta))) return r;
-  TransferArgs t = {token, collateral, escrow, borrower, amount, NULL};
-  if ((r = token_transfer(&t))) return r;
+  Custody held = {NFT_TYPE_CLASSIC, token, request, NULL, escrow};
+  if ((r = custody_lock(&held, borrower, collateral, amount))) return r;
 
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
@@ -134,7 +138,10 @@ u64 ix_cancel_request(const SolParameters *p) {
   Request *rq = (Request *)request->data;
   if (!pubkey_eq(&rq->borrower, borrower->key)) return E_UNAUTHORIZED;
   if ((r = check_token_account(collateral, &rq->collateral_mint, borrower->key))) return r;
-  if ((r = release_escrow(&ka[4], request, escrow, collateral, borrower))) return r;
+  /* the collateral (and anything paid into the escrow) back to the borrower, the escrow's rent too */
+  RequestCustody rc;
+  request_custody(&rc, &ka[4], request, escrow);
+  if ((r = custody_release_to_borrower(&rc.custody, collateral, borrower))) return r;
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
   rq->status = REQUEST_CANCELLED;
@@ -206,12 +213,16 @@ u64 ix_fill_request(const SolParameters *p) {
   copy_key(&c.collection, &rq->collection);
   c.entry = NULL; /* the lender took this collateral by choice: no pool entry limits or counts it */
   c.kind = LOAN_REQUEST;
+  c.nft_type = NFT_TYPE_CLASSIC; /* a request holds its collateral in a classic escrow */
   static const u8 NO_ATTESTATION[80];
   c.att = NO_ATTESTATION; /* no oracle valuation: collateralValue and attestationSlot stay 0 */
   if ((r = new_loan_create(&c))) return r;
   /* the collateral moves request escrow -> loan escrow (it never leaves the program); the lender paid the new
    * escrow's rent and gets the request escrow's (both token accounts of the same size) */
-  if ((r = release_escrow(c.token, request, request_escrow, c.escrow, lender))) return r;
+  Custody loan_custody = {c.nft_type, c.token, c.loan, NULL, c.escrow};
+  RequestCustody rc;
+  request_custody(&rc, c.token, request, request_escrow);
+  if ((r = custody_move(&rc.custody, &loan_custody, lender))) return r;
   SolSignerSeed bank_seeds[4] = {
     {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
   SolSignerSeeds bank_signer = {bank_seeds, 4};

@@ -46,12 +46,3 @@ u64 token_transfer(const TransferArgs *a) {
   if (pubkey_eq(a->from->key, a->to->key)) return E_SAME_ACCOUNT;
   return spl_transfer(a);
 }
-
-u64 token_sweep_close(const TransferArgs *a, const SolAccountInfo *rent_to) {
-  TransferArgs move = *a;
-  move.amount = rd64(a->from->data + 64);
-  u64 r;
-  if (move.amount && (r = token_transfer(&move))) return r;
-  move.to = rent_to;
-  return token_close(&move);
-}
