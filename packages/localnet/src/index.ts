@@ -24,12 +24,16 @@ export {
   type StartLocalnetOptions,
   startLocalnet,
 } from "./start-localnet.ts";
-export { getRuleSetAddress, type RuleV2 } from "./token-auth-rules.ts";
+export { createOrUpdateRuleSetTransactions, getRuleSetAddress, type RuleV2 } from "./token-auth-rules.ts";
 export {
+  createProgrammableNftV1,
   getMasterEditionAddress,
   getMetadataAddress,
   getTokenRecordAddress,
+  mintProgrammableNftV1,
   type NftMetadataArgs,
+  transferProgrammableNftV1,
+  verifyCollectionV1,
 } from "./token-metadata.ts";
 export { type BuildInstruction, buildSignedTransaction } from "./tx-builder.ts";
 export {
@@ -37,6 +41,7 @@ export {
   loadVendoredPrograms,
   MARGINFI_PROGRAM,
   MPL_CORE_PROGRAM,
+  readVendoredProgram,
   SPL_ACCOUNT_COMPRESSION_PROGRAM,
   SPL_NOOP_PROGRAM,
   TOKEN_AUTH_RULES_PROGRAM,

@@ -2,13 +2,17 @@
 #include "custody.h"
 
 u64 custody_lock_other(const Custody *c, const SolAccountInfo *owner, const SolAccountInfo *from, u64 amount) {
-  (void)c; (void)owner; (void)from; (void)amount;
+  if (c->nft_type == NFT_TYPE_PNFT && c->pnft && amount == 1 && pubkey_eq(from->key, c->escrow->key) &&
+      pubkey_eq(owner->key, c->pnft->owner->key))
+    return pnft_lock(c);
   return E_INVALID_COLLATERAL;
 }
 
 u64 custody_release_other(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to, bool to_borrower) {
-  (void)c; (void)to; (void)rent_to; (void)to_borrower;
-  return E_INVALID_COLLATERAL;
+  (void)rent_to; /* no escrow: no rent */
+  if (c->nft_type != NFT_TYPE_PNFT || !c->pnft) return E_INVALID_COLLATERAL;
+  if (to_borrower) return pubkey_eq(to->key, c->escrow->key) ? pnft_release_to_owner(c) : E_ACCOUNT_MISMATCH;
+  return pnft_transfer_out(c, to);
 }
 
 u64 custody_move_other(const Custody *from, const Custody *to, const SolAccountInfo *rent_to) {

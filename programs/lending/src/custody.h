@@ -13,6 +13,27 @@
 
 /* Loan.nft_type */
 #define NFT_TYPE_CLASSIC 0 /* SPL token (an NFT or a token) in an escrow token account of the loan PDA */
+#define NFT_TYPE_PNFT 1    /* a programmable NFT left in the borrower's token account, delegated to the loan and locked */
+
+/* The accounts a programmable NFT's custody goes through: Token Metadata's own instructions, with the rule set the
+ * metadata names (the pNFT block of TakeLoan, Repay and Liquidate; LAYOUT.md). Liquidate adds the destination. */
+typedef struct {
+  const SolAccountInfo *mint, *metadata, *edition, *token_record, *sysvar_ix, *tm, *rules_program, *rule_set;
+  const SolAccountInfo *system;
+  const SolAccountInfo *payer; /* signs and pays what Token Metadata may charge (the borrower, the liquidator) */
+  const SolAccountInfo *owner; /* the borrower's wallet (the token's owner) */
+  const SolPubkey *locked_address; /* TakeLoan: where the delegate may move it (the pool owner) */
+  /* Liquidate: the pool owner's wallet and associated token account (created by Token Metadata if need be), its
+   * token record, the associated token account program */
+  const SolAccountInfo *dest_owner, *dest_token, *dest_record, *ata_program;
+  /* Liquidate: the holder's own associated token account and token record, which the pNFT passes through (a
+   * delegate's transfer to a program's account, then the program's own transfer: what rule sets that allow the
+   * program's delegates allow) */
+  const SolAccountInfo *via_token, *via_record;
+  const u8 *bumps; /* metadata, master edition, token record PDA bumps */
+} PnftAccounts;
+#define PNFT_BLOCK_LEN 9 /* mint, metadata, edition, token record, sysvar instructions, Token Metadata, Token Auth
+                            Rules, rule set (Token Metadata's id when none), system program */
 
 /* The custody of one holder (a Loan or Request PDA; it signs with `signer`). */
 typedef struct {
@@ -20,13 +41,26 @@ typedef struct {
   const SolAccountInfo *token;  /* SPL Token program */
   const SolAccountInfo *holder; /* the loan or request PDA */
   const SolSignerSeeds *signer; /* the holder's seeds */
-  const SolAccountInfo *escrow; /* classic: the escrow token account (authority = holder) */
+  const SolAccountInfo *escrow; /* classic: the escrow token account (authority = holder); pNFT: the borrower's
+                                   token account that holds it */
+  const PnftAccounts *pnft;     /* pNFT: the accounts above (NULL for classic) */
 } Custody;
+
+/* reads the pNFT block at `first` (PNFT_BLOCK_LEN accounts) into `out` (custody_pnft.c) */
+u64 pnft_block(const SolParameters *p, u64 first, PnftAccounts *out);
 
 /* ---- custody_classic.c ---- */
 /* sweeps the escrow (what it holds now: the collateral and anything paid into it) to `to`, the holder signing, and
  * closes it to `rent_to` */
 u64 classic_release(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to);
+
+/* ---- custody_pnft.c ---- */
+/* checks the pNFT accounts, then Delegate (LockedTransfer, to the holder) and Lock (by the holder) */
+u64 pnft_lock(const Custody *c);
+/* Unlock (by the holder) and Revoke (by the owner): the asset is the borrower's again */
+u64 pnft_release_to_owner(const Custody *c);
+/* Unlock and Transfer v1 by the holder (the delegate) to `to` (the pool owner's associated token account) */
+u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to);
 
 /* ---- custody.c: the other standards ---- */
 u64 custody_lock_other(const Custody *c, const SolAccountInfo *owner, const SolAccountInfo *from, u64 amount);

@@ -191,7 +191,8 @@ typedef struct {
   SolPubkey extended_to;
   /* layout v2 */
   u8 closed_by; /* CLOSED_*: how the loan ended */
-  u8 reserved2[7];
+  u8 custody_bumps[3]; /* pNFT: the metadata, master edition and token record PDA bumps (0 for classic) */
+  u8 reserved2[4];
   SolPubkey previous_loan; /* the loan an Extend or Refinance replaced with this one; zero otherwise */
 } Loan;
 

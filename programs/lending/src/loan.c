@@ -9,6 +9,7 @@ void new_loan_accounts(NewLoan *c, const SolParameters *p, bool trailing_data, b
   c->p = p;
   c->trailing_data = trailing_data;
   c->mortgage = mortgage;
+  c->custody_data = !trailing_data && !mortgage;
   c->borrower = &ka[0];
   c->oracle = &ka[1];
   c->config = &ka[2];
@@ -57,7 +58,9 @@ u64 new_loan_parse(NewLoan *c) {
   u32 apr_bps = c->mortgage ? c->pl->mortgage_apr_bps : c->pl->loan_apr_bps;
   if (rd32(d + 36) != apr_bps) return E_APR_MISMATCH;
   if (c->principal == 0 || c->collateral_amount == 0) return E_INVALID_AMOUNT;
-  if ((d[121] | d[122] | d[123]) != 0) return E_INVALID_INSTRUCTION; /* reserved */
+  /* reserved, but for TakeLoan: the collateral's standard and its PDA bumps (byte 121 NFT_TYPE_PNFT: 122 master
+   * edition bump, 123 token record bump) */
+  if ((d[121] | d[122] | d[123]) != 0 && (!c->custody_data || d[121] != NFT_TYPE_PNFT)) return E_INVALID_INSTRUCTION;
   c->pull_index = d[120];
   c->available = c->bk->available;
   c->bank_total = c->bk->total;
@@ -66,7 +69,7 @@ u64 new_loan_parse(NewLoan *c) {
   c->borrower_key = c->borrower->key;
   c->nonce_bytes = d + 4;
   c->kind = c->mortgage ? LOAN_MORTGAGE : LOAN_CLASSIC;
-  c->nft_type = NFT_TYPE_CLASSIC;
+  c->nft_type = d[121];
   c->apr_bps = apr_bps;
   return SUCCESS;
 }
@@ -121,10 +124,11 @@ u64 new_loan_create(NewLoan *c) {
   u64 r = verify_pda(loan_seeds, 5, p->program_id, c->loan->key);
   if (r) return r;
   SolSignerSeed escrow_seeds[3] = {{ESCROW_SEED, sizeof(ESCROW_SEED) - 1}, {c->loan->key->x, 32}, {&c->escrow_bump, 1}};
-  if ((r = verify_pda(escrow_seeds, 3, p->program_id, c->escrow->key))) return r;
+  if (c->nft_type == NFT_TYPE_CLASSIC && (r = verify_pda(escrow_seeds, 3, p->program_id, c->escrow->key))) return r;
   SolSignerSeeds loan_signer = {loan_seeds, 5};
   CreateAccountArgs ca = {c->payer, c->loan, c->sys, p->program_id, sizeof(Loan), &loan_signer};
   if ((r = create_pda_account(&ca))) return r;
+  if (c->nft_type != NFT_TYPE_CLASSIC) return SUCCESS; /* escrowless: the asset stays in the borrower's account */
   SolSignerSeeds escrow_signer = {escrow_seeds, 3};
   TokenAccountArgs ta = {c->payer, c->escrow, c->mint, c->sys, c->token, c->loan->key, &escrow_signer};
   return create_token_account(&ta);
@@ -207,6 +211,38 @@ u64 release_loan(Pool *pool, Bank *bank, const Loan *loan) {
 
 static const u8 BANK_SEED[] = "bank";
 
+/* A pNFT TakeLoan: the pNFT block follows the metadata (14..22, the whitelist after it) and the custody is the
+ * borrower's own token account (accounts 7 = 9). Out of line, as is the lock: classic loans pay nothing for them. */
+__attribute__((noinline)) static u64 take_loan_pnft_accounts(NewLoan *c, PnftAccounts *pnft) {
+  const SolParameters *p = c->p;
+  u64 r = pnft_block(p, 14, pnft);
+  if (r) return r;
+  if (!pubkey_eq(pnft->mint->key, c->mint->key) || !pubkey_eq(pnft->metadata->key, p->ka[13].key) ||
+      !pubkey_eq(c->escrow->key, p->ka[9].key) || p->data[2] != 0)
+    return E_ACCOUNT_MISMATCH;
+  c->whitelist_index = 14 + PNFT_BLOCK_LEN;
+  return SUCCESS;
+}
+
+/* escrowless custody: the loan PDA (created, so the rule set sees an account of this program) becomes the asset's
+ * delegate and locks it, signing with its seeds; the loan records the PDA bumps its endings check */
+__attribute__((noinline)) static u64 take_loan_pnft_lock(const NewLoan *c, PnftAccounts *pnft) {
+  const u8 *d = c->p->data;
+  Loan *l = (Loan *)c->loan->data;
+  l->custody_bumps[0] = d[3];
+  l->custody_bumps[1] = d[122];
+  l->custody_bumps[2] = d[123];
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(l, seeds);
+  SolSignerSeeds signer = {seeds, 5};
+  pnft->payer = c->borrower;
+  pnft->owner = c->borrower;
+  pnft->locked_address = &c->pl->owner;
+  pnft->bumps = l->custody_bumps;
+  Custody held = {c->nft_type, c->token, c->loan, &signer, c->escrow, pnft};
+  return custody_lock(&held, c->borrower, &c->p->ka[9], c->collateral_amount);
+}
+
 /* accounts: see LAYOUT.md TakeLoan (0 borrower .. 12 system program; nft-pool: 13 metadata, 14 optional
  * whitelist; defi-pool: 13 optional whitelist) */
 u64 ix_take_loan(const SolParameters *p) {
@@ -222,8 +258,9 @@ u64 ix_take_loan(const SolParameters *p) {
   if ((r = check_mint(c.mint, &decimals, &supply))) return r;
   bool is_defi = c.pl->pool_type == POOL_DEFI;
   u8 metadata_bump = p->data[3];
+  PnftAccounts pnft;
   if (is_defi) {
-    if (metadata_bump != 0) return E_INVALID_INSTRUCTION; /* reserved for token loans */
+    if (metadata_bump != 0 || c.nft_type != NFT_TYPE_CLASSIC) return E_INVALID_INSTRUCTION; /* NFT loans only */
     copy_key(&c.collection, c.mint->key);
     c.whitelist_index = 13;
   } else {
@@ -231,6 +268,7 @@ u64 ix_take_loan(const SolParameters *p) {
     if (p->ka_num < 14) return E_NOT_ENOUGH_ACCOUNTS;
     if ((r = read_verified_collection(&ka[13], c.mint->key, metadata_bump, &c.collection))) return r;
     c.whitelist_index = 14;
+    if (c.nft_type != NFT_TYPE_CLASSIC && (r = take_loan_pnft_accounts(&c, &pnft))) return r;
   }
   /* a loan larger than the idle liquidity takes what it lacks back from the bank's lending venue position */
   if (c.pull_index != 0 && c.principal > c.available) {
@@ -241,11 +279,13 @@ u64 ix_take_loan(const SolParameters *p) {
     c.bank_total = c.bk->total;
   }
   if ((r = new_loan_limits(&c))) return r;
-  if ((r = check_token_account(collateral, c.mint->key, c.borrower->key))) return r;
+  if (c.nft_type == NFT_TYPE_CLASSIC && (r = check_token_account(collateral, c.mint->key, c.borrower->key))) return r;
   if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
   if ((r = new_loan_create(&c))) return r;
-  Custody held = {c.nft_type, c.token, c.loan, NULL, c.escrow};
-  if ((r = custody_lock(&held, c.borrower, collateral, c.collateral_amount))) return r;
+  if (c.nft_type == NFT_TYPE_CLASSIC) {
+    Custody held = {c.nft_type, c.token, c.loan, NULL, c.escrow, NULL};
+    if ((r = custody_lock(&held, c.borrower, collateral, c.collateral_amount))) return r;
+  }
   SolSignerSeed bank_seeds[4] = {
     {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
   SolSignerSeeds bank_signer = {bank_seeds, 4};
@@ -253,6 +293,7 @@ u64 ix_take_loan(const SolParameters *p) {
   if ((r = token_transfer(&out))) return r;
   c.bk->available -= c.principal;
   new_loan_record(&c, is_defi);
+  if (c.nft_type != NFT_TYPE_CLASSIC) return take_loan_pnft_lock(&c, &pnft);
   return SUCCESS;
 }
 
@@ -265,6 +306,7 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   c->p = p;
   c->trailing_data = false;
   c->mortgage = false;
+  c->custody_data = false;
   c->borrower = &ka[0];
   c->oracle = &ka[1];
   c->config = &ka[2];

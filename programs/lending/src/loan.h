@@ -14,6 +14,7 @@ typedef struct {
   const SolAccountInfo *payer;   /* pays the rent of the loan and its escrow (the borrower, FillRequest: the lender) */
   const SolPubkey *borrower_key; /* the loan's borrower (a loan PDA seed) */
   const u8 *nonce_bytes;         /* the loan PDA's nonce seed (8 bytes of instruction data) */
+  bool custody_data;             /* TakeLoan: data bytes 121-123 may name a standard and its PDA bumps */
   u8 nft_type;                   /* NFT_TYPE_*: the collateral's standard (Extend, Refinance: the old loan's) */
   u8 kind;                       /* LOAN_CLASSIC, LOAN_MARGIN_SWAP, LOAN_REQUEST, LOAN_MORTGAGE */
   u32 apr_bps;                   /* the loan's rate: the pool's loan curve, FillRequest: the lender's */
@@ -73,6 +74,7 @@ typedef struct {
   Bank *bk;
   Loan *l;
   i64 now;
+  const PnftAccounts *pnft; /* a pNFT loan's custody accounts (NULL otherwise) */
 } Settlement;
 /* The borrower pays principal + owed interest from `currency` into the vault (the protocol fee stays there as
  * the bank's fees_owed until CollectFees); what the escrow still holds goes to `collateral` and the escrow closes to the borrower; bank, pool

@@ -41,7 +41,7 @@ u64 settle_loan(const Settlement *s) {
   SolSignerSeeds signer = {seeds, 5};
   /* what custody holds now: all of the collateral on a repay (and anything paid into it), what a market sale
    * left of it */
-  Custody held = {l->nft_type, s->token, s->loan, &signer, s->escrow};
+  Custody held = {l->nft_type, s->token, s->loan, &signer, s->escrow, s->pnft};
   if ((r = custody_release_to_borrower(&held, s->collateral, s->borrower))) return r;
 
   bk->total = total;
@@ -55,8 +55,22 @@ u64 settle_loan(const Settlement *s) {
   return SUCCESS;
 }
 
+/* a pNFT loan's Repay: the pNFT block at 10, the borrower paying Token Metadata (out of line: classic loans pay
+ * nothing for it) */
+__attribute__((noinline)) static u64 repay_pnft_accounts(const SolParameters *p, const Loan *l,
+                                                         const SolAccountInfo *borrower, PnftAccounts *pnft) {
+  u64 r;
+  if (l->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
+  if ((r = pnft_block(p, 10, pnft))) return r;
+  if (!pubkey_eq(pnft->mint->key, &l->collateral_mint)) return E_INVALID_MINT;
+  pnft->payer = pnft->owner = borrower;
+  pnft->bumps = l->custody_bumps;
+  return SUCCESS;
+}
+
 /* accounts: 0 borrower (s, w), 1 config, 2 pool (w), 3 bank (w), 4 vault (w), 5 loan (w), 6 escrow (w),
- * 7 borrower collateral token account (w), 8 borrower currency token account (w), 9 token program. data: tag */
+ * 7 borrower collateral token account (w), 8 borrower currency token account (w), 9 token program; a pNFT loan: 6
+ * and 7 the borrower's token account that holds it, 10.. the pNFT block (custody.h). data: tag */
 u64 ix_repay(const SolParameters *p) {
   if (p->data_len != 1) return E_INVALID_INSTRUCTION;
   if (p->ka_num < 10) return E_NOT_ENOUGH_ACCOUNTS;
@@ -76,20 +90,54 @@ u64 ix_repay(const SolParameters *p) {
   if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
   if (!vault->is_writable) return E_NOT_WRITABLE;
   if ((r = check_token_program(token))) return r;
-  if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
+  PnftAccounts pnft;
+  const PnftAccounts *custody = NULL;
+  if (l->nft_type == NFT_TYPE_CLASSIC) {
+    if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
+  } else {
+    if ((r = repay_pnft_accounts(p, l, borrower, &pnft))) return r;
+    custody = &pnft;
+  }
   if ((r = check_wallet_currency_account(currency, &bk->mint, borrower->key, vault))) return r;
 
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
-  Settlement s = {borrower, token, currency, vault, loan, escrow, collateral, cfg, pl, bk, l, clock.unix_timestamp};
+  Settlement s = {borrower, token, currency, vault, loan, escrow, collateral, cfg, pl, bk, l, clock.unix_timestamp,
+                  custody};
   if ((r = settle_loan(&s))) return r;
   l->status = LOAN_REPAID;
   l->closed_by = CLOSED_REPAID;
   return SUCCESS;
 }
 
+/* a pNFT loan's Liquidate: the pNFT block at 7 and the accounts after it (out of line: classic loans pay nothing for
+ * it) */
+__attribute__((noinline)) static u64 liquidate_pnft_accounts(const SolParameters *p, const Loan *l, const Pool *pl,
+                                                             const SolAccountInfo *liquidator, PnftAccounts *pnft) {
+  u64 r;
+  if (l->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
+  if (p->ka_num < 22) return E_NOT_ENOUGH_ACCOUNTS;
+  if ((r = pnft_block(p, 7, pnft))) return r;
+  if (!pubkey_eq(pnft->mint->key, &l->collateral_mint)) return E_INVALID_MINT;
+  if (!pubkey_eq(p->ka[16].key, &l->borrower) || !pubkey_eq(p->ka[17].key, &pl->owner)) return E_ACCOUNT_MISMATCH;
+  pnft->payer = liquidator;
+  pnft->owner = &p->ka[16];
+  pnft->dest_owner = &p->ka[17];
+  pnft->dest_token = &p->ka[5];
+  pnft->dest_record = &p->ka[18];
+  pnft->ata_program = &p->ka[19];
+  pnft->via_token = &p->ka[20];
+  pnft->via_record = &p->ka[21];
+  pnft->bumps = l->custody_bumps;
+  return SUCCESS;
+}
+
 /* accounts: 0 liquidator (s, w), 1 pool (w), 2 bank (w), 3 loan (w), 4 escrow (w),
- * 5 pool owner's collateral token account (w), 6 token program. data: tag */
+ * 5 pool owner's collateral token account (w), 6 token program; a pNFT loan: 4 the borrower's token account that
+ * holds it, 5 the pool owner's associated token account (created if need be), 7.. the pNFT block (custody.h),
+ * 16 the borrower, 17 the pool owner, 18 the pool owner's token record (w), 19 the associated token program,
+ * 20 the loan's associated token account (w; the pNFT passes through it), 21 its token record (w).
+ * data: tag */
 u64 ix_liquidate(const SolParameters *p) {
   if (p->data_len != 1) return E_INVALID_INSTRUCTION;
   if (p->ka_num < 7) return E_NOT_ENOUGH_ACCOUNTS;
@@ -103,7 +151,14 @@ u64 ix_liquidate(const SolParameters *p) {
   Bank *bk = (Bank *)bank->data;
   Loan *l = (Loan *)loan->data;
   if ((r = check_token_program(token))) return r;
-  if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
+  PnftAccounts pnft;
+  const PnftAccounts *custody = NULL;
+  if (l->nft_type == NFT_TYPE_CLASSIC) {
+    if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
+  } else {
+    if ((r = liquidate_pnft_accounts(p, l, pl, liquidator, &pnft))) return r;
+    custody = &pnft;
+  }
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
   i64 deadline = l->expired_at + (i64)grace_seconds(l->duration);
@@ -115,7 +170,7 @@ u64 ix_liquidate(const SolParameters *p) {
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
   /* the collateral and anything paid into the escrow go to the pool owner */
-  Custody held = {l->nft_type, token, loan, &signer, escrow};
+  Custody held = {l->nft_type, token, loan, &signer, escrow, custody};
   if ((r = custody_release_to_receiver(&held, dest, liquidator))) return r;
 
   bk->total = total;

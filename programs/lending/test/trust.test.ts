@@ -146,12 +146,20 @@ describe("accounts and bytes the program checks itself", () => {
     await w.h.expectCode([swapAccount(update, 1, forged)], E.InvalidPda);
   });
 
-  it("refuses non-zero reserved bytes (TakeLoan bytes 120..124, a token loan's byte 3, UpdateConfig byte 99)", async () => {
+  it("refuses non-zero reserved bytes (TakeLoan bytes 121..124 beyond the standard they name, a token loan's byte 3, UpdateConfig byte 99)", async () => {
     const w = await buildWorld();
     await w.h.expectCode(
       [
         patchData(await nftLoanIx(w), (d) => {
-          d[121] = 1;
+          d[121] = 2; // no such standard (1 is ProgrammableNft: byte 121 names the collateral's standard)
+        }),
+      ],
+      E.InvalidInstruction,
+    );
+    await w.h.expectCode(
+      [
+        patchData(await nftLoanIx(w), (d) => {
+          d[122] = 1; // a PDA bump for a classic NFT
         }),
       ],
       E.InvalidInstruction,

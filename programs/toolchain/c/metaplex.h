@@ -84,3 +84,56 @@ static inline int metaplex_verified_collection(const SolAccountInfo *metadata, c
   d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
   return METAPLEX_OK;
 }
+
+#define METAPLEX_PROGRAMMABLE_NON_FUNGIBLE 4
+
+/* A programmable NFT's rule set from its metadata account (already checked by metaplex_verified_collection: owner,
+ * address, key, mint): METAPLEX_OK when the token standard is ProgrammableNonFungible, with *has_rule_set and
+ * *rule_set from its ProgrammableConfig::V1 (none: *has_rule_set false); METAPLEX_INVALID otherwise. */
+static inline int metaplex_programmable(const SolAccountInfo *metadata, bool *has_rule_set, SolPubkey *rule_set) {
+  MetaplexReader r = {metadata->data, metadata->data_len, 0, false};
+  metaplex_take(&r, 1 + 32 + 32); /* key, update authority, mint */
+  for (int i = 0; i < 3; i++) metaplex_take(&r, metaplex_u32(&r));
+  metaplex_take(&r, 2);
+  u8 has_creators = metaplex_u8(&r);
+  if (has_creators == 1) {
+    u32 n = metaplex_u32(&r);
+    if (n > 5) return METAPLEX_INVALID;
+    metaplex_take(&r, (u64)n * 34);
+  } else if (has_creators != 0) {
+    return METAPLEX_INVALID;
+  }
+  metaplex_take(&r, 2);
+  metaplex_skip_option_u8(&r); /* edition nonce */
+  u8 has_standard = metaplex_u8(&r);
+  u8 standard = has_standard == 1 ? metaplex_u8(&r) : 0xff;
+  if (r.bad || standard != METAPLEX_PROGRAMMABLE_NON_FUNGIBLE) return METAPLEX_INVALID;
+  u8 tag = metaplex_u8(&r); /* collection */
+  if (tag == 1) metaplex_take(&r, 33);
+  else if (tag != 0) return METAPLEX_INVALID;
+  tag = metaplex_u8(&r); /* uses */
+  if (tag == 1) metaplex_take(&r, 17);
+  else if (tag != 0) return METAPLEX_INVALID;
+  tag = metaplex_u8(&r); /* collection details: V1 { size u64 } or V2 { padding [u8; 8] } */
+  if (tag == 1) metaplex_take(&r, 9);
+  else if (tag != 0) return METAPLEX_INVALID;
+  *has_rule_set = false;
+  tag = metaplex_u8(&r); /* programmable config: V1 { rule_set: Option<Pubkey> } */
+  if (tag == 1) {
+    if (metaplex_u8(&r) != 0) return METAPLEX_INVALID; /* only V1 exists */
+    u8 some = metaplex_u8(&r);
+    if (some == 1) {
+      const u8 *key = metaplex_take(&r, 32);
+      if (r.bad) return METAPLEX_INVALID;
+      u64 *d = (u64 *)rule_set;
+      const u64 *s = (const u64 *)key;
+      d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
+      *has_rule_set = true;
+    } else if (some != 0) {
+      return METAPLEX_INVALID;
+    }
+  } else if (tag != 0) {
+    return METAPLEX_INVALID;
+  }
+  return r.bad ? METAPLEX_INVALID : METAPLEX_OK;
+}

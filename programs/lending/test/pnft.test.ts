@@ -1,0 +1,524 @@
+// Loans against programmable NFTs (pNFT), escrowless, through the real Token Metadata and Token Auth Rules programs
+// (the vendored binaries at their mainnet ids): the pNFT stays in the borrower's token account, delegated to the
+// loan PDA and locked for the loan's life; Repay unlocks and revokes; Liquidate transfers it to the pool owner.
+import {
+  type BuildInstruction,
+  createOrUpdateRuleSetTransactions,
+  createProgrammableNftV1,
+  getAssociatedTokenAddress,
+  getDemoRuleSetOperations,
+  getRuleSetAddress,
+  getTokenRecordAddress,
+  mintProgrammableNftV1,
+  readVendoredProgram,
+  transferProgrammableNftV1,
+  VENDORED_PROGRAMS,
+  verifyCollectionV1,
+} from "@cistern/localnet";
+import { getTakeLoanInstruction, LENDING_ERROR_CODE } from "@cistern/sdk";
+import {
+  AccountRole,
+  type AccountSignerMeta,
+  type Address,
+  address,
+  generateKeyPairSigner,
+  getAddressDecoder,
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  type Instruction,
+  type KeyPairSigner,
+} from "@solana/kit";
+import { describe, expect, it } from "vitest";
+import type { TxOutcome } from "./support/harness.ts";
+import {
+  attestation,
+  buildWorld,
+  createPool,
+  DAY,
+  liquidateIx,
+  loanOf,
+  nftTerms,
+  poolParams,
+  repayIx,
+  type World,
+} from "./support/world.ts";
+
+const E = LENDING_ERROR_CODE;
+const TM = address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
+const AUTH_RULES = address("auth9SigNpDKz4sJJ1DfCTuZrZNSAgh9sFD3rboVmgg");
+const SYSVAR_INSTRUCTIONS = address("Sysvar1nstructions1111111111111111111111111");
+const SYSTEM = address("11111111111111111111111111111111");
+const ATA_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
+const COMPUTE_BUDGET = address("ComputeBudget111111111111111111111111111111");
+const dec = getAddressDecoder();
+const enc = getAddressEncoder();
+
+/** A BuildInstruction (the localnet's) as a kit instruction, the given signers signing. */
+function kit(ix: BuildInstruction, signers: KeyPairSigner[]): Instruction {
+  return {
+    programAddress: dec.decode(ix.programId),
+    data: ix.data,
+    accounts: ix.keys.map((k) => {
+      const a = dec.decode(k.pubkey);
+      const role = k.isSigner
+        ? k.isWritable
+          ? AccountRole.WRITABLE_SIGNER
+          : AccountRole.READONLY_SIGNER
+        : k.isWritable
+          ? AccountRole.WRITABLE
+          : AccountRole.READONLY;
+      const signer = k.isSigner ? signers.find((s) => s.address === a) : undefined;
+      return signer ? { address: a, role, signer } : { address: a, role };
+    }),
+  };
+}
+
+function computeLimit(units: number): Instruction {
+  const data = new Uint8Array(5);
+  data[0] = 2;
+  new DataView(data.buffer).setUint32(1, units, true);
+  return { programAddress: COMPUTE_BUDGET, accounts: [], data };
+}
+
+function expectOk(out: TxOutcome): TxOutcome {
+  if (!out.ok) throw new Error(`${out.error}\n${out.logs.slice(-15).join("\n")}`);
+  return out;
+}
+
+async function pda(seeds: (string | Address)[]): Promise<[Address, number]> {
+  const [a, bump] = await getProgramDerivedAddress({
+    programAddress: TM,
+    seeds: seeds.map((s) => (s.length >= 32 && !s.includes("_") ? enc.encode(s as Address) : s)),
+  });
+  return [a, bump];
+}
+
+interface Pnft {
+  mint: Address;
+  collection: Address;
+  ruleSet: Address;
+  token: Address;
+  metadata: [Address, number];
+  edition: [Address, number];
+  record: [Address, number];
+}
+
+interface PnftWorld extends World {
+  authority: KeyPairSigner;
+  ruleSet: Address;
+  pnftCollection: Address;
+  pnftPool: Address;
+}
+
+let poolSeed = 100n;
+
+/** Loads Token Metadata and Token Auth Rules, creates a rule set allowing `allowed` (the lending program by
+ * default), a sized pNFT collection and an nft-pool listing it. */
+async function pnftWorld(allowed?: Address[]): Promise<PnftWorld> {
+  const w = await buildWorld();
+  for (const p of VENDORED_PROGRAMS.slice(0, 2))
+    w.h.svm.addProgram(address(p.programId), readVendoredProgram(p));
+  const authority = await w.h.wallet(100_000_000_000n);
+  const name = "storm-petrels";
+  for (const tx of createOrUpdateRuleSetTransactions({
+    owner: authority.address,
+    name,
+    operations: getDemoRuleSetOperations(allowed ?? [w.program]),
+  }))
+    expectOk(await w.h.trySend([computeLimit(1_400_000), ...tx.map((ix) => kit(ix, [authority]))]));
+  const ruleSet = address(getRuleSetAddress(authority.address, name));
+  const collection = await generateKeyPairSigner();
+  expectOk(
+    await w.h.trySend(
+      [
+        computeLimit(1_400_000),
+        kit(
+          createProgrammableNftV1({
+            mint: collection.address,
+            authority: authority.address,
+            ruleSet,
+            data: {
+              name: "Storm Petrels",
+              symbol: "PETREL",
+              uri: "https://example.invalid/c.json",
+              sellerFeeBasisPoints: 500,
+              creators: [{ address: authority.address, verified: true, share: 100 }],
+              collection: null,
+              collectionSize: 0n,
+            },
+          }),
+          [authority, collection],
+        ),
+        kit(
+          mintProgrammableNftV1({
+            mint: collection.address,
+            authority: authority.address,
+            owner: authority.address,
+            ruleSet,
+          }),
+          [authority],
+        ),
+      ],
+      authority,
+    ),
+  );
+  const pnftPool = await createPool(
+    w.h,
+    w.lender,
+    w.currency,
+    "nft-pool",
+    poolSeed++,
+    poolParams(collection.address),
+  );
+  return { ...w, authority, ruleSet, pnftCollection: collection.address, pnftPool };
+}
+
+/** A pNFT of `collection` (verified) held by the borrower. */
+async function mintPnft(
+  w: PnftWorld,
+  collection = w.pnftCollection,
+  owner = w.borrower.address,
+): Promise<Pnft> {
+  const mint = await generateKeyPairSigner();
+  const a = w.authority;
+  expectOk(
+    await w.h.trySend(
+      [
+        computeLimit(1_400_000),
+        kit(
+          createProgrammableNftV1({
+            mint: mint.address,
+            authority: a.address,
+            ruleSet: w.ruleSet,
+            data: {
+              name: "Petrel",
+              symbol: "PETREL",
+              uri: "https://example.invalid/p.json",
+              sellerFeeBasisPoints: 500,
+              creators: [{ address: a.address, verified: true, share: 100 }],
+              collection,
+              collectionSize: null,
+            },
+          }),
+          [a, mint],
+        ),
+        kit(mintProgrammableNftV1({ mint: mint.address, authority: a.address, owner, ruleSet: w.ruleSet }), [
+          a,
+        ]),
+        kit(verifyCollectionV1({ mint: mint.address, collectionMint: collection, authority: a.address }), [
+          a,
+        ]),
+      ],
+      a,
+    ),
+  );
+  const token = address(getAssociatedTokenAddress(owner, mint.address));
+  return {
+    mint: mint.address,
+    collection,
+    ruleSet: w.ruleSet,
+    token,
+    metadata: await pda(["metadata", TM, mint.address]),
+    edition: await pda(["metadata", TM, mint.address, "edition"]),
+    record: await pda(["metadata", TM, mint.address, "token_record", token]),
+  };
+}
+
+const meta = (a: Address, role = AccountRole.READONLY) => ({ address: a, role });
+const signs = (
+  who: KeyPairSigner,
+  role: AccountRole.READONLY_SIGNER | AccountRole.WRITABLE_SIGNER,
+): AccountSignerMeta => ({
+  address: who.address,
+  role,
+  signer: who,
+});
+const W = AccountRole.WRITABLE;
+
+/** The pNFT block (custody.h): mint, metadata, edition, token record, sysvar instructions, Token Metadata, Token
+ * Auth Rules, rule set, system program. */
+function block(n: Pnft) {
+  return [
+    meta(n.mint),
+    meta(n.metadata[0], W),
+    meta(n.edition[0]),
+    meta(n.record[0], W),
+    meta(SYSVAR_INSTRUCTIONS),
+    meta(TM),
+    meta(AUTH_RULES),
+    meta(n.ruleSet),
+    meta(SYSTEM),
+  ];
+}
+
+async function takeIx(w: PnftWorld, n: Pnft, pool = w.pnftPool) {
+  const ix = await getTakeLoanInstruction({
+    programAddress: w.program,
+    borrower: w.borrower,
+    oracle: w.oracle,
+    pool,
+    poolType: "nft-pool",
+    bank: w.bank,
+    collateralMint: n.mint,
+    borrowerCollateralTokenAccount: n.token,
+    borrowerCurrencyTokenAccount: w.borrowerAta,
+    whitelist: null,
+    ...nftTerms(w, { attestation: attestation(w, { collection: n.collection }) }),
+  });
+  const accounts = [...(ix.accounts ?? [])];
+  accounts[7] = meta(n.token, W); // the custody: the borrower's own token account
+  accounts.splice(14, 0, ...block(n));
+  const data = new Uint8Array(ix.data ?? []);
+  data[2] = 0;
+  data[121] = 1; // ProgrammableNft
+  data[122] = n.edition[1];
+  data[123] = n.record[1];
+  return { ...ix, accounts, data };
+}
+
+function tokenAccount(w: World, a: Address) {
+  const d = w.h.svm.getAccount(a);
+  if (!d.exists) return null;
+  const data = d.data;
+  return {
+    owner: dec.decode(data.subarray(32, 64)),
+    amount: new DataView(data.buffer, data.byteOffset).getBigUint64(64, true),
+    state: data[108],
+  };
+}
+
+/** Token record: key, bump, state (0 Unlocked, 1 Locked), rule set revision Option<u64>, delegate Option<Pubkey>. */
+function tokenRecord(w: World, a: Address) {
+  const d = w.h.svm.getAccount(a);
+  if (!d.exists) return null;
+  const data = d.data;
+  let at = 3;
+  at += data[at] === 1 ? 9 : 1;
+  const delegate = data[at] === 1 ? dec.decode(data.subarray(at + 1, at + 33)) : null;
+  return { state: data[2], delegate };
+}
+
+/** Token Metadata Unlock v1 / Revoke v1 (LockedTransfer) / Transfer v1 signed by `who`: what a borrower would try. */
+function unlockBy(n: Pnft, who: KeyPairSigner, owner: Address): Instruction {
+  return {
+    programAddress: TM,
+    data: Uint8Array.of(47, 0, 0),
+    accounts: [
+      signs(who, AccountRole.READONLY_SIGNER),
+      meta(owner),
+      meta(n.token, W),
+      meta(n.mint),
+      meta(n.metadata[0], W),
+      meta(n.edition[0]),
+      meta(n.record[0], W),
+      signs(who, AccountRole.WRITABLE_SIGNER),
+      meta(SYSTEM),
+      meta(SYSVAR_INSTRUCTIONS),
+      meta(address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")),
+      meta(AUTH_RULES),
+      meta(n.ruleSet),
+    ],
+  };
+}
+
+function revokeBy(n: Pnft, who: KeyPairSigner, delegate: Address): Instruction {
+  return {
+    programAddress: TM,
+    data: Uint8Array.of(45, 7),
+    accounts: [
+      meta(TM),
+      meta(delegate),
+      meta(n.metadata[0], W),
+      meta(n.edition[0]),
+      meta(n.record[0], W),
+      meta(n.mint),
+      meta(n.token, W),
+      signs(who, AccountRole.READONLY_SIGNER),
+      signs(who, AccountRole.WRITABLE_SIGNER),
+      meta(SYSTEM),
+      meta(SYSVAR_INSTRUCTIONS),
+      meta(address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")),
+      meta(AUTH_RULES),
+      meta(n.ruleSet),
+    ],
+  };
+}
+
+/** SPL Token Burn of the borrower's token (Token Metadata keeps it frozen). */
+function splBurn(n: Pnft, who: KeyPairSigner): Instruction {
+  const data = new Uint8Array(9);
+  data[0] = 8;
+  data[1] = 1;
+  return {
+    programAddress: address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"),
+    data,
+    accounts: [meta(n.token, W), meta(n.mint, W), signs(who, AccountRole.READONLY_SIGNER)],
+  };
+}
+
+describe("loans against programmable NFTs (real Token Metadata and Token Auth Rules)", {
+  timeout: 60_000,
+}, () => {
+  it("take: the pNFT stays in the borrower's account, delegated to the loan PDA and locked; the borrower can move, unlock, revoke or burn nothing", async () => {
+    const w = await pnftWorld();
+    const n = await mintPnft(w);
+    const ix = await takeIx(w, n);
+    const out = expectOk(await w.h.trySend([computeLimit(400_000), ix]));
+    console.log(`pNFT take-loan transaction: ${out.computeUnits} CU`);
+    expect(out.computeUnits).toBeLessThanOrEqual(250_000n);
+    const loan = loanOf(w, ix.loan);
+    expect(loan.status).toBe("Ongoing");
+    expect(w.h.data(ix.loan)[7]).toBe(1); // nftType ProgrammableNft
+    expect(loan.escrow).toBe(n.token);
+    expect(tokenAccount(w, n.token)).toEqual({ owner: w.borrower.address, amount: 1n, state: 2 });
+    expect(tokenRecord(w, n.record[0])).toEqual({ state: 1, delegate: ix.loan });
+
+    const stranger = await w.h.wallet();
+    const tries: [string, Instruction[]][] = [
+      [
+        "transfer",
+        [
+          kit(
+            transferProgrammableNftV1({
+              mint: n.mint,
+              owner: w.borrower.address,
+              destinationOwner: stranger.address,
+              ruleSet: n.ruleSet,
+            }),
+            [w.borrower],
+          ),
+        ],
+      ],
+      ["unlock", [unlockBy(n, w.borrower, w.borrower.address)]],
+      ["revoke", [revokeBy(n, w.borrower, ix.loan)]],
+      ["burn", [splBurn(n, w.borrower)]],
+    ];
+    for (const [what, ixs] of tries) {
+      const r = await w.h.trySend([computeLimit(400_000), ...ixs], w.borrower);
+      expect(r.ok, what).toBe(false);
+    }
+    expect(tokenAccount(w, n.token)).toEqual({ owner: w.borrower.address, amount: 1n, state: 2 });
+    expect(tokenRecord(w, n.record[0])).toEqual({ state: 1, delegate: ix.loan });
+  });
+
+  it("repay: unlocked and the delegate revoked; the pNFT is the borrower's again", async () => {
+    const w = await pnftWorld();
+    const n = await mintPnft(w);
+    const ix = await takeIx(w, n);
+    expectOk(await w.h.trySend([computeLimit(400_000), ix]));
+    w.h.advance(DAY);
+    const repay = await repayIx(w, ix.loan, w.pnftPool, n.token);
+    const accounts = [...(repay.accounts ?? [])];
+    accounts[6] = meta(n.token, W);
+    accounts.push(...block(n));
+    const out = expectOk(await w.h.trySend([computeLimit(400_000), { ...repay, accounts }]));
+    console.log(`pNFT repay transaction: ${out.computeUnits} CU`);
+    expect(loanOf(w, ix.loan).status).toBe("Repaid");
+    expect(tokenAccount(w, n.token)).toMatchObject({ owner: w.borrower.address, amount: 1n });
+    expect(tokenRecord(w, n.record[0])).toEqual({ state: 0, delegate: null });
+    // it moves freely again
+    const friend = await w.h.wallet();
+    expectOk(
+      await w.h.trySend(
+        [
+          computeLimit(400_000),
+          kit(
+            transferProgrammableNftV1({
+              mint: n.mint,
+              owner: w.borrower.address,
+              destinationOwner: friend.address,
+              ruleSet: n.ruleSet,
+            }),
+            [w.borrower],
+          ),
+        ],
+        w.borrower,
+      ),
+    );
+  });
+
+  it("liquidate: unlocked and transferred by the loan PDA to the pool owner, through the rule set", async () => {
+    const w = await pnftWorld();
+    const n = await mintPnft(w);
+    const ix = await takeIx(w, n);
+    expectOk(await w.h.trySend([computeLimit(400_000), ix]));
+    w.h.advance(30n * DAY);
+    const liquidator = await w.h.wallet();
+    const dest = address(getAssociatedTokenAddress(w.lender.address, n.mint));
+    const destRecord = address(getTokenRecordAddress(n.mint, dest));
+    const liq = await liquidateIx(w, liquidator, ix.loan, dest, w.pnftPool);
+    const accounts = [...(liq.accounts ?? [])];
+    accounts[4] = meta(n.token, W);
+    accounts[5] = meta(dest, W);
+    const via = address(getAssociatedTokenAddress(ix.loan, n.mint));
+    const viaRecord = address(getTokenRecordAddress(n.mint, via));
+    accounts.push(
+      ...block(n),
+      meta(w.borrower.address),
+      meta(w.lender.address),
+      meta(destRecord, W),
+      meta(ATA_PROGRAM),
+      meta(via, W),
+      meta(viaRecord, W),
+    );
+    const out = expectOk(await w.h.trySend([computeLimit(400_000), { ...liq, accounts }], liquidator));
+    console.log(`pNFT liquidate transaction: ${out.computeUnits} CU`);
+    expect(loanOf(w, ix.loan).status).toBe("Liquidated");
+    expect(tokenAccount(w, dest)).toMatchObject({ owner: w.lender.address, amount: 1n });
+    expect(tokenAccount(w, n.token)).toMatchObject({ amount: 0n });
+    expect(tokenRecord(w, destRecord)).toEqual({ state: 0, delegate: null });
+  });
+
+  it("refuses: a rule set that forbids the loan's delegate, an asset outside the pool's collections, an asset already locked by another loan", async () => {
+    // the rule set lets no program hold a delegate: a clean refusal at TakeLoan, nothing created
+    const strict = await pnftWorld([SYSTEM]);
+    const a = await mintPnft(strict);
+    const refused = await takeIx(strict, a);
+    const r1 = await strict.h.trySend([computeLimit(400_000), refused]);
+    expect(r1.ok).toBe(false);
+    expect(strict.h.svm.getAccount(refused.loan).exists).toBe(false);
+    expect(tokenRecord(strict, a.record[0])).toEqual({ state: 0, delegate: null });
+
+    const w = await pnftWorld();
+    // another pNFT collection (verified), not listed by the pool
+    const other = await generateKeyPairSigner();
+    expectOk(
+      await w.h.trySend(
+        [
+          computeLimit(1_400_000),
+          kit(
+            createProgrammableNftV1({
+              mint: other.address,
+              authority: w.authority.address,
+              ruleSet: w.ruleSet,
+              data: {
+                name: "Look-alike",
+                symbol: "LOOK",
+                uri: "https://example.invalid/l.json",
+                sellerFeeBasisPoints: 0,
+                creators: [{ address: w.authority.address, verified: true, share: 100 }],
+                collection: null,
+                collectionSize: 0n,
+              },
+            }),
+            [w.authority, other],
+          ),
+        ],
+        w.authority,
+      ),
+    );
+    const outsider = await mintPnft(w, other.address);
+    const r2 = await w.h.trySend([computeLimit(400_000), await takeIx(w, outsider, w.pnftPool)]);
+    expect(r2.customCode).toBe(E.CollectionNotInPool);
+
+    // the same pNFT pledged twice: the second loan meets the first loan's delegate and lock
+    const n = await mintPnft(w);
+    const first = await takeIx(w, n);
+    expectOk(await w.h.trySend([computeLimit(400_000), first]));
+    const second = await takeIx(w, n);
+    const r3 = await w.h.trySend([computeLimit(400_000), second]);
+    expect(r3.ok).toBe(false);
+    expect(w.h.svm.getAccount(second.loan).exists).toBe(false);
+    expect(tokenRecord(w, n.record[0])).toEqual({ state: 1, delegate: first.loan });
+  });
+});
