@@ -844,11 +844,11 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
 
     // Meanwhile the lender withdraws everything the bank has available.
     const owner = lenderKey.publicKey.toBase58();
-    // what the bank holds now, from the chain (its vault), not from the indexer that may trail a repayment
-    const vault = await rpc<{ value: { amount: string } }>(stack!.localnet.rpcUrl, "getTokenAccountBalance", [
-      await bankVault(owner, USDC_MINT),
-    ]);
-    const available = BigInt(vault.value.amount);
+    // what the bank can lend now, from the chain (its account), not from the indexer that may trail a repayment
+    // (its vault also holds the protocol fees owed to the treasury, which are not the lender's to withdraw)
+    const available = decodeBankAccount(
+      await accountData((await bankListing(owner, USDC_MINT)).pubkey),
+    ).availableLiquidity;
     await lender.goto(`${stack!.webUrl}/my-pools`);
     const bank = lender.getByTestId("bank").filter({ hasText: "USDC bank" });
     await bank.waitFor({ timeout: 30_000 });
@@ -1506,14 +1506,19 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
   });
 });
 
-async function bankVault(owner: string, mint: string): Promise<string> {
+async function bankListing(owner: string, mint: string): Promise<{ pubkey: string; vault: string }> {
   const banks = (await (await fetch(`${stack!.apiUrl}/bank/user?pubkey=${owner}`)).json()) as {
+    pubkey: string;
     mint: string;
     vault: string;
   }[];
   const bank = banks.find((b) => b.mint === mint);
   if (!bank) throw new Error(`no ${mint} bank for ${owner}`);
-  return bank.vault;
+  return bank;
+}
+
+async function bankVault(owner: string, mint: string): Promise<string> {
+  return (await bankListing(owner, mint)).vault;
 }
 
 /** An account's data as the chain holds it now. */
