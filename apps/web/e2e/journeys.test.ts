@@ -4,9 +4,16 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
 import { formatUnits, JITO_TIP_ACCOUNTS, parseUnits, SOL_MINT, USDC_MINT } from "@cistern/protocol";
-import { decodeBankAccount, decodeLoanAccount, decodePoolAccount } from "@cistern/sdk";
+import {
+  decodeBankAccount,
+  decodeLoanAccount,
+  decodeMetadata,
+  decodePoolAccount,
+  findMetadataPda,
+} from "@cistern/sdk";
 import {
   type Address,
+  address,
   appendTransactionMessageInstructions,
   compileTransaction,
   createSolanaRpc,
@@ -1257,11 +1264,25 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const cards = borrower.getByTestId("mortgage-listing");
     const dragonCard = cards.filter({ hasText: "Drip Dragons" }).filter({ hasText: "USDC" }).first();
     await dragonCard.waitFor({ timeout: 30_000 });
+    // the card names the NFT itself (its on-chain name, with its image) and says what the transaction will take
+    // as the down payment (checked against the chain after signing), at 1280 and at 360 px
+    const dragonNft = decodeMetadata(await accountData((await findMetadataPda(address(dragon.mint)))[0]));
+    const cardDown = async () => {
+      await dragonCard.getByTestId("listing-name").getByText(dragonNft.name, { exact: true }).waitFor();
+      await expect
+        .poll(() => dragonCard.getByTestId("nft-image").evaluate((img: HTMLImageElement) => img.naturalWidth))
+        .toBeGreaterThan(0);
+      const down = dragonCard.getByTestId("mortgage-card-down");
+      await down.getByText(/ USDC down, /).waitFor({ timeout: 30_000 });
+      return parseUnits((await down.textContent())!.split(" USDC down")[0]!.replace(/,/g, ""), 6);
+    };
+    const downShown = await cardDown();
     // the page fits a 360 px screen
     await borrower.setViewportSize({ width: 360, height: 740 });
     expect(await borrower.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(
       false,
     );
+    expect(await cardDown()).toBe(downShown);
     await shot(borrower, "23-buy-360");
     await borrower.setViewportSize({ width: 1280, height: 900 });
     await dragonCard.getByTestId("mortgage-choose").click();
@@ -1298,6 +1319,8 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const dragonLoan = (await mortgageOf(dragon.mint))!;
     expect([dragonLoan.account.kind, dragonLoan.account.aprBps]).toEqual(["Mortgage", 1500]);
     expect(paid).toBe(BigInt(dragon.price) - dragonLoan.account.principal);
+    // what the card said before signing is what left the wallet (the card rounds up to the cent at most)
+    expect(downShown >= paid && downShown - paid < 10_000n).toBe(true);
 
     // repaid from Loans, the dragon is the borrower's
     await borrower.goto(`${stack!.webUrl}/loans`);
