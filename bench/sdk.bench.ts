@@ -26,6 +26,7 @@ const loan: LoanAccount = {
   status: "Ongoing",
   kind: "ClassicLoan",
   isDefi: false,
+  nftType: "Nft",
   borrower: a,
   pool: a,
   bank: a,

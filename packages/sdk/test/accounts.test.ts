@@ -102,6 +102,7 @@ const loan: LoanAccount = {
   status: "Liquidated",
   kind: "ClassicLoan",
   isDefi: true,
+  nftType: "Nft",
   borrower: testAddress(13),
   pool: testAddress(14),
   bank: testAddress(15),

@@ -110,6 +110,7 @@ const loan = fc.record({
     "Mortgage" as const,
   ),
   isDefi: fc.boolean(),
+  nftType: fc.constantFrom("Nft" as const, "ProgrammableNft" as const, "CoreNft" as const),
   borrower: address,
   pool: address,
   bank: address,

@@ -105,6 +105,7 @@ export function makeLoan(
     status: "Ongoing",
     kind: "ClassicLoan",
     isDefi: pool.poolType === "defi-pool",
+    nftType: "Nft",
     borrower: randomAddress(),
     pool: poolAddress,
     bank: pool.bank,

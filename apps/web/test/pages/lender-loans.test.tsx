@@ -99,6 +99,7 @@ function endedLoanBytes(
     status: closedBy,
     kind: "ClassicLoan",
     isDefi: false,
+    nftType: "Nft",
     borrower: toAddress(loan.borrower as string),
     pool: key(),
     bank: key(),

@@ -17,6 +17,7 @@ import {
   withReserved,
 } from "../codecs/primitives.ts";
 import { ACCOUNT_SIZE, ACCOUNT_TAG } from "../constants.ts";
+import { NFT_TYPE_BYTE, type NftStandard, nftStandardOf } from "../custody/nft-standard.ts";
 import { decodeVersionedAccountWith, withAccountHeader } from "./account-codec.ts";
 
 /** Loan status; nothing leaves a final status (Repaid, Liquidated, Sold). */
@@ -35,6 +36,8 @@ export interface LoanAccount {
   kind: LoanKind;
   /** True for token collateral (defi-pool). */
   isDefi: boolean;
+  /** The collateral's standard and so its custody (byte 7, nftType): Nft for classic escrow (and token loans). */
+  nftType: NftStandard;
   borrower: Address;
   pool: Address;
   bank: Address;
@@ -92,7 +95,15 @@ function buildLoanAccountCodec(): FixedSizeCodec<LoanAccount, LoanAccount> {
       ["escrowBump", u8()],
       ["status", u8Enum({ 0: "Ongoing", 1: "Repaid", 2: "Liquidated", 3: "Sold" })],
       ["kind", u8Enum({ 0: "ClassicLoan", 1: "MarginSwapLoan", 2: "RequestLoan", 3: "Mortgage" })],
-      ["isDefi", withReserved(bool8(), 1)],
+      ["isDefi", bool8()],
+      [
+        "nftType",
+        transformCodec(
+          u8(),
+          (v: NftStandard | undefined): number => NFT_TYPE_BYTE[v ?? "Nft"],
+          (v: number): NftStandard => nftStandardOf(v),
+        ),
+      ],
       ["borrower", pubkey()],
       ["pool", pubkey()],
       ["bank", pubkey()],
@@ -146,7 +157,10 @@ export function decodeLoanAccount(data: ReadonlyUint8Array): LoanAccount {
   return loan.layoutVersion === 1 ? { ...loan, closedBy: null } : loan;
 }
 
+/** A Loan account to encode: `nftType` may be left out (classic). */
+export type LoanAccountInput = Omit<LoanAccount, "nftType"> & { nftType?: NftStandard };
+
 /** Encodes a Loan account to its 424 bytes (current layout). */
-export function encodeLoanAccount(account: LoanAccount): ReadonlyUint8Array {
-  return getLoanAccountCodec().encode(account);
+export function encodeLoanAccount(account: LoanAccountInput): ReadonlyUint8Array {
+  return getLoanAccountCodec().encode(account as LoanAccount);
 }

@@ -1,6 +1,12 @@
 import { type Address, type FixedSizeCodec, getStructCodec, type Instruction } from "@solana/kit";
 import { u8, u32, u64, withReserved } from "../codecs/primitives.ts";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
+import {
+  getLiquidateCustody,
+  getRepayCustody,
+  getTakeLoanCustody,
+  type NftCustody,
+} from "../custody/nft-custody.ts";
 import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
 import { findMetadataPda } from "../metaplex/metadata.ts";
 import { findConfigPda, findEscrowPda, findLoanPda, findVaultPda } from "../pda.ts";
@@ -144,6 +150,8 @@ export async function getTakeLoanInstruction(
       borrowerCollateralTokenAccount: Address;
       poolType: "nft-pool" | "defi-pool";
       pullFromVenue?: VenuePull | null;
+      /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
+      custody?: NftCustody;
     },
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
   const metadata = input.poolType === "nft-pool" ? await findMetadataPda(input.collateralMint) : null;
@@ -157,6 +165,21 @@ export async function getTakeLoanInstruction(
   );
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
+  if (input.custody !== undefined && input.custody.standard !== "Nft" && metadata === null)
+    throw new SdkError(SDK_ERROR.INVALID_ARGUMENT, "an NFT custody needs an nft-pool");
+  const custody = getTakeLoanCustody(input.custody ?? { standard: "Nft" });
+  if (custody.holder !== null) {
+    data[2] = 0; // no escrow PDA: the NFT stays in the borrower's token account
+    data[121] = custody.data.nftType;
+    data[122] = custody.data.masterEditionBump;
+    data[123] = custody.data.tokenRecordBump;
+  }
+  if (custody.holder !== null && custody.holder !== input.borrowerCollateralTokenAccount)
+    throw new SdkError(
+      SDK_ERROR.INVALID_ARGUMENT,
+      "the custody was read for another token account than the borrower's collateral account",
+    );
+  const holder = custody.holder ?? escrow;
   const accounts = [
     signer(input.borrower, true),
     signer(input.oracle, false),
@@ -165,14 +188,14 @@ export async function getTakeLoanInstruction(
     writable(input.bank),
     writable(vault),
     writable(loan),
-    writable(escrow),
+    writable(holder),
     readonly(input.collateralMint),
     writable(input.borrowerCollateralTokenAccount),
     writable(input.borrowerCurrencyTokenAccount),
     readonly(TOKEN_PROGRAM_ADDRESS),
     readonly(SYSTEM_PROGRAM_ADDRESS),
   ];
-  if (metadata) accounts.push(readonly(metadata[0]));
+  if (metadata) accounts.push(readonly(metadata[0]), ...custody.accounts);
   if (input.whitelist) accounts.push(readonly(input.whitelist));
   if (input.pullFromVenue) {
     const pull = input.pullFromVenue;
@@ -185,7 +208,7 @@ export async function getTakeLoanInstruction(
       writable(pull.venueVault),
     );
   }
-  return { programAddress: input.programAddress, accounts, data, loan, escrow };
+  return { programAddress: input.programAddress, accounts, data, loan, escrow: holder };
 }
 
 /**
@@ -200,10 +223,13 @@ export async function getRepayInstruction(input: {
   loan: Address;
   borrowerCollateralTokenAccount: Address;
   borrowerCurrencyTokenAccount: Address;
+  /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
+  custody?: NftCustody;
 }): Promise<Instruction> {
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const [escrow] = await findEscrowPda(input.programAddress, input.loan);
+  const custody = getRepayCustody(input.custody ?? { standard: "Nft" });
+  const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   return {
     programAddress: input.programAddress,
     accounts: [
@@ -217,6 +243,7 @@ export async function getRepayInstruction(input: {
       writable(input.borrowerCollateralTokenAccount),
       writable(input.borrowerCurrencyTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
+      ...custody.accounts,
     ],
     data: new Uint8Array([INSTRUCTION_TAG.Repay]),
   };
@@ -299,10 +326,20 @@ export async function getLiquidateInstruction(input: {
   pool: Address;
   bank: Address;
   loan: Address;
-  /** Token account of the collateral mint owned by pool.owner. */
+  /** Token account of the collateral mint owned by pool.owner (a pNFT: its associated token account). */
   poolOwnerCollateralTokenAccount: Address;
+  /** The NFT's custody as read from the chain (readNftCustody) and the parties a pNFT's transfer names. */
+  custody?: { custody: NftCustody; borrower: Address; poolOwner: Address };
 }): Promise<Instruction> {
-  const [escrow] = await findEscrowPda(input.programAddress, input.loan);
+  const custody = input.custody
+    ? await getLiquidateCustody(input.custody.custody, {
+        loan: input.loan,
+        borrower: input.custody.borrower,
+        poolOwner: input.custody.poolOwner,
+        poolOwnerTokenAccount: input.poolOwnerCollateralTokenAccount,
+      })
+    : { holder: null, accounts: [] };
+  const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   return {
     programAddress: input.programAddress,
     accounts: [
@@ -313,6 +350,7 @@ export async function getLiquidateInstruction(input: {
       writable(escrow),
       writable(input.poolOwnerCollateralTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
+      ...custody.accounts,
     ],
     data: new Uint8Array([INSTRUCTION_TAG.Liquidate]),
   };

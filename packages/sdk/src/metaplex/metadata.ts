@@ -18,6 +18,33 @@ export function findMetadataPda(mint: Address): Promise<ProgramDerivedAddress> {
   });
 }
 
+/** Master edition PDA of a mint: ["metadata", Token Metadata program, mint, "edition"]. */
+export function findMasterEditionPda(mint: Address): Promise<ProgramDerivedAddress> {
+  const encoder = getAddressEncoder();
+  return findProgramDerivedAddress({
+    programAddress: TOKEN_METADATA_PROGRAM_ADDRESS,
+    seeds: ["metadata", encoder.encode(TOKEN_METADATA_PROGRAM_ADDRESS), encoder.encode(mint), "edition"],
+  });
+}
+
+/** A programmable NFT's token record PDA: ["metadata", Token Metadata program, mint, "token_record", token account]. */
+export function findTokenRecordPda(mint: Address, tokenAccount: Address): Promise<ProgramDerivedAddress> {
+  const encoder = getAddressEncoder();
+  return findProgramDerivedAddress({
+    programAddress: TOKEN_METADATA_PROGRAM_ADDRESS,
+    seeds: [
+      "metadata",
+      encoder.encode(TOKEN_METADATA_PROGRAM_ADDRESS),
+      encoder.encode(mint),
+      "token_record",
+      encoder.encode(tokenAccount),
+    ],
+  });
+}
+
+/** Token Metadata's TokenStandard byte of a programmable NFT (ProgrammableNonFungible). */
+export const TOKEN_STANDARD_PROGRAMMABLE_NON_FUNGIBLE = 4;
+
 /** Metaplex Token Metadata account size (MAX_METADATA_LEN). */
 export const METADATA_ACCOUNT_SIZE = 679;
 const MAX_NAME = 32;
@@ -120,6 +147,10 @@ export function decodeMetadata(data: Uint8Array): {
   symbol: string;
   uri: string;
   collection: { verified: boolean; key: Uint8Array } | null;
+  /** TokenStandard byte (0 NonFungible, 4 ProgrammableNonFungible ...); null when absent. */
+  tokenStandard: number | null;
+  /** The rule set a programmable NFT's ProgrammableConfig names; null when it names none (or has no config). */
+  ruleSet: Uint8Array | null;
 } {
   let at = 1;
   const take = (n: number) => {
@@ -145,11 +176,16 @@ export function decodeMetadata(data: Uint8Array): {
   }
   at += 2; // primary_sale_happened, is_mutable
   if (data[at++] === 1) at += 1; // edition_nonce
-  if (data[at++] === 1) at += 1; // token_standard
+  const tokenStandard = data[at++] === 1 ? data[at++]! : null;
   let collection: { verified: boolean; key: Uint8Array } | null = null;
   if (data[at++] === 1) {
     const verified = data[at++] === 1;
     collection = { verified, key: take(32) };
   }
-  return { updateAuthority, mint, name, symbol, uri, collection };
+  if (data[at++] === 1) at += 17; // uses: use method u8, remaining u64, total u64
+  if (data[at++] === 1) at += 9; // collection details: V1 { size u64 } or V2 { padding [u8; 8] }
+  let ruleSet: Uint8Array | null = null;
+  // programmable config: Option<ProgrammableConfig::V1 { rule_set: Option<Pubkey> }>
+  if (at + 3 <= data.length && data[at++] === 1 && data[at++] === 0 && data[at++] === 1) ruleSet = take(32);
+  return { updateAuthority, mint, name, symbol, uri, collection, tokenStandard, ruleSet };
 }

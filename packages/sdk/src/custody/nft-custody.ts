@@ -1,0 +1,188 @@
+/**
+ * The one place that lists the accounts each NFT standard's custody needs in TakeLoan, Repay and Liquidate
+ * (programs/lending/LAYOUT.md "Custody"), read from the chain: the metadata's token standard and the rule set it
+ * names, the master edition and token record PDAs with their bumps. Nothing is assumed about the cluster: the
+ * same reads answer on the localnet and on mainnet.
+ */
+import type { AccountMeta, Address } from "@solana/kit";
+import { addressBytes, addressFromBytes } from "../address-text.ts";
+import { TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
+import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
+import { findProgramDerivedAddress } from "../find-pda.ts";
+import { readonly, writable } from "../instructions/account-metas.ts";
+import { decodeCoreAsset, MPL_CORE_PROGRAM_ADDRESS } from "../metaplex/core-asset.ts";
+import {
+  decodeMetadata,
+  findMasterEditionPda,
+  findMetadataPda,
+  findTokenRecordPda,
+  TOKEN_METADATA_PROGRAM_ADDRESS,
+  TOKEN_STANDARD_PROGRAMMABLE_NON_FUNGIBLE,
+} from "../metaplex/metadata.ts";
+import { SDK_ERROR, SdkError } from "../sdk-error.ts";
+import { NFT_TYPE_BYTE } from "./nft-standard.ts";
+
+export * from "./nft-standard.ts";
+
+export const SYSVAR_INSTRUCTIONS_ADDRESS = "Sysvar1nstructions1111111111111111111111111" as Address;
+export const TOKEN_AUTH_RULES_PROGRAM_ADDRESS = "auth9SigNpDKz4sJJ1DfCTuZrZNSAgh9sFD3rboVmgg" as Address;
+export const ASSOCIATED_TOKEN_PROGRAM_ADDRESS = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL" as Address;
+
+/** An account as a chain read answers it (null: it does not exist). */
+export interface ReadAccount {
+  owner: string;
+  data: Uint8Array;
+}
+/** Reads accounts from the chain (the API's state reader, an RPC getMultipleAccounts, LiteSVM in tests). */
+export type AccountReader = (addresses: readonly Address[]) => Promise<readonly (ReadAccount | null)[]>;
+
+/** A classic NFT (or tokens): the loan's escrow token account holds it. */
+export interface ClassicCustody {
+  standard: "Nft";
+}
+
+/** A programmable NFT: it stays in `tokenAccount`, delegated to the loan PDA and locked. */
+export interface ProgrammableCustody {
+  standard: "ProgrammableNft";
+  mint: Address;
+  /** The holder's token account (the borrower's; the loan records it as its escrow). */
+  tokenAccount: Address;
+  metadata: Address;
+  metadataBump: number;
+  masterEdition: Address;
+  masterEditionBump: number;
+  tokenRecord: Address;
+  tokenRecordBump: number;
+  /** The rule set the metadata names; null when it names none. */
+  ruleSet: Address | null;
+}
+
+/** What a custody ending or beginning needs for one NFT. */
+export type NftCustody = ClassicCustody | ProgrammableCustody;
+
+/** The SPL associated token account of `owner` for `mint` (classic Token program). */
+export async function findAssociatedTokenPda(owner: Address, mint: Address): Promise<Address> {
+  const [ata] = await findProgramDerivedAddress({
+    programAddress: ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+    seeds: [addressBytes(owner), addressBytes(TOKEN_PROGRAM_ADDRESS), addressBytes(mint)],
+  });
+  return ata;
+}
+
+function invalid(message: string): never {
+  throw new SdkError(SDK_ERROR.INVALID_ARGUMENT, message);
+}
+
+/**
+ * Reads what custody of `mint` needs: its metadata (the token standard, the rule set it names) and, for a
+ * programmable NFT, the master edition and the token record of `tokenAccount`. A Metaplex Core asset (the address
+ * is an account of the Core program) answers CoreNft, which custody does not take yet (refused). Refuses an
+ * address that is neither an NFT with Token Metadata metadata nor a Core asset.
+ */
+export async function readNftCustody(
+  read: AccountReader,
+  input: { mint: Address; tokenAccount: Address },
+): Promise<NftCustody> {
+  const [metadata, metadataBump] = await findMetadataPda(input.mint);
+  const [metadataAccount, asset] = await read([metadata, input.mint]);
+  if (asset && asset.owner === MPL_CORE_PROGRAM_ADDRESS && decodeCoreAsset(asset.data) !== null)
+    invalid(`${input.mint} is a Metaplex Core asset: loans against Core assets are not available yet`);
+  if (!metadataAccount || metadataAccount.owner !== TOKEN_METADATA_PROGRAM_ADDRESS)
+    invalid(`${input.mint} is not an NFT with Metaplex metadata`);
+  const decoded = decodeMetadata(metadataAccount.data);
+  if (decoded.tokenStandard !== TOKEN_STANDARD_PROGRAMMABLE_NON_FUNGIBLE) return { standard: "Nft" };
+  const [[masterEdition, masterEditionBump], [tokenRecord, tokenRecordBump]] = await Promise.all([
+    findMasterEditionPda(input.mint),
+    findTokenRecordPda(input.mint, input.tokenAccount),
+  ]);
+  return {
+    standard: "ProgrammableNft",
+    mint: input.mint,
+    tokenAccount: input.tokenAccount,
+    metadata,
+    metadataBump,
+    masterEdition,
+    masterEditionBump,
+    tokenRecord,
+    tokenRecordBump,
+    ruleSet: decoded.ruleSet === null ? null : addressFromBytes(decoded.ruleSet),
+  };
+}
+
+/**
+ * The pNFT block of TakeLoan, Repay and Liquidate (LAYOUT.md "Custody"): mint, metadata (w), master edition,
+ * token record of the holder's token account (w), sysvar instructions, Token Metadata, Token Auth Rules, the rule
+ * set the metadata names (Token Metadata's id when none, and then in the Token Auth Rules slot too), system program.
+ */
+function programmableBlock(c: ProgrammableCustody): AccountMeta[] {
+  const hasRules = c.ruleSet !== null;
+  return [
+    readonly(c.mint),
+    writable(c.metadata),
+    readonly(c.masterEdition),
+    writable(c.tokenRecord),
+    readonly(SYSVAR_INSTRUCTIONS_ADDRESS),
+    readonly(TOKEN_METADATA_PROGRAM_ADDRESS),
+    readonly(hasRules ? TOKEN_AUTH_RULES_PROGRAM_ADDRESS : TOKEN_METADATA_PROGRAM_ADDRESS),
+    readonly(c.ruleSet ?? TOKEN_METADATA_PROGRAM_ADDRESS),
+    readonly(SYSTEM_PROGRAM_ADDRESS),
+  ];
+}
+
+/**
+ * What a standard adds to TakeLoan: the account that holds the NFT during the loan (account 7; null: the escrow
+ * PDA), the data bytes 121-123 and the accounts after the metadata (account 14 on).
+ */
+export function getTakeLoanCustody(c: NftCustody): {
+  holder: Address | null;
+  data: { nftType: number; masterEditionBump: number; tokenRecordBump: number };
+  accounts: AccountMeta[];
+} {
+  if (c.standard === "Nft")
+    return { holder: null, data: { nftType: 0, masterEditionBump: 0, tokenRecordBump: 0 }, accounts: [] };
+  return {
+    holder: c.tokenAccount,
+    data: {
+      nftType: NFT_TYPE_BYTE.ProgrammableNft,
+      masterEditionBump: c.masterEditionBump,
+      tokenRecordBump: c.tokenRecordBump,
+    },
+    accounts: programmableBlock(c),
+  };
+}
+
+/** What a standard adds to Repay: the account holding the NFT (account 6; null: the escrow PDA) and accounts 10 on. */
+export function getRepayCustody(c: NftCustody): { holder: Address | null; accounts: AccountMeta[] } {
+  if (c.standard === "Nft") return { holder: null, accounts: [] };
+  return { holder: c.tokenAccount, accounts: programmableBlock(c) };
+}
+
+/**
+ * What a standard adds to Liquidate: the account holding the NFT (account 4; null: the escrow PDA) and accounts 7
+ * on. A pNFT goes to the pool owner in two Transfer v1 through the loan PDA's own associated token account: the
+ * borrower, the pool owner, the pool owner's token record (w), the associated token program, the loan PDA's
+ * associated token account (w) and its token record (w) follow the block.
+ */
+export async function getLiquidateCustody(
+  c: NftCustody,
+  parties: { loan: Address; borrower: Address; poolOwner: Address; poolOwnerTokenAccount: Address },
+): Promise<{ holder: Address | null; accounts: AccountMeta[] }> {
+  if (c.standard === "Nft") return { holder: null, accounts: [] };
+  const via = await findAssociatedTokenPda(parties.loan, c.mint);
+  const [[ownerRecord], [viaRecord]] = await Promise.all([
+    findTokenRecordPda(c.mint, parties.poolOwnerTokenAccount),
+    findTokenRecordPda(c.mint, via),
+  ]);
+  return {
+    holder: c.tokenAccount,
+    accounts: [
+      ...programmableBlock(c),
+      readonly(parties.borrower),
+      readonly(parties.poolOwner),
+      writable(ownerRecord),
+      readonly(ASSOCIATED_TOKEN_PROGRAM_ADDRESS),
+      writable(via),
+      writable(viaRecord),
+    ],
+  };
+}
