@@ -151,6 +151,10 @@ export function decodeMetadata(data: Uint8Array): {
   tokenStandard: number | null;
   /** The rule set a programmable NFT's ProgrammableConfig names; null when it names none (or has no config). */
   ruleSet: Uint8Array | null;
+  sellerFeeBasisPoints: number;
+  creators: { address: Uint8Array; verified: boolean; share: number }[];
+  primarySaleHappened: boolean;
+  isMutable: boolean;
 } {
   let at = 1;
   const take = (n: number) => {
@@ -169,12 +173,18 @@ export function decodeMetadata(data: Uint8Array): {
   const name = string();
   const symbol = string();
   const uri = string();
+  const sellerFeeBasisPoints = data[at]! | (data[at + 1]! << 8);
   at += 2;
+  const creators: { address: Uint8Array; verified: boolean; share: number }[] = [];
   if (data[at++] === 1) {
     const n = u32();
-    at += n * 34;
+    for (let i = 0; i < n; i++) {
+      const address = take(32);
+      creators.push({ address, verified: data[at++] === 1, share: data[at++]! });
+    }
   }
-  at += 2; // primary_sale_happened, is_mutable
+  const primarySaleHappened = data[at++] === 1;
+  const isMutable = data[at++] === 1;
   if (data[at++] === 1) at += 1; // edition_nonce
   const tokenStandard = data[at++] === 1 ? data[at++]! : null;
   let collection: { verified: boolean; key: Uint8Array } | null = null;
@@ -187,5 +197,18 @@ export function decodeMetadata(data: Uint8Array): {
   let ruleSet: Uint8Array | null = null;
   // programmable config: Option<ProgrammableConfig::V1 { rule_set: Option<Pubkey> }>
   if (at + 3 <= data.length && data[at++] === 1 && data[at++] === 0 && data[at++] === 1) ruleSet = take(32);
-  return { updateAuthority, mint, name, symbol, uri, collection, tokenStandard, ruleSet };
+  return {
+    updateAuthority,
+    mint,
+    name,
+    symbol,
+    uri,
+    collection,
+    tokenStandard,
+    ruleSet,
+    sellerFeeBasisPoints,
+    creators,
+    primarySaleHappened,
+    isMutable,
+  };
 }
