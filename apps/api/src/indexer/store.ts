@@ -1,4 +1,10 @@
-import { ACCOUNT_VERSION, type BankAccount, type LoanAccount, type PoolAccount } from "@cistern/sdk";
+import {
+  ACCOUNT_VERSION,
+  type BankAccount,
+  getLoanType,
+  type LoanAccount,
+  type PoolAccount,
+} from "@cistern/sdk";
 import type { BankRow } from "../banks/bank-view.ts";
 import type { Queryable } from "../db/database.ts";
 import { refreshPoolViews, storeBankViews } from "../pools/stored-views.ts";
@@ -218,7 +224,7 @@ export async function upsertLoan(
       loan.soldAt,
       loan.status,
       loan.kind,
-      loan.isDefi ? "Token" : "Nft",
+      getLoanType(loan),
       slot,
       loan.repaidAmount,
       loan.protocolFeePaid,

@@ -117,7 +117,10 @@ export const LoanSchema = Type.Object(
           "AutoSold is a liquidation that sold the collateral (repaidAmount = the proceeds the bank received)",
       }),
     ),
-    loanType: Type.String({ description: "Nft or Token" }),
+    loanType: Type.String({
+      description:
+        "the collateral's standard: Nft, ProgrammableNft or CoreNft (the loan's nftType on chain), or Token",
+    }),
     kind: Type.Object(
       {},
       {
