@@ -48,12 +48,20 @@ export async function confirmed(page: Page, act: () => Promise<void>, count = 1)
 
 /**
  * Creates a USDC nft-pool through the create page (the first pool of a currency also opens the
- * bank: two signatures) accepting `collections` at 60% LTV, at `apr` percent (36.5 when absent).
+ * bank: two signatures) accepting `collections` at 60% LTV, at `apr` percent (36.5 when absent), named `name`
+ * ("Lender desk" when absent).
  */
 export async function createUsdcNftPool(
   page: Page,
   webUrl: string,
-  input: { amount: string; collections: string[]; usdcMint: string; apr?: string; hasBank?: boolean },
+  input: {
+    amount: string;
+    collections: string[];
+    usdcMint: string;
+    apr?: string;
+    hasBank?: boolean;
+    name?: string;
+  },
 ): Promise<void> {
   await page.goto(`${webUrl}/my-pools/new`);
   const form = page.getByRole("form", { name: "Create pool" });
@@ -61,7 +69,7 @@ export async function createUsdcNftPool(
   // a lender's first pool opens its bank (the form says so)
   if (input.hasBank !== true) await page.getByTestId("first-bank-note").waitFor({ timeout: 30_000 });
   await form.getByLabel("Currency").selectOption(input.usdcMint);
-  await form.getByLabel("Pool name").fill("Lender desk");
+  await form.getByLabel("Pool name").fill(input.name ?? "Lender desk");
   await form.getByLabel("Amount to lend").fill(input.amount);
   await form.getByLabel("APR (%)").fill(input.apr ?? "36.5");
   await form.getByLabel("Maximum duration (days)").fill("7");
@@ -157,4 +165,22 @@ export async function expectToastsClearOfFocus(page: Page): Promise<void> {
     return hit ? `${active.tagName} "${(active.textContent ?? "").trim().slice(0, 40)}"` : null;
   });
   if (overlap !== null) throw new Error(`a toast covers the focused control ${overlap}`);
+}
+
+/** Borrows `amount` USDC for `days` against the wallet's NFT called `nftName` through the Borrow page, and waits for it to land. */
+export async function borrowNftOnPage(
+  page: Page,
+  webUrl: string,
+  input: { nftName: string; amount: string; days: string },
+): Promise<void> {
+  await page.goto(`${webUrl}/borrow`);
+  const list = page.getByTestId("nft-list");
+  await list.waitFor({ timeout: 30_000 });
+  const card = list.getByRole("button", { name: new RegExp(input.nftName.replace(/[#]/g, "\\$&")) });
+  await card.getByText("Best offer").waitFor({ timeout: 30_000 });
+  await card.click();
+  await page.getByLabel(/Amount \(USDC\)/).fill(input.amount);
+  await page.getByLabel(/Duration/).fill(input.days);
+  await page.getByTestId("quote").waitFor({ timeout: 30_000 });
+  await confirmed(page, () => page.getByTestId("borrow-submit").click());
 }

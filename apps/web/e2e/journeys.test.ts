@@ -35,6 +35,7 @@ import {
 } from "../../api/src/tx/builder/wire-instructions.ts";
 import { type SwapInstructionsResponse, toKitInstruction } from "../../api/src/venues/swap/swap-venue.ts";
 import { formatAmount } from "../src/kit/format.ts";
+import { getAccountData, getTokenBalance, parseShownUsdc } from "./chain-reads.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
 import {
   confirmed,
@@ -60,12 +61,7 @@ let faucetNfts: { mint: string; collectionId: string; name: string }[] = [];
 /** The borrower's JUP once 1,000 are locked in the token loan (a full market sell returns none of them). */
 let jupAfterBorrow = 0n;
 
-async function tokenBalance(owner: string, mint: string): Promise<bigint> {
-  const result = await rpc<{
-    value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[];
-  }>(stack!.localnet.rpcUrl, "getTokenAccountsByOwner", [owner, { mint }, { encoding: "jsonParsed" }]);
-  return result.value.reduce((s, a) => s + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n);
-}
+const tokenBalance = (owner: string, mint: string) => getTokenBalance(stack!.localnet.rpcUrl, owner, mint);
 
 beforeAll(async () => {
   await mkdir(TEST_OUTPUT_DIR, { recursive: true });
@@ -345,7 +341,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await ongoing.locator("tbody tr").nth(3).waitFor({ timeout: 30_000 });
     await shot(borrower, "06-loans");
     const row = ongoing.locator("tbody tr", { hasText: "50 USDC" }).first();
-    const owed = parseUsdc((await row.getByTestId("owed-now").textContent()) ?? "");
+    const owed = parseShownUsdc((await row.getByTestId("owed-now").textContent()) ?? "");
     // owed amounts carry their USD value (about 50 USD: USDC's local price drifts around 1 USD)
     const owedUsd = Number((await row.getByTestId("owed-usd").textContent())!.split("$")[1]);
     expect(Math.abs(owedUsd - 50)).toBeLessThan(1.5);
@@ -380,7 +376,7 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     const two = ["30 USDC", "25 USDC"].map((text) => ongoing.locator("tbody tr", { hasText: text }).first());
     let total = 0n;
     for (const r of two) {
-      total += parseUsdc((await r.getByTestId("owed-now").textContent()) ?? "");
+      total += parseShownUsdc((await r.getByTestId("owed-now").textContent()) ?? "");
       await r.getByRole("checkbox").check();
     }
     const repayAll = borrower.getByTestId("repay-selected");
@@ -1328,6 +1324,19 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await row.waitFor({ timeout: 30_000 });
     await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
     expect(await tokenBalance(me, dragon.mint)).toBe(1n);
+    // History reads "Paid off" and the bell says the mortgage is paid off (the NFT was never "back": it is new)
+    await borrower
+      .getByTestId("loan-history")
+      .locator(`tr[data-loan="${dragonLoan.address}"]`)
+      .getByText("Paid off", { exact: true })
+      .waitFor({ timeout: 30_000 });
+    await borrower.getByTestId("notifications-button").click();
+    const paidOff = borrower.getByTestId("notifications-panel").locator('[data-kind="paid-off"]').first();
+    await paidOff.waitFor({ timeout: 30_000 });
+    expect(await paidOff.textContent()).toMatch(
+      /^Mortgage paid off.*Your [\d.,]+ USDC mortgage is paid off: the NFT you bought with it is now in your wallet\.$/,
+    );
+    await borrower.getByRole("button", { name: "Close notifications" }).click();
 
     // a frog on a mortgage, left unpaid: after expiry and grace the lender takes it, the down payment is lost
     const frog = listed(frogs.collectionId)!;
@@ -1545,14 +1554,7 @@ async function bankVault(owner: string, mint: string): Promise<string> {
 }
 
 /** An account's data as the chain holds it now. */
-async function accountData(address: string): Promise<Uint8Array> {
-  const result = await rpc<{ value: { data: [string, string] } | null }>(
-    stack!.localnet.rpcUrl,
-    "getAccountInfo",
-    [address, { encoding: "base64", commitment: "confirmed" }],
-  );
-  return new Uint8Array(Buffer.from(result.value!.data[0], "base64"));
-}
+const accountData = (address: string) => getAccountData(stack!.localnet.rpcUrl, address);
 
 /** Borrows `amount` USDC for `days` against the borrower's NFT called `name` through the borrow page. */
 async function borrowNft(name: string, amount: string, days: string) {
@@ -1591,15 +1593,6 @@ async function expectShownBalance(page: Page, owner: string, mint: string, decim
   await expect
     .poll(async () => (await cell.textContent())?.trim().split(" ≈ ")[0], { timeout: 30_000 })
     .toBe(onChain);
-}
-
-/** "100.21 USDC" -> base units. */
-function parseUsdc(text: string): bigint {
-  const [whole = "0", fraction = ""] = text
-    .split("≈")[0]!
-    .replace(/[^0-9.]/g, "")
-    .split(".");
-  return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6));
 }
 
 /** A whale sells `amount` of `fromMint` on the local swap venue (through the API's Jupiter-shaped routes). */

@@ -4,11 +4,14 @@
 import { mkdir } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
 import { SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { decodeLoanAccount } from "@cistern/sdk";
 import { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAccountData, getTokenBalance, parseShownUsdc } from "./chain-reads.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
 import {
+  borrowNftOnPage,
   confirmed,
   createSolTokenPool,
   createUsdcNftPool,
@@ -122,18 +125,8 @@ describe("#36 actions within reach (headless Chromium, localnet)", { timeout: 60
       solMint: SOL_MINT,
     });
     // four NFT loans
-    for (const nft of nfts.slice(0, 4)) {
-      await borrower.goto(`${stack!.webUrl}/borrow`);
-      const list = borrower.getByTestId("nft-list");
-      await list.waitFor({ timeout: 30_000 });
-      const card = list.getByRole("button", { name: new RegExp(nft.name.replace(/[#]/g, "\\$&")) });
-      await card.getByText("Best offer").waitFor({ timeout: 30_000 });
-      await card.click();
-      await borrower.getByLabel(/Amount \(USDC\)/).fill("20");
-      await borrower.getByLabel(/Duration/).fill("7");
-      await borrower.getByTestId("quote").waitFor({ timeout: 30_000 });
-      await confirmed(borrower, () => borrower.getByTestId("borrow-submit").click());
-    }
+    for (const nft of nfts.slice(0, 4))
+      await borrowNftOnPage(borrower, stack!.webUrl, { nftName: nft.name, amount: "20", days: "7" });
 
     // a margin position at 1280 and one at 360: the success toast covers none of the form's controls
     for (const [width, height] of [
@@ -512,6 +505,119 @@ describe("#36 actions within reach (headless Chromium, localnet)", { timeout: 60
       await shot(lender, `36-request-card-${width}`);
     }
     await lender.setViewportSize({ width: 1280, height: 900 });
+    expect(pageErrors).toEqual([]);
+  });
+  it("#36 a refinance shows its new pool, APR, due date and pay-now before signing, lands in that pool, and reads 'moved to another pool', never 'repaid' (1280 and 360 px)", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    const rpcUrl = stack!.localnet.rpcUrl;
+    const apes = DEMO_WORLD.collections.find((c) => c.symbol === "AQUA")!;
+    const ape = (await stack!.localnet.faucet(me)).nfts.find((n) => n.collectionId === apes.collectionId)!;
+    const newLender = async (name: string, amount: string, apr: string) => {
+      const key = Keypair.generate();
+      await stack!.localnet.faucet(key.publicKey.toBase58());
+      await stack!.localnet.fundWallet(key.publicKey.toBase58(), { lamports: 10_000_000_000n });
+      const page = await openAs(browser!, key, pageErrors);
+      await createUsdcNftPool(page, stack!.webUrl, {
+        amount,
+        collections: [apes.collectionId],
+        usdcMint: USDC_MINT,
+        apr,
+        name,
+      });
+      await page.context().close();
+    };
+    const readLoan = async (loan: string) => decodeLoanAccount(await getAccountData(rpcUrl, loan));
+    const loansOf = async () =>
+      (
+        (await (await fetch(`${stack!.apiUrl}/loan/user?pubkey=${me}&limit=100`)).json()) as {
+          loans: { pubkey: string; collateral: string; status: string; closedBy?: string }[];
+        }
+      ).loans;
+    const ongoingOnApe = async () =>
+      (await loansOf()).find((l) => l.collateral === ape.mint && l.status === "ongoing")?.pubkey;
+
+    // a 1,000 USDC loan on the ape from a pool at 40%, the only one lending that much; then a rival lends at 5%
+    await newLender("Dear ape desk", "1200", "40");
+    await borrowNftOnPage(borrower, stack!.webUrl, { nftName: ape.name, amount: "1000", days: "7" });
+    await expect.poll(ongoingOnApe, { timeout: 30_000 }).toBeDefined();
+    const oldLoan = (await ongoingOnApe())!;
+    expect((await readLoan(oldLoan)).aprBps).toBe(4000);
+    await newLender("Cheap ape desk", "1200", "5");
+
+    // the hint opens the new terms; nothing is signed before they show
+    await borrower.setViewportSize({ width: 1280, height: 900 });
+    const row = borrower.locator(`tr[data-loan="${oldLoan}"]`);
+    const hint = row.getByTestId("refinance-hint");
+    await expect
+      .poll(
+        async () => {
+          await borrower.goto(`${stack!.webUrl}/loans`);
+          await row.waitFor({ timeout: 30_000 });
+          return hint.count();
+        },
+        { timeout: 60_000, interval: 2000 },
+      )
+      .toBe(1);
+    expect(await hint.textContent()).toMatch(/^A cheaper offer exists: 5% APR saves [\d.]+ USDC/);
+    await hint.getByTestId("refinance").click();
+    const panel = borrower.getByTestId("refinance-panel");
+    const terms = panel.getByTestId("refinance-terms");
+    await terms.waitFor({ timeout: 30_000 });
+    expect((await readLoan(oldLoan)).status).toBe("Ongoing");
+    expect(await terms.getByTestId("refinance-new-apr").textContent()).toContain("5%");
+    expect(await terms.getByTestId("refinance-new-pool").textContent()).toContain("Cheap ape desk");
+    expect(await terms.getByTestId("refinance-new-due-date").textContent()).toMatch(/UTC/);
+    const payNow = parseShownUsdc((await terms.getByTestId("refinance-pay-now").textContent())!);
+    await shot(borrower, "36-refinance-terms-1280");
+    await borrower.setViewportSize({ width: 360, height: 740 });
+    const submit = panel.getByTestId("refinance-submit");
+    await submit.scrollIntoViewIfNeeded();
+    const box = (await submit.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+    await shot(borrower, "36-refinance-terms-360");
+    const usdcBefore = await getTokenBalance(rpcUrl, me, USDC_MINT);
+    await confirmed(borrower, () => submit.click());
+
+    // the chain: closed by Refinance into the 5% pool; the borrower paid what was shown (to the cent, plus the
+    // interest of the seconds between reading and landing)
+    const old = await readLoan(oldLoan);
+    expect([old.status, old.closedBy]).toEqual(["Repaid", "Refinanced"]);
+    const moved = await readLoan(old.extendedTo!);
+    expect([moved.status, moved.aprBps, moved.principal, moved.collateralMint]).toEqual([
+      "Ongoing",
+      500,
+      1_000_000_000n,
+      ape.mint,
+    ]);
+    const paid = usdcBefore - (await getTokenBalance(rpcUrl, me, USDC_MINT));
+    expect(paid >= payNow - 10_000n && paid <= payNow + 200_000n).toBe(true);
+
+    // the API says how it closed; the loan reads refinanced and the bell says it moved, never "repaid"
+    await expect
+      .poll(async () => (await loansOf()).find((l) => l.pubkey === oldLoan)?.closedBy, { timeout: 30_000 })
+      .toBe("Refinanced");
+    for (const [width, height] of [
+      [360, 740],
+      [1280, 900],
+    ] as const) {
+      await borrower.setViewportSize({ width, height });
+      await borrower.goto(`${stack!.webUrl}/loans`);
+      const movedLoan = borrower.locator(`[data-loan="${old.extendedTo}"]`).first();
+      await movedLoan
+        .getByTestId("loan-chain")
+        .getByText(/^ ?refinanced once · first taken /)
+        .waitFor({ timeout: 30_000 });
+      await borrower.getByTestId("notifications-button").click();
+      const centre = borrower.getByTestId("notifications-panel");
+      const note = centre.locator('[data-kind="refinanced"]').first();
+      await note.waitFor({ timeout: 30_000 });
+      expect(await note.textContent()).toMatch(
+        /^Loan moved to another pool1,000 USDC loan on Aqueduct Ape #\d+Your 1,000 USDC loan moved to a cheaper pool: the old lender was paid off and it continues as a new loan at 5% APR, due .+ UTC\. Your collateral stays locked until you repay it\./,
+      );
+      expect(await centre.textContent()).not.toMatch(/1,?000 USDC loan is repaid/);
+      await shot(borrower, `36-bell-refinanced-${width}`);
+      await centre.getByRole("button", { name: "Close notifications" }).click();
+    }
     expect(pageErrors).toEqual([]);
   });
 });
