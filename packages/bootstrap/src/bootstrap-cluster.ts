@@ -8,6 +8,7 @@ import { ensureLendingProgram, type ProgramDeployAction } from "./deploy-lending
 import { type ConfigAction, ensureProgramConfig } from "./ensure-config.ts";
 import { getKeysDir, loadOrCreateClusterKeys } from "./key-files.ts";
 import { ensureLendingVenue, type LendingVenueResult } from "./lending-venue.ts";
+import { ensureMarginfi, type MarginfiResult } from "./marginfi.ts";
 import { ensureNftMarket, type NftMarketResult } from "./nft-market.ts";
 import {
   assertDemoMints,
@@ -66,6 +67,8 @@ export interface BootstrapClusterResult {
   swapVenue?: SwapVenueResult;
   lendingVenue?: LendingVenueResult;
   nftMarket?: NftMarketResult;
+  /** marginfi's group and banks (localnet demo only: on a cluster they are marginfi's own). */
+  marginfi?: MarginfiResult;
 }
 
 function assertOptions(options: BootstrapClusterOptions): Uint8Array {
@@ -199,6 +202,14 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
     );
   }
 
+  let marginfi: MarginfiResult | undefined;
+  if (options.demo && options.cluster === "localnet") {
+    marginfi = await ensureMarginfi({ chain, dataDir, admin: keys.admin, demo: true });
+    log(
+      `marginfi group ${marginfi.group}: ${marginfi.groupAction}; banks ${marginfi.banks.map((b) => `${b.symbol} ${b.bank} ${b.action}`).join(", ")}`,
+    );
+  }
+
   let demo: DemoSeedResult | undefined;
   if (options.demo) {
     demo = await seedDemoLenders({ chain, programAddress: keys.program.address, dataDir });
@@ -231,5 +242,6 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
     ...(swapVenue ? { swapVenue } : {}),
     ...(lendingVenue ? { lendingVenue } : {}),
     ...(nftMarket ? { nftMarket } : {}),
+    ...(marginfi ? { marginfi } : {}),
   };
 }

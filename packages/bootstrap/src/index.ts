@@ -7,6 +7,7 @@ export { isProgramDataEqual, type ProgramDeployAction } from "./deploy-lending.t
 export { type ConfigAction, fetchProgramConfig } from "./ensure-config.ts";
 export { type ClusterKeys, getKeysDir, KEY_FILE_MODE, loadOrCreateClusterKeys } from "./key-files.ts";
 export * from "./lending-venue.ts";
+export * from "./marginfi.ts";
 export * from "./nft-market.ts";
 export * from "./pool-params.ts";
 export * from "./publish-demo-metadata.ts";

@@ -9,6 +9,7 @@ export {
   type LocalKeypair,
   loadOrCreateKeypair,
 } from "./keypair.ts";
+export * from "./marginfi/index.ts";
 export {
   type ClassicNftSpec,
   getClassicNftMintInstructions,

@@ -12,6 +12,11 @@ import {
 import { DEMO_WORLD, type DemoWorld } from "./demo-world.ts";
 import { createRpcHttpServer } from "./http-server.ts";
 import { loadOrCreateKeypair } from "./keypair.ts";
+import {
+  ensureMarginfiFeeState,
+  type MarginfiOracleFeed,
+  startMarginfiOracleFeed,
+} from "./marginfi/index.ts";
 import { type DeployedProgram, deployLocalnetPrograms } from "./program-deploy.ts";
 import { PubSub } from "./pubsub.ts";
 import type { RpcContext } from "./rpc/context.ts";
@@ -87,6 +92,8 @@ export interface LocalnetHandle {
   /** Real signed SOL transfer from the faucet; resolves with the signature once durable. */
   airdrop(address: string, lamports: bigint): Promise<string>;
   demoWorld(): DemoWorld;
+  /** The Pyth price accounts marginfi reads, which the localnet posts every few slots (src/marginfi). */
+  marginfiOracles: MarginfiOracleFeed;
   /** Writes a snapshot now. */
   snapshot(): Promise<void>;
   /** Stops serving, snapshots and closes the ledger. */
@@ -165,6 +172,7 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
   const rpcUrl = `http://${host}:${rpcPort}`;
   const wsUrl = `ws://${host}:${wsPort}`;
   const programs: DeployedProgram[] = [];
+  const marginfiOracles = startMarginfiOracleFeed(admin);
 
   let closed = false;
   const handle: LocalnetHandle = {
@@ -189,10 +197,12 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
     setDemoRuleSetPrograms: (programs) => admin.setDemoRuleSetPrograms(programs),
     airdrop: async (address, lamports) => airdrop(ctx, address, lamports),
     demoWorld: () => DEMO_WORLD,
+    marginfiOracles,
     snapshot: () => chain.snapshot(),
     close: async () => {
       if (closed) return;
       closed = true;
+      marginfiOracles.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pubsub.close();
@@ -202,6 +212,8 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
   try {
     await ensureFaucetReserve(admin);
     await ensureJitoTipAccounts(admin);
+    await ensureMarginfiFeeState(admin);
+    await marginfiOracles.refreshIfDue();
     if (opts.seed !== false) {
       await seedDemoWorld(admin);
     }

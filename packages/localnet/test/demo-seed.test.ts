@@ -224,6 +224,10 @@ describe("demo world seed, faucet and admin controls", () => {
   });
 
   it("seeding again is idempotent: nothing is rewritten on restart", async () => {
+    // the oracle prices the localnet posts for marginfi are re-posted when 20 s old (an earlier test moved the
+    // clock): post them now and stop, so the restart finds them recent
+    await net.marginfiOracles.refresh();
+    net.marginfiOracles.pause();
     const before = ledgerLines(net.dataDir);
     const usdcAta = getAssociatedTokenAddress(net.faucetAddress, DEMO_COLLECTIONS[0]!.nfts[0]!.mint);
     await net.close();

@@ -1,0 +1,250 @@
+import { join } from "node:path";
+import {
+  i80f48,
+  MARGINFI_PROGRAM,
+  type MarginfiBankConfig,
+  marginfiAccountInitialize,
+  marginfiAddBank,
+  marginfiBorrow,
+  marginfiConfigureBankOracle,
+  marginfiDeposit,
+  marginfiGroupInitialize,
+  ORACLE_SETUP_PYTH_PUSH,
+  PYTH_FEEDS,
+  pythFeedId,
+  pythPriceFeedAddress,
+} from "@cistern/localnet";
+import { type Address, address, type Instruction, type KeyPairSigner } from "@solana/kit";
+import type { ChainClient } from "./chain-client.ts";
+import { getKeysDir, loadOrCreateKeyFile } from "./key-files.ts";
+import { fundAdmin } from "./swap-venue.ts";
+
+const pct = (p: bigint) => i80f48(p, 100n);
+
+/**
+ * The demo marginfi banks' configuration, close to marginfi's own mainnet USDC and SOL banks: collateral tier,
+ * 90% / 80% asset weight at origination, liabilities weighted 125%, a two-slope curve (plateau at the optimal
+ * utilization, then up to the max rate at 100%), a 5% group fee on interest, oracle prices usable for 60 s.
+ */
+export const MARGINFI_DEMO_BANKS: Record<string, { config: MarginfiBankConfig; decimals: number }> = {
+  USDC: {
+    decimals: 6,
+    config: {
+      assetWeightInit: pct(90n),
+      assetWeightMaint: pct(95n),
+      liabilityWeightInit: pct(125n),
+      liabilityWeightMaint: pct(110n),
+      depositLimit: 50_000_000n * 10n ** 6n,
+      interestRate: {
+        optimalUtilizationRate: pct(90n),
+        plateauInterestRate: pct(12n),
+        maxInterestRate: pct(150n),
+        insuranceFeeFixedApr: 0n,
+        insuranceIrFee: 0n,
+        protocolFixedFeeApr: 0n,
+        protocolIrFee: pct(5n),
+        protocolOriginationFee: 0n,
+      },
+      operationalState: 1,
+      borrowLimit: 40_000_000n * 10n ** 6n,
+      riskTier: 0,
+      assetTag: 0,
+      totalAssetValueInitLimit: 0n,
+      oracleMaxAge: 60,
+    },
+  },
+  SOL: {
+    decimals: 9,
+    config: {
+      assetWeightInit: pct(80n),
+      assetWeightMaint: pct(90n),
+      liabilityWeightInit: pct(125n),
+      liabilityWeightMaint: pct(110n),
+      depositLimit: 500_000n * 10n ** 9n,
+      interestRate: {
+        optimalUtilizationRate: pct(80n),
+        plateauInterestRate: pct(7n),
+        maxInterestRate: pct(125n),
+        insuranceFeeFixedApr: 0n,
+        insuranceIrFee: 0n,
+        protocolFixedFeeApr: 0n,
+        protocolIrFee: pct(5n),
+        protocolOriginationFee: 0n,
+      },
+      operationalState: 1,
+      borrowLimit: 400_000n * 10n ** 9n,
+      riskTier: 0,
+      assetTag: 1,
+      totalAssetValueInitLimit: 0n,
+      oracleMaxAge: 60,
+    },
+  },
+};
+
+/**
+ * The demo market's own marginfi users, so the banks have borrowers and pay depositors a rate: one account
+ * deposits USDC and borrows SOL, the other deposits SOL and borrows USDC (both owned by the admin).
+ */
+export const MARGINFI_DEMO_MARKET = {
+  usdcDeposit: 2_000_000n * 10n ** 6n,
+  solBorrow: 4_000n * 10n ** 9n,
+  solDeposit: 20_000n * 10n ** 9n,
+  usdcBorrow: 1_000_000n * 10n ** 6n,
+};
+
+export interface MarginfiBankInfo {
+  symbol: string;
+  mint: Address;
+  bank: Address;
+  /** The Pyth price account marginfi reads for this bank. */
+  oracle: Address;
+  action: "created" | "unchanged";
+}
+
+export interface MarginfiResult {
+  programId: Address;
+  group: Address;
+  groupAction: "created" | "unchanged";
+  banks: MarginfiBankInfo[];
+  /** Whether the demo market's deposits and borrows were made by this run. */
+  marketAction: "created" | "unchanged" | "skipped";
+}
+
+/** Attaches the kit signers to the accounts they sign for (the builders name addresses only). */
+function signedBy(ix: Instruction, signers: readonly KeyPairSigner[]): Instruction {
+  return {
+    ...ix,
+    accounts: ix.accounts?.map((m) => {
+      const signer = signers.find((s) => s.address === m.address);
+      return signer && m.role >= 2 ? { ...m, signer } : m;
+    }),
+  };
+}
+
+/**
+ * marginfi on the localnet, idempotently and only through marginfi's own transactions, as the group's admin
+ * would on a cluster: a group (key `marginfi-group.json`), a bank per lending currency (keys
+ * `marginfi-bank-<symbol>.json`) with MARGINFI_DEMO_BANKS's configuration and the Pyth push oracle the localnet
+ * posts (feed id in the bank's config, the price account validated by marginfi), and with `demo` the demo
+ * market's deposits and borrows. The FeeState account it needs is the localnet's (see packages/localnet/README).
+ */
+export async function ensureMarginfi(input: {
+  chain: ChainClient;
+  dataDir: string;
+  admin: KeyPairSigner;
+  demo: boolean;
+}): Promise<MarginfiResult> {
+  const { chain, admin } = input;
+  const keys = getKeysDir(input.dataDir);
+  const group = await loadOrCreateKeyFile(join(keys, "marginfi-group.json"));
+  let groupAction: MarginfiResult["groupAction"] = "unchanged";
+  if ((await chain.fetchAccount(group.address)) === null) {
+    await chain.send(
+      "create the marginfi group",
+      [signedBy(marginfiGroupInitialize({ group: group.address, admin: admin.address }), [group, admin])],
+      admin,
+    );
+    groupAction = "created";
+  }
+  const banks: MarginfiBankInfo[] = [];
+  for (const feed of PYTH_FEEDS) {
+    const spec = MARGINFI_DEMO_BANKS[feed.symbol];
+    if (spec === undefined) continue;
+    const bank = await loadOrCreateKeyFile(join(keys, `marginfi-bank-${feed.symbol.toLowerCase()}.json`));
+    const oracle = address(pythPriceFeedAddress(feed));
+    const info: MarginfiBankInfo = {
+      symbol: feed.symbol,
+      mint: address(feed.mint),
+      bank: bank.address,
+      oracle,
+      action: "unchanged",
+    };
+    if ((await chain.fetchAccount(bank.address)) === null) {
+      const common = { group: group.address, admin: admin.address, bank: bank.address };
+      await chain.send(
+        `add the marginfi ${feed.symbol} bank`,
+        [
+          signedBy(marginfiAddBank({ ...common, mint: feed.mint, config: spec.config }), [admin, bank]),
+          signedBy(
+            marginfiConfigureBankOracle({
+              ...common,
+              setup: ORACLE_SETUP_PYTH_PUSH,
+              oracleKey: pythFeedId(feed),
+              oracleAccount: oracle,
+            }),
+            [admin],
+          ),
+        ],
+        admin,
+      );
+      info.action = "created";
+    }
+    banks.push(info);
+  }
+  const marketAction = input.demo
+    ? await ensureDemoMarket(chain, admin, keys, group.address, banks)
+    : "skipped";
+  return { programId: address(MARGINFI_PROGRAM), group: group.address, groupAction, banks, marketAction };
+}
+
+async function ensureDemoMarket(
+  chain: ChainClient,
+  admin: KeyPairSigner,
+  keys: string,
+  group: Address,
+  banks: MarginfiBankInfo[],
+): Promise<"created" | "unchanged"> {
+  const usdc = banks.find((b) => b.symbol === "USDC");
+  const sol = banks.find((b) => b.symbol === "SOL");
+  if (!usdc || !sol) return "unchanged";
+  const lender = await loadOrCreateKeyFile(join(keys, "marginfi-demo-usdc-account.json"));
+  const staker = await loadOrCreateKeyFile(join(keys, "marginfi-demo-sol-account.json"));
+  if ((await chain.fetchAccount(lender.address)) !== null) return "unchanged";
+  const m = MARGINFI_DEMO_MARKET;
+  const usdcAta = await fundAdmin(chain, admin, usdc.mint, m.usdcDeposit);
+  const solAta = await fundAdmin(chain, admin, sol.mint, m.solDeposit);
+  const base = { group, authority: admin.address };
+  const open = (account: KeyPairSigner) =>
+    signedBy(
+      marginfiAccountInitialize({
+        group,
+        account: account.address,
+        authority: admin.address,
+        feePayer: admin.address,
+      }),
+      [account, admin],
+    );
+  const health = (...b: MarginfiBankInfo[]) => b.map((x) => ({ bank: x.bank, oracle: x.oracle }));
+  const deposit = (account: Address, bank: MarginfiBankInfo, source: Address, amount: bigint) =>
+    signedBy(marginfiDeposit({ ...base, account, bank: bank.bank, source, amount }), [admin]);
+  await chain.send(
+    "open the demo marginfi accounts and deposit",
+    [
+      open(lender),
+      open(staker),
+      deposit(lender.address, usdc, usdcAta, m.usdcDeposit),
+      deposit(staker.address, sol, solAta, m.solDeposit),
+    ],
+    admin,
+  );
+  const borrow = (
+    account: Address,
+    bank: MarginfiBankInfo,
+    destination: Address,
+    amount: bigint,
+    h: MarginfiBankInfo[],
+  ) =>
+    signedBy(
+      marginfiBorrow({ ...base, account, bank: bank.bank, destination, amount, health: health(...h) }),
+      [admin],
+    );
+  await chain.send(
+    "borrow in the demo marginfi market",
+    [
+      borrow(lender.address, sol, solAta, m.solBorrow, [usdc, sol]),
+      borrow(staker.address, usdc, usdcAta, m.usdcBorrow, [sol, usdc]),
+    ],
+    admin,
+  );
+  return "created";
+}
