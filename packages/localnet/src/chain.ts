@@ -4,6 +4,7 @@ import { Account, Clock, FailedTransactionMetadata, LiteSvm } from "litesvm/dist
 import { AppendLog, readLogLines } from "./append-log.ts";
 import { decodeBase58, encodeBase58 } from "./base58.ts";
 import { BlockhashWindow, getMaxBlockhashAge } from "./blockhash-window.ts";
+import { DasIndex } from "./das/das-index.ts";
 import { LocalnetRpcError, RPC_ERROR } from "./errors.ts";
 import {
   computeTxEffects,
@@ -124,6 +125,8 @@ export class Chain {
   performanceSampler: PerformanceSampler;
   /** Accounts by owner for getProgramAccounts (built per owner on first use, kept by every write). */
   readonly owners: OwnerIndex;
+  /** The DAS index (assets by id and owner, compressed trees), fed by every write and landed transaction. */
+  readonly das: DasIndex;
 
   constructor(opts: ChainOptions) {
     this.dataDir = opts.dataDir;
@@ -157,6 +160,7 @@ export class Chain {
     this.svm.setSigverify(true);
     // The real mainnet programs, before the ledger replays transactions that call them.
     loadVendoredPrograms(this.svm);
+    this.das = new DasIndex(this.svm);
     this.replay(readLogLines<LedgerEntry>(ledgerPath));
     this.owners = new OwnerIndex(this.svm);
     this.ledger = new AppendLog(ledgerPath);
@@ -198,8 +202,8 @@ export class Chain {
         this.history.setDroppedBefore(e.t);
         continue;
       }
-      if (e.k === "tx") this.history.add(e.r);
-      if (e.k === "bundle") for (const r of e.r) this.history.add(r);
+      if (e.k === "tx") this.addToHistory(e.r);
+      if (e.k === "bundle") for (const r of e.r) this.addToHistory(r);
       if (e.s <= this.snapshotSeq) continue;
       this.seq = e.s;
       if (e.k === "tx" || e.k === "bundle") {
@@ -216,6 +220,18 @@ export class Chain {
         this.clockOffsetSeconds = e.o;
       }
     }
+  }
+
+  /** A landed transaction enters the history and the DAS index (at replay, and live once durable). */
+  private addToHistory(record: TxRecord): void {
+    this.history.add(record);
+    this.das.applyTransaction(record);
+  }
+
+  /** Accounts a transaction or an admin write may have changed: the owner and DAS indexes re-read them. */
+  private touchAccounts(keys: Uint8Array[]): void {
+    this.owners.touch(keys);
+    this.das.touch(keys);
   }
 
   /** Epoch seconds the Clock sysvar shows now (wall time plus the admin offset). */
@@ -378,7 +394,7 @@ export class Chain {
     } else if (!lifetimeOk) return signature;
     const input: ExecutionInput = computeTxEffects(this.svm, tx);
     const result = this.sendRaw(tx);
-    this.owners.touch(input.keys.filter((_, i) => input.writable[i]));
+    this.touchAccounts(input.keys.filter((_, i) => input.writable[i]));
     const record = recordExecution(this.svm, input, result, {
       signature,
       seq: this.seq + 1,
@@ -441,7 +457,7 @@ export class Chain {
       }
       records.push(record);
     }
-    this.owners.touch([...saved.keys()].map(decodeBase58));
+    this.touchAccounts([...saved.keys()].map(decodeBase58));
     this.seq += records.length;
     for (const s of signatures) this.pendingSignatures.add(s);
     const events = records.map((record) => ({ kind: "tx" as const, record }));
@@ -472,7 +488,7 @@ export class Chain {
   setAccounts(writes: AccountWrite[]): Promise<void> {
     if (writes.length === 0) return Promise.resolve();
     for (const w of writes) this.writeAccount(w);
-    this.owners.touch(writes.map((w) => decodeBase58(w.address)));
+    this.touchAccounts(writes.map((w) => decodeBase58(w.address)));
     this.seq++;
     return this.appendDurable({ s: this.seq, k: "set", slot: this.slot, a: writes }, [
       { kind: "accounts", addresses: writes.map((w) => w.address) },
@@ -506,7 +522,7 @@ export class Chain {
         if (err) return reject(new LocalnetRpcError(RPC_ERROR.INTERNAL_ERROR, `ledger write failed: ${err}`));
         for (const event of events) {
           if (event.kind === "tx") {
-            this.history.add(event.record);
+            this.addToHistory(event.record);
             this.pendingSignatures.delete(event.record.signature);
           }
           this.queueEvent(event);
@@ -581,7 +597,13 @@ export class Chain {
           dropped += e.t;
           continue;
         }
-        if (e.s > base || (e.k === "tx" && this.history.has(e.r.signature))) kept.push(line);
+        // a transaction that changed a compressed tree stays: the DAS index rebuilds the trees from them
+        if (
+          e.s > base ||
+          (e.k === "tx" && (this.history.has(e.r.signature) || this.das.needsTransaction(e.r))) ||
+          (e.k === "bundle" && e.r.some((r) => this.das.needsTransaction(r)))
+        )
+          kept.push(line);
         else if (e.k === "tx") dropped++;
       }
       return [JSON.stringify({ s: base, k: "base", t: dropped } satisfies LedgerEntry), ...kept];

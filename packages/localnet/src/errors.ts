@@ -15,6 +15,8 @@ export const RPC_ERROR = {
   TRANSACTION_HISTORY_NOT_AVAILABLE: -32011,
   UNSUPPORTED_TRANSACTION_VERSION: -32015,
   MIN_CONTEXT_SLOT_NOT_REACHED: -32016,
+  /** DAS: the asset (or its proof) is not known ("Asset Not Found"), as the DAS API servers answer. */
+  DAS_NOT_FOUND: -32000,
 } as const;
 
 /** One of the {@link RPC_ERROR} codes. */

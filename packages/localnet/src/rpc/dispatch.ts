@@ -4,6 +4,7 @@ import { adminMethods } from "./admin-methods.ts";
 import { blockMethods } from "./block-methods.ts";
 import { clusterMethods } from "./cluster-methods.ts";
 import type { RpcContext, RpcHandler } from "./context.ts";
+import { dasMethods } from "./das-methods.ts";
 import { tokenMethods } from "./token-methods.ts";
 import { transactionMethods } from "./transaction-methods.ts";
 
@@ -16,6 +17,7 @@ const PUBLIC_METHODS: Record<string, RpcHandler> = {
   ...tokenMethods,
   ...transactionMethods,
   ...blockMethods,
+  ...dasMethods,
 };
 
 const ALL_METHODS: Record<string, RpcHandler> = { ...PUBLIC_METHODS, ...adminMethods };

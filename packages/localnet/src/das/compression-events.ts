@@ -1,0 +1,183 @@
+/**
+ * What an executed transaction did to compressed trees, read the way a DAS indexer reads it: the SPL Noop inner
+ * instructions invoked by SPL Account Compression (change logs: the new path of a changed leaf) and by Bubblegum
+ * (the V1 leaf schema: asset id, owner, delegate, nonce, data and creator hashes, leaf hash), paired with the
+ * metadata of the Bubblegum mint instruction that produced a new leaf. A Noop call made by any other program (or
+ * at the top level) is ignored: anyone can call Noop with any bytes.
+ */
+import { decodeBase58, encodeBase58 } from "../base58.ts";
+import type { TxRecord } from "../history.ts";
+import {
+  BUBBLEGUM_PROGRAM,
+  SPL_ACCOUNT_COMPRESSION_PROGRAM,
+  SPL_NOOP_PROGRAM,
+} from "../vendored-programs.ts";
+import { parseWireTransaction } from "../wire.ts";
+import { BUBBLEGUM_DISCRIMINATOR, type CompressedMetadata, readMetadataArgs } from "./bubblegum-metadata.ts";
+import type { PathNode } from "./merkle-tree.ts";
+
+/** A change-log event of one tree. */
+export interface ChangeLogEvent {
+  tree: string;
+  path: PathNode[];
+  seq: bigint;
+  leafIndex: number;
+}
+
+/** A Bubblegum V1 leaf schema event, with the metadata when the instruction minted it. */
+export interface LeafEvent {
+  id: string;
+  owner: string;
+  delegate: string;
+  nonce: bigint;
+  dataHash: Uint8Array;
+  creatorHash: Uint8Array;
+  leafHash: Uint8Array;
+  minted: CompressedMetadata | null;
+}
+
+/** One top-level instruction's compression events, in execution order. */
+export interface CompressionEvents {
+  changeLogs: ChangeLogEvent[];
+  leaves: LeafEvent[];
+}
+
+class Reader {
+  at = 0;
+  constructor(readonly d: Uint8Array) {}
+  u8(): number {
+    if (this.at >= this.d.length) throw new Error("short event");
+    return this.d[this.at++]!;
+  }
+  u32(): number {
+    const v = new DataView(this.d.buffer, this.d.byteOffset + this.at, 4).getUint32(0, true);
+    this.at += 4;
+    return v;
+  }
+  u64(): bigint {
+    const v = new DataView(this.d.buffer, this.d.byteOffset + this.at, 8).getBigUint64(0, true);
+    this.at += 8;
+    return v;
+  }
+  bytes(n: number): Uint8Array {
+    if (this.at + n > this.d.length) throw new Error("short event");
+    const out = this.d.slice(this.at, this.at + n);
+    this.at += n;
+    return out;
+  }
+  key(): string {
+    return encodeBase58(this.bytes(32));
+  }
+}
+
+/** `AccountCompressionEvent::ChangeLog(ChangeLogEvent::V1 { id, path, seq, index })`. */
+function readChangeLog(data: Uint8Array): ChangeLogEvent | null {
+  if (data[0] !== 0 || data[1] !== 0) return null;
+  const r = new Reader(data);
+  r.at = 2;
+  const tree = r.key();
+  const n = r.u32();
+  if (n < 1 || n > 31) return null;
+  const path: PathNode[] = [];
+  for (let i = 0; i < n; i++) path.push({ node: r.bytes(32), index: r.u32() });
+  const seq = r.u64();
+  const leafIndex = r.u32();
+  return { tree, path, seq, leafIndex };
+}
+
+/** `AccountCompressionEvent::ApplicationData(V1 { data })` holding a Bubblegum `LeafSchemaEvent` (V1 schema). */
+function readLeafEvent(data: Uint8Array): Omit<LeafEvent, "minted"> | null {
+  if (data[0] !== 1 || data[1] !== 0) return null;
+  const r = new Reader(data);
+  r.at = 2;
+  const len = r.u32();
+  if (r.at + len > data.length) return null;
+  // event_type LeafSchemaEvent (1), version V1 (0), LeafSchema::V1 (0)
+  if (r.u8() !== 1 || r.u8() !== 0 || r.u8() !== 0) return null;
+  return {
+    id: r.key(),
+    owner: r.key(),
+    delegate: r.key(),
+    nonce: r.u64(),
+    dataHash: r.bytes(32),
+    creatorHash: r.bytes(32),
+    leafHash: r.bytes(32),
+  };
+}
+
+/** Whether a transaction may carry compression events (cheap filter before decoding anything). */
+export function mayCarryCompressionEvents(record: TxRecord): boolean {
+  return (
+    record.err === null &&
+    record.accountKeys.includes(SPL_NOOP_PROGRAM) &&
+    record.innerInstructions.length > 0
+  );
+}
+
+/** The compression events of a landed transaction, per top-level instruction. */
+export function readCompressionEvents(record: TxRecord): CompressionEvents[] {
+  if (!mayCarryCompressionEvents(record)) return [];
+  const keys = record.accountKeys;
+  const top = parseWireTransaction(Buffer.from(record.tx, "base64")).instructions;
+  const out: CompressionEvents[] = [];
+  for (const inner of record.innerInstructions) {
+    const events: CompressionEvents = { changeLogs: [], leaves: [] };
+    const topIx = top[inner.index];
+    if (!topIx) continue;
+    /** The program running at each stack height (1 = the top-level instruction). */
+    const stack: string[] = [keys[topIx.programIdIndex] ?? ""];
+    let pendingMint = bubblegumMint(
+      stack[0]!,
+      topIx.data,
+      topIx.accounts.map((a) => keys[a] ?? ""),
+    );
+    for (const ix of inner.instructions) {
+      const program = keys[ix.programIdIndex] ?? "";
+      const height = ix.stackHeight ?? 2;
+      stack.length = height - 1;
+      const caller = stack[height - 2];
+      stack.push(program);
+      if (program === BUBBLEGUM_PROGRAM) {
+        const data = decodeBase58(ix.data);
+        const minted = bubblegumMint(
+          program,
+          data,
+          ix.accounts.map((a) => keys[a] ?? ""),
+        );
+        if (minted) pendingMint = minted;
+        continue;
+      }
+      if (program !== SPL_NOOP_PROGRAM) continue;
+      try {
+        const data = decodeBase58(ix.data);
+        if (caller === SPL_ACCOUNT_COMPRESSION_PROGRAM) {
+          const log = readChangeLog(data);
+          if (log) events.changeLogs.push(log);
+        } else if (caller === BUBBLEGUM_PROGRAM) {
+          const leaf = readLeafEvent(data);
+          if (leaf) {
+            events.leaves.push({ ...leaf, minted: pendingMint });
+            pendingMint = null;
+          }
+        }
+      } catch {
+        // not an event this index reads
+      }
+    }
+    if (events.changeLogs.length > 0 || events.leaves.length > 0) out.push(events);
+  }
+  return out;
+}
+
+/** The metadata a Bubblegum MintV1 / MintToCollectionV1 instruction mints, or null for any other instruction. */
+function bubblegumMint(program: string, data: Uint8Array, accounts: string[]): CompressedMetadata | null {
+  if (program !== BUBBLEGUM_PROGRAM || data.length < 8) return null;
+  const disc = Buffer.from(data.subarray(0, 8)).toString("hex");
+  if (disc === BUBBLEGUM_DISCRIMINATOR.mintV1) return readMetadataArgs(data.subarray(8), false);
+  if (disc === BUBBLEGUM_DISCRIMINATOR.mintToCollectionV1) {
+    // MintToCollectionV1 verifies the collection (account 8: the collection mint) and hashes it as verified
+    const m = readMetadataArgs(data.subarray(8), true);
+    return m && m.collection?.key === accounts[8] ? m : null;
+  }
+  return null;
+}

@@ -1,0 +1,135 @@
+/**
+ * The localnet's DAS index: answers getAsset / getAssetsByOwner / getAssetProof from memory, for Token Metadata NFTs
+ * and pNFTs, Core assets, fungible balances and Bubblegum V1 compressed NFTs. The chain feeds it: account changes
+ * ({@link DasIndex.touch}) and every landed transaction in ledger order ({@link DasIndex.applyTransaction}).
+ */
+import type { LiteSvm } from "litesvm/dist/internal";
+import { encodeBase58 } from "../base58.ts";
+import type { TxRecord } from "../history.ts";
+import { AccountAssetIndex, type IndexedTokenAccount } from "./account-index.ts";
+import { CompressedIndex } from "./compressed-index.ts";
+import { mayCarryCompressionEvents } from "./compression-events.ts";
+import {
+  compressedAsset,
+  coreAsset,
+  type DasAssetJson,
+  fungibleAsset,
+  tokenMetadataAsset,
+} from "./das-asset.ts";
+
+/** Token standards that are one-of-one NFTs (NonFungible, NonFungibleEdition, the two programmable ones). */
+const NFT_STANDARDS = new Set([0, 3, 4, 5]);
+
+/** The options of a query that change what an asset shows. */
+export interface DisplayOptions {
+  showFungible?: boolean;
+  showUnverifiedCollections?: boolean;
+}
+
+/** getAssetProof's answer. */
+export interface DasProof {
+  root: string;
+  proof: string[];
+  node_index: number;
+  leaf: string;
+  tree_id: string;
+}
+
+export class DasIndex {
+  readonly accounts: AccountAssetIndex;
+  readonly compressed = new CompressedIndex();
+
+  constructor(svm: LiteSvm) {
+    this.accounts = new AccountAssetIndex(svm);
+  }
+
+  /** Accounts a transaction or admin write may have changed. */
+  touch(addresses: Iterable<Uint8Array>): void {
+    this.accounts.touch(addresses);
+  }
+
+  /** A landed transaction, in ledger order (replayed at start, then live once durable). */
+  applyTransaction(record: TxRecord): void {
+    this.compressed.apply(record);
+  }
+
+  /** Whether the ledger must keep this transaction for the index to be rebuilt (it changed a compressed tree). */
+  needsTransaction(record: TxRecord): boolean {
+    return mayCarryCompressionEvents(record);
+  }
+
+  /** An asset by id (mint, Core asset address or compressed asset id), or null. */
+  asset(id: string, options: DisplayOptions = {}): DasAssetJson | null {
+    const leaf = this.compressed.leaf(id);
+    if (leaf) return compressedAsset(leaf, options.showUnverifiedCollections ?? false);
+    const core = this.accounts.coreAsset(id);
+    if (core) return coreAsset(id, core);
+    const meta = this.accounts.metadataOf(id);
+    const mint = this.accounts.mint(id);
+    if (!mint) return null;
+    if (meta && isNft(meta.tokenStandard, mint))
+      return tokenMetadataAsset(
+        meta,
+        this.accounts.holdersOf(id)[0] ?? null,
+        options.showUnverifiedCollections ?? false,
+      );
+    return null;
+  }
+
+  /** Every asset a wallet owns: NFTs of the three standards and compressed ones; fungible balances when asked. */
+  assetsByOwner(owner: string, options: DisplayOptions = {}): { asset: DasAssetJson; created: number }[] {
+    const showUnverified = options.showUnverifiedCollections ?? false;
+    const out: { asset: DasAssetJson; created: number }[] = [];
+    const fungible = new Map<string, { balance: bigint; address: string }>();
+    for (const t of this.accounts.tokenAccountsOf(owner)) {
+      if (t.amount === 0n) continue;
+      const mint = this.accounts.mint(t.mint);
+      if (!mint) continue;
+      const meta = this.accounts.metadataOf(t.mint);
+      if (meta && isNft(meta.tokenStandard, mint))
+        out.push({
+          asset: tokenMetadataAsset(meta, t, showUnverified),
+          created: this.accounts.seenOrder(t.mint),
+        });
+      else if (options.showFungible) addBalance(fungible, t);
+    }
+    for (const [mintAddress, held] of fungible) {
+      const mint = this.accounts.mint(mintAddress)!;
+      out.push({
+        asset: fungibleAsset(mintAddress, held, mint, this.accounts.metadataOf(mintAddress), owner),
+        created: this.accounts.seenOrder(mintAddress),
+      });
+    }
+    for (const id of this.accounts.coreAssetsOf(owner))
+      out.push({ asset: coreAsset(id, this.accounts.coreAsset(id)!), created: this.accounts.seenOrder(id) });
+    for (const leaf of this.compressed.leavesOf(owner))
+      out.push({ asset: compressedAsset(leaf, showUnverified), created: leaf.created });
+    return out;
+  }
+
+  /** The proof of a compressed asset against its tree's current root; null when the id is not a compressed leaf. */
+  proof(id: string): DasProof | null {
+    const leaf = this.compressed.leaf(id);
+    if (!leaf || leaf.burnt) return null;
+    const p = this.compressed.proof(leaf);
+    if (!p) return null;
+    return {
+      root: encodeBase58(p.root),
+      proof: p.proof.map(encodeBase58),
+      node_index: p.nodeIndex,
+      leaf: encodeBase58(p.leaf),
+      tree_id: leaf.tree,
+    };
+  }
+}
+
+function isNft(tokenStandard: number | null, mint: { supply: bigint; decimals: number }): boolean {
+  if (tokenStandard !== null) return NFT_STANDARDS.has(tokenStandard) && mint.decimals === 0;
+  return mint.decimals === 0 && mint.supply === 1n;
+}
+
+function addBalance(into: Map<string, { balance: bigint; address: string }>, t: IndexedTokenAccount): void {
+  const held = into.get(t.mint);
+  if (held) held.balance += t.amount;
+  else into.set(t.mint, { balance: t.amount, address: t.address });
+}

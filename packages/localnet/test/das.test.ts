@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeAddress } from "../src/base58.ts";
+import {
+  buildSignedTransaction,
+  DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
+  type FaucetResult,
+  generateLocalKeypair,
+  getDemoRuleSetAddress,
+  USDC_MINT_ADDRESS,
+} from "../src/index.ts";
+import { transferProgrammableNftV1 } from "../src/token-metadata.ts";
+import { rpc, startTestLocalnet } from "./helpers.ts";
+
+interface Asset {
+  interface: string;
+  id: string;
+  content: { json_uri: string; metadata: { name: string; symbol: string } };
+  grouping: { group_key: string; group_value: string; verified: boolean }[];
+  compression: { compressed: boolean };
+  ownership: { owner: string; frozen: boolean; delegated: boolean; delegate: string | null };
+  token_info?: { balance: number; decimals: number };
+  burnt: boolean;
+}
+
+/** A DAS call with named params, as DAS clients send them. */
+async function das<T>(url: string, method: string, params: Record<string, unknown>): Promise<T> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
+  if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
+  return body.result as T;
+}
+
+describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, pNFTs, Core assets", () => {
+  let net: Awaited<ReturnType<typeof startTestLocalnet>>;
+  const wallet = generateLocalKeypair();
+  let given: FaucetResult;
+  beforeAll(async () => {
+    net = await startTestLocalnet();
+    given = (await rpc(net.rpcUrl, "localnet_faucet", [wallet.address])).result as FaucetResult;
+  }, 120_000);
+  afterAll(async () => {
+    await net.cleanup();
+  });
+  const byOwner = (owner: string, extra: Record<string, unknown> = {}) =>
+    das<{ total: number; limit: number; page: number; items: Asset[] }>(net.rpcUrl, "getAssetsByOwner", {
+      ownerAddress: owner,
+      page: 1,
+      limit: 1000,
+      ...extra,
+    });
+
+  it("refuses bad input with clear errors: an invalid address, an unknown asset, a proof of an uncompressed one", async () => {
+    await expect(das(net.rpcUrl, "getAsset", { id: "not-an-address" })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(das(net.rpcUrl, "getAssetsByOwner", { ownerAddress: 7 })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(
+      das(net.rpcUrl, "getAssetsByOwner", { ownerAddress: wallet.address, limit: 1001 }),
+    ).rejects.toMatchObject({ code: -32602 });
+    await expect(das(net.rpcUrl, "getAsset", { id: generateLocalKeypair().address })).rejects.toMatchObject({
+      code: -32000,
+      message: "Asset Not Found",
+    });
+    await expect(das(net.rpcUrl, "getAssetProof", { id: given.nfts[0]!.mint })).rejects.toMatchObject({
+      code: -32000,
+    });
+    expect(await das(net.rpcUrl, "getAssetBatch", { ids: [generateLocalKeypair().address] })).toEqual([null]);
+  });
+
+  it("lists a wallet's classic NFTs, pNFTs and Core assets with interface, owner, verified collection and content", async () => {
+    const { items, page, limit } = await byOwner(wallet.address);
+    expect({ page, limit }).toEqual({ page: 1, limit: 1000 });
+    const expected = [
+      ...given.nfts.map((n) => ({
+        id: n.mint,
+        interface: "V1_NFT",
+        collection: n.collectionId,
+        name: n.name,
+      })),
+      ...given.programmableNfts.map((n) => ({
+        id: n.mint,
+        interface: "ProgrammableNFT",
+        collection: n.collectionId,
+        name: n.name,
+      })),
+      ...given.coreAssets.map((n) => ({
+        id: n.asset,
+        interface: "MplCoreAsset",
+        collection: n.collectionId,
+        name: n.name,
+      })),
+    ];
+    expect(expected.length).toBe(
+      given.nfts.length + DEMO_PROGRAMMABLE_COLLECTIONS.length + DEMO_CORE_COLLECTIONS.length,
+    );
+    expect(
+      items
+        .map((a) => ({
+          id: a.id,
+          interface: a.interface,
+          collection: a.grouping.find((g) => g.group_key === "collection" && g.verified)?.group_value,
+          name: a.content.metadata.name,
+        }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual(expected.sort((a, b) => a.id.localeCompare(b.id)));
+    for (const a of items) {
+      expect(a.ownership.owner).toBe(wallet.address);
+      expect(a.compression.compressed).toBe(false);
+      expect(a.burnt).toBe(false);
+    }
+    // a pNFT's token account is frozen by its edition, as DAS shows it
+    expect(items.find((a) => a.interface === "ProgrammableNFT")!.ownership.frozen).toBe(true);
+    expect(items.find((a) => a.interface === "V1_NFT")!.ownership.frozen).toBe(false);
+    // no fungibles unless asked
+    expect(items.some((a) => a.id === USDC_MINT_ADDRESS)).toBe(false);
+  });
+
+  it("shows fungible balances with showFungible, in base units", async () => {
+    const { items } = await byOwner(wallet.address, { displayOptions: { showFungible: true } });
+    const usdc = items.find((a) => a.id === USDC_MINT_ADDRESS);
+    const given_ = given.tokens.find((t) => t.mint === USDC_MINT_ADDRESS)!;
+    expect(usdc?.interface).toMatch(/^Fungible(Token|Asset)$/);
+    expect(String(usdc?.token_info?.balance)).toBe(given_.amount);
+    expect(usdc?.token_info?.decimals).toBe(6);
+  });
+
+  it("getAsset and getAssetBatch answer the same assets as the owner listing", async () => {
+    const core = given.coreAssets[0]!;
+    const asset = await das<Asset>(net.rpcUrl, "getAsset", { id: core.asset });
+    expect(asset).toMatchObject({
+      interface: "MplCoreAsset",
+      id: core.asset,
+      content: { metadata: { name: core.name } },
+      ownership: { owner: wallet.address, frozen: false, delegated: false, delegate: null },
+    });
+    const batch = await das<(Asset | null)[]>(net.rpcUrl, "getAssetBatch", {
+      ids: [given.nfts[0]!.mint, generateLocalKeypair().address, core.asset],
+    });
+    expect(batch.map((a) => a?.id ?? null)).toEqual([given.nfts[0]!.mint, null, core.asset]);
+  });
+
+  it("follows the chain: a pNFT transferred with Token Metadata's own instruction moves to the new owner's listing", async () => {
+    await net.airdrop(wallet.address, 1_000_000_000n);
+    const friend = generateLocalKeypair();
+    const pnft = given.programmableNfts[0]!;
+    const { blockhash } = (
+      (await rpc(net.rpcUrl, "getLatestBlockhash")).result as { value: { blockhash: string } }
+    ).value;
+    const tx = buildSignedTransaction(
+      wallet,
+      [
+        transferProgrammableNftV1({
+          mint: pnft.mint,
+          owner: wallet.address,
+          destinationOwner: friend.address,
+          ruleSet: getDemoRuleSetAddress(net.faucetAddress),
+        }),
+      ],
+      decodeAddress(blockhash),
+    );
+    const sent = await rpc(net.rpcUrl, "sendTransaction", [
+      Buffer.from(tx).toString("base64"),
+      { encoding: "base64" },
+    ]);
+    expect(sent.error).toBeUndefined();
+    expect((await byOwner(friend.address)).items.map((a) => a.id)).toEqual([pnft.mint]);
+    expect((await byOwner(wallet.address)).items.map((a) => a.id)).not.toContain(pnft.mint);
+    expect((await das<Asset>(net.rpcUrl, "getAsset", { id: pnft.mint })).ownership.owner).toBe(
+      friend.address,
+    );
+  });
+
+  it("pages with page and limit", async () => {
+    const all = (await byOwner(wallet.address, { sortBy: { sortBy: "id", sortDirection: "asc" } })).items;
+    const first = await byOwner(wallet.address, { limit: 2, sortBy: { sortBy: "id", sortDirection: "asc" } });
+    const second = await byOwner(wallet.address, {
+      limit: 2,
+      page: 2,
+      sortBy: { sortBy: "id", sortDirection: "asc" },
+    });
+    expect([...first.items, ...second.items].map((a) => a.id)).toEqual(all.slice(0, 4).map((a) => a.id));
+    expect(first.total).toBe(2);
+  });
+});
