@@ -18,6 +18,7 @@ import {
   type Address,
   generateKeyPairSigner,
   getAddressDecoder,
+  getAddressEncoder,
   type Instruction,
   type KeyPairSigner,
 } from "@solana/kit";
@@ -330,7 +331,7 @@ describe("custody accounts per standard, read from the chain (real Token Metadat
     expect(tokenRecord(p.w, destRecord)).toEqual({ state: 0, delegate: null });
   });
 
-  it("a classic NFT keeps the escrow; a Core asset and an address without metadata are refused with a sentence", async () => {
+  it("a classic NFT keeps the escrow; an address without metadata is refused with a sentence", async () => {
     const w = await createLendingWorld({ soPath: LENDING_SO, depositBaseUnits: 0n });
     const holder = await createWallet(w.svm, w.admin, []);
     const classic = await mintNft(w, holder, (await generateKeyPairSigner()).address);
@@ -340,20 +341,110 @@ describe("custody accounts per standard, read from the chain (real Token Metadat
     await expect(readNftCustody(read, { mint: any, tokenAccount: any })).rejects.toThrow(
       /is not an NFT with Metaplex metadata/,
     );
-    // a Core asset account: Key::AssetV1, owner, UpdateAuthority::Collection(collection)
-    const asset = (await generateKeyPairSigner()).address;
-    const data = new Uint8Array(120);
+  });
+
+  it("a Core asset: its owner and collection read from its account; the accounts of TakeLoan, Repay and Liquidate (LAYOUT.md 'Core assets')", async () => {
+    const w = await createLendingWorld({ soPath: LENDING_SO, depositBaseUnits: 0n });
+    const read = reader(w);
+    const [asset, owner, collection, pool, bank, loan, dest] = await Promise.all(
+      Array.from({ length: 7 }, async () => (await generateKeyPairSigner()).address),
+    );
+    const core = (address: Address, bytes: Uint8Array) =>
+      w.svm.setAccount({
+        address,
+        lamports: 10_000_000n as never,
+        data: bytes,
+        programAddress: MPL_CORE_PROGRAM_ADDRESS,
+        executable: false,
+        space: BigInt(bytes.length),
+      } as never);
+    // Key::AssetV1, owner, UpdateAuthority::Collection(collection), then name and uri
+    const data = new Uint8Array(90);
     data[0] = 1;
+    data.set(getAddressEncoder().encode(owner!), 1);
     data[33] = 2;
-    w.svm.setAccount({
-      address: asset,
-      lamports: 10_000_000n as never,
-      data,
-      programAddress: MPL_CORE_PROGRAM_ADDRESS,
-      executable: false,
-      space: BigInt(data.length),
-    } as never);
-    await expect(readNftCustody(read, { mint: asset, tokenAccount: any })).rejects.toThrow(/Core asset/);
+    data.set(getAddressEncoder().encode(collection!), 34);
+    core(asset!, data);
+    const custody = await readNftCustody(read, { mint: asset!, tokenAccount: asset! });
+    expect(custody).toEqual({ standard: "CoreNft", asset, collection, owner });
+    const take = await getTakeLoanInstruction({
+      programAddress: w.programAddress,
+      borrower: owner!,
+      oracle: w.oracle.address,
+      pool: pool!,
+      poolType: "nft-pool",
+      bank: bank!,
+      collateralMint: asset!,
+      borrowerCollateralTokenAccount: asset!,
+      borrowerCurrencyTokenAccount: dest!,
+      nonce: 1n,
+      principalBaseUnits: 1n,
+      durationSeconds: 86_400n,
+      collateralAmountBaseUnits: 1n,
+      expectedAprBps: 0,
+      attestation: attest(w, { collection: collection!, collateralValueBaseUnits: 1n }),
+      custody,
+    });
+    const a = take.accounts!;
+    expect([a[7], a[8], a[9]].map((m) => [m!.address, m!.role])).toEqual(
+      Array(3).fill([asset, AccountRole.WRITABLE]),
+    );
+    expect(a.slice(13).map((m) => m.address)).toEqual([collection, MPL_CORE_PROGRAM_ADDRESS]);
+    expect([...take.data!.subarray(121, 124), take.data![2], take.data![3]]).toEqual([2, 0, 0, 0, 0]);
+    expect(take.escrow).toBe(asset);
+    const repay = await getRepayInstruction({
+      programAddress: w.programAddress,
+      borrower: owner!,
+      pool: pool!,
+      bank: bank!,
+      loan: loan!,
+      borrowerCollateralTokenAccount: asset!,
+      borrowerCurrencyTokenAccount: dest!,
+      custody,
+    });
+    expect(repay.accounts!.slice(6, 8).map((m) => m.address)).toEqual([asset, asset]);
+    expect(repay.accounts!.slice(10).map((m) => m.address)).toEqual([collection, MPL_CORE_PROGRAM_ADDRESS]);
+    const liquidate = await getLiquidateInstruction({
+      programAddress: w.programAddress,
+      liquidator: owner!,
+      pool: pool!,
+      bank: bank!,
+      loan: loan!,
+      poolOwnerCollateralTokenAccount: dest!,
+      custody: { custody, borrower: owner!, poolOwner: dest! },
+    });
+    expect(liquidate.accounts!.slice(4).map((m) => m.address)).toEqual([
+      asset,
+      dest,
+      "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+      collection,
+      MPL_CORE_PROGRAM_ADDRESS,
+    ]);
+    // an asset outside any collection is refused before anything is built
+    data[33] = 0;
+    core(asset!, data.subarray(0, 60));
+    const loose = await readNftCustody(read, { mint: asset!, tokenAccount: asset! });
+    expect(loose).toMatchObject({ standard: "CoreNft", collection: null });
+    await expect(
+      getTakeLoanInstruction({
+        programAddress: w.programAddress,
+        borrower: owner!,
+        oracle: w.oracle.address,
+        pool: pool!,
+        poolType: "nft-pool",
+        bank: bank!,
+        collateralMint: asset!,
+        borrowerCollateralTokenAccount: asset!,
+        borrowerCurrencyTokenAccount: dest!,
+        nonce: 1n,
+        principalBaseUnits: 1n,
+        durationSeconds: 86_400n,
+        collateralAmountBaseUnits: 1n,
+        expectedAprBps: 0,
+        attestation: attest(w, { collection: collection!, collateralValueBaseUnits: 1n }),
+        custody: loose,
+      }),
+    ).rejects.toThrow(/belongs to no collection/);
   });
 
   it("the pNFT block is the program's order: programs, sysvar and the metadata's rule set", async () => {

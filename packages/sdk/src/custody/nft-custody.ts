@@ -57,8 +57,19 @@ export interface ProgrammableCustody {
   ruleSet: Address | null;
 }
 
+/** A Metaplex Core asset: the loan PDA owns it for the loan's life (Core TransferV1 in and out). */
+export interface CoreCustody {
+  standard: "CoreNft";
+  /** The asset's address (the loan's collateral "mint" and escrow). */
+  asset: Address;
+  /** The collection the asset names now (its update authority); null when it names none. */
+  collection: Address | null;
+  /** Its owner now (the borrower before the loan, the loan PDA during it). */
+  owner: Address;
+}
+
 /** What a custody ending or beginning needs for one NFT. */
-export type NftCustody = ClassicCustody | ProgrammableCustody;
+export type NftCustody = ClassicCustody | ProgrammableCustody | CoreCustody;
 
 /** The SPL associated token account of `owner` for `mint` (classic Token program). */
 export async function findAssociatedTokenPda(owner: Address, mint: Address): Promise<Address> {
@@ -75,18 +86,21 @@ function invalid(message: string): never {
 
 /**
  * Reads what custody of `mint` needs: its metadata (the token standard, the rule set it names) and, for a
- * programmable NFT, the master edition and the token record of `tokenAccount`. A Metaplex Core asset (the address
- * is an account of the Core program) answers CoreNft, which custody does not take yet (refused). Refuses an
- * address that is neither an NFT with Token Metadata metadata nor a Core asset.
+ * programmable NFT, the master edition and the token record of `tokenAccount`; a Metaplex Core asset (the address
+ * is an account of the Core program): the collection it names now. Refuses an address that is neither an NFT with
+ * Token Metadata metadata nor a Core asset.
  */
 export async function readNftCustody(
   read: AccountReader,
   input: { mint: Address; tokenAccount: Address },
 ): Promise<NftCustody> {
   const [metadata, metadataBump] = await findMetadataPda(input.mint);
-  const [metadataAccount, asset] = await read([metadata, input.mint]);
-  if (asset && asset.owner === MPL_CORE_PROGRAM_ADDRESS && decodeCoreAsset(asset.data) !== null)
-    invalid(`${input.mint} is a Metaplex Core asset: loans against Core assets are not available yet`);
+  const [metadataAccount, assetAccount] = await read([metadata, input.mint]);
+  if (assetAccount && assetAccount.owner === MPL_CORE_PROGRAM_ADDRESS) {
+    const asset = decodeCoreAsset(assetAccount.data);
+    if (asset === null) invalid(`${input.mint} is a Metaplex Core account but not an asset`);
+    return { standard: "CoreNft", asset: input.mint, collection: asset.collection, owner: asset.owner };
+  }
   if (!metadataAccount || metadataAccount.owner !== TOKEN_METADATA_PROGRAM_ADDRESS)
     invalid(`${input.mint} is not an NFT with Metaplex metadata`);
   const decoded = decodeMetadata(metadataAccount.data);
@@ -129,18 +143,42 @@ function programmableBlock(c: ProgrammableCustody): AccountMeta[] {
   ];
 }
 
+/** A Core asset's Repay / Liquidate accounts: the collection it names now (the Core program's id if none), Core. */
+function coreEndingBlock(c: CoreCustody): AccountMeta[] {
+  return [readonly(c.collection ?? MPL_CORE_PROGRAM_ADDRESS), readonly(MPL_CORE_PROGRAM_ADDRESS)];
+}
+
 /**
  * What a standard adds to TakeLoan: the account that holds the NFT during the loan (account 7; null: the escrow
- * PDA), the data bytes 121-123 and the accounts after the metadata (account 14 on).
+ * PDA), the data bytes 121-123 and the accounts after the metadata (account 14 on). A Core asset: accounts 7-9 are
+ * the asset, 13 its collection (instead of the metadata), 14 the Core program.
  */
 export function getTakeLoanCustody(c: NftCustody): {
   holder: Address | null;
   data: { nftType: number; masterEditionBump: number; tokenRecordBump: number };
+  /** Account 13 instead of the metadata PDA (a Core asset: its collection); null: the metadata PDA. */
+  replacesMetadata: Address | null;
   accounts: AccountMeta[];
 } {
   if (c.standard === "Nft")
-    return { holder: null, data: { nftType: 0, masterEditionBump: 0, tokenRecordBump: 0 }, accounts: [] };
+    return {
+      holder: null,
+      data: { nftType: 0, masterEditionBump: 0, tokenRecordBump: 0 },
+      replacesMetadata: null,
+      accounts: [],
+    };
+  if (c.standard === "CoreNft") {
+    if (c.collection === null)
+      invalid(`Core asset ${c.asset} belongs to no collection, so no pool lends against it`);
+    return {
+      holder: c.asset,
+      data: { nftType: NFT_TYPE_BYTE.CoreNft, masterEditionBump: 0, tokenRecordBump: 0 },
+      replacesMetadata: c.collection,
+      accounts: [readonly(MPL_CORE_PROGRAM_ADDRESS)],
+    };
+  }
   return {
+    replacesMetadata: null,
     holder: c.tokenAccount,
     data: {
       nftType: NFT_TYPE_BYTE.ProgrammableNft,
@@ -154,12 +192,13 @@ export function getTakeLoanCustody(c: NftCustody): {
 /** What a standard adds to Repay: the account holding the NFT (account 6; null: the escrow PDA) and accounts 10 on. */
 export function getRepayCustody(c: NftCustody): { holder: Address | null; accounts: AccountMeta[] } {
   if (c.standard === "Nft") return { holder: null, accounts: [] };
+  if (c.standard === "CoreNft") return { holder: c.asset, accounts: coreEndingBlock(c) };
   return { holder: c.tokenAccount, accounts: programmableBlock(c) };
 }
 
 /**
  * What a standard adds to Liquidate: the account holding the NFT (account 4; null: the escrow PDA) and accounts 7
- * on. A pNFT goes to the pool owner in two Transfer v1 through the loan PDA's own associated token account: the
+ * on. A Core asset: its collection now and the Core program (account 5 is then the pool owner's wallet). A pNFT goes to the pool owner in two Transfer v1 through the loan PDA's own associated token account: the
  * borrower, the pool owner, the pool owner's token record (w), the associated token program, the loan PDA's
  * associated token account (w) and its token record (w) follow the block.
  */
@@ -168,6 +207,7 @@ export async function getLiquidateCustody(
   parties: { loan: Address; borrower: Address; poolOwner: Address; poolOwnerTokenAccount: Address },
 ): Promise<{ holder: Address | null; accounts: AccountMeta[] }> {
   if (c.standard === "Nft") return { holder: null, accounts: [] };
+  if (c.standard === "CoreNft") return { holder: c.asset, accounts: coreEndingBlock(c) };
   const via = await findAssociatedTokenPda(parties.loan, c.mint);
   const [[ownerRecord], [viaRecord]] = await Promise.all([
     findTokenRecordPda(c.mint, parties.poolOwnerTokenAccount),

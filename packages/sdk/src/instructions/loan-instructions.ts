@@ -180,6 +180,7 @@ export async function getTakeLoanInstruction(
       "the custody was read for another token account than the borrower's collateral account",
     );
   const holder = custody.holder ?? escrow;
+  if (custody.replacesMetadata !== null) data[3] = 0; // a Core asset has no metadata PDA
   const accounts = [
     signer(input.borrower, true),
     signer(input.oracle, false),
@@ -189,13 +190,14 @@ export async function getTakeLoanInstruction(
     writable(vault),
     writable(loan),
     writable(holder),
-    readonly(input.collateralMint),
+    // a Core asset is its own "mint", written by Core's transfer
+    custody.replacesMetadata === null ? readonly(input.collateralMint) : writable(input.collateralMint),
     writable(input.borrowerCollateralTokenAccount),
     writable(input.borrowerCurrencyTokenAccount),
     readonly(TOKEN_PROGRAM_ADDRESS),
     readonly(SYSTEM_PROGRAM_ADDRESS),
   ];
-  if (metadata) accounts.push(readonly(metadata[0]), ...custody.accounts);
+  if (metadata) accounts.push(readonly(custody.replacesMetadata ?? metadata[0]), ...custody.accounts);
   if (input.whitelist) accounts.push(readonly(input.whitelist));
   if (input.pullFromVenue) {
     const pull = input.pullFromVenue;
@@ -326,7 +328,10 @@ export async function getLiquidateInstruction(input: {
   pool: Address;
   bank: Address;
   loan: Address;
-  /** Token account of the collateral mint owned by pool.owner (a pNFT: its associated token account). */
+  /**
+   * Token account of the collateral mint owned by pool.owner (a pNFT: its associated token account; a Core asset:
+   * the pool owner's wallet, its new owner).
+   */
   poolOwnerCollateralTokenAccount: Address;
   /** The NFT's custody as read from the chain (readNftCustody) and the parties a pNFT's transfer names. */
   custody?: { custody: NftCustody; borrower: Address; poolOwner: Address };
