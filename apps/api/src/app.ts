@@ -10,7 +10,6 @@ import { createCatalogService } from "./assets/catalog-service.ts";
 import { type CatalogSource, createLocalnetCatalogSource } from "./assets/catalog-source.ts";
 import { createDasAssetSource } from "./assets/das-asset-source.ts";
 import { createImageChecker } from "./assets/image-check.ts";
-import { createLocalnetAssetSource } from "./assets/localnet-asset-source.ts";
 import { registerBankRoutes } from "./banks/bank-routes.ts";
 import { BankSchema } from "./banks/bank-view.ts";
 import { registerCalendarRoutes } from "./calendar/calendar-routes.ts";
@@ -123,7 +122,8 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     catalog,
     assets:
       overrides.assetSource ??
-      (config.dasUrl !== undefined ? createDasAssetSource(config.dasUrl) : createLocalnetAssetSource(rpc)),
+      // one read path: the localnet answers DAS on its own RPC port, as DAS-enabled mainnet RPC providers do
+      createDasAssetSource(config.dasUrl ?? config.solanaRpcUrl),
     images: createImageChecker(config.imageProxyUrl),
     now,
     chainNow,

@@ -21,8 +21,12 @@ describe("catalogue, wallet assets and prices read from a seeded localnet", () =
     dataDir = mkdtempSync(join(tmpdir(), "cistern-api-localnet-"));
     net = await startLocalnet({ rpcPort: 0, dataDir: join(dataDir, "chain"), slotMs: 100 });
     const given = await net.faucet(wallet);
-    // Classic NFTs and the programmable NFT (Token Metadata both); the Core asset is no token and not listed here.
-    faucetNfts = [...given.nfts, ...given.programmableNfts];
+    // Classic NFTs, the programmable NFT and the Core asset: the API reads them through the localnet's DAS
+    faucetNfts = [
+      ...given.nfts,
+      ...given.programmableNfts,
+      ...given.coreAssets.map((c) => ({ mint: c.asset, collectionId: c.collectionId })),
+    ];
     t = await createTestDatabase("pglite");
     const config = loadConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, SOLANA_RPC_URL: net.rpcUrl });
     app = await createApp(config, { db: t.db });
@@ -56,7 +60,7 @@ describe("catalogue, wallet assets and prices read from a seeded localnet", () =
     for (const token of DEMO_WORLD.tokens) expect(currencies[token.mint]?.metadata.symbol).toBe(token.symbol);
   });
 
-  it("reads the wallet's NFTs (Metaplex metadata over RPC) sorted by floor price, and its token balances", async () => {
+  it("reads the wallet's NFTs (the localnet's DAS, as in production) sorted by floor price, and its token balances", async () => {
     expect(faucetNfts.length).toBeGreaterThan(0);
     const { nfts } = (await get(`/asset/assets?pubkey=${wallet}`)) as {
       nfts: { mint: string; collection: string; floorPrice: number | null }[];
