@@ -8,7 +8,7 @@ import {
 } from "@cistern/sdk";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
-import { type QuoteJson, quoteLoan } from "../calculator/quote-service.ts";
+import { type QuoteJson, quoteLoanFresh } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
@@ -168,8 +168,10 @@ export async function quoteMortgage(
     mortgagePrice: listing.price,
     ...(input.amount !== undefined ? { amount: input.amount } : {}),
   };
-  const pool = input.pool ?? (await quoteLoan(tx, request)).offer.pool;
-  const result = await quoteLoan(tx, { ...request, pool });
+  const result = await quoteLoanFresh(
+    tx,
+    input.pool === undefined ? request : { ...request, pool: input.pool },
+  );
   const principal = result.offer.amount;
   const interest = result.offer.interest;
   const terms: MortgageTerms = {

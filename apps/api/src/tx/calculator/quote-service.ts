@@ -185,9 +185,10 @@ export async function loadQuoteBasis(
   tx: TxContext,
   req: BasisRequest,
   chainNow?: number,
+  pools: () => Promise<LendingSnapshot> = () => tx.state.snapshot(),
 ): Promise<QuoteBasis> {
   const [snapshot, valuation, nowSeconds] = await Promise.all([
-    req.pool === undefined ? tx.state.snapshot() : freshPoolSnapshot(tx, req.pool),
+    req.pool === undefined ? pools() : freshPoolSnapshot(tx, req.pool),
     loadTxValuation(tx.app),
     chainNow === undefined ? tx.clock.recentUnixTime() : Promise.resolve(chainNow),
   ]);
@@ -249,6 +250,11 @@ export function decideQuote(tx: TxContext, basis: QuoteBasis, req: QuoteRequest)
 
 /** decideQuote's offers without the quote answer (a builder's first pick, decided again on fresh state). */
 function decideOffers(basis: QuoteBasis, req: QuoteRequest): { best: PoolOffer; offers: PoolOffer[] } {
+  // no quote on a price the valuation service cannot vouch for (2010, naming the collateral or currency)
+  const refused =
+    basis.valuation.refusal(req.collateralId) ??
+    (req.currency === undefined ? null : basis.valuation.refusal(req.currency));
+  if (refused !== null) throw refused;
   const { offers, refusals } = findPoolOffers(askOf(req, basis), basis.snapshot, basis.valuation);
   const best = offers[0];
   if (best === undefined) {
@@ -281,9 +287,33 @@ export async function quoteLoan(tx: TxContext, req: QuoteRequest, chainNow?: num
  */
 export async function quoteLoanFresh(tx: TxContext, req: QuoteRequest): Promise<QuoteResult> {
   if (req.pool !== undefined) return quoteLoan(tx, req);
-  const basis = await loadQuoteBasis(tx, req);
-  const pool = decideOffers(basis, req).best.pool;
+  const { basis, pool } = await pickBuilderPool(tx, req);
   return decideQuote(tx, await freshenQuoteBasis(tx, basis, { ...req, pool }), { ...req, pool });
+}
+
+/**
+ * How long before a refused pick the read it is made again on may have begun: short enough that the read follows the
+ * user's own write (confirmed before their next click), long enough that a burst of refused builds shares one read
+ * (at most ten reads a second however many builds are refused).
+ */
+const REFUSED_PICK_MAX_AGE_MS = 100;
+
+/**
+ * The best pool on the cached snapshot; when no pool can lend there, the pick is made once more on pools and banks
+ * read now: the cached snapshot may predate the user's own write (a repay that just gave a pool its liquidity
+ * back), and a builder must not refuse on it.
+ */
+async function pickBuilderPool(
+  tx: TxContext,
+  req: QuoteRequest,
+): Promise<{ basis: QuoteBasis; pool: string }> {
+  const basis = await loadQuoteBasis(tx, req);
+  const cachedPick = findPoolOffers(askOf(req, basis), basis.snapshot, basis.valuation).offers[0];
+  if (cachedPick !== undefined) return { basis, pool: cachedPick.pool };
+  const recent = await loadQuoteBasis(tx, req, basis.nowSeconds, () =>
+    tx.state.recentSnapshot(REFUSED_PICK_MAX_AGE_MS),
+  );
+  return { basis: recent, pool: decideOffers(recent, req).best.pool };
 }
 
 /** A micro-USD figure as a display number of USD. */

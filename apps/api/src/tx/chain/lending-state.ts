@@ -36,6 +36,11 @@ export interface LendingState {
   snapshot(): Promise<LendingSnapshot>;
   /** Forgets the snapshot (the next call reads the chain). */
   invalidate(): void;
+  /**
+   * Pools and banks read at most `maxAgeMs` ago: the read in flight or just done when there is one, else a new one
+   * (for a builder whose pick on the cached snapshot was refused: the snapshot may predate the user's own write).
+   */
+  recentSnapshot(maxAgeMs: number): Promise<LendingSnapshot>;
   /** Fresh reads (null when missing or not that account type). */
   getConfig(): Promise<ConfigAccount | null>;
   getPool(address: string): Promise<PoolAccount | null>;
@@ -230,14 +235,29 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
     return out;
   }
 
+  // The newest read begun, shared by recentSnapshot's callers (a failed read is not kept).
+  let newest: { startedAtMs: number; read: Promise<LendingSnapshot> } | undefined;
+  const trackedLoad = () => {
+    const read = load();
+    newest = { startedAtMs: Date.now(), read };
+    read.catch(() => {
+      if (newest?.read === read) newest = undefined;
+    });
+    return read;
+  };
   // Fresh for ttlMs; until 5 x ttlMs the old snapshot answers while one reload runs in the background.
-  let snapshot = cachedFor(ttlMs, ttlMs * 5, load);
+  let snapshot = cachedFor(ttlMs, ttlMs * 5, trackedLoad);
 
   return {
     programId,
     snapshot: () => snapshot(),
     invalidate() {
-      snapshot = cachedFor(ttlMs, ttlMs * 5, load);
+      snapshot = cachedFor(ttlMs, ttlMs * 5, trackedLoad);
+    },
+    recentSnapshot(maxAgeMs) {
+      return newest !== undefined && Date.now() - newest.startedAtMs <= maxAgeMs
+        ? newest.read
+        : trackedLoad();
     },
     getConfig: readConfig,
     async getPool(address) {
