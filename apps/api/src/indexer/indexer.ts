@@ -2,6 +2,7 @@ import { decodeAccount } from "@cistern/sdk";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database, Queryable } from "../db/database.ts";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+import { loanListCacheOf } from "../loans/loan-list-cache.ts";
 import { upsertRequest } from "../requests/request-store.ts";
 import type { RpcClient } from "../solana/rpc-client.ts";
 import { connectProgramPubSub, type PubSubConnection } from "./pubsub-client.ts";
@@ -73,6 +74,8 @@ function tryDecode(data: Uint8Array): Decoded | null {
 export function createIndexer(options: IndexerOptions): Indexer {
   const { db, rpc, programId, log } = options;
   const now = options.now ?? (() => Date.now() / 1000);
+  /** The loan lists kept in memory by this process's routes: dropped as the indexer's writes commit. */
+  const loanLists = loanListCacheOf(db);
   let leader = false;
   let stopped = false;
   let pubsub: PubSubConnection | undefined;
@@ -164,6 +167,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await applyDecoded(tx, pubkey, decoded, slot);
       await saveCursor(tx, programId, slot, null, null);
     });
+    if (decoded?.type === "Loan") loanLists.invalidateBorrowers([decoded.account.borrower]);
     if (decoded === null) applied.delete(pubkey);
     else noteApplied(pubkey, data, slot);
   }
@@ -183,6 +187,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       const batch = decoded.slice(i, i + BATCH);
       // accounts whose bytes this indexer wrote last: their rows only move to this slot
       const unchanged = new Map<string, string[]>();
+      let rewritten = false;
       await db.transaction(async (tx) => {
         for (const entry of batch) {
           const type = entry.decoded.type;
@@ -194,7 +199,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
             result.pools++;
             livePools.add(entry.pubkey);
           }
-          if (type === "Loan") result.loans++;
+          if (type === "Loan") {
+            result.loans++;
+            if (!unchanged.get(type)?.includes(entry.pubkey)) rewritten = true;
+          }
           if (type === "Request") result.requests++;
         }
         for (const [type, pubkeys] of unchanged)
@@ -204,6 +212,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
           );
       });
       for (const entry of batch) noteApplied(entry.pubkey, entry.data, slot);
+      // a loan row rewritten (a restart, a missed notification): its lists are read again
+      if (rewritten) loanLists.invalidateAll();
     }
     await db.transaction(async (tx) => {
       const open = await tx.query<{ pubkey: string }>("SELECT pubkey FROM pools WHERE status <> 'Closed'");
@@ -220,6 +230,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await backfillSignatures(db, rpc, programId, log).catch((error: unknown) =>
       log.warn({ err: error }, "signature backfill failed"),
     );
+    // a backfill may record sales and down payments of any loan
+    loanLists.invalidateAll();
     return result;
   }
 
@@ -323,7 +335,24 @@ export function createIndexer(options: IndexerOptions): Indexer {
     );
     for (const { pubkey, data, slot } of written) noteApplied(pubkey, data, slot);
     for (const { pubkey } of closed) applied.delete(pubkey);
-    if (missed) await backfillSignatures(db, rpc, programId, log);
+    // the lists of every borrower whose loan the batch wrote (a sale or down payment of a loan the batch did not
+    // write: every list)
+    const loans = written.flatMap((w) => (w.decoded.type === "Loan" ? [w] : []));
+    const writtenLoans = new Set(loans.map((w) => w.pubkey));
+    if (
+      landed.some((facts) =>
+        facts.loans.some((l) => !writtenLoans.has(l.loan) && (l.sale ?? l.margin) !== null),
+      )
+    )
+      loanLists.invalidateAll();
+    else
+      loanLists.invalidateBorrowers(
+        loans.map((w) => (w.decoded as Extract<Decoded, { type: "Loan" }>).account.borrower),
+      );
+    if (missed) {
+      await backfillSignatures(db, rpc, programId, log);
+      loanLists.invalidateAll();
+    }
   }
 
   /**
@@ -406,6 +435,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     if (stopped || leader) return leader;
     leader = await db.tryAdvisoryLock(INDEXER_LOCK_KEY);
     if (leader) {
+      // this process now sees every write to the loans: its loan lists may be kept in memory
+      loanLists.setEnabled(true);
       const cursor = await readCursor(db, programId);
       log.info({ cursor }, "indexer leading; resuming from cursor");
       follow();
@@ -431,6 +462,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       pubsub?.close();
       await queue;
       await reconciling?.catch(() => undefined);
+      loanLists.setEnabled(false);
     },
     isLeader: () => leader,
     reconcile,
@@ -442,6 +474,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
           await tx.query(`DELETE FROM ${table}`);
         await tx.query("DELETE FROM indexer_cursor WHERE program_id = $1", [programId]);
       });
+      loanLists.invalidateAll();
       return reconcile();
     },
     applyAccount,

@@ -4,6 +4,7 @@ import type { AppContext } from "../app-context.ts";
 import { getValuation } from "../catalog/token-info.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Pagination, Pubkey, StringEnum, withErrors } from "../http/schemas.ts";
+import { loanListCacheOf } from "./loan-list-cache.ts";
 import { type LoanFilterColumn, queryLoanPage } from "./loan-queries.ts";
 import { toLoanView } from "./loan-view.ts";
 
@@ -34,6 +35,8 @@ export function registerLoanListRoute(
   column: LoanFilterColumn,
   description: string,
 ): void {
+  // pages kept between the indexer's writes (on while this process leads the indexer)
+  const cache = loanListCacheOf(ctx.db);
   getRoute<ListQuery, unknown>(
     app,
     path,
@@ -44,8 +47,15 @@ export function registerLoanListRoute(
       response: withErrors({ 200: Type.Ref("LoanList") }),
     },
     async (query) => {
+      const key = {
+        column,
+        value: query[keyName]!,
+        status: query.status,
+        limit: query.limit,
+        offset: query.offset,
+      };
       const [page, valuation] = await Promise.all([
-        queryLoanPage(ctx.db, column, query[keyName]!, query.status, query.limit, query.offset),
+        cache.read(key, () => queryLoanPage(ctx.db, column, key.value, key.status, key.limit, key.offset)),
         getValuation(ctx),
       ]);
       return {
