@@ -145,6 +145,52 @@ describe("borrow page", () => {
     return { requests, pool };
   }
 
+  it("names each NFT's standard in the list and says how a programmable NFT or a Core asset is held", async () => {
+    const pnft = address();
+    const core = address();
+    installApi((r) => {
+      if (r.path === "/asset/assets") {
+        const nft = (mint: string, name: string, nftType: string) => ({
+          mint,
+          name,
+          image: "",
+          collection,
+          collectionName: "Cistern Cats",
+          nftType,
+          floorPriceLamports: "5000000000",
+          floorPriceUsd: 750,
+        });
+        return {
+          body: {
+            nfts: [
+              nft(nftMint, "Cat #1", "Nft"),
+              nft(pnft, "Petrel #5", "ProgrammableNft"),
+              nft(core, "Koi #5", "CoreNft"),
+            ],
+          },
+        };
+      }
+      if (r.path === "/dirty/pools") return { body: { pools: [], banks: [], totalCount: 0 } };
+      if (r.path === "/prices") return { body: { prices: { [SOL_MINT]: { price: 150 } } } };
+      return undefined;
+    });
+    renderPage(<BorrowPage />, { wallet: makeWallet(Keypair.generate()), nowSeconds: NOW });
+    const list = await screen.findByTestId("nft-list");
+    expect(within(list).getAllByTestId("nft-standard").map((e) => e.textContent?.trim())).toEqual([
+      "· NFT",
+      "· Programmable NFT",
+      "· Core asset",
+    ]);
+    fireEvent.click(within(list).getByText("Petrel #5"));
+    expect((await screen.findByTestId("custody-note")).textContent).toBe(
+      "Programmable NFT. It stays in your wallet, locked to the loan until you repay; if the loan defaults it goes to the lender.",
+    );
+    fireEvent.click(within(list).getByText("Koi #5"));
+    expect((await screen.findByTestId("custody-note")).textContent).toBe(
+      "Core asset. The loan holds it until you repay; if the loan defaults it goes to the lender.",
+    );
+  });
+
   it("asks for a wallet first", () => {
     installApi(() => undefined);
     renderPage(<BorrowPage />);

@@ -1,5 +1,6 @@
 import { useApiQuery } from "../../kit/api.ts";
 import { parsePoolPage } from "../pools/pool-data.ts";
+import { type NftStandard, parseNftStandard } from "./nft-standard.ts";
 
 /** An NFT of the wallet with its collection floor. */
 export interface WalletNft {
@@ -11,6 +12,8 @@ export interface WalletNft {
   /** Floor price, lamports; null when unknown. */
   floorLamports: bigint | null;
   floorUsd: number | null;
+  /** The NFT's standard (NFT, programmable NFT, Core asset ...); null when the API did not say. */
+  standard: NftStandard | null;
 }
 
 /** A token balance of the wallet. */
@@ -36,6 +39,7 @@ export function parseWalletNfts(body: unknown): WalletNft[] {
     collectionName: typeof n.collectionName === "string" ? n.collectionName : null,
     floorLamports: typeof n.floorPriceLamports === "string" ? BigInt(n.floorPriceLamports) : null,
     floorUsd: typeof n.floorPriceUsd === "number" ? n.floorPriceUsd : null,
+    standard: parseNftStandard(n.nftType),
   }));
 }
 

@@ -23,6 +23,7 @@ import {
 } from "./borrow-data.ts";
 import { BorrowForm, type BorrowSubmit } from "./borrow-form.tsx";
 import { findOffers, type Prices } from "./borrow-model.ts";
+import { describeCustody, describeNftStandard } from "./nft-standard.ts";
 
 /** Builder payload of a loan against an NFT. */
 export function nftLoanPayload(borrower: string, nftMint: string, request: BorrowSubmit) {
@@ -154,7 +155,12 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                         ) : null}
                         <span className="pg-asset-text">
                           <strong>{nft.name || nft.mint.slice(0, 8)}</strong>
-                          <small className="muted">{nft.collectionName ?? "Unknown collection"}</small>
+                          <small className="muted">
+                            {nft.collectionName ?? "Unknown collection"}
+                            {nft.standard !== null ? (
+                              <span data-testid="nft-standard"> · {describeNftStandard(nft.standard)}</span>
+                            ) : null}
+                          </small>
                           <small>
                             Floor{" "}
                             {nft.floorLamports === null
@@ -179,6 +185,11 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                 {current ? (
                   <>
                     <h2>Borrow against {current.name}</h2>
+                    {current.standard !== null && describeCustody(current.standard) !== null ? (
+                      <p className="muted" data-testid="custody-note">
+                        {describeNftStandard(current.standard)}. {describeCustody(current.standard)}
+                      </p>
+                    ) : null}
                     <BorrowForm
                       key={current.mint}
                       offers={offersOf(current)}

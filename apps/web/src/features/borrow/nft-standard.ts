@@ -1,0 +1,33 @@
+/** The NFT standards the API names (an asset's nftType, a loan's loanType). */
+export type NftStandard = "Nft" | "ProgrammableNft" | "CompressedNft" | "CoreNft";
+
+const LABELS: Record<NftStandard, string> = {
+  Nft: "NFT",
+  ProgrammableNft: "Programmable NFT",
+  CompressedNft: "Compressed NFT",
+  CoreNft: "Core asset",
+};
+
+/** Reads an API nftType / loanType; anything else (a token loan, an unknown value) is null. */
+export function parseNftStandard(value: unknown): NftStandard | null {
+  return typeof value === "string" && value in LABELS ? (value as NftStandard) : null;
+}
+
+/** What a borrower reads for a standard ("Programmable NFT"). */
+export function describeNftStandard(standard: NftStandard): string {
+  return LABELS[standard];
+}
+
+/**
+ * How the NFT is held during a loan, in one sentence (the program's custody per standard), or null when the
+ * standard cannot be borrowed against yet.
+ */
+export function describeCustody(standard: NftStandard): string | null {
+  if (standard === "ProgrammableNft")
+    return "It stays in your wallet, locked to the loan until you repay; if the loan defaults it goes to the lender.";
+  if (standard === "CoreNft")
+    return "The loan holds it until you repay; if the loan defaults it goes to the lender.";
+  if (standard === "Nft")
+    return "The loan holds it until you repay; if the loan defaults it goes to the lender.";
+  return null;
+}
