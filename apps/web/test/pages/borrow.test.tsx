@@ -176,11 +176,11 @@ describe("borrow page", () => {
     });
     renderPage(<BorrowPage />, { wallet: makeWallet(Keypair.generate()), nowSeconds: NOW });
     const list = await screen.findByTestId("nft-list");
-    expect(within(list).getAllByTestId("nft-standard").map((e) => e.textContent?.trim())).toEqual([
-      "· NFT",
-      "· Programmable NFT",
-      "· Core asset",
-    ]);
+    expect(
+      within(list)
+        .getAllByTestId("nft-standard")
+        .map((e) => e.textContent?.trim()),
+    ).toEqual(["· NFT", "· Programmable NFT", "· Core asset"]);
     fireEvent.click(within(list).getByText("Petrel #5"));
     expect((await screen.findByTestId("custody-note")).textContent).toBe(
       "Programmable NFT. It stays in your wallet, locked to the loan until you repay; if the loan defaults it goes to the lender.",
