@@ -1,4 +1,4 @@
-import { INSTRUCTION_TAG } from "@cistern/sdk";
+import { INSTRUCTION_TAG, TOKEN_METADATA_PROGRAM_ADDRESS } from "@cistern/sdk";
 import type { Instruction } from "@solana/kit";
 import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "./whitelist-builder.ts";
 import {
@@ -31,10 +31,25 @@ const LENDING_CU: Record<number, number> = {
 /** Migrate: 2,623 CU for a pool and about 2,400 more per loan measured (cu-table), doubled likewise. */
 const MIGRATE_CU = { pool: 6_000, perLoan: 5_000 };
 
+/**
+ * A programmable NFT's custody runs Token Metadata (and its rule set through Token Auth Rules) inside the lending
+ * instruction: measured with the real binaries (LiteSVM, the SDK's custody test) take-loan 116,485 CU, repay
+ * 80,911, liquidate 325,764 (two Transfer v1 and a token account creation); these carry about a quarter of headroom
+ * (rule sets and account states vary), the liquidation's total staying near the 400,000 it needs.
+ */
+const PROGRAMMABLE_CU: Record<number, number> = {
+  [INSTRUCTION_TAG.TakeLoan]: 150_000,
+  [INSTRUCTION_TAG.Repay]: 105_000,
+  [INSTRUCTION_TAG.Liquidate]: 360_000,
+};
+
 function lendingCu(ix: Instruction): number {
   const tag = ix.data?.[0] ?? -1;
   if (tag === INSTRUCTION_TAG.Migrate)
     return MIGRATE_CU.pool + MIGRATE_CU.perLoan * Math.max(0, (ix.accounts?.length ?? 3) - 3);
+  // the custody block names Token Metadata only for a programmable NFT
+  if (ix.accounts?.some((a) => a.address === TOKEN_METADATA_PROGRAM_ADDRESS) && PROGRAMMABLE_CU[tag])
+    return PROGRAMMABLE_CU[tag];
   return LENDING_CU[tag] ?? 50_000;
 }
 

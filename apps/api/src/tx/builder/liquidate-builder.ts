@@ -12,6 +12,7 @@ import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing } from "../tx-errors.ts";
 import { owedAt } from "./loan-builder.ts";
+import { readLoanCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
@@ -67,7 +68,12 @@ export async function liquidatePlan(
   }
   const pool = await tx.state.getPool(loan.pool);
   if (pool === null) throw badRequest(`pool ${loan.pool} of loan ${input.loan} no longer exists`);
-  const ownerAta = await findAssociatedTokenAddress(pool.owner, loan.collateralMint);
+  const custody = await readLoanCustody(tx, loan);
+  // a Core asset goes to the pool owner's wallet itself
+  const ownerAta =
+    custody.standard === "CoreNft"
+      ? pool.owner
+      : await findAssociatedTokenAddress(pool.owner, loan.collateralMint);
   const ownerAtaIx = createAssociatedTokenIdempotent(payer, ownerAta, pool.owner, loan.collateralMint);
   const common = {
     loan: input.loan,
@@ -76,8 +82,10 @@ export async function liquidatePlan(
     collateralMint: loan.collateralMint,
     collateralAmount: loan.collateralAmount.toString(),
     principal: loan.principal.toString(),
+    loanType: isDefi ? "Token" : custody.standard,
   };
-  if (pool.flags.autoSell && input.classic !== true) {
+  // LiquidateSell moves the collateral out of a classic escrow only: a pNFT goes to the pool owner
+  if (pool.flags.autoSell && input.classic !== true && custody.standard === "Nft") {
     const due = loan.principal + owedAt(loan, now + SALE_MARGIN_SECONDS);
     const sell = await (isDefi
       ? autoSellSwap(tx, loan, input.loan, due)
@@ -113,10 +121,13 @@ export async function liquidatePlan(
     bank: loan.bank,
     loan: address(input.loan),
     poolOwnerCollateralTokenAccount: ownerAta,
+    custody: { custody, borrower: loan.borrower, poolOwner: pool.owner },
   });
   return {
     feePayer: payer,
-    groups: [[ownerAtaIx, ix]],
+    // a programmable NFT's destination is created by Token Metadata's transfer (with its token record); a Core
+    // asset needs none
+    groups: [custody.standard === "Nft" ? [ownerAtaIx, ix] : [ix]],
     metadata: { ...common, autoSell: false },
   };
 }

@@ -6,6 +6,7 @@ import {
   getRepayInstruction,
   getTakeLoanInstruction,
   type LoanAccount,
+  type NftCustody,
   type VenuePull,
 } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
@@ -18,6 +19,7 @@ import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
+import { readCustody, readLoanCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
   createAssociatedTokenIdempotent,
@@ -70,12 +72,23 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
   const borrower = address(input.borrower);
   let collection = input.collateralMint;
   let collateralAccount: Address;
+  let custody: NftCustody = { standard: "Nft" };
   if (isDefi) {
     collateralAccount = await findAssociatedTokenAddress(borrower, address(input.collateralMint));
   } else {
-    const nft = await resolveNft(tx, input.collateralMint, input.borrower);
-    collection = nft.collection;
-    collateralAccount = nft.ownerTokenAccount!;
+    const mint = address(input.collateralMint);
+    custody = await readCustody(tx, mint, await findAssociatedTokenAddress(borrower, mint));
+    if (custody.standard === "CoreNft") {
+      // a Core asset is its own account: its owner and collection are read from it
+      if (custody.owner !== borrower) throw badRequest(`${input.borrower} does not own Core asset ${mint}`);
+      if (custody.collection === null) throw badRequest(`Core asset ${mint} belongs to no collection`);
+      collection = custody.collection;
+      collateralAccount = mint;
+    } else {
+      const nft = await resolveNft(tx, input.collateralMint, input.borrower);
+      collection = nft.collection;
+      collateralAccount = nft.ownerTokenAccount!;
+    }
   }
   const request = {
     poolType: isDefi ? ("defi-pool" as const) : ("nft-pool" as const),
@@ -113,21 +126,26 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     expectedAprBps: offer.account.loanAprBps,
     attestation,
     pullFromVenue,
+    custody,
   });
-  // The pool owner's token account for the collateral (where a liquidation sends it), created if missing.
+  // The pool owner's token account for the collateral (where a liquidation sends it), created if missing; a
+  // programmable NFT's is created by Token Metadata's transfer at liquidation (with its token record).
   const poolOwner = offer.account.owner;
   const ownerCollateral = await findAssociatedTokenAddress(poolOwner, address(input.collateralMint));
-  const ownerAta = createAssociatedTokenIdempotent(
-    borrower,
-    ownerCollateral,
-    poolOwner,
-    address(input.collateralMint),
-  );
+  const ownerAta =
+    custody.standard === "Nft"
+      ? [createAssociatedTokenIdempotent(borrower, ownerCollateral, poolOwner, address(input.collateralMint))]
+      : [];
   return {
     feePayer: borrower,
-    groups: [[...flow.before, ownerAta, ix, ...flow.after]],
+    groups: [[...flow.before, ...ownerAta, ix, ...flow.after]],
     needsOracle: true,
-    metadata: { loan: ix.loan, pool: offer.pool, quote: quote satisfies QuoteJson },
+    metadata: {
+      loan: ix.loan,
+      pool: offer.pool,
+      quote: quote satisfies QuoteJson,
+      loanType: isDefi ? "Token" : custody.standard,
+    },
   };
 }
 
@@ -210,6 +228,8 @@ export async function repayPlan(
       throw badRequest(`loan ${key} is ${loan.isDefi ? "a token" : "an NFT"} loan; use the other route`);
     return { key: address(key), loan };
   });
+  const custodies = await Promise.all(loans.map(({ loan }) => readLoanCustody(tx, loan)));
+  const custodyOf = new Map(loans.map(({ key }, i) => [key, custodies[i]!]));
 
   async function group(items: typeof loans) {
     const currencies = [...new Set(items.map((l) => l.loan.currencyMint))];
@@ -230,9 +250,15 @@ export async function repayPlan(
     }
     const body = [];
     for (const { key, loan } of items) {
-      const collateralAta = await findAssociatedTokenAddress(borrower, loan.collateralMint);
+      const custody = custodyOf.get(key)!;
+      // a programmable NFT never left the borrower's token account (the loan's escrow)
+      const collateralAta =
+        custody.standard === "Nft"
+          ? await findAssociatedTokenAddress(borrower, loan.collateralMint)
+          : loan.escrow;
+      if (custody.standard === "Nft")
+        body.push(createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint));
       body.push(
-        createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint),
         await getRepayInstruction({
           programAddress: tx.programId,
           borrower,
@@ -241,6 +267,7 @@ export async function repayPlan(
           loan: key,
           borrowerCollateralTokenAccount: collateralAta,
           borrowerCurrencyTokenAccount: currencyAccount.get(loan.currencyMint)!,
+          custody,
         }),
       );
     }

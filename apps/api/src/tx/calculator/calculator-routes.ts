@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { Pubkey, withErrors } from "../../http/schemas.ts";
 import { parseBaseUnits } from "../builder/builder-schemas.ts";
+import { requireClassicCustody } from "../builder/nft-custody.ts";
 import { findRefinanceOffer } from "../builder/refinance-builder.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing, toRequestError } from "../tx-errors.ts";
@@ -65,6 +66,8 @@ export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: bo
   if (account.status !== "Ongoing") throw loanNotOngoing(account, "borrower");
   if (account.isDefi !== isDefi)
     throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
+  // extend, refinance and the sales move the collateral through the classic escrow only (for now)
+  requireClassicCustody(account, "Extending, refinancing or selling");
   return account;
 }
 
