@@ -3,16 +3,17 @@ import type { CatalogService } from "./assets/catalog-service.ts";
 import type { ImageChecker } from "./assets/image-check.ts";
 import type { ApiConfig } from "./config/config.ts";
 import type { Database } from "./db/database.ts";
-import type { PriceService } from "./prices/price-service.ts";
 import type { RpcClient } from "./solana/rpc-client.ts";
 import type { ChainClock } from "./tx/chain/chain-clock.ts";
+import type { ValuationService } from "./valuation/valuation-service.ts";
 
 /** Everything a route needs, built once in createApp and passed explicitly (no module globals). */
 export interface AppContext {
   config: ApiConfig;
   db: Database;
   rpc: RpcClient;
-  prices: PriceService;
+  /** The one valuation service: token prices and collection values, guarded (valuation/). */
+  prices: ValuationService;
   catalog: CatalogService;
   assets: AssetSource;
   images: ImageChecker;

@@ -7,7 +7,12 @@ import type { AppContext } from "./app-context.ts";
 import { registerAssetRoutes } from "./assets/asset-routes.ts";
 import type { AssetSource } from "./assets/asset-source.ts";
 import { createCatalogService } from "./assets/catalog-service.ts";
-import { type CatalogSource, createLocalnetCatalogSource } from "./assets/catalog-source.ts";
+import {
+  type Catalog,
+  type CatalogSource,
+  createFileCatalogSource,
+  getCatalogFilePath,
+} from "./assets/catalog-source.ts";
 import { createDasAssetSource } from "./assets/das-asset-source.ts";
 import { createImageChecker } from "./assets/image-check.ts";
 import { registerBankRoutes } from "./banks/bank-routes.ts";
@@ -31,21 +36,20 @@ import { type ApiMetrics, createApiMetrics, registerMetricsRoutes } from "./ops/
 import { createPrettyLogStream } from "./ops/pretty-log-stream.ts";
 import { registerPoolRoutes } from "./pools/pool-routes.ts";
 import { PoolSchema } from "./pools/pool-view.ts";
-import { createHttpPriceSource } from "./prices/http-price-source.ts";
-import { createLocalPriceSource } from "./prices/local-price-source.ts";
 import { registerPriceRoutes } from "./prices/price-routes.ts";
-import { createPriceService } from "./prices/price-service.ts";
-import type { PriceSource } from "./prices/price-source.ts";
 import { registerRequestRoutes } from "./requests/request-routes.ts";
 import { createRpcClient, type RpcClient } from "./solana/rpc-client.ts";
 import { createChainClock } from "./tx/chain/chain-clock.ts";
 import { registerUserRoutes } from "./users/user-routes.ts";
+import { createValuationService } from "./valuation/valuation-service.ts";
+import { createValuationSources, type ValuationSources } from "./valuation/valuation-sources.ts";
 
 /** Parts createApp would otherwise build from the config (tests pass their own). */
 export interface AppOverrides {
   db?: Database;
   rpc?: RpcClient;
-  priceSource?: PriceSource;
+  /** Where token prices and collection values come from (default: the configured sources). */
+  valuationSources?: ValuationSources;
   catalogSource?: CatalogSource;
   assetSource?: AssetSource;
   now?: () => number;
@@ -99,21 +103,30 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
       ? async () => overrides.now!()
       : () => chainClock.recentUnixTime().catch(() => Math.floor(Date.now() / 1000));
   const catalog = createCatalogService(
-    overrides.catalogSource ?? createLocalnetCatalogSource(rpc),
+    overrides.catalogSource ??
+      createFileCatalogSource(config.valuation.catalogFile ?? getCatalogFilePath(config.cluster)),
     db,
     now,
     (error) => app.log.warn({ err: error }, "catalogue load failed"),
   );
-  const priceSource =
-    overrides.priceSource ??
-    (config.priceSource === "http" && config.priceApiUrl !== undefined
-      ? createHttpPriceSource(config.priceApiUrl)
-      : createLocalPriceSource(async () => (await catalog.getCatalog()).tokens, now));
-  const prices = createPriceService(
-    priceSource,
-    async () => (await catalog.getCatalog()).tokens.map((t) => t.mint),
-    app.log,
-  );
+  let loadedCatalog: Catalog | undefined;
+  const prices = createValuationService({
+    catalog: async () => (loadedCatalog = await catalog.getCatalog()),
+    ...(overrides.valuationSources ??
+      createValuationSources({
+        config: config.valuation,
+        rpc,
+        lendingProgramId: config.lendingProgramId,
+        catalog: () => loadedCatalog,
+        now,
+      })),
+    guards: {
+      maxAgeSeconds: config.valuation.maxAgeSeconds,
+      maxConfidenceBps: config.valuation.maxConfidenceBps,
+    },
+    now,
+    log: app.log,
+  });
   const ctx: AppContext = {
     config,
     db,

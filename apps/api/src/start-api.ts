@@ -50,7 +50,7 @@ export async function startApi(
     }
   }
   const ctx = app.cistern;
-  ctx.prices.start(config.priceRefreshMs);
+  ctx.prices.start();
   let indexer: Indexer | undefined;
   if (config.lendingProgramId !== undefined && config.indexerEnabled) {
     indexer = createIndexer({

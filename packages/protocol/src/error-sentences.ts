@@ -154,6 +154,9 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This signed message was already used. Please sign again.";
     case 11006:
       return "Jito tips are not available on this network. Choose priority fees in Settings and try again.";
+    case ERROR_CODES.NO_RELIABLE_PRICE:
+      // params.collection: the collection's or token's name (never its address)
+      return `No reliable price for ${e.params.collection ?? "this collateral"} right now.`;
     case ERROR_CODES.BLOCK_HEIGHT_EXCEEDED:
       return "The transaction was not confirmed in time. This is due to network congestion. Please try again in few mins.";
     default:

@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   LOAN_AMOUNT_ABOVE_MAX_USD: 2007,
   LOAN_EXPOSURE_EXCEEDED: 2008,
   LOAN_INSUFFICIENT_LIQUIDITY: 2009,
+  /** The valuation service has no fresh, tight price for the collateral or currency (no quote, no co-signature). */
+  NO_RELIABLE_PRICE: 2010,
   // 3xxx pool form
   UNKNOWN_POOL_TYPE: 3000,
   INVALID_POOL_FORM_FIELD: 3001,
@@ -147,6 +149,7 @@ export const ERROR_MESSAGES = {
     "Loan amount {amount} exceeds what the pool still lends against this collateral ({capacity})",
   [ERROR_CODES.LOAN_INSUFFICIENT_LIQUIDITY]:
     "Loan amount {amount} exceeds the pool's available liquidity ({available})",
+  [ERROR_CODES.NO_RELIABLE_PRICE]: "No reliable price for {collection} right now",
 
   [ERROR_CODES.UNKNOWN_POOL_TYPE]: "Unknown pool type",
   [ERROR_CODES.INVALID_POOL_FORM_FIELD]: "Invalid pool form field {field}: {reason}",

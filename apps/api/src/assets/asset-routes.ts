@@ -26,7 +26,9 @@ const NftSchema = Type.Object({
 
 function withFloor(nft: AssetNft, valuation: Valuation) {
   const collection = valuation.catalog.collections.find((c) => c.collectionId === nft.collection);
-  const lamports = collection?.floorPriceLamports;
+  // the valuation service's value, the one quotes use (null when there is no reliable value right now)
+  const value = collection === undefined ? 0n : valuation.floorLamports(collection.collectionId);
+  const lamports = value > 0n ? value : undefined;
   return {
     mint: nft.mint,
     name: nft.name,

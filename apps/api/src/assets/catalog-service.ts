@@ -62,16 +62,16 @@ async function store(db: Database, catalog: Catalog, nowSeconds: number): Promis
       );
     }
     for (const c of catalog.collections) {
+      // floor_price stays 0: a collection's value is the valuation service's, read live, never stored
       await tx.query(
         `INSERT INTO collections (collection_id, name, symbol, image, banner, url, floor_price, floor_currency,
            supply, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $4, '', $5, $6, $7, $8, $8)
+         VALUES ($1, $2, $3, $4, $4, '', 0, $5, $6, $7, $7)
          ON CONFLICT (collection_id) DO UPDATE SET name = EXCLUDED.name, symbol = EXCLUDED.symbol,
-           image = EXCLUDED.image, banner = EXCLUDED.banner, floor_price = EXCLUDED.floor_price,
-           supply = EXCLUDED.supply, updated_at = EXCLUDED.updated_at
-         WHERE (collections.name, collections.symbol, collections.image, collections.floor_price, collections.supply)
-           IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.symbol, EXCLUDED.image, EXCLUDED.floor_price, EXCLUDED.supply)`,
-        [c.collectionId, c.name, c.symbol, c.image, c.floorPriceLamports, SOL_MINT, c.supply, nowSeconds],
+           image = EXCLUDED.image, banner = EXCLUDED.banner, supply = EXCLUDED.supply, updated_at = EXCLUDED.updated_at
+         WHERE (collections.name, collections.symbol, collections.image, collections.supply)
+           IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.symbol, EXCLUDED.image, EXCLUDED.supply)`,
+        [c.collectionId, c.name, c.symbol, c.image, SOL_MINT, c.supply, nowSeconds],
       );
     }
   });

@@ -1,16 +1,11 @@
 import { CURRENCY_IMAGE_SIZE_PX, getCurrencyByMint } from "@cistern/protocol";
-import { address } from "@cistern/sdk";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../app-context.ts";
 import { getSizedImageUrl } from "../assets/image-check.ts";
-import { readBigInt, readNumber } from "../db/database.ts";
+import { readNumber } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Nullable, Pubkey, withErrors } from "../http/schemas.ts";
-import { createLocalNftMarketVenue } from "../venues/nft/local-nft-market-venue.ts";
-import type { NftMarketVenue } from "../venues/nft/nft-market-venue.ts";
-
-const SOL = address("So11111111111111111111111111111111111111112");
 
 const CurrencySchema = Type.Object({
   currencyId: Pubkey,
@@ -38,10 +33,14 @@ const CollectionSchema = Type.Object({
     tensorSlug: Type.String(),
   }),
   isLocked: Type.Boolean({ description: "true when no open pool accepts the collection" }),
-  floorPrice: Type.String({
-    description:
-      "lamports of SOL: the cheapest SOL listing on the NFT market (the local market on localnet), else the catalogue's",
-  }),
+  floorPrice: Nullable(
+    Type.String({
+      description:
+        "lamports of SOL: what one NFT is worth as quotes value it (the valuation service's conservative value: the " +
+        "lower of the market's floor and 125% of its best bid, with at least 2 listings and 1 bid); null when there " +
+        "is no reliable value right now",
+    }),
+  ),
   supply: Type.Integer(),
   currentLoan: Type.Integer({ description: "ongoing loans against the collection" }),
   createdAt: Type.Integer(),
@@ -76,24 +75,12 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
     };
   }
 
-  // on localnet the floor is the local NFT market's cheapest SOL listing
-  const market: NftMarketVenue | null =
-    ctx.config.lendingProgramId !== undefined && ctx.config.cluster === "localnet"
-      ? createLocalNftMarketVenue(ctx.rpc, address(ctx.config.lendingProgramId))
-      : null;
-  async function marketFloor(collection: string): Promise<bigint | null> {
-    if (market === null) return null;
-    try {
-      return (await market.collection({ collection: address(collection), currencyMint: SOL })).floorPrice;
-    } catch {
-      return null; // no market pinned, or it could not be read: the catalogue's floor stands
-    }
-  }
-
   async function collections(id: string | null) {
-    await ctx.catalog.getCatalog();
+    const catalog = await ctx.catalog.getCatalog();
+    await ctx.prices.ensureLoaded();
+    const slugs = new Map(catalog.collections.map((c) => [c.collectionId, c]));
     const rows = await ctx.db.query<Record<string, unknown>>(
-      `SELECT c.collection_id, c.name, c.image, c.banner, c.url, c.floor_price, c.supply, c.created_at, c.updated_at,
+      `SELECT c.collection_id, c.name, c.image, c.banner, c.url, c.supply, c.created_at, c.updated_at,
          (SELECT count(*) FROM loans l WHERE l.collection = c.collection_id AND l.status = 'Ongoing') AS current_loan,
          EXISTS (SELECT 1 FROM pools p WHERE p.status = 'Open' AND p.collections @> jsonb_build_array(
            jsonb_build_object('collection', c.collection_id))) AS has_pool,
@@ -102,25 +89,28 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
        FROM collections c WHERE ($1::text IS NULL OR c.collection_id = $1) ORDER BY c.name, c.collection_id`,
       [id],
     );
-    const floors = await Promise.all(rows.map((r) => marketFloor(String(r.collection_id))));
-    return rows.map((r, i) => ({
-      collectionId: String(r.collection_id),
-      metadata: {
-        collectionName: String(r.name),
-        thumbnail: String(r.image),
-        banner: String(r.banner),
-        url: String(r.url),
-        mortgageEnabled: r.mortgage === true,
-        magicEdenSlug: "",
-        tensorSlug: "",
-      },
-      isLocked: r.has_pool !== true,
-      floorPrice: (floors[i] ?? readBigInt(r.floor_price)).toString(),
-      supply: readNumber(r.supply),
-      currentLoan: readNumber(r.current_loan),
-      createdAt: readNumber(r.created_at),
-      updatedAt: readNumber(r.updated_at),
-    }));
+    return rows.map((r) => {
+      const id = String(r.collection_id);
+      const value = ctx.prices.collection(id);
+      return {
+        collectionId: id,
+        metadata: {
+          collectionName: String(r.name),
+          thumbnail: String(r.image),
+          banner: String(r.banner),
+          url: String(r.url),
+          mortgageEnabled: r.mortgage === true,
+          magicEdenSlug: slugs.get(id)?.magicEdenSlug ?? "",
+          tensorSlug: slugs.get(id)?.tensorSlug ?? "",
+        },
+        isLocked: r.has_pool !== true,
+        floorPrice: value.ok ? value.value.valueLamports.toString() : null,
+        supply: readNumber(r.supply),
+        currentLoan: readNumber(r.current_loan),
+        createdAt: readNumber(r.created_at),
+        updatedAt: readNumber(r.updated_at),
+      };
+    });
   }
 
   getRoute<Record<string, never>, unknown>(

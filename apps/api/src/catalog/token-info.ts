@@ -14,7 +14,10 @@ export interface Valuation {
   catalog: Catalog;
   decimals(mint: string): number;
   price(mint: string): string | undefined;
-  /** Floor price of a collection in lamports of SOL (0 when unknown). */
+  /**
+   * What one NFT of a collection is worth in lamports of SOL, as quotes value it (the valuation service's
+   * conservative value; 0 when there is no reliable value right now).
+   */
   floorLamports(collection: string): bigint;
 }
 
@@ -24,11 +27,13 @@ export async function getValuation(ctx: AppContext): Promise<Valuation> {
   // Before the first refresh (fresh process, or tests without the timer) load prices once.
   await ctx.prices.ensureLoaded();
   const prices = ctx.prices.getPrices();
-  const floors = new Map(catalog.collections.map((c) => [c.collectionId, c.floorPriceLamports]));
   return {
     catalog,
     decimals: (mint) => getMintDecimals(catalog, mint),
     price: (mint) => prices.get(mint),
-    floorLamports: (collection) => floors.get(collection) ?? 0n,
+    floorLamports: (collection) => {
+      const value = ctx.prices.collection(collection);
+      return value.ok ? value.value.valueLamports : 0n;
+    },
   };
 }

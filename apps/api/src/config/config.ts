@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
+import { loadValuationConfig, type ValuationConfig } from "../valuation/valuation-config.ts";
 
 /** Which kind of cluster the API talks to; chosen once at start. */
 export type Cluster = "localnet" | "devnet" | "mainnet";
@@ -21,12 +22,8 @@ export interface ApiConfig {
   indexerEnabled: boolean;
   /** Full reconcile period of the indexer (getProgramAccounts), milliseconds. */
   reconcileIntervalMs: number;
-  /** Where prices come from: the deterministic local source or an HTTP price API. */
-  priceSource: "local" | "http";
-  /** Base URL of the production price API (used when priceSource is "http"). */
-  priceApiUrl: string | undefined;
-  /** Price refresh period, milliseconds (30 s by default, like the web app's refresh). */
-  priceRefreshMs: number;
+  /** Where token prices and collection values come from, and the guards on them (valuation/valuation-config.ts). */
+  valuation: ValuationConfig;
   /**
    * The longest a public list answer (/dirty/pools) is reused, milliseconds; it is dropped sooner, as soon as the
    * indexer writes a pool or bank (NOTIFY). 0 disables the cache.
@@ -169,12 +166,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (lendingProgramId !== undefined && !BASE58.test(lendingProgramId)) {
     fail(`LENDING_PROGRAM_ID is not a base58 address: '${lendingProgramId}'`);
   }
-  const priceSource = (env.PRICE_SOURCE ?? (env.PRICE_API_URL ? "http" : "local")) as "local" | "http";
-  if (priceSource !== "local" && priceSource !== "http") fail("PRICE_SOURCE must be local or http");
-  const priceApiUrl = env.PRICE_API_URL
-    ? parseUrl("PRICE_API_URL", env.PRICE_API_URL, ["http:", "https:"])
-    : undefined;
-  if (priceSource === "http" && priceApiUrl === undefined) fail("PRICE_SOURCE=http needs PRICE_API_URL");
   const logLevel = (env.LOG_LEVEL ?? "info") as ApiConfig["logLevel"];
   if (!LOG_LEVELS.includes(logLevel)) fail(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
   const logFormat = (env.LOG_FORMAT ?? "json") as ApiConfig["logFormat"];
@@ -194,9 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     lendingProgramId,
     indexerEnabled: env.INDEXER !== "off",
     reconcileIntervalMs: parsePositiveMs("INDEXER_RECONCILE_MS", env.INDEXER_RECONCILE_MS, 60_000),
-    priceSource,
-    priceApiUrl,
-    priceRefreshMs: parsePositiveMs("PRICE_REFRESH_MS", env.PRICE_REFRESH_MS, 30_000),
+    valuation: loadValuationConfig(env, cluster),
     listCacheMs: env.LIST_CACHE_MS === "0" ? 0 : parsePositiveMs("LIST_CACHE_MS", env.LIST_CACHE_MS, 10_000),
     publicUrl: parseUrl("API_PUBLIC_URL", env.API_PUBLIC_URL ?? `http://${host}:${port}`, [
       "http:",

@@ -2,6 +2,40 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { type Database, type Queryable, type SqlValue, toSqlParams } from "./database.ts";
 
+/** Statements run on the embedded databases of this process and the time they held PGlite, per kind of statement. */
+export interface PgliteStats {
+  statements: number;
+  ms: number;
+  /** By the statement's first 72 characters. */
+  byKind: Map<string, { statements: number; ms: number }>;
+}
+
+const stats: PgliteStats = { statements: 0, ms: 0, byKind: new Map() };
+
+/** What the embedded databases of this process ran so far (benchmarks print statements and ms per request). */
+export function getPgliteStats(): PgliteStats {
+  return { ...stats, byKind: new Map([...stats.byKind].map(([k, v]) => [k, { ...v }])) };
+}
+
+function kindOf(sql: string): string {
+  return sql.slice(0, 160).replace(/\s+/g, " ").trim().slice(0, 72);
+}
+
+async function counted<T>(sql: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    const ms = performance.now() - started;
+    stats.statements++;
+    stats.ms += ms;
+    const kind = kindOf(sql);
+    const k = stats.byKind.get(kind) ?? stats.byKind.set(kind, { statements: 0, ms: 0 }).get(kind)!;
+    k.statements++;
+    k.ms += ms;
+  }
+}
+
 /**
  * Opens the embedded PGlite database. `dataDir` undefined keeps it in memory (tests);
  * otherwise the directory is created and the database persists there.
@@ -29,7 +63,7 @@ export async function openPgliteDatabase(dataDir: string | undefined): Promise<D
   }
   const direct: Queryable = {
     async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-      const result = await db.query<T>(sql, toSqlParams(params));
+      const result = await counted(sql, () => db.query<T>(sql, toSqlParams(params)));
       return result.rows;
     },
   };
@@ -45,7 +79,7 @@ export async function openPgliteDatabase(dataDir: string | undefined): Promise<D
           db.transaction(async (tx) =>
             fn({
               async query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-                return (await tx.query<T>(sql, toSqlParams(params))).rows;
+                return (await counted(sql, () => tx.query<T>(sql, toSqlParams(params)))).rows;
               },
             }),
           ),

@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   JITO_UNAVAILABLE: 11006,
   /** Too many requests from one client to a rate-limited route (429, with Retry-After). */
   RATE_LIMITED: 11007,
+  /** No fresh, tight price for the collateral or the currency: no quote, no co-signature (422); protocol's code. */
+  NO_RELIABLE_PRICE: 2010,
   /** Unexpected internal failure (500, message never leaks internals). */
   INTERNAL: 11099,
 } as const;
@@ -39,6 +41,7 @@ export const ERROR_CODES = {
 export type ApiErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 const HTTP_STATUS: Record<ApiErrorCode, number> = {
+  2010: 422,
   4400: 400,
   4404: 404,
   4422: 422,

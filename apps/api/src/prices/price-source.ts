@@ -1,13 +1,6 @@
 /** USD price of one whole token (not a base unit), as a decimal string with up to 9 decimals. */
 export type UsdPrice = string;
 
-/** A source of token prices keyed by mint. Local (deterministic demo) and HTTP (production) implement it. */
-export interface PriceSource {
-  readonly name: string;
-  /** Prices for the given mints (all known mints when `mints` is empty). Unknown mints are left out. */
-  fetchPrices(mints: readonly string[]): Promise<Map<string, UsdPrice>>;
-}
-
 const USD_DECIMALS = 9;
 const USD_SCALE = 10n ** BigInt(USD_DECIMALS);
 

@@ -11,8 +11,14 @@ describe("config", () => {
       solanaWsUrl: "ws://127.0.0.1:8900",
       databaseUrl: undefined,
       lendingProgramId: undefined,
-      priceSource: "local",
-      priceRefreshMs: 30_000,
+    });
+    // localnet: tokens from the local swap pools, collections from the local NFT market, guarded
+    expect(config.valuation).toMatchObject({
+      tokenSource: "swap-pools",
+      collectionSource: "nft-market",
+      maxAgeSeconds: 60,
+      maxConfidenceBps: 1000,
+      twapWindowSlots: 150,
     });
     expect(config.dataDir).toMatch(/\.data$/);
   });
@@ -23,16 +29,26 @@ describe("config", () => {
       SOLANA_RPC_URL: "https://rpc.example.com",
       DATABASE_URL: "postgres://u@h:5432/db",
       LENDING_PROGRAM_ID: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-      PRICE_API_URL: "https://prices.example.com/v2",
+      PRICE_API_URL: "https://hermes.example.com/",
+      SOLANA_CLUSTER: "devnet",
+      MAGIC_EDEN_API_KEY: "me-key",
       DATA_DIR: "/tmp/x",
     });
     expect(config).toMatchObject({
       port: 4000,
       solanaWsUrl: "wss://rpc.example.com",
       databaseUrl: "postgres://u@h:5432/db",
-      priceSource: "http",
       dataDir: "/tmp/x",
     });
+    // off the localnet: Pyth for tokens, the marketplaces' stats for collections, keys from the environment
+    expect(config.valuation).toMatchObject({
+      tokenSource: "pyth",
+      collectionSource: "marketplaces",
+      hermesUrl: "https://hermes.example.com",
+      magicEdenApiKey: "me-key",
+      tokenRefreshMs: 30_000,
+    });
+    expect(() => loadConfig({ PRICE_SOURCE: "http" })).toThrow(/PRICE_SOURCE must be local or pyth/);
     expect(getDefaultWsUrl("http://127.0.0.1:18899")).toBe("ws://127.0.0.1:18900");
   });
 
@@ -59,7 +75,7 @@ describe("config", () => {
     expect(() => loadConfig({ SOLANA_RPC_URL: "ftp://x" })).toThrow(/SOLANA_RPC_URL/);
     expect(() => loadConfig({ LENDING_PROGRAM_ID: "0OIl" })).toThrow(/LENDING_PROGRAM_ID/);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
-    expect(() => loadConfig({ PRICE_SOURCE: "http" })).toThrow(/PRICE_API_URL/);
+    expect(() => loadConfig({ PRICE_API_URL: "ftp://x" })).toThrow(/PRICE_API_URL/);
     expect(() => loadConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
     expect(() => loadConfig({ BODY_LIMIT_BYTES: "0" })).toThrow(/BODY_LIMIT_BYTES must be at least 1/);
     expect(loadConfig({ BODY_LIMIT_BYTES: "4096" }).bodyLimitBytes).toBe(4096);

@@ -10,9 +10,10 @@ import type { Database } from "../../src/db/database.ts";
 import { createIndexer, type Indexer } from "../../src/indexer/indexer.ts";
 import type { RpcClient } from "../../src/solana/rpc-client.ts";
 import { createRpcClient } from "../../src/solana/rpc-client.ts";
+import { createFixedValuationSources, type FixedPrices } from "./fixed-valuation.ts";
 import { SOL, USDC } from "./fixtures.ts";
 
-/** A small catalogue standing in for the demo world (two currencies, one collateral token, one collection). */
+/** A small catalogue standing in for the demo world (two currencies, one collection); `nftMints` only counts. */
 export function makeCatalog(collectionId: string, nftMints: string[] = []): Catalog {
   return {
     tokens: [
@@ -22,7 +23,6 @@ export function makeCatalog(collectionId: string, nftMints: string[] = []): Cata
         name: "USD Coin",
         decimals: 6,
         image: "",
-        priceUsd: "1",
         role: "currency",
       },
       {
@@ -31,7 +31,6 @@ export function makeCatalog(collectionId: string, nftMints: string[] = []): Cata
         name: "Wrapped SOL",
         decimals: 9,
         image: "",
-        priceUsd: "150",
         role: "currency",
       },
     ],
@@ -41,10 +40,10 @@ export function makeCatalog(collectionId: string, nftMints: string[] = []): Cata
         symbol: "OTTR",
         name: "Cistern Otters",
         image: "data:image/svg+xml,<svg/>",
-        floorPriceLamports: 12_500_000_000n,
-        priceUsd: "1875",
+        standard: "NonFungible",
+        magicEdenSlug: "",
+        tensorSlug: "",
         supply: nftMints.length,
-        nftMints,
       },
     ],
   };
@@ -68,6 +67,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     /** A real asset source instead of the in-memory one (e.g. the DAS adapter against a local server). */
     das?: AssetSource;
+    /** Prices the app stands on (default: USDC 1, SOL 150 USD, every catalogue collection 12.5 SOL). */
+    prices?: FixedPrices;
   },
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -85,7 +86,20 @@ export async function createTestApp(
     fetchAsset: async (mint) => options.nfts?.find((n) => n.mint === mint) ?? null,
   };
   const nowSeconds = options.now ?? 1_700_100_000;
-  const app = await createApp(config, { db, rpc, catalogSource, assetSource, now: () => nowSeconds });
+  const prices = options.prices ?? {
+    tokens: { [USDC]: "1", [SOL]: "150" },
+    collections: Object.fromEntries(
+      options.catalog.collections.map((c) => [c.collectionId, 12_500_000_000n]),
+    ),
+  };
+  const app = await createApp(config, {
+    db,
+    rpc,
+    catalogSource,
+    assetSource,
+    now: () => nowSeconds,
+    valuationSources: createFixedValuationSources(prices, () => nowSeconds),
+  });
   const indexer = createIndexer({
     db,
     rpc,

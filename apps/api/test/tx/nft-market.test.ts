@@ -297,28 +297,6 @@ describe("NFT market on localnet: instant sell and mortgage through the builder"
     expect(unlisted.status).toBe(400);
   });
 
-  it("a collection's floor price is its cheapest SOL listing on the market", async () => {
-    const nft = buyer.given.nfts.find((n) => n.collectionId !== collection)!;
-    const floor = async () => {
-      const r = await w.app.inject({ url: `/collection/collection?collectionId=${nft.collectionId}` });
-      expect(r.statusCode, r.body).toBe(200);
-      return (r.json() as { floorPrice: string }).floorPrice;
-    };
-    const seeded = await floor();
-    await sendAsAdmin(w.app, w.tx, buyer.signer, [
-      await getListNftInstruction({
-        programAddress: w.nftMarket!,
-        seller: buyer.signer.address,
-        nftMint: address(nft.mint),
-        sellerNftAccount: await findAssociatedTokenAddress(buyer.signer.address, address(nft.mint)),
-        currencyMint: address("So11111111111111111111111111111111111111112"),
-        price: 1_000_000_000n,
-      }),
-    ]);
-    await expect.poll(floor, { timeout: 5_000 }).toBe("1000000000");
-    expect(seeded).not.toBe("1000000000");
-  });
-
   it("auto-sells an overdue NFT loan of an auto-sell pool to the best bid into the bank; without a covering bid, classic", async () => {
     const liquidation = {
       minAge: "0",

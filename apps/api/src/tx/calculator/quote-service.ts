@@ -250,6 +250,11 @@ export function decideQuote(tx: TxContext, basis: QuoteBasis, req: QuoteRequest)
 
 /** decideQuote's offers without the quote answer (a builder's first pick, decided again on fresh state). */
 function decideOffers(basis: QuoteBasis, req: QuoteRequest): { best: PoolOffer; offers: PoolOffer[] } {
+  // no quote on a price the valuation service cannot vouch for (2010, naming the collateral or currency)
+  const refused =
+    basis.valuation.refusal(req.collateralId) ??
+    (req.currency === undefined ? null : basis.valuation.refusal(req.currency));
+  if (refused !== null) throw refused;
   const { offers, refusals } = findPoolOffers(askOf(req, basis), basis.snapshot, basis.valuation);
   const best = offers[0];
   if (best === undefined) {

@@ -1,7 +1,10 @@
 import { floorDiv } from "@cistern/protocol";
 import type { AppContext } from "../../app-context.ts";
 import { getValuation, type Valuation } from "../../catalog/token-info.ts";
+import type { ApiError } from "../../errors/api-error.ts";
 import { parseUsdNanos } from "../../prices/price-source.ts";
+import { noReliablePrice } from "../../valuation/no-reliable-price.ts";
+import type { ValuationService } from "../../valuation/valuation-service.ts";
 
 /** Wrapped SOL: collection floor prices are in lamports of it. */
 const SOL_MINT = "So11111111111111111111111111111111111111112";
@@ -13,8 +16,13 @@ export interface TxValuation {
   priceText(mint: string): string | undefined;
   /** Micro-USD per whole token (what the oracle attests), if known. */
   priceMicroUsd(mint: string): bigint | undefined;
-  /** Floor price of a collection in lamports (0 when unknown). */
+  /** The valuation service's value of one NFT of a collection in lamports (0 when there is no reliable value). */
   floorLamports(collection: string): bigint;
+  /**
+   * Why a collection or token (collateral, currency) cannot be valued right now: the 2010 refusal naming it, or
+   * null when its price is usable (fresh, tight, and for a collection deep enough).
+   */
+  refusal(id: string): ApiError | null;
   /** Name of a collection or token in the catalogue. */
   name(id: string): string | undefined;
   /**
@@ -28,8 +36,11 @@ export interface TxValuation {
   usdMicro(amount: bigint, mint: string): bigint | null;
 }
 
-/** The last valuation built per app, with the catalogue and price snapshot it was built from. */
-const latest = new WeakMap<AppContext, { catalog: unknown; prices: unknown; valuation: TxValuation }>();
+/** The last valuation built per app, with the catalogue and the valuation snapshot it was built from. */
+const latest = new WeakMap<
+  AppContext,
+  { catalog: unknown; prices: unknown; snapshot: unknown; valuation: TxValuation }
+>();
 
 /**
  * A valuation over the read side's catalogue and price service. The catalogue and each price snapshot are
@@ -40,14 +51,16 @@ export async function loadTxValuation(ctx: AppContext): Promise<TxValuation> {
   const catalog = await ctx.catalog.getCatalog();
   await ctx.prices.ensureLoaded();
   const prices = ctx.prices.getPrices();
+  const snapshot = ctx.prices.snapshot();
   const hit = latest.get(ctx);
-  if (hit !== undefined && hit.catalog === catalog && hit.prices === prices) return hit.valuation;
-  const valuation = buildTxValuation(await getValuation(ctx));
-  latest.set(ctx, { catalog, prices, valuation });
+  if (hit !== undefined && hit.catalog === catalog && hit.prices === prices && hit.snapshot === snapshot)
+    return hit.valuation;
+  const valuation = buildTxValuation(await getValuation(ctx), ctx.prices);
+  latest.set(ctx, { catalog, prices, snapshot, valuation });
   return valuation;
 }
 
-function buildTxValuation(v: Valuation): TxValuation {
+function buildTxValuation(v: Valuation, service: ValuationService): TxValuation {
   const names = new Map<string, string>();
   for (const t of v.catalog.tokens) names.set(t.mint, t.symbol);
   for (const c of v.catalog.collections) names.set(c.collectionId, c.name);
@@ -82,6 +95,11 @@ function buildTxValuation(v: Valuation): TxValuation {
     },
     floorLamports: (collection) => v.floorLamports(collection),
     name: (id) => names.get(id),
+    refusal(id) {
+      const isCollection = v.catalog.collections.some((c) => c.collectionId === id);
+      const checked = isCollection ? service.collection(id) : service.token(id);
+      return checked.ok ? null : noReliablePrice(names.get(id) ?? "this asset", checked.reason);
+    },
     convert(amount, fromMint, toMint) {
       if (fromMint === toMint) return amount;
       const from = nanos(fromMint);

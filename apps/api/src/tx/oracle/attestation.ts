@@ -21,9 +21,12 @@ export async function createAttestation(
   input: { offer: PoolOffer; collection: string; borrower: string; valuation: TxValuation },
 ): Promise<Attestation> {
   const currency = input.offer.account.currencyMint;
+  // no co-signature on a value or price the valuation service cannot vouch for right now (2010)
+  const refused = input.valuation.refusal(input.collection) ?? input.valuation.refusal(currency);
+  if (refused !== null) throw refused;
   const price = input.valuation.priceMicroUsd(currency);
   if (price === undefined || price === 0n)
-    throw unprocessable(`No USD price for the loan currency ${currency}`);
+    throw input.valuation.refusal(currency) ?? unprocessable("No USD price");
   const [facts, slot] = await Promise.all([
     input.offer.account.conditions.isEnabled
       ? getBorrowerFacts(tx, input.borrower, input.valuation)

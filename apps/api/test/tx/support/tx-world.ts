@@ -29,6 +29,7 @@ import type { FastifyInstance } from "fastify";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/config.ts";
 import { registerTxRoutes, type TxContext } from "../../../src/tx/index.ts";
+import { createFixedValuationSources, DEMO_PRICES } from "../../helpers/fixed-valuation.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.ts";
 
 export const USDC_MINT = DEMO_WORLD.tokens.find((t) => t.symbol === "USDC")!.mint as Address;
@@ -292,6 +293,11 @@ export async function startTxWorld(
     nftMarket?: boolean;
     /** Another build of the lending program (an older version, to upgrade from). */
     lendingSoPath?: string;
+    /**
+     * Value from the chain (the local NFT market's book and the swap pools' time-weighted prices) instead of the
+     * demo world's fixed prices most tests stand on.
+     */
+    marketValuation?: boolean;
     /** Extra API environment (e.g. TX_SNAPSHOT_TTL_MS). */
     env?: Record<string, string>;
   } = {},
@@ -319,9 +325,14 @@ export async function startTxWorld(
     TX_REBROADCAST_MS: "500",
     ...options.env,
   };
-  const app = await createApp(loadConfig(env), { db: t.db });
+  const app = await createApp(loadConfig(env), {
+    db: t.db,
+    ...(options.marketValuation ? {} : { valuationSources: createFixedValuationSources(DEMO_PRICES) }),
+  });
   const tx = await registerTxRoutes(app, { env });
   await app.ready();
+  // prices refresh on their timers, as in a started API (a quote refuses a price older than a minute)
+  app.cistern.prices.start();
   // The program accepts only its upgrade authority as config admin: on localnet that is the faucet keypair.
   const admin = await readKeypairFile(net.faucetKeypairPath);
   const treasury = (await generateKeyPairSigner()).address;
