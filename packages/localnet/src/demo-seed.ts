@@ -1,6 +1,7 @@
 import { JITO_TIP_ACCOUNTS } from "@cistern/protocol";
 import { decodeAddress } from "./base58.ts";
 import type { AccountWrite } from "./chain.ts";
+import { seedCompressedCollections } from "./compressed-seed.ts";
 import { getDemoKeypair } from "./demo-address.ts";
 import {
   DEMO_COLLECTIONS,
@@ -32,7 +33,8 @@ export type SeedStep = (ctx: SeedContext) => Promise<void>;
  * Creates whatever part of the demo world is missing (idempotent): the native mints, USDC and the demo tokens
  * (faucet = mint authority), and every collection with its listed NFTs (held by the faucet), minted through the
  * real Token Metadata program: sized collection NFTs, then their items verified into them; the demo rule set (Token
- * Auth Rules) and the pNFT collections it governs; the Core collections and their assets (Core). Returns how many
+ * Auth Rules) and the pNFT collections it governs; the Core collections and their assets (Core); the compressed
+ * collections (Bubblegum trees and their leaves, src/compressed-seed.ts). Returns how many
  * accounts it wrote directly plus how many minting transactions it sent.
  */
 export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
@@ -100,6 +102,7 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
       })),
     ]),
   );
+  written += await seedCompressedCollections(admin);
   return written;
 }
 

@@ -90,6 +90,31 @@ export interface DemoCoreCollection {
   assets: DemoCoreAsset[];
 }
 
+/**
+ * A compressed collection: a Token Metadata collection NFT (its mint at `getDemoAddress(seed)`) and one Bubblegum V1
+ * tree (a keypair from `getDemoKeypair(treeSeed)`, which signs its creation) whose leaves are minted into the
+ * collection with MintToCollectionV1. Leaf n (from 0) is named `<name> #n+1`; the first `listedLeaves` belong to the
+ * faucet, the faucet gives a wallet the next ones.
+ */
+export interface DemoCompressedCollection {
+  collectionId: string;
+  seed: string;
+  tree: string;
+  treeSeed: string;
+  symbol: string;
+  name: string;
+  /** The name of the leaves, before ` #n`. */
+  itemName: string;
+  image: string;
+  /** Colour of the leaves' images (hex, no #). */
+  itemColor: string;
+  /** 2^maxDepth leaves; maxBufferSize concurrent changes per slot; the top canopyDepth levels kept on chain. */
+  maxDepth: number;
+  maxBufferSize: number;
+  canopyDepth: number;
+  listedLeaves: number;
+}
+
 /** The whole demo world as returned by `localnet_demoWorld`. */
 export interface DemoWorld {
   tokens: DemoToken[];
@@ -99,6 +124,8 @@ export interface DemoWorld {
   programmableCollections: DemoProgrammableCollection[];
   /** Core collections, for the loans against Core assets to come. */
   coreCollections: DemoCoreCollection[];
+  /** Compressed collections (Bubblegum V1 trees), for the loans against compressed NFTs to come. */
+  compressedCollections: DemoCompressedCollection[];
 }
 
 /** Compact inline SVG (fits Metaplex's 200-byte uri): coloured square with a label. */
@@ -307,6 +334,28 @@ export const DEMO_CORE_COLLECTIONS: DemoCoreCollection[] = [
   },
 ];
 
+/**
+ * Demo compressed collections. Tree shape: depth 14 (16,384 leaves), buffer 64, canopy 11, so a proof needs only
+ * 14 - 11 = 3 nodes (96 bytes of account keys) in a transaction: a loan transaction with its proof fits 1,232 bytes.
+ */
+export const DEMO_COMPRESSED_COLLECTIONS: DemoCompressedCollection[] = [
+  {
+    collectionId: "CMgQGXkVZMPMHLHWWQm84QZ1ZVDjBetLWitqSk7n3eaa",
+    seed: "cnft-collection:SHELL",
+    tree: "DLjgZxDaReGm6x3LnUsvjrJx1wkW3cGMWTwVYTwYdS6r",
+    treeSeed: "cnft-tree:SHELL",
+    symbol: "SHELL",
+    name: "Cistern Shells",
+    itemName: "Cistern Shell",
+    image: getDemoImage("16a085", "SHL"),
+    itemColor: "16a085",
+    maxDepth: 14,
+    maxBufferSize: 64,
+    canopyDepth: 11,
+    listedLeaves: 4,
+  },
+];
+
 /** Lamports the faucet gives a wallet (100 SOL). */
 export const FAUCET_LAMPORTS = 100_000_000_000n;
 /** NFTs per collection the faucet gives a wallet. */
@@ -318,4 +367,5 @@ export const DEMO_WORLD: DemoWorld = {
   collections: DEMO_COLLECTIONS,
   programmableCollections: DEMO_PROGRAMMABLE_COLLECTIONS,
   coreCollections: DEMO_CORE_COLLECTIONS,
+  compressedCollections: DEMO_COMPRESSED_COLLECTIONS,
 };

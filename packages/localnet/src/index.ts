@@ -1,4 +1,17 @@
+export {
+  createTreeInstructions,
+  getCompressedAssetId,
+  getMerkleTreeAccountSize,
+  getTreeConfigAddress,
+  mintToCollectionV1,
+  readMerkleTree,
+  readTreeConfig,
+  type TreeShape,
+  transferLeaf,
+} from "./bubblegum.ts";
 export { type AccountWrite, Chain, type ChainEvent, SLOTS_PER_EPOCH } from "./chain.ts";
+export { type CompressedNftGiven, mintLeaves, seedCompressedCollections } from "./compressed-seed.ts";
+export { encodeMetadataArgs, type MetadataArgsInput, readMetadataArgs } from "./das/bubblegum-metadata.ts";
 export { getDemoAddress, getDemoKeypair } from "./demo-address.ts";
 export { runSeedSteps, type SeedContext, type SeedStep, seedDemoWorld } from "./demo-seed.ts";
 export * from "./demo-world.ts";

@@ -1,8 +1,10 @@
 import { decodeAddress, decodeBase58, encodeBase58 } from "./base58.ts";
 import type { AccountWrite, Chain } from "./chain.ts";
+import { type CompressedNftGiven, mintLeaves } from "./compressed-seed.ts";
 import { getDemoAddress } from "./demo-address.ts";
 import {
   DEMO_COLLECTIONS,
+  DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
   DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
@@ -52,7 +54,7 @@ const COMPUTE_UNIT_LIMIT: BuildInstruction = {
 };
 
 /** One minting transaction: its instructions (built when its turn comes) and the keypairs it needs. */
-interface MintStep {
+export interface MintStep {
   what: string;
   build: () => BuildInstruction[];
   signers?: LocalKeypair[];
@@ -77,6 +79,8 @@ export interface FaucetResult {
   }[];
   /** Metaplex Core assets, one per Core collection. */
   coreAssets: { asset: string; collectionId: string; name: string }[];
+  /** Compressed NFTs (Bubblegum V1 leaves), one per compressed collection. */
+  compressedNfts: CompressedNftGiven[];
 }
 
 /**
@@ -346,6 +350,11 @@ export class WorldAdmin {
     );
   }
 
+  /** Sends transactions as the faucet, in order, each built when its turn comes (the compressed seed's). */
+  sendInOrder(steps: MintStep[]): Promise<number> {
+    return this.sendMints(steps);
+  }
+
   /**
    * Sends each step as one transaction signed by the faucet (and the step's own signers), in order: a step's
    * instructions are built from the chain as the steps before it left it (execution is synchronous, durability is
@@ -401,7 +410,8 @@ export class WorldAdmin {
   /**
    * Gives a wallet SOL, USDC, every demo token (written directly) and fresh NFTs of each standard, through the
    * real programs: a classic NFT per classic collection and a pNFT per pNFT collection (Token Metadata, verified
-   * into their collection), and a Core asset per Core collection (Core).
+   * into their collection), a Core asset per Core collection (Core), and a compressed NFT per compressed
+   * collection (Bubblegum MintToCollectionV1).
    */
   faucet(owner: string): Promise<FaucetResult> {
     decodeAddress(owner);
@@ -414,6 +424,7 @@ export class WorldAdmin {
         nfts: [],
         programmableNfts: [],
         coreAssets: [],
+        compressedNfts: [],
       };
       for (const t of DEMO_TOKENS) {
         const amount = BigInt(t.faucetAmountBaseUnits);
@@ -471,6 +482,8 @@ export class WorldAdmin {
         await this.mintCore([{ asset, collection: c.collectionId, owner, name, uri }]);
         result.coreAssets.push({ asset: asset.address, collectionId: c.collectionId, name });
       }
+      for (const c of DEMO_COMPRESSED_COLLECTIONS)
+        result.compressedNfts.push(...(await mintLeaves(this, c, [owner])));
       return result;
     });
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeAddress } from "../src/base58.ts";
 import {
   buildSignedTransaction,
+  DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
   DEMO_PROGRAMMABLE_COLLECTIONS,
   type FaucetResult,
@@ -35,7 +36,7 @@ async function das<T>(url: string, method: string, params: Record<string, unknow
   return body.result as T;
 }
 
-describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, pNFTs, Core assets", () => {
+describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, pNFTs, Core assets, compressed NFTs", () => {
   let net: Awaited<ReturnType<typeof startTestLocalnet>>;
   const wallet = generateLocalKeypair();
   let given: FaucetResult;
@@ -74,7 +75,7 @@ describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, 
     expect(await das(net.rpcUrl, "getAssetBatch", { ids: [generateLocalKeypair().address] })).toEqual([null]);
   });
 
-  it("lists a wallet's classic NFTs, pNFTs and Core assets with interface, owner, verified collection and content", async () => {
+  it("lists a wallet's classic NFTs, pNFTs, Core assets and compressed NFTs with interface, owner, verified collection and content", async () => {
     const { items, page, limit } = await byOwner(wallet.address);
     expect({ page, limit }).toEqual({ page: 1, limit: 1000 });
     const expected = [
@@ -96,9 +97,18 @@ describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, 
         collection: n.collectionId,
         name: n.name,
       })),
+      ...given.compressedNfts.map((n) => ({
+        id: n.assetId,
+        interface: "V1_NFT",
+        collection: n.collectionId,
+        name: n.name,
+      })),
     ];
     expect(expected.length).toBe(
-      given.nfts.length + DEMO_PROGRAMMABLE_COLLECTIONS.length + DEMO_CORE_COLLECTIONS.length,
+      given.nfts.length +
+        DEMO_PROGRAMMABLE_COLLECTIONS.length +
+        DEMO_CORE_COLLECTIONS.length +
+        DEMO_COMPRESSED_COLLECTIONS.length,
     );
     expect(
       items
@@ -112,7 +122,7 @@ describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, 
     ).toEqual(expected.sort((a, b) => a.id.localeCompare(b.id)));
     for (const a of items) {
       expect(a.ownership.owner).toBe(wallet.address);
-      expect(a.compression.compressed).toBe(false);
+      expect(a.compression.compressed).toBe(given.compressedNfts.some((n) => n.assetId === a.id));
       expect(a.burnt).toBe(false);
     }
     // a pNFT's token account is frozen by its edition, as DAS shows it

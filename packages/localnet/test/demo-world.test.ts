@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDemoAddress, getDemoKeypair } from "../src/demo-address.ts";
 import {
   DEMO_COLLECTIONS,
+  DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
   DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
@@ -27,6 +28,14 @@ describe("demo world data", () => {
     for (const c of DEMO_CORE_COLLECTIONS) {
       expect(c.collectionId).toBe(getDemoKeypair(c.seed).address);
       for (const a of c.assets) expect(a.address).toBe(getDemoKeypair(a.seed).address);
+    }
+  });
+
+  it("derives the compressed collections' collection mint and tree from their seeds; leaf images fit a uri", () => {
+    for (const c of DEMO_COMPRESSED_COLLECTIONS) {
+      expect(c.collectionId).toBe(getDemoAddress(c.seed));
+      expect(c.tree).toBe(getDemoKeypair(c.treeSeed).address);
+      expect(Buffer.byteLength(c.image)).toBeLessThanOrEqual(200);
     }
   });
 

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeAddress, encodeBase58 } from "../src/base58.ts";
+import { hashPair } from "../src/das/merkle-tree.ts";
+import {
+  BUBBLEGUM_PROGRAM,
+  buildSignedTransaction,
+  DEMO_COMPRESSED_COLLECTIONS,
+  type FaucetResult,
+  generateLocalKeypair,
+  getMetadataAddress,
+  getTreeConfigAddress,
+  type LocalKeypair,
+  readCollectionSize,
+  readMerkleTree,
+  readTreeConfig,
+  SPL_ACCOUNT_COMPRESSION_PROGRAM,
+  SPL_NOOP_PROGRAM,
+  startLocalnet,
+  transferLeaf,
+} from "../src/index.ts";
+import { rpc, startTestLocalnet, tempDataDir } from "./helpers.ts";
+
+interface Asset {
+  interface: string;
+  id: string;
+  content: { json_uri: string; metadata: { name: string; symbol: string } };
+  grouping: { group_key: string; group_value: string; verified: boolean }[];
+  compression: {
+    compressed: boolean;
+    tree: string;
+    leaf_id: number;
+    data_hash: string;
+    creator_hash: string;
+    asset_hash: string;
+  };
+  ownership: { owner: string; delegate: string | null };
+  burnt: boolean;
+}
+interface Proof {
+  root: string;
+  proof: string[];
+  node_index: number;
+  leaf: string;
+  tree_id: string;
+}
+
+async function das<T>(url: string, method: string, params: Record<string, unknown>): Promise<T> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
+  if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
+  return body.result as T;
+}
+
+const SHELLS = DEMO_COMPRESSED_COLLECTIONS[0]!;
+
+/** The root a leaf and its proof hash up to (the tree's node hash, keccak of the two children). */
+function rootOf(proof: Proof): string {
+  const depth = proof.proof.length;
+  let node = decodeAddress(proof.leaf);
+  let index = proof.node_index - 2 ** depth;
+  for (const sibling of proof.proof) {
+    node = index % 2 === 0 ? hashPair(node, decodeAddress(sibling)) : hashPair(decodeAddress(sibling), node);
+    index = Math.floor(index / 2);
+  }
+  return encodeBase58(node);
+}
+
+describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localnet's DAS from its own chain", () => {
+  let net: Awaited<ReturnType<typeof startTestLocalnet>>;
+  const dataDir = tempDataDir();
+  const wallet = generateLocalKeypair();
+  const friend = generateLocalKeypair();
+  let given: FaucetResult;
+  beforeAll(async () => {
+    net = await startTestLocalnet({ dataDir });
+    given = (await rpc(net.rpcUrl, "localnet_faucet", [wallet.address])).result as FaucetResult;
+  }, 180_000);
+  afterAll(async () => {
+    await net.cleanup();
+  });
+
+  const account = async (address: string) => {
+    const v = (
+      (await rpc(net.rpcUrl, "getAccountInfo", [address, { encoding: "base64" }])).result as {
+        value: { owner: string; data: [string, string] } | null;
+      }
+    ).value;
+    return v && { owner: v.owner, data: Buffer.from(v.data[0], "base64") };
+  };
+  const onChainRoot = async () => readMerkleTree((await account(SHELLS.tree))!.data)!.root;
+  const send = async (signer: LocalKeypair, ixs: Parameters<typeof buildSignedTransaction>[1]) => {
+    const { blockhash } = (
+      (await rpc(net.rpcUrl, "getLatestBlockhash")).result as { value: { blockhash: string } }
+    ).value;
+    const tx = buildSignedTransaction(signer, ixs, decodeAddress(blockhash));
+    expect(tx.length).toBeLessThanOrEqual(1232);
+    return rpc(net.rpcUrl, "sendTransaction", [Buffer.from(tx).toString("base64"), { encoding: "base64" }]);
+  };
+  /** A Bubblegum Transfer of `assetId` by its owner, with the served proof cut at the tree's canopy. */
+  const transferIx = async (assetId: string, owner: string, to: string, proof?: Proof) => {
+    const asset = await das<Asset>(net.rpcUrl, "getAsset", { id: assetId });
+    const p = proof ?? (await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId }));
+    return transferLeaf({
+      tree: asset.compression.tree,
+      owner,
+      delegate: asset.ownership.delegate ?? owner,
+      newOwner: to,
+      root: p.root,
+      dataHash: asset.compression.data_hash,
+      creatorHash: asset.compression.creator_hash,
+      nonce: BigInt(asset.compression.leaf_id),
+      index: asset.compression.leaf_id,
+      proof: p.proof.slice(0, SHELLS.maxDepth - SHELLS.canopyDepth),
+    });
+  };
+
+  it("seeds a tree of the chosen shape and a sized collection whose leaves were minted with MintToCollectionV1", async () => {
+    const tree = await account(SHELLS.tree);
+    expect(tree?.owner).toBe(SPL_ACCOUNT_COMPRESSION_PROGRAM);
+    expect(readMerkleTree(tree!.data)).toMatchObject({ maxDepth: 14, maxBufferSize: 64, canopyDepth: 11 });
+    const config = readTreeConfig((await account(getTreeConfigAddress(SHELLS.tree)))!.data)!;
+    expect(config.numMinted).toBe(BigInt(SHELLS.listedLeaves + 1)); // the listed leaves and the faucet's
+    const collection = await account(getMetadataAddress(SHELLS.collectionId));
+    // a sized Token Metadata collection NFT (the vendored Bubblegum leaves its size as it is)
+    expect(readCollectionSize(collection!.data)).not.toBeNull();
+  });
+
+  it("lists the faucet's and a new wallet's compressed NFTs, verified into the collection, with their metadata", async () => {
+    const faucetItems = (
+      await das<{ items: Asset[] }>(net.rpcUrl, "getAssetsByOwner", { ownerAddress: net.faucetAddress })
+    ).items.filter((a) => a.compression.compressed);
+    expect(faucetItems.map((a) => a.content.metadata.name).sort()).toEqual(
+      Array.from({ length: SHELLS.listedLeaves }, (_, i) => `Cistern Shell #${i + 1}`).sort(),
+    );
+    expect(given.compressedNfts).toHaveLength(1);
+    const mine = given.compressedNfts[0]!;
+    expect(mine).toMatchObject({
+      collectionId: SHELLS.collectionId,
+      tree: SHELLS.tree,
+      leafIndex: SHELLS.listedLeaves,
+    });
+    const asset = await das<Asset>(net.rpcUrl, "getAsset", { id: mine.assetId });
+    expect(asset).toMatchObject({
+      interface: "V1_NFT",
+      id: mine.assetId,
+      content: { metadata: { name: `Cistern Shell #${SHELLS.listedLeaves + 1}`, symbol: "SHELL" } },
+      grouping: [{ group_key: "collection", group_value: SHELLS.collectionId, verified: true }],
+      compression: { compressed: true, tree: SHELLS.tree, leaf_id: SHELLS.listedLeaves },
+      ownership: { owner: wallet.address, delegate: null },
+      burnt: false,
+    });
+    const listed = (
+      await das<{ items: Asset[] }>(net.rpcUrl, "getAssetsByOwner", { ownerAddress: wallet.address })
+    ).items;
+    expect(listed.filter((a) => a.compression.compressed).map((a) => a.id)).toEqual([mine.assetId]);
+  });
+
+  it("serves a proof that hashes to the tree's current on-chain root", async () => {
+    const proof = await das<Proof>(net.rpcUrl, "getAssetProof", { id: given.compressedNfts[0]!.assetId });
+    expect(proof.tree_id).toBe(SHELLS.tree);
+    expect(proof.proof).toHaveLength(SHELLS.maxDepth);
+    expect(proof.root).toBe(await onChainRoot());
+    expect(rootOf(proof)).toBe(proof.root);
+    const batch = await das<Record<string, Proof | null>>(net.rpcUrl, "getAssetProofBatch", {
+      ids: [given.compressedNfts[0]!.assetId, generateLocalKeypair().address],
+    });
+    expect(Object.values(batch).map((p) => p?.root ?? null)).toEqual([proof.root, null]);
+  });
+
+  it("ignores a Noop event that Account Compression did not emit (anyone can call Noop with any bytes)", async () => {
+    const before = await das<Proof>(net.rpcUrl, "getAssetProof", { id: given.compressedNfts[0]!.assetId });
+    // a forged change log for the demo tree: AccountCompressionEvent::ChangeLog V1, id, a path of 15 nodes, seq, index
+    const forged = Buffer.concat([
+      Uint8Array.of(0, 0),
+      decodeAddress(SHELLS.tree),
+      Uint8Array.of(15, 0, 0, 0),
+      ...Array.from({ length: 15 }, (_, i) =>
+        Buffer.concat([Buffer.alloc(32, 7), Uint8Array.of(i === 14 ? 1 : 0, 0, 0, 0)]),
+      ),
+      Buffer.alloc(12),
+    ]);
+    const sent = await send(wallet, [{ programId: decodeAddress(SPL_NOOP_PROGRAM), keys: [], data: forged }]);
+    expect(sent.error).toBeUndefined();
+    const after = await das<Proof>(net.rpcUrl, "getAssetProof", { id: given.compressedNfts[0]!.assetId });
+    expect(after).toEqual(before);
+    expect(after.root).toBe(await onChainRoot());
+  });
+
+  let staleProof: Proof;
+  it("a Bubblegum Transfer with the served proof lands, and DAS follows the leaf to its new owner", async () => {
+    const assetId = given.compressedNfts[0]!.assetId;
+    staleProof = await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId });
+    // another wallet's leaf changes in between: the proof served now is against the new root
+    const other = generateLocalKeypair();
+    await rpc(net.rpcUrl, "localnet_faucet", [other.address]);
+    const fresh = await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId });
+    expect(fresh.root).not.toBe(staleProof.root);
+    expect(fresh.root).toBe(await onChainRoot());
+    const sent = await send(wallet, [await transferIx(assetId, wallet.address, friend.address, fresh)]);
+    expect(sent.error).toBeUndefined();
+    const asset = await das<Asset>(net.rpcUrl, "getAsset", { id: assetId });
+    expect(asset.ownership.owner).toBe(friend.address);
+    const friendItems = (
+      await das<{ items: Asset[] }>(net.rpcUrl, "getAssetsByOwner", { ownerAddress: friend.address })
+    ).items;
+    expect(friendItems.map((a) => a.id)).toEqual([assetId]);
+    const walletItems = (
+      await das<{ items: Asset[] }>(net.rpcUrl, "getAssetsByOwner", { ownerAddress: wallet.address })
+    ).items;
+    expect(walletItems.some((a) => a.id === assetId)).toBe(false);
+    const proof = await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId });
+    expect(proof.root).toBe(await onChainRoot());
+    expect(rootOf(proof)).toBe(proof.root);
+  });
+
+  it("refuses on chain a stale proof (taken before the leaf moved) and a tampered one", async () => {
+    const assetId = given.compressedNfts[0]!.assetId;
+    const friendBalance = await net.airdrop(friend.address, 1_000_000_000n);
+    expect(friendBalance).toBeTruthy();
+    // the wallet no longer owns it: its leaf (owner = wallet) is not in the tree, whatever the proof
+    const stale = await send(wallet, [await transferIx(assetId, wallet.address, wallet.address, staleProof)]);
+    expect(stale.error?.code).toBe(-32002);
+    // the owner with a proof whose first node is wrong
+    const proof = await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId });
+    const tampered = { ...proof, proof: [encodeBase58(Buffer.alloc(32, 9)), ...proof.proof.slice(1)] };
+    const refused = await send(friend, [await transferIx(assetId, friend.address, wallet.address, tampered)]);
+    expect(refused.error?.code).toBe(-32002);
+    expect(JSON.stringify(refused.error?.data)).toContain(BUBBLEGUM_PROGRAM);
+    // nothing moved
+    expect((await das<Asset>(net.rpcUrl, "getAsset", { id: assetId })).ownership.owner).toBe(friend.address);
+  });
+
+  it("survives a restart: the index is rebuilt from the persisted ledger and still matches the on-chain root", async () => {
+    const assetId = given.compressedNfts[0]!.assetId;
+    const before = await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId });
+    await net.close();
+    const again = await startLocalnet({ rpcPort: 0, slotMs: 100, dataDir });
+    try {
+      const asset = await das<Asset>(again.rpcUrl, "getAsset", { id: assetId });
+      expect(asset.ownership.owner).toBe(friend.address);
+      expect(asset.content.metadata.name).toBe(`Cistern Shell #${SHELLS.listedLeaves + 1}`);
+      const proof = await das<Proof>(again.rpcUrl, "getAssetProof", { id: assetId });
+      expect(proof).toEqual(before);
+      const tree = (
+        (await rpc(again.rpcUrl, "getAccountInfo", [SHELLS.tree, { encoding: "base64" }])).result as {
+          value: { data: [string, string] };
+        }
+      ).value;
+      expect(proof.root).toBe(readMerkleTree(Buffer.from(tree.data[0], "base64"))!.root);
+    } finally {
+      await again.close();
+    }
+    net = await startTestLocalnet({ dataDir });
+  });
+});
