@@ -1,10 +1,10 @@
 // End-to-end borrowing benchmark: 100 borrowers a second for 60 s, each a distinct wallet funded with SOL and
 // JUP, go through the routes a browser calls: POST /defi/quote -> POST /defi/take-loan (build) -> sign in the
 // wallet -> POST /send-cos-transaction (answers once the chain confirmed) -> GET /loan/user until the loan is
-// listed. The stack is what `npm start` runs, in one process: the localnet at its own slot time (400 ms), the
-// bootstrap (program, config, venues, demo lenders) and the API with its indexer and keepers over the embedded
-// PGlite database. The borrowers run in a child process (open loop: each starts on schedule whatever the
-// others are doing). One lender pool of the bench's own (the cheapest for JUP in USDC) lends every loan.
+// listed. The stack is what `npm start` runs, the chain in its own process as a real cluster is to its API: the
+// localnet at its own slot time (400 ms) in a child process, the bootstrap (program, config, venues, demo lenders)
+// and the API with its indexer and keepers over the embedded PGlite database in this one. The borrowers run in
+// another child process (open loop: each starts on schedule whatever the others are doing). One lender pool of the bench's own (the cheapest for JUP in USDC) lends every loan.
 // Figures: p50 and p99 of the time from the send's answer (confirmed: the moment the web shows "Transaction
 // Success" and refreshes its lists) to the loan in /loan/user (polled at once, then every POLL_MS), loans missing
 // (confirmed, never listed within VISIBLE_TIMEOUT_MS), failures per step. Target: p99 <= 1 s, none missing.
@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bootstrapCluster } from "@cistern/bootstrap";
-import { DEMO_WORLD, startLocalnet } from "@cistern/localnet";
+import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
 import { USDC_MINT } from "@cistern/protocol";
 import { findBankPda } from "@cistern/sdk";
 import {
@@ -27,6 +27,7 @@ import {
   type KeyPairSigner,
   partiallySignTransaction,
 } from "@solana/kit";
+import { getPgliteStats } from "../apps/api/src/db/pglite-database.ts";
 import { loadConfig, startApi } from "../apps/api/src/index.ts";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -135,6 +136,33 @@ async function borrow(api: string, signer: KeyPairSigner, pool: string): Promise
   }
 }
 
+/** What the localnet child is asked to do: fund wallets, or close. */
+interface ChainAsk {
+  id: number;
+  fund?: { wallet: string; lamports: string; tokens: { mint: string; amount: string }[] }[];
+  close?: boolean;
+  /** Answer this process's CPU time so far (microseconds). */
+  cpu?: boolean;
+}
+
+/** Child: the localnet (the chain, as a cluster runs apart from the API that reads it). */
+async function localnetChild(dataDir: string): Promise<void> {
+  const net: LocalnetHandle = await startLocalnet({ rpcPort: 0, dataDir, seed: true });
+  process.on("message", async (m: ChainAsk) => {
+    for (const f of m.fund ?? [])
+      await net.fundWallet(f.wallet, {
+        lamports: BigInt(f.lamports),
+        tokens: f.tokens.map((t) => ({ mint: t.mint, amount: BigInt(t.amount) })),
+      });
+    if (m.close) await net.close();
+    const used = process.cpuUsage();
+    process.send!({ id: m.id, cpuMicros: used.user + used.system });
+    if (m.close) process.exit(0);
+  });
+  process.on("disconnect", () => void net.close().finally(() => process.exit(0)));
+  process.send!({ id: 0, rpcUrl: net.rpcUrl, wsUrl: net.wsUrl });
+}
+
 /** Child: makes the wallets, waits for them to be funded, then runs the open-loop load. */
 function borrowerChild(): void {
   let signers: KeyPairSigner[] = [];
@@ -172,8 +200,22 @@ const percentile = (sorted: number[], p: number) =>
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "cistern-bench-e2e-"));
   const started = performance.now();
-  // The stack as `npm start` has it (scripts/start.ts), in this process.
-  const localnet = await startLocalnet({ rpcPort: 0, dataDir: join(root, "localnet"), seed: true });
+  // The stack as `npm start` has it (scripts/start.ts); the chain in its own process.
+  const chain = fork(SELF, ["--localnet", join(root, "localnet")], { stdio: "inherit" });
+  let nextAsk = 1;
+  const answers = new Map<number, (m: Record<string, unknown>) => void>();
+  chain.on("message", (m: { id: number }) => answers.get(m.id)?.(m));
+  const askChain = (ask: Omit<ChainAsk, "id">, id = nextAsk++) =>
+    new Promise<Record<string, unknown>>((done) => {
+      answers.set(id, done);
+      if (id !== 0) chain.send({ ...ask, id });
+    });
+  const localnet = {
+    ...((await askChain({}, 0)) as { rpcUrl: string; wsUrl: string }),
+    fundWallets: (fund: NonNullable<ChainAsk["fund"]>) => askChain({ fund }),
+    close: () => askChain({ close: true }),
+    cpuMs: async () => Number((await askChain({ cpu: true })).cpuMicros) / 1000,
+  };
   const cluster = await bootstrapCluster({
     rpcUrl: localnet.rpcUrl,
     wsUrl: localnet.wsUrl,
@@ -213,10 +255,13 @@ async function main(): Promise<void> {
   try {
     // The bench's lender: a USDC bank of 1,000,000 and a defi-pool lending against JUP at 5% (cheapest).
     const lenderKey = await generateKeyPairSigner();
-    await localnet.fundWallet(lenderKey.address, {
-      lamports: 10_000_000_000n,
-      tokens: [{ mint: USDC_MINT, amount: 1_000_000_000_000n }],
-    });
+    await localnet.fundWallets([
+      {
+        wallet: lenderKey.address,
+        lamports: "10000000000",
+        tokens: [{ mint: USDC_MINT, amount: "1000000000000" }],
+      },
+    ]);
     const [bank] = await findBankPda(
       cluster.lendingProgramId as Address,
       lenderKey.address,
@@ -250,11 +295,13 @@ async function main(): Promise<void> {
     const total = RATE * SECONDS;
     child.send({ make: total });
     const { wallets } = await fromChild<{ wallets: string[] }>("wallets");
-    for (const wallet of wallets)
-      await localnet.fundWallet(wallet, {
-        lamports: 100_000_000n,
-        tokens: [{ mint: JUP, amount: BigInt(COLLATERAL) }],
-      });
+    await localnet.fundWallets(
+      wallets.map((wallet) => ({
+        wallet,
+        lamports: "100000000",
+        tokens: [{ mint: JUP, amount: COLLATERAL }],
+      })),
+    );
     // the pool is in the API's snapshot before the first quote
     await new Promise((r) => setTimeout(r, 2000));
     console.log(
@@ -266,10 +313,17 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(", ");
     const loadBefore = load();
+    const cpuBefore = process.cpuUsage();
+    const chainCpuBefore = await localnet.cpuMs();
+    const dbBefore = getPgliteStats();
     child.send({ run: { api: base, pool } });
     const { outcomes, offeredSeconds } = await fromChild<{ outcomes: Outcome[]; offeredSeconds: number }>(
       "outcomes",
     );
+    const cpu = process.cpuUsage(cpuBefore);
+    const apiCpuMs = (cpu.user + cpu.system) / 1000;
+    const chainCpuMs = (await localnet.cpuMs()) - chainCpuBefore;
+    const dbAfter = getPgliteStats();
     const visible = outcomes
       .filter((o) => o.visibleMs !== undefined)
       .map((o) => o.visibleMs!)
@@ -299,6 +353,23 @@ async function main(): Promise<void> {
       `confirmed -> visible in /loan/user (polled every ${POLL_MS} ms): p50 ${percentile(visible, 50).toFixed(0)} ms  p99 ${p99.toFixed(0)} ms  max ${(visible.at(-1) ?? Number.NaN).toFixed(0)} ms  loans missing ${missing}  target p99 <= 1 s: ${p99 <= TARGET_P99_MS && missing === 0 && notConfirmed === 0 ? "met" : "MISSED"}`,
     );
     for (const [step, f] of failures) console.log(`  ${f.count} failed at ${step}; first: ${f.first}`);
+    // what each loan cost, a figure the machine's other load moves far less than latency
+    const per = (x: number) => (x / Math.max(1, confirmed)).toFixed(2);
+    console.log(
+      `per confirmed loan: API process CPU ${per(apiCpuMs)} ms, localnet process CPU ${per(chainCpuMs)} ms, PGlite ${per(dbAfter.statements - dbBefore.statements)} statements holding it ${per(dbAfter.ms - dbBefore.ms)} ms`,
+    );
+    const kinds = [...dbAfter.byKind]
+      .map(([kind, k]) => {
+        const b = dbBefore.byKind.get(kind) ?? { statements: 0, ms: 0 };
+        return { kind, statements: k.statements - b.statements, ms: k.ms - b.ms };
+      })
+      .filter((k) => k.statements > 0)
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 20);
+    for (const k of kinds)
+      console.log(
+        `  PGlite ${k.kind.padEnd(72)} ${per(k.statements)} per loan, ${per(k.ms)} ms per loan (${k.statements} in all)`,
+      );
     console.log(`load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`);
   } finally {
     child.kill();
@@ -309,6 +380,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === "--borrowers") borrowerChild();
+else if (process.argv[2] === "--localnet") void localnetChild(process.argv[3]!);
 else
   main().then(
     () => process.exit(0),
