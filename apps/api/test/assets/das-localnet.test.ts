@@ -53,7 +53,7 @@ describe("the DAS asset source against the localnet's DAS", () => {
     }
   });
 
-  it("reads the wallet's NFTs of each standard with their verified collections, and its token balances", async () => {
+  it("reads the wallet's NFTs of each standard (compressed included) with their verified collections, and its token balances", async () => {
     const nfts = await das().fetchNfts(wallet);
     const expected = [
       ...given.nfts.map((n) => ({ mint: n.mint, nftType: "Nft", collection: n.collectionId, name: n.name })),
@@ -66,6 +66,12 @@ describe("the DAS asset source against the localnet's DAS", () => {
       ...given.coreAssets.map((n) => ({
         mint: n.asset,
         nftType: "CoreNft",
+        collection: n.collectionId,
+        name: n.name,
+      })),
+      ...given.compressedNfts.map((n) => ({
+        mint: n.assetId,
+        nftType: "CompressedNft",
         collection: n.collectionId,
         name: n.name,
       })),
