@@ -111,6 +111,10 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This NFT's metadata could not be verified, so it cannot be used as collateral.";
     case P.CollectionNotVerified:
       return "This NFT is not a verified member of a collection, so it cannot be used as collateral.";
+    case P.CollateralFrozen:
+      return "This NFT is frozen by another app's delegate. Unfreeze it there, then borrow against it.";
+    case P.UnsafeCollateral:
+      return "This NFT's collection lets someone other than its owner move or burn it, so it cannot be used as collateral.";
     case P.SaleShort:
       return "The sale would not bring enough to repay this loan, so nothing was sold. Repay the loan instead, or sell when the price recovers.";
     case P.AutoSellDisabled:

@@ -136,6 +136,15 @@ export const PROGRAM_ERRORS = {
     name: "NoFeesOwed",
     message: "CollectFees on a bank whose vault holds no protocol fees for the treasury",
   },
+  6059: {
+    name: "CollateralFrozen",
+    message: "the NFT is frozen by a freeze delegate, so it cannot move into the loan's custody",
+  },
+  6060: {
+    name: "UnsafeCollateral",
+    message:
+      "the NFT or its collection lets someone other than its owner move, burn or freeze it (a permanent delegate or a transfer hook)",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

@@ -5,11 +5,19 @@ u64 custody_lock_other(const Custody *c, const SolAccountInfo *owner, const SolA
   if (c->nft_type == NFT_TYPE_PNFT && c->pnft && amount == 1 && pubkey_eq(from->key, c->escrow->key) &&
       pubkey_eq(owner->key, c->pnft->owner->key))
     return pnft_lock(c);
+  if (c->nft_type == NFT_TYPE_CORE && c->core && amount == 1 && pubkey_eq(from->key, c->escrow->key) &&
+      pubkey_eq(owner->key, c->core->owner->key))
+    return core_lock(c);
   return E_INVALID_COLLATERAL;
 }
 
 u64 custody_release_other(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to, bool to_borrower) {
   (void)rent_to; /* no escrow: no rent */
+  if (c->nft_type == NFT_TYPE_CORE && c->core) {
+    /* to the borrower: the custody's own account (the asset) names where it returns, the borrower's wallet */
+    if (to_borrower) return pubkey_eq(to->key, c->escrow->key) ? core_transfer_out(c, c->core->owner) : E_ACCOUNT_MISMATCH;
+    return core_transfer_out(c, to);
+  }
   if (c->nft_type != NFT_TYPE_PNFT || !c->pnft) return E_INVALID_COLLATERAL;
   if (to_borrower) return pubkey_eq(to->key, c->escrow->key) ? pnft_release_to_owner(c) : E_ACCOUNT_MISMATCH;
   return pnft_transfer_out(c, to);

@@ -14,6 +14,7 @@
 /* Loan.nft_type */
 #define NFT_TYPE_CLASSIC 0 /* SPL token (an NFT or a token) in an escrow token account of the loan PDA */
 #define NFT_TYPE_PNFT 1    /* a programmable NFT left in the borrower's token account, delegated to the loan and locked */
+#define NFT_TYPE_CORE 2    /* a Metaplex Core asset, owned by the loan PDA for the loan's life (Core TransferV1) */
 
 /* The accounts a programmable NFT's custody goes through: Token Metadata's own instructions, with the rule set the
  * metadata names (the pNFT block of TakeLoan, Repay and Liquidate; LAYOUT.md). Liquidate adds the destination. */
@@ -35,6 +36,15 @@ typedef struct {
 #define PNFT_BLOCK_LEN 9 /* mint, metadata, edition, token record, sysvar instructions, Token Metadata, Token Auth
                             Rules, rule set (Token Metadata's id when none), system program */
 
+/* The accounts a Core asset's custody goes through (TakeLoan 7-9, 13, 14; Repay 6, 10, 11; Liquidate 4, 7, 8). */
+typedef struct {
+  const SolAccountInfo *asset;      /* the asset (== the custody's `escrow`) */
+  const SolAccountInfo *collection; /* the collection the asset names (the Core program's account when none) */
+  const SolAccountInfo *core;       /* the Core program */
+  const SolAccountInfo *payer;      /* signs and pays what Core may charge (the borrower, the liquidator) */
+  const SolAccountInfo *owner;      /* the borrower's wallet */
+} CoreAccounts;
+
 /* The custody of one holder (a Loan or Request PDA; it signs with `signer`). */
 typedef struct {
   u8 nft_type;
@@ -42,8 +52,11 @@ typedef struct {
   const SolAccountInfo *holder; /* the loan or request PDA */
   const SolSignerSeeds *signer; /* the holder's seeds */
   const SolAccountInfo *escrow; /* classic: the escrow token account (authority = holder); pNFT: the borrower's
-                                   token account that holds it */
-  const PnftAccounts *pnft;     /* pNFT: the accounts above (NULL for classic) */
+                                   token account that holds it; Core: the asset */
+  union {                       /* the standard's own accounts (NULL for classic) */
+    const PnftAccounts *pnft;   /* pNFT */
+    const CoreAccounts *core;   /* Core */
+  };
 } Custody;
 
 /* reads the pNFT block at `first` (PNFT_BLOCK_LEN accounts) into `out` (custody_pnft.c) */
@@ -61,6 +74,15 @@ u64 pnft_lock(const Custody *c);
 u64 pnft_release_to_owner(const Custody *c);
 /* Unlock and Transfer v1 by the holder (the delegate) to `to` (the pool owner's associated token account) */
 u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to);
+
+/* ---- custody_core.c ---- */
+/* TakeLoan: the Core program, the asset (Core's, the owner's, naming `a->collection`), the collection (Core's) and
+ * the plugins of both (none that lets another move, burn or freeze it; not frozen); *collection the collection */
+u64 core_collateral(const CoreAccounts *a, SolPubkey *collection);
+/* the owner transfers the asset to the holder (Core TransferV1) */
+u64 core_lock(const Custody *c);
+/* the holder transfers the asset to `new_owner` (Core TransferV1, the holder signing) */
+u64 core_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
 
 /* ---- custody.c: the other standards ---- */
 u64 custody_lock_other(const Custody *c, const SolAccountInfo *owner, const SolAccountInfo *from, u64 amount);

@@ -64,6 +64,8 @@
 #define E_NOTHING_TO_MIGRATE 6056ULL
 #define E_SAME_ACCOUNT 6057ULL
 #define E_NO_FEES_OWED 6058ULL
+#define E_COLLATERAL_FROZEN 6059ULL
+#define E_UNSAFE_COLLATERAL 6060ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1 /* Config, Bank, Venues, Request */

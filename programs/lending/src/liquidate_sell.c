@@ -29,6 +29,7 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   Bank *bk = (Bank *)bank->data;
   Loan *l = (Loan *)loan->data;
   if (!(pl->flags & FLAG_AUTO_SELL)) return E_AUTO_SELL_DISABLED;
+  if (l->nft_type != NFT_TYPE_CLASSIC) return E_INVALID_COLLATERAL; /* a pNFT or Core asset: not sold here yet */
   if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
   if ((r = check_token_account(vault, &bk->mint, NULL))) return r;
   if ((r = check_token_program(token))) return r;

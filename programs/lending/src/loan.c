@@ -23,6 +23,12 @@ void new_loan_accounts(NewLoan *c, const SolParameters *p, bool trailing_data, b
   c->sys = &ka[12];
 }
 
+/* TakeLoan's custody bytes naming a standard: 121 NFT_TYPE_PNFT (122, 123 its PDA bumps) or NFT_TYPE_CORE (122, 123
+ * zero); out of line, off a classic loan's path */
+__attribute__((noinline)) static bool custody_bytes_valid(const NewLoan *c, const u8 *d) {
+  return c->custody_data && (d[121] == NFT_TYPE_PNFT || (d[121] == NFT_TYPE_CORE && (d[122] | d[123]) == 0));
+}
+
 u64 new_loan_parse(NewLoan *c) {
   const SolParameters *p = c->p;
   if (c->trailing_data ? p->data_len <= LOAN_DATA_LEN : p->data_len != LOAN_DATA_LEN) return E_INVALID_INSTRUCTION;
@@ -59,8 +65,8 @@ u64 new_loan_parse(NewLoan *c) {
   if (rd32(d + 36) != apr_bps) return E_APR_MISMATCH;
   if (c->principal == 0 || c->collateral_amount == 0) return E_INVALID_AMOUNT;
   /* reserved, but for TakeLoan: the collateral's standard and its PDA bumps (byte 121 NFT_TYPE_PNFT: 122 master
-   * edition bump, 123 token record bump) */
-  if ((d[121] | d[122] | d[123]) != 0 && (!c->custody_data || d[121] != NFT_TYPE_PNFT)) return E_INVALID_INSTRUCTION;
+   * edition bump, 123 token record bump; NFT_TYPE_CORE: none) */
+  if ((d[121] | d[122] | d[123]) != 0 && !custody_bytes_valid(c, d)) return E_INVALID_INSTRUCTION;
   c->pull_index = d[120];
   c->available = c->bk->available;
   c->bank_total = c->bk->total;
@@ -215,6 +221,7 @@ static const u8 BANK_SEED[] = "bank";
  * borrower's own token account (accounts 7 = 9). Out of line, as is the lock: classic loans pay nothing for them. */
 __attribute__((noinline)) static u64 take_loan_pnft_accounts(NewLoan *c, PnftAccounts *pnft) {
   const SolParameters *p = c->p;
+  if (c->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL; /* a Core asset is no SPL mint */
   u64 r = pnft_block(p, 14, pnft);
   if (r) return r;
   if (!pubkey_eq(pnft->mint->key, c->mint->key) || !pubkey_eq(pnft->metadata->key, p->ka[13].key) ||
@@ -239,12 +246,37 @@ __attribute__((noinline)) static u64 take_loan_pnft_lock(const NewLoan *c, PnftA
   pnft->owner = c->borrower;
   pnft->locked_address = &c->pl->owner;
   pnft->bumps = l->custody_bumps;
-  Custody held = {c->nft_type, c->token, c->loan, &signer, c->escrow, pnft};
+  Custody held = {c->nft_type, c->token, c->loan, &signer, c->escrow, {pnft}};
+  return custody_lock(&held, c->borrower, &c->p->ka[9], c->collateral_amount);
+}
+
+/* A Core asset's TakeLoan: accounts 7, 8 and 9 the asset, 13 the collection it names, 14 the Core program (the
+ * whitelist after them); the collection read from the chain. Out of line: classic loans pay nothing for it. */
+__attribute__((noinline)) static u64 take_loan_core_accounts(NewLoan *c, CoreAccounts *core) {
+  const SolParameters *p = c->p;
+  const SolAccountInfo *ka = p->ka;
+  if (p->ka_num < 15) return E_NOT_ENOUGH_ACCOUNTS;
+  if ((p->data[2] | p->data[3]) != 0) return E_INVALID_INSTRUCTION; /* no escrow, no metadata */
+  if (c->collateral_amount != 1) return E_INVALID_COLLATERAL;
+  const SolAccountInfo *asset = c->mint;
+  if (!pubkey_eq(ka[7].key, asset->key) || !pubkey_eq(ka[9].key, asset->key)) return E_ACCOUNT_MISMATCH;
+  if (!asset->is_writable) return E_NOT_WRITABLE;
+  core->asset = asset;
+  core->collection = &ka[13];
+  core->core = &ka[14];
+  core->payer = core->owner = c->borrower;
+  c->whitelist_index = 15;
+  return core_collateral(core, &c->collection);
+}
+
+/* the asset goes to the loan PDA (created: Core sees an account of this program as the new owner) */
+__attribute__((noinline)) static u64 take_loan_core_lock(const NewLoan *c, const CoreAccounts *core) {
+  Custody held = {NFT_TYPE_CORE, c->token, c->loan, NULL, c->escrow, {.core = core}};
   return custody_lock(&held, c->borrower, &c->p->ka[9], c->collateral_amount);
 }
 
 /* accounts: see LAYOUT.md TakeLoan (0 borrower .. 12 system program; nft-pool: 13 metadata, 14 optional
- * whitelist; defi-pool: 13 optional whitelist) */
+ * whitelist; defi-pool: 13 optional whitelist; a pNFT or Core asset: LAYOUT.md "Custody") */
 u64 ix_take_loan(const SolParameters *p) {
   if (p->ka_num < 13) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
@@ -253,13 +285,17 @@ u64 ix_take_loan(const SolParameters *p) {
   u64 r = new_loan_parse(&c);
   if (r) return r;
   const SolAccountInfo *collateral = &ka[9], *currency = &ka[10];
-  u8 decimals;
-  u64 supply;
-  if ((r = check_mint(c.mint, &decimals, &supply))) return r;
   bool is_defi = c.pl->pool_type == POOL_DEFI;
   u8 metadata_bump = p->data[3];
   PnftAccounts pnft;
-  if (is_defi) {
+  CoreAccounts core;
+  u8 decimals;
+  u64 supply;
+  if ((r = check_mint(c.mint, &decimals, &supply))) {
+    /* no mint: a Core asset's accounts, or the error (nothing on a classic loan's path) */
+    if (c.nft_type != NFT_TYPE_CORE || is_defi) return r;
+    if ((r = take_loan_core_accounts(&c, &core))) return r;
+  } else if (is_defi) {
     if (metadata_bump != 0 || c.nft_type != NFT_TYPE_CLASSIC) return E_INVALID_INSTRUCTION; /* NFT loans only */
     copy_key(&c.collection, c.mint->key);
     c.whitelist_index = 13;
@@ -283,8 +319,10 @@ u64 ix_take_loan(const SolParameters *p) {
   if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
   if ((r = new_loan_create(&c))) return r;
   if (c.nft_type == NFT_TYPE_CLASSIC) {
-    Custody held = {c.nft_type, c.token, c.loan, NULL, c.escrow, NULL};
+    Custody held = {c.nft_type, c.token, c.loan, NULL, c.escrow, {NULL}};
     if ((r = custody_lock(&held, c.borrower, collateral, c.collateral_amount))) return r;
+  } else if (c.nft_type == NFT_TYPE_CORE && (r = take_loan_core_lock(&c, &core))) {
+    return r;
   }
   SolSignerSeed bank_seeds[4] = {
     {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
@@ -293,8 +331,14 @@ u64 ix_take_loan(const SolParameters *p) {
   if ((r = token_transfer(&out))) return r;
   c.bk->available -= c.principal;
   new_loan_record(&c, is_defi);
-  if (c.nft_type != NFT_TYPE_CLASSIC) return take_loan_pnft_lock(&c, &pnft);
+  if (c.nft_type == NFT_TYPE_PNFT) return take_loan_pnft_lock(&c, &pnft);
   return SUCCESS;
+}
+
+/* A moving loan's collateral that is no mint: a Core asset's custody cannot move to a new loan yet (a pNFT's cannot
+ * either: custody_move refuses it); out of line, off a classic loan's path */
+__attribute__((noinline)) static u64 no_mint(const Loan *old, u64 r) {
+  return old->nft_type == NFT_TYPE_CORE ? E_INVALID_COLLATERAL : r;
 }
 
 /* Extend and Refinance share accounts 0-13 (0 borrower, 1 oracle, 2 config, 3 new pool, 4 new bank, 5 new vault,
@@ -335,7 +379,7 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   copy_key(&c->collection, &old->collection);
   c->nft_type = old->nft_type;
   if (old->collateral_amount != c->collateral_amount) return E_INVALID_COLLATERAL;
-  if ((r = check_mint(c->mint, NULL, NULL))) return r;
+  if (__builtin_expect((r = check_mint(c->mint, NULL, NULL)) != 0, 0)) return no_mint(old, r);
   if ((r = check_wallet_currency_account(currency, &c->bk->mint, c->borrower->key, c->vault))) return r;
   *old_out = old;
   return SUCCESS;

@@ -74,7 +74,10 @@ typedef struct {
   Bank *bk;
   Loan *l;
   i64 now;
-  const PnftAccounts *pnft; /* a pNFT loan's custody accounts (NULL otherwise) */
+  union { /* the standard's own custody accounts (NULL for a classic loan) */
+    const PnftAccounts *pnft;
+    const CoreAccounts *core;
+  };
 } Settlement;
 /* The borrower pays principal + owed interest from `currency` into the vault (the protocol fee stays there as
  * the bank's fees_owed until CollectFees); what the escrow still holds goes to `collateral` and the escrow closes to the borrower; bank, pool

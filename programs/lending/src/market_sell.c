@@ -78,6 +78,7 @@ u64 ix_market_sell(const SolParameters *p) {
   Bank *bk = (Bank *)bank->data;
   Loan *l = (Loan *)loan->data;
   if (!pubkey_eq(&l->borrower, borrower->key)) return E_UNAUTHORIZED;
+  if (l->nft_type != NFT_TYPE_CLASSIC) return E_INVALID_COLLATERAL; /* a pNFT or Core asset: not sold here yet */
   if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
   if (!vault->is_writable) return E_NOT_WRITABLE;
   if ((r = check_token_program(token))) return r;

@@ -41,7 +41,7 @@ u64 settle_loan(const Settlement *s) {
   SolSignerSeeds signer = {seeds, 5};
   /* what custody holds now: all of the collateral on a repay (and anything paid into it), what a market sale
    * left of it */
-  Custody held = {l->nft_type, s->token, s->loan, &signer, s->escrow, s->pnft};
+  Custody held = {l->nft_type, s->token, s->loan, &signer, s->escrow, {s->pnft}};
   if ((r = custody_release_to_borrower(&held, s->collateral, s->borrower))) return r;
 
   bk->total = total;
@@ -55,11 +55,35 @@ u64 settle_loan(const Settlement *s) {
   return SUCCESS;
 }
 
-/* a pNFT loan's Repay: the pNFT block at 10, the borrower paying Token Metadata (out of line: classic loans pay
- * nothing for it) */
-__attribute__((noinline)) static u64 repay_pnft_accounts(const SolParameters *p, const Loan *l,
-                                                         const SolAccountInfo *borrower, PnftAccounts *pnft) {
+/* A loan's custody accounts for its standard (pNFT or Core; out of line: classic loans pay nothing for them). */
+typedef struct {
+  PnftAccounts pnft;
+  CoreAccounts core;
+} StandardAccounts;
+/* the accounts of `l`'s standard in `a` */
+#define STANDARD_OF(l, a) ((l)->nft_type == NFT_TYPE_CORE ? (const void *)&(a).core : (const void *)&(a).pnft)
+
+/* a Core loan's custody accounts at `first` (the collection the asset names now, the Core program); the asset is
+ * the loan's escrow, the borrower's wallet account 0 of Repay */
+static u64 core_ending_accounts(const SolParameters *p, u64 first, const SolAccountInfo *asset,
+                                const SolAccountInfo *payer, StandardAccounts *out) {
+  if (p->ka_num < first + 2) return E_NOT_ENOUGH_ACCOUNTS;
+  CoreAccounts *core = &out->core;
+  core->asset = asset;
+  core->collection = &p->ka[first];
+  core->core = &p->ka[first + 1];
+  core->payer = payer;
+  core->owner = &p->ka[0];
+  return SUCCESS;
+}
+
+/* Repay: a pNFT loan's block at 10, the borrower paying Token Metadata; a Core loan's accounts at 10 */
+__attribute__((noinline)) static u64 repay_custody_accounts(const SolParameters *p, const Loan *l,
+                                                            StandardAccounts *out) {
+  const SolAccountInfo *borrower = &p->ka[0];
+  if (l->nft_type == NFT_TYPE_CORE) return core_ending_accounts(p, 10, &p->ka[6], borrower, out);
   u64 r;
+  PnftAccounts *pnft = &out->pnft;
   if (l->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
   if ((r = pnft_block(p, 10, pnft))) return r;
   if (!pubkey_eq(pnft->mint->key, &l->collateral_mint)) return E_INVALID_MINT;
@@ -70,7 +94,8 @@ __attribute__((noinline)) static u64 repay_pnft_accounts(const SolParameters *p,
 
 /* accounts: 0 borrower (s, w), 1 config, 2 pool (w), 3 bank (w), 4 vault (w), 5 loan (w), 6 escrow (w),
  * 7 borrower collateral token account (w), 8 borrower currency token account (w), 9 token program; a pNFT loan: 6
- * and 7 the borrower's token account that holds it, 10.. the pNFT block (custody.h). data: tag */
+ * and 7 the borrower's token account that holds it, 10.. the pNFT block (custody.h); a Core loan: 6 and 7 the
+ * asset, 10 the collection it names now, 11 the Core program. data: tag */
 u64 ix_repay(const SolParameters *p) {
   if (p->data_len != 1) return E_INVALID_INSTRUCTION;
   if (p->ka_num < 10) return E_NOT_ENOUGH_ACCOUNTS;
@@ -90,31 +115,36 @@ u64 ix_repay(const SolParameters *p) {
   if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
   if (!vault->is_writable) return E_NOT_WRITABLE;
   if ((r = check_token_program(token))) return r;
-  PnftAccounts pnft;
-  const PnftAccounts *custody = NULL;
+  StandardAccounts standard;
+  const void *custody = NULL; /* the standard's own accounts */
   if (l->nft_type == NFT_TYPE_CLASSIC) {
     if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
   } else {
-    if ((r = repay_pnft_accounts(p, l, borrower, &pnft))) return r;
-    custody = &pnft;
+    if ((r = repay_custody_accounts(p, l, &standard))) return r;
+    custody = STANDARD_OF(l, standard);
   }
   if ((r = check_wallet_currency_account(currency, &bk->mint, borrower->key, vault))) return r;
 
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
   Settlement s = {borrower, token, currency, vault, loan, escrow, collateral, cfg, pl, bk, l, clock.unix_timestamp,
-                  custody};
+                  {custody}};
   if ((r = settle_loan(&s))) return r;
   l->status = LOAN_REPAID;
   l->closed_by = CLOSED_REPAID;
   return SUCCESS;
 }
 
-/* a pNFT loan's Liquidate: the pNFT block at 7 and the accounts after it (out of line: classic loans pay nothing for
- * it) */
-__attribute__((noinline)) static u64 liquidate_pnft_accounts(const SolParameters *p, const Loan *l, const Pool *pl,
-                                                             const SolAccountInfo *liquidator, PnftAccounts *pnft) {
+/* Liquidate: a pNFT loan's block at 7 and the accounts after it; a Core loan's accounts at 7, the receiver (5) the
+ * pool owner's wallet */
+__attribute__((noinline)) static u64 liquidate_custody_accounts(const SolParameters *p, const Loan *l, const Pool *pl,
+                                                                const SolAccountInfo *liquidator,
+                                                                StandardAccounts *out) {
+  if (l->nft_type == NFT_TYPE_CORE)
+    return pubkey_eq(p->ka[5].key, &pl->owner) ? core_ending_accounts(p, 7, &p->ka[4], liquidator, out)
+                                                : E_ACCOUNT_MISMATCH;
   u64 r;
+  PnftAccounts *pnft = &out->pnft;
   if (l->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
   if (p->ka_num < 22) return E_NOT_ENOUGH_ACCOUNTS;
   if ((r = pnft_block(p, 7, pnft))) return r;
@@ -136,7 +166,8 @@ __attribute__((noinline)) static u64 liquidate_pnft_accounts(const SolParameters
  * 5 pool owner's collateral token account (w), 6 token program; a pNFT loan: 4 the borrower's token account that
  * holds it, 5 the pool owner's associated token account (created if need be), 7.. the pNFT block (custody.h),
  * 16 the borrower, 17 the pool owner, 18 the pool owner's token record (w), 19 the associated token program,
- * 20 the loan's associated token account (w; the pNFT passes through it), 21 its token record (w).
+ * 20 the loan's associated token account (w; the pNFT passes through it), 21 its token record (w); a Core loan: 4
+ * the asset, 5 the pool owner's wallet, 7 the collection the asset names now, 8 the Core program.
  * data: tag */
 u64 ix_liquidate(const SolParameters *p) {
   if (p->data_len != 1) return E_INVALID_INSTRUCTION;
@@ -151,13 +182,13 @@ u64 ix_liquidate(const SolParameters *p) {
   Bank *bk = (Bank *)bank->data;
   Loan *l = (Loan *)loan->data;
   if ((r = check_token_program(token))) return r;
-  PnftAccounts pnft;
-  const PnftAccounts *custody = NULL;
+  StandardAccounts standard;
+  const void *custody = NULL; /* the standard's own accounts */
   if (l->nft_type == NFT_TYPE_CLASSIC) {
     if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
   } else {
-    if ((r = liquidate_pnft_accounts(p, l, pl, liquidator, &pnft))) return r;
-    custody = &pnft;
+    if ((r = liquidate_custody_accounts(p, l, pl, liquidator, &standard))) return r;
+    custody = STANDARD_OF(l, standard);
   }
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
@@ -170,7 +201,7 @@ u64 ix_liquidate(const SolParameters *p) {
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
   /* the collateral and anything paid into the escrow go to the pool owner */
-  Custody held = {l->nft_type, token, loan, &signer, escrow, custody};
+  Custody held = {l->nft_type, token, loan, &signer, escrow, {custody}};
   if ((r = custody_release_to_receiver(&held, dest, liquidator))) return r;
 
   bk->total = total;

@@ -15,7 +15,7 @@ import {
   VENDORED_PROGRAMS,
   verifyCollectionV1,
 } from "@cistern/localnet";
-import { getTakeLoanInstruction, LENDING_ERROR_CODE } from "@cistern/sdk";
+import { LENDING_ERROR_CODE } from "@cistern/sdk";
 import {
   AccountRole,
   type AccountSignerMeta,
@@ -31,13 +31,12 @@ import {
 import { describe, expect, it } from "vitest";
 import type { TxOutcome } from "./support/harness.ts";
 import {
-  attestation,
   buildWorld,
   createPool,
   DAY,
   liquidateIx,
   loanOf,
-  nftTerms,
+  nftLoanIxFor,
   poolParams,
   repayIx,
   type World,
@@ -252,19 +251,7 @@ function block(n: Pnft) {
 }
 
 async function takeIx(w: PnftWorld, n: Pnft, pool = w.pnftPool) {
-  const ix = await getTakeLoanInstruction({
-    programAddress: w.program,
-    borrower: w.borrower,
-    oracle: w.oracle,
-    pool,
-    poolType: "nft-pool",
-    bank: w.bank,
-    collateralMint: n.mint,
-    borrowerCollateralTokenAccount: n.token,
-    borrowerCurrencyTokenAccount: w.borrowerAta,
-    whitelist: null,
-    ...nftTerms(w, { attestation: attestation(w, { collection: n.collection }) }),
-  });
+  const ix = await nftLoanIxFor(w, { mint: n.mint, account: n.token, collection: n.collection, pool });
   const accounts = [...(ix.accounts ?? [])];
   accounts[7] = meta(n.token, W); // the custody: the borrower's own token account
   accounts.splice(14, 0, ...block(n));

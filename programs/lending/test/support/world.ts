@@ -228,6 +228,27 @@ export function nftLoanIx(
   });
 }
 
+/** TakeLoan instruction against an NFT `mint` held in `account`, valued in `collection` (nft-pool `pool`); the
+ * tests of the other standards adjust its accounts and data bytes for their custody. */
+export function nftLoanIxFor(
+  w: World,
+  nft: { mint: Address; account: Address; collection: Address; pool: Address },
+): Promise<Instruction & { loan: Address; escrow: Address }> {
+  return getTakeLoanInstruction({
+    programAddress: w.program,
+    borrower: w.borrower,
+    oracle: w.oracle,
+    pool: nft.pool,
+    poolType: "nft-pool",
+    bank: w.bank,
+    collateralMint: nft.mint,
+    borrowerCollateralTokenAccount: nft.account,
+    borrowerCurrencyTokenAccount: w.borrowerAta,
+    whitelist: null,
+    ...nftTerms(w, { attestation: attestation(w, { collection: nft.collection }) }),
+  });
+}
+
 /** TakeLoan instruction pledging `amount` collateral tokens (defi-pool). */
 export function tokenLoanIx(
   w: World,

@@ -1,0 +1,52 @@
+/* Metaplex Core custody, by ownership: the loan PDA owns the asset for the loan's life. TakeLoan: the borrower
+ * transfers it to the loan PDA (Core TransferV1); Repay: the loan PDA transfers it back to the borrower;
+ * Liquidate: to the pool owner. Escrowless custody (freeze and transfer delegate plugins held by the loan PDA) is
+ * not used: the owner can revoke a TransferDelegate while the asset is frozen, and then the loan PDA could never
+ * move it at Liquidate; ownership rests on nothing the borrower holds (LAYOUT.md "Custody", "Core assets"). */
+#include "custody.h"
+#include "mpl_core.h"
+
+u64 core_collateral(const CoreAccounts *a, SolPubkey *collection) {
+  if (!pubkey_eq(a->core->key, &MPL_CORE_PROGRAM_ID)) return E_INVALID_PROGRAM_ACCOUNT;
+  const SolPubkey *owner, *named;
+  u64 asset_plugins, collection_plugins;
+  int r = mpl_core_asset(a->asset, &owner, &named, &asset_plugins);
+  if (r == MPL_CORE_NO_COLLECTION) return E_COLLECTION_NOT_VERIFIED;
+  if (r != MPL_CORE_OK || !pubkey_eq(named, a->collection->key) ||
+      mpl_core_collection(a->collection, &collection_plugins) != MPL_CORE_OK)
+    return E_INVALID_METADATA;
+  if (!pubkey_eq(owner, a->owner->key)) return E_INVALID_COLLATERAL;
+  int in_asset = mpl_core_plugins(a->asset, asset_plugins);
+  int in_collection = mpl_core_plugins(a->collection, collection_plugins);
+  if (in_asset == MPL_CORE_INVALID || in_collection == MPL_CORE_INVALID) return E_INVALID_METADATA;
+  if (in_asset == MPL_CORE_UNSAFE || in_collection == MPL_CORE_UNSAFE) return E_UNSAFE_COLLATERAL;
+  if (in_asset == MPL_CORE_FROZEN || in_collection == MPL_CORE_FROZEN) return E_COLLATERAL_FROZEN;
+  copy_key(collection, named);
+  return SUCCESS;
+}
+
+/* TransferV1 of the asset, then what the chain holds: the asset's owner is `new_owner` */
+static u64 core_transfer(const Custody *c, const SolAccountInfo *authority, const SolAccountInfo *new_owner,
+                         const SolSignerSeeds *signer) {
+  const CoreAccounts *a = c->core;
+  if (!pubkey_eq(a->core->key, &MPL_CORE_PROGRAM_ID)) return E_INVALID_PROGRAM_ACCOUNT;
+  if (!pubkey_eq(a->asset->key, c->escrow->key)) return E_ACCOUNT_MISMATCH;
+  MplCoreTransfer t = {a->core, a->asset, a->collection, a->payer, authority, new_owner, signer};
+  u64 r = mpl_core_transfer(&t);
+  if (r) return r;
+  const SolAccountInfo *asset = a->asset;
+  if (!pubkey_eq(asset->owner, &MPL_CORE_PROGRAM_ID) || *(const u64 *)(asset->data - 8) < 33 ||
+      asset->data[0] != MPL_CORE_KEY_ASSET_V1 ||
+      !pubkey_eq((const SolPubkey *)(asset->data + MPL_CORE_ASSET_OWNER), new_owner->key))
+    return E_INVALID_COLLATERAL;
+  return SUCCESS;
+}
+
+u64 core_lock(const Custody *c) {
+  /* the owner signs the transaction: authority and payer */
+  return core_transfer(c, c->core->owner, c->holder, NULL);
+}
+
+u64 core_transfer_out(const Custody *c, const SolAccountInfo *new_owner) {
+  return core_transfer(c, c->holder, new_owner, c->signer);
+}
