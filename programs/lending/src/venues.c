@@ -3,11 +3,19 @@
 
 static const u8 VENUES_SEED[] = "venues";
 
+/* Whether the Venues pin a marginfi group (the lending venue is then marginfi v2), and when `group` is given,
+ * whether it is that group. Used by delegation.c. */
+bool venues_marginfi_group(const Venues *v, const SolPubkey *group);
+
 /* accounts: 0 admin (s, w), 1 config, 2 venues PDA ["venues"] (w), 3 system program.
- * data: tag, bump, swap program, NFT market program, lending venue program (98 bytes). Creates the account on
- * first use; a zero key means "none" (the composed instructions are refused). */
+ * data: tag, bump, swap program, NFT market program, lending venue program (98 bytes), then optionally the
+ * marginfi group (130 bytes): with it the lending venue is marginfi v2 (the program pinned at 66) and delegation
+ * only goes into that group; a zero group returns to the local lending venue; 98 bytes leave the group as it was.
+ * The group is pinned by its first 16 bytes (Venues' reserved1: finding another account whose address shares
+ * 128 bits with it is a 2^128 search). Creates the account on first use; a zero key means "none" (the composed
+ * instructions are refused). */
 u64 ix_set_venues(const SolParameters *p) {
-  if (p->data_len != 98) return E_INVALID_INSTRUCTION;
+  if (p->data_len != 98 && p->data_len != 130) return E_INVALID_INSTRUCTION;
   if (p->ka_num < 4) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *admin = &p->ka[0], *config = &p->ka[1], *venues = &p->ka[2], *sys = &p->ka[3];
   u64 r = check_signer(admin, true);
@@ -34,6 +42,7 @@ u64 ix_set_venues(const SolParameters *p) {
   copy_key(&v->swap_program, (const SolPubkey *)(p->data + 2));
   copy_key(&v->market_program, (const SolPubkey *)(p->data + 34));
   copy_key(&v->lending_program, (const SolPubkey *)(p->data + 66));
+  if (p->data_len == 130) memcpy(v->reserved1, p->data + 98, sizeof(v->reserved1));
   v->updated_at = clock.unix_timestamp;
   return SUCCESS;
 }
@@ -43,4 +52,10 @@ u64 check_venues(const SolAccountInfo *a, const SolPubkey *program_id) {
   if (r) return r;
   SolSignerSeed seeds[2] = {{VENUES_SEED, sizeof(VENUES_SEED) - 1}, {&a->data[2], 1}};
   return verify_pda(seeds, 2, program_id, a->key);
+}
+
+bool venues_marginfi_group(const Venues *v, const SolPubkey *group) {
+  bool pinned = false;
+  for (u64 i = 0; i < sizeof(v->reserved1); i++) pinned |= v->reserved1[i] != 0;
+  return pinned && (group == NULL || memcmp(v->reserved1, group->x, sizeof(v->reserved1)) == 0);
 }
