@@ -9,6 +9,7 @@ import { createJupiterSwapVenue } from "../venues/swap/jupiter-swap-venue.ts";
 import { createLocalSwapVenue } from "../venues/swap/local-swap-venue.ts";
 import type { SwapVenue } from "../venues/swap/swap-venue.ts";
 import { createSignedMessageStore, type SignedMessageStore } from "./auth/signed-message-store.ts";
+import { createProtocolLookupTable, type ProtocolLookupTable } from "./builder/protocol-lookup-table.ts";
 import {
   type BuildResponse,
   createTransactionFactory,
@@ -27,6 +28,8 @@ export interface TxContext {
   programId: Address;
   /** The oracle key: co-signs take-loan / extend transactions the builder issued. */
   oracle: KeyPairSigner;
+  /** The protocol's address lookup table (authority the oracle key), which long transactions load accounts from. */
+  lookupTable: ProtocolLookupTable;
   state: LendingState;
   clock: ChainClock;
   issued: IssuedMessageStore;
@@ -49,16 +52,28 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
   const oracle = await loadOracleKeypair(config.oracleKeypairPath, config.generateOracleKeypair);
   const clock = app.chainClock;
   const issued = createIssuedMessageStore(app.db);
+  const lookupTable = createProtocolLookupTable({
+    rpcUrl: app.rpc.url,
+    programId,
+    authority: oracle.address,
+  });
   return {
     app,
     config,
     programId,
     oracle,
+    lookupTable,
     state: createLendingState(app.rpc, programId, config.snapshotTtlMs),
     clock,
     issued,
     signedMessages: createSignedMessageStore(app.db),
-    factory: createTransactionFactory({ rpcUrl: app.rpc.url, programId, clock, issued }),
+    factory: createTransactionFactory({
+      rpcUrl: app.rpc.url,
+      programId,
+      clock,
+      issued,
+      lookupTable: () => lookupTable.get(),
+    }),
     lendingVenue: createLocalLendingVenue(app.rpc, programId),
     swapVenue:
       config.swapVenue.kind === "local"

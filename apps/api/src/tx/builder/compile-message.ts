@@ -5,6 +5,7 @@ import {
   appendTransactionMessageInstructions,
   type Blockhash,
   compileTransaction,
+  compressTransactionMessageUsingAddressLookupTables,
   createTransactionMessage,
   getBase58Encoder,
   getBase64EncodedWireTransaction,
@@ -132,12 +133,16 @@ export function compileV0Transaction(
   return { messageBytes: message, wireBase64: Buffer.from(wire).toString("base64"), size: wire.length };
 }
 
-/** kit's compiler (messages with lookup tables, and the reference the tests compare with). */
+/**
+ * kit's compiler (messages with lookup tables, and the reference the tests compare with); with `table`, the
+ * accounts it holds (neither signers nor invoked programs) are loaded from it.
+ */
 export function compiledByKit(
   feePayer: Address,
   blockhash: string,
   lastValidBlockHeight: number,
   instructions: readonly Instruction[],
+  table?: { address: Address; addresses: Address[] },
 ): CompiledTransaction {
   const tx = compileTransaction(
     pipe(
@@ -149,6 +154,10 @@ export function compiledByKit(
           m,
         ),
       (m) => appendTransactionMessageInstructions(instructions, m),
+      (m) =>
+        table === undefined
+          ? m
+          : compressTransactionMessageUsingAddressLookupTables(m, { [table.address]: table.addresses }),
     ),
   );
   const wireBase64 = getBase64EncodedWireTransaction(tx);

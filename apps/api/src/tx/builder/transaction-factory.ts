@@ -8,8 +8,9 @@ import type { ChainClock } from "../chain/chain-clock.ts";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
 import type { IssuedMessageStore } from "../sender/issued-messages.ts";
 import { type ChainFailure, describeChainFailure, unprocessable } from "../tx-errors.ts";
-import { compileV0Transaction } from "./compile-message.ts";
+import { compiledByKit, compileV0Transaction } from "./compile-message.ts";
 import { estimateComputeUnits } from "./compute-units.ts";
+import type { LookupTable } from "./protocol-lookup-table.ts";
 import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./wire-instructions.ts";
 
 /** Largest compute budget of a transaction. */
@@ -63,7 +64,22 @@ export function createTransactionFactory(deps: {
   programId: string;
   clock: ChainClock;
   issued: IssuedMessageStore;
+  /** The protocol's lookup table (null while none stands): a transaction too large without it loads from it. */
+  lookupTable?: () => Promise<LookupTable | null>;
 }): TransactionFactory {
+  /** Compiles `instructions`; past 1,232 bytes, again loading what it can from the protocol's lookup table. */
+  async function compileFitting(
+    feePayer: Address,
+    blockhash: Blockhash,
+    lastValid: number,
+    instructions: Instruction[],
+  ) {
+    const plain = compile(feePayer, blockhash, lastValid, instructions);
+    if (plain.size <= MAX_TRANSACTION_BYTES || deps.lookupTable === undefined) return plain;
+    const table = await deps.lookupTable();
+    return table === null ? plain : compiledByKit(feePayer, blockhash, lastValid, instructions, table);
+  }
+
   async function simulateUnits(base64: string): Promise<number> {
     const r = await requireJsonRpc<{
       value: { err: unknown; logs: string[] | null; unitsConsumed?: number };
@@ -139,7 +155,7 @@ export function createTransactionFactory(deps: {
         groups.map(async (body, i) => {
           let units = estimateComputeUnits(budgeted(1, 1n, tip, body), deps.programId);
           if (simulate) {
-            const probe = compile(
+            const probe = await compileFitting(
               feePayer,
               blockhash,
               lifetime.lastValidBlockHeight,
@@ -153,7 +169,7 @@ export function createTransactionFactory(deps: {
           }
           computeUnits[i] = units;
           const price = computeUnitPrice(recent, options, units);
-          const tx = compile(
+          const tx = await compileFitting(
             feePayer,
             blockhash,
             lifetime.lastValidBlockHeight,

@@ -1,5 +1,6 @@
 import type { KeyPairSigner } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
+import { ensureProtocolLookupTable } from "../builder/protocol-lookup-table.ts";
 import { loadServiceKeypair } from "../oracle/oracle-keypair.ts";
 import type { TxContext } from "../tx-context.ts";
 import { createDelegationKeeper, type DelegationKeeper } from "./delegation-keeper.ts";
@@ -43,6 +44,17 @@ export async function startLiquidationKeeper(
     "keeper",
   );
   await fundServiceKey(app, tx, signer, "liquidation keeper");
+  // the accounts long loan transactions load (a pNFT take-loan with a venue pull): created once per deployment
+  await ensureProtocolLookupTable(tx, signer).then(
+    (table) => {
+      if (table !== null) app.log.info({ table }, "the protocol's address lookup table was created");
+    },
+    (error: unknown) =>
+      app.log.warn(
+        { err: error },
+        "the protocol's address lookup table could not be created; next start retries",
+      ),
+  );
   const keeper = createLiquidationKeeper(tx, signer, app.log);
   keeper.start(settings.intervalMs);
   app.addHook("onClose", async () => keeper.stop());

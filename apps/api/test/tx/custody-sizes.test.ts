@@ -1,0 +1,151 @@
+// Wire sizes and compute-unit limits of the take-loan, repay and liquidate transactions per NFT standard, as the
+// builders assemble them (custody accounts from the SDK's one list, the currency flow's worst case: SOL wrapped and
+// unwrapped, a whitelist and a venue pull on the take), compiled as the factory compiles them, with the oracle's
+// co-signature slot. Each must fit the 1,232-byte packet, loading from the protocol's lookup table when it does not
+// without (the factory's rule).
+import {
+  type CoreCustody,
+  getLiquidateInstruction,
+  getRepayInstruction,
+  getTakeLoanInstruction,
+  type NftCustody,
+  type ProgrammableCustody,
+} from "@cistern/sdk";
+import { type Address, generateKeyPairSigner, type Instruction } from "@solana/kit";
+import { describe, expect, it } from "vitest";
+import { compiledByKit, compileV0Transaction } from "../../src/tx/builder/compile-message.ts";
+import { estimateComputeUnits } from "../../src/tx/builder/compute-units.ts";
+import { currencyFlow } from "../../src/tx/builder/currency-flows.ts";
+import { getProtocolTableAddresses } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { MAX_TRANSACTION_BYTES } from "../../src/tx/builder/transaction-factory.ts";
+import {
+  createAssociatedTokenIdempotent,
+  NATIVE_MINT,
+  setComputeUnitLimit,
+  setComputeUnitPrice,
+} from "../../src/tx/builder/wire-instructions.ts";
+
+const key = async (): Promise<Address> => (await generateKeyPairSigner()).address;
+const BLOCKHASH = "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N";
+
+async function custodies(mint: Address, token: Address): Promise<Record<string, NftCustody>> {
+  const pnft: ProgrammableCustody = {
+    standard: "ProgrammableNft",
+    mint,
+    tokenAccount: token,
+    metadata: await key(),
+    metadataBump: 255,
+    masterEdition: await key(),
+    masterEditionBump: 254,
+    tokenRecord: await key(),
+    tokenRecordBump: 253,
+    ruleSet: await key(),
+  };
+  const core: CoreCustody = { standard: "CoreNft", asset: mint, collection: await key(), owner: await key() };
+  return { Nft: { standard: "Nft" }, ProgrammableNft: pnft, CoreNft: core };
+}
+
+/** Size and CU limit as the factory builds it: past 1,232 bytes, loading from the protocol's lookup table. */
+async function measure(program: Address, feePayer: Address, body: Instruction[]) {
+  const units = estimateComputeUnits([setComputeUnitLimit(1), setComputeUnitPrice(1n), ...body], program);
+  const ixs = [setComputeUnitLimit(units), setComputeUnitPrice(1_000n), ...body];
+  const plain = compileV0Transaction(feePayer, BLOCKHASH, 0, ixs).size;
+  const table = { address: await key(), addresses: await getProtocolTableAddresses(program) };
+  const loaded =
+    plain > MAX_TRANSACTION_BYTES ? compiledByKit(feePayer, BLOCKHASH, 0, ixs, table).size : null;
+  return { bytes: loaded ?? plain, plain, units };
+}
+
+const shown = (t: { bytes: number; plain: number }) =>
+  t.bytes === t.plain ? `${t.bytes} B` : `${t.plain} B, ${t.bytes} B with the protocol table`;
+
+describe("take-loan, repay and liquidate transactions per NFT standard fit one packet", () => {
+  it("measures each standard's worst case (SOL wrapped, whitelist, venue pull) against 1,232 bytes", async () => {
+    const [program, borrower, oracle, pool, bank, owner, liquidator, whitelist] = await Promise.all(
+      Array.from({ length: 8 }, key),
+    );
+    const rows: string[] = [];
+    const sizes: number[] = [];
+    for (const standard of ["Nft", "ProgrammableNft", "CoreNft"] as const) {
+      const mint = await key();
+      const token = standard === "CoreNft" ? mint : await key();
+      const custody = (await custodies(mint, token))[standard]!;
+      const flow = await currencyFlow(borrower!, NATIVE_MINT, 1_000_000n);
+      const take = await getTakeLoanInstruction({
+        programAddress: program!,
+        borrower: borrower!,
+        oracle: oracle!,
+        pool: pool!,
+        poolType: "nft-pool",
+        bank: bank!,
+        collateralMint: mint,
+        borrowerCollateralTokenAccount: token,
+        borrowerCurrencyTokenAccount: flow.tokenAccount,
+        whitelist,
+        nonce: 1n,
+        principalBaseUnits: 1n,
+        durationSeconds: 86_400n,
+        collateralAmountBaseUnits: 1n,
+        expectedAprBps: 1,
+        attestation: {
+          collateralValueBaseUnits: 1n,
+          collection: await key(),
+          currencyPriceMicroUsd: 1n,
+          walletAgeSeconds: 0n,
+          pastLoans: 0n,
+          volumeMicroUsd: 0n,
+          slot: 1n,
+        },
+        pullFromVenue: {
+          venues: await key(),
+          venueProgram: await key(),
+          reserve: await key(),
+          position: await key(),
+          venueVault: await key(),
+        },
+        custody,
+      });
+      // as takeLoanPlan: a classic NFT also creates the pool owner's token account
+      const ownerAta =
+        standard === "Nft" ? [createAssociatedTokenIdempotent(borrower!, await key(), owner!, mint)] : [];
+      const takeTx = await measure(program!, borrower!, [...flow.before, ...ownerAta, take, ...flow.after]);
+      const repay = await getRepayInstruction({
+        programAddress: program!,
+        borrower: borrower!,
+        pool: pool!,
+        bank: bank!,
+        loan: await key(),
+        borrowerCollateralTokenAccount: token,
+        borrowerCurrencyTokenAccount: flow.tokenAccount,
+        custody,
+      });
+      const collateralAta =
+        standard === "Nft" ? [createAssociatedTokenIdempotent(borrower!, token, borrower!, mint)] : [];
+      const repayTx = await measure(program!, borrower!, [
+        ...flow.before,
+        ...collateralAta,
+        repay,
+        ...flow.after,
+      ]);
+      const dest = standard === "CoreNft" ? owner! : await key();
+      const liquidate = await getLiquidateInstruction({
+        programAddress: program!,
+        liquidator: liquidator!,
+        pool: pool!,
+        bank: bank!,
+        loan: await key(),
+        poolOwnerCollateralTokenAccount: dest,
+        custody: { custody, borrower: borrower!, poolOwner: owner! },
+      });
+      const destAta =
+        standard === "Nft" ? [createAssociatedTokenIdempotent(liquidator!, dest, owner!, mint)] : [];
+      const liquidateTx = await measure(program!, liquidator!, [...destAta, liquidate]);
+      rows.push(
+        `${standard}: take-loan ${shown(takeTx)} / ${takeTx.units} CU limit, repay ${shown(repayTx)} / ${repayTx.units} CU, liquidate ${shown(liquidateTx)} / ${liquidateTx.units} CU`,
+      );
+      sizes.push(takeTx.bytes, repayTx.bytes, liquidateTx.bytes);
+    }
+    console.log(rows.join("\n"));
+    for (const bytes of sizes) expect(bytes).toBeLessThanOrEqual(MAX_TRANSACTION_BYTES);
+  });
+});
