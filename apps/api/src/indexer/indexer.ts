@@ -8,12 +8,14 @@ import type { RpcClient } from "../solana/rpc-client.ts";
 import { connectProgramPubSub, type PubSubConnection } from "./pubsub-client.ts";
 import { backfillSignatures } from "./signature-backfill.ts";
 import {
+  type LoanWrite,
   markPoolClosed,
   readCursor,
   recordTransactionFacts,
   saveCursor,
   upsertBank,
   upsertLoan,
+  upsertLoans,
   upsertPool,
 } from "./store.ts";
 import { readTransactionFacts, type TransactionFacts } from "./transaction-facts.ts";
@@ -124,36 +126,40 @@ export function createIndexer(options: IndexerOptions): Indexer {
         return upsertBank(q, pubkey, decoded.account, slot);
       case "Pool":
         return upsertPool(q, pubkey, decoded.account, slot);
-      case "Loan": {
-        // a batch writes pools before loans, and a pool's owner never changes: one read per pool and bank
-        const lenderKey = `${decoded.account.pool}/${decoded.account.bank}`;
-        let lender =
-          lenders?.get(lenderKey) ?? (await lenderOf(q, decoded.account.pool, decoded.account.bank));
-        if (lender === null) {
-          // The loan arrived before its pool and bank: read them first.
-          const parents = await rpc.getMultipleAccounts([decoded.account.pool, decoded.account.bank]);
-          for (const parent of parents.accounts) {
-            const parentDecoded = parent === null ? null : tryDecode(parent.data);
-            if (parent !== null && parentDecoded !== null)
-              await applyDecoded(q, parent.pubkey, parentDecoded, parents.slot);
-          }
-          lender = await lenderOf(q, decoded.account.pool, decoded.account.bank);
-          // Without its pool or bank the lender is unknown: skip; the next reconcile writes the loan.
-          if (lender === null) {
-            throw new ApiError(
-              ERROR_CODES.UPSTREAM_FAILED,
-              `pool ${decoded.account.pool} of a loan is not readable`,
-            );
-          }
-        }
-        lenders?.set(lenderKey, lender);
-        return upsertLoan(q, pubkey, decoded.account, lender, slot);
-      }
+      case "Loan":
+        return upsertLoan(q, pubkey, decoded.account, await lenderFor(q, decoded.account, lenders), slot);
       case "Request":
         return upsertRequest(q, pubkey, decoded.account, slot);
       case "Config":
         return;
     }
+  }
+
+  /** The lender (pool owner) of a loan about to be written; its pool and bank are read first if not indexed yet. */
+  async function lenderFor(
+    q: Queryable,
+    loan: Extract<Decoded, { type: "Loan" }>["account"],
+    lenders?: Map<string, string>,
+  ): Promise<string> {
+    // a batch writes pools before loans, and a pool's owner never changes: one read per pool and bank
+    const lenderKey = `${loan.pool}/${loan.bank}`;
+    let lender = lenders?.get(lenderKey) ?? (await lenderOf(q, loan.pool, loan.bank));
+    if (lender === null) {
+      // The loan arrived before its pool and bank: read them first.
+      const parents = await rpc.getMultipleAccounts([loan.pool, loan.bank]);
+      for (const parent of parents.accounts) {
+        const parentDecoded = parent === null ? null : tryDecode(parent.data);
+        if (parent !== null && parentDecoded !== null)
+          await applyDecoded(q, parent.pubkey, parentDecoded, parents.slot);
+      }
+      lender = await lenderOf(q, loan.pool, loan.bank);
+      // Without its pool or bank the lender is unknown: skip; the next reconcile writes the loan.
+      if (lender === null) {
+        throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, `pool ${loan.pool} of a loan is not readable`);
+      }
+    }
+    lenders?.set(lenderKey, lender);
+    return lender;
   }
 
   async function applyAccount(pubkey: string, data: Uint8Array, slot: number): Promise<void> {
@@ -324,8 +330,21 @@ export function createIndexer(options: IndexerOptions): Indexer {
       async (q) => {
         for (const pool of closed) await markPoolClosed(q, pool.pubkey, pool.slot);
         const lenders = new Map<string, string>();
+        // the loans together: one statement for their rows and one for their events (after banks and pools)
+        const loanWrites: LoanWrite[] = [];
         for (const { pubkey, decoded, slot } of written)
-          await applyDecoded(q, pubkey, decoded, slot, lenders);
+          if (decoded.type === "Loan")
+            loanWrites.push({
+              pubkey,
+              loan: decoded.account,
+              lender: await lenderFor(q, decoded.account, lenders),
+              slot,
+            });
+          else {
+            if (loanWrites.length > 0) await upsertLoans(q, loanWrites.splice(0));
+            await applyDecoded(q, pubkey, decoded, slot, lenders);
+          }
+        await upsertLoans(q, loanWrites);
         // every fact names an event of its loan to sign; fewer signed: a replay, or an event not written yet
         const signed = await recordTransactionFacts(q, landed);
         if (landed.some((facts, i) => signed[i]! < facts.loans.length)) missed = true;

@@ -177,11 +177,101 @@ export function getLoanEvents(loan: LoanAccount): { kind: LoanEventKind; at: big
   return events;
 }
 
+/** A Loan account read at `slot`, with its lender (the pool owner). */
+export interface LoanWrite {
+  pubkey: string;
+  loan: LoanAccount;
+  lender: string;
+  slot: number;
+}
+
+/** Most loans one statement writes (27 parameters each, under PostgreSQL's 65,535). */
+const LOANS_PER_STATEMENT = 500;
+
+/** `$a, $b, ...` placeholders of `rows` rows of `width` values each, one parenthesised tuple per row. */
+function tuples(rows: number, width: number, literal = ""): string {
+  return Array.from(
+    { length: rows },
+    (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(", ")}${literal})`,
+  ).join(", ");
+}
+
 /**
- * Writes a Loan account read at `slot` and the events its state implies. Events are keyed by
- * (loan, kind), so replaying any account version, in any order, never duplicates or loses one.
- * `lender` is the pool owner.
+ * Writes Loan accounts and the events their states imply: every loan in one statement, every event in one more
+ * (a batch of the indexer writes its new loans in two statements, not two per loan). Events are keyed by
+ * (loan, kind), so replaying any account version, in any order, never duplicates or loses one. Each pubkey at
+ * most once.
  */
+export async function upsertLoans(q: Queryable, writes: readonly LoanWrite[]): Promise<void> {
+  for (let i = 0; i < writes.length; i += LOANS_PER_STATEMENT) {
+    const chunk = writes.slice(i, i + LOANS_PER_STATEMENT);
+    await q.query(
+      `INSERT INTO loans (pubkey, pool, bank, borrower, lender, currency, collateral_mint, collateral_amount,
+         collection, is_defi, principal, interest, apr_bps, duration, created_at, expired_at, repaid_at,
+         liquidated_at, sold_at, status, kind, loan_type, slot, repaid_amount, protocol_fee_paid,
+         collateral_value, extended_to, sold_amount)
+       VALUES ${tuples(chunk.length, 27, ", 0")}
+       ON CONFLICT (pubkey) DO UPDATE SET status = EXCLUDED.status, repaid_at = EXCLUDED.repaid_at,
+         liquidated_at = EXCLUDED.liquidated_at, sold_at = EXCLUDED.sold_at, lender = EXCLUDED.lender,
+         principal = EXCLUDED.principal, interest = EXCLUDED.interest, slot = EXCLUDED.slot,
+         repaid_amount = EXCLUDED.repaid_amount, protocol_fee_paid = EXCLUDED.protocol_fee_paid,
+         collateral_value = EXCLUDED.collateral_value, extended_to = EXCLUDED.extended_to
+       WHERE loans.slot <= EXCLUDED.slot`,
+      chunk.flatMap(({ pubkey, loan, lender, slot }) => [
+        pubkey,
+        loan.pool,
+        loan.bank,
+        loan.borrower,
+        lender,
+        loan.currencyMint,
+        loan.collateralMint,
+        loan.collateralAmount,
+        loan.collection,
+        loan.isDefi,
+        loan.principal,
+        loan.interest,
+        loan.aprBps,
+        loan.durationSeconds,
+        loan.createdAt,
+        loan.expiredAt,
+        loan.repaidAt,
+        loan.liquidatedAt,
+        loan.soldAt,
+        loan.status,
+        loan.kind,
+        getLoanType(loan),
+        slot,
+        loan.repaidAmount,
+        loan.protocolFeePaid,
+        loan.collateralValue,
+        loan.extendedTo,
+      ]),
+    );
+    const events = chunk.flatMap((w) => getLoanEvents(w.loan).map((event) => ({ ...w, event })));
+    for (let j = 0; j < events.length; j += LOANS_PER_STATEMENT) {
+      const part = events.slice(j, j + LOANS_PER_STATEMENT);
+      await q.query(
+        `INSERT INTO loan_activity (loan, kind, at, slot, pool, borrower, lender, currency, collection, amount)
+         VALUES ${tuples(part.length, 10)}
+         ON CONFLICT (loan, kind) DO NOTHING`,
+        part.flatMap(({ pubkey, loan, lender, slot, event }) => [
+          pubkey,
+          event.kind,
+          event.at,
+          slot,
+          loan.pool,
+          loan.borrower,
+          lender,
+          loan.currencyMint,
+          loan.collection,
+          event.amount,
+        ]),
+      );
+    }
+  }
+}
+
+/** Writes one Loan account read at `slot` and the events its state implies (see upsertLoans). */
 export async function upsertLoan(
   q: Queryable,
   pubkey: string,
@@ -189,68 +279,7 @@ export async function upsertLoan(
   lender: string,
   slot: number,
 ): Promise<void> {
-  await q.query(
-    `INSERT INTO loans (pubkey, pool, bank, borrower, lender, currency, collateral_mint, collateral_amount,
-       collection, is_defi, principal, interest, apr_bps, duration, created_at, expired_at, repaid_at,
-       liquidated_at, sold_at, sold_amount, status, kind, loan_type, slot, repaid_amount, protocol_fee_paid,
-       collateral_value, extended_to)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 0, $20, $21,
-       $22, $23, $24, $25, $26, $27)
-     ON CONFLICT (pubkey) DO UPDATE SET status = EXCLUDED.status, repaid_at = EXCLUDED.repaid_at,
-       liquidated_at = EXCLUDED.liquidated_at, sold_at = EXCLUDED.sold_at, lender = EXCLUDED.lender,
-       principal = EXCLUDED.principal, interest = EXCLUDED.interest, slot = EXCLUDED.slot,
-       repaid_amount = EXCLUDED.repaid_amount, protocol_fee_paid = EXCLUDED.protocol_fee_paid,
-       collateral_value = EXCLUDED.collateral_value, extended_to = EXCLUDED.extended_to
-     WHERE loans.slot <= EXCLUDED.slot`,
-    [
-      pubkey,
-      loan.pool,
-      loan.bank,
-      loan.borrower,
-      lender,
-      loan.currencyMint,
-      loan.collateralMint,
-      loan.collateralAmount,
-      loan.collection,
-      loan.isDefi,
-      loan.principal,
-      loan.interest,
-      loan.aprBps,
-      loan.durationSeconds,
-      loan.createdAt,
-      loan.expiredAt,
-      loan.repaidAt,
-      loan.liquidatedAt,
-      loan.soldAt,
-      loan.status,
-      loan.kind,
-      getLoanType(loan),
-      slot,
-      loan.repaidAmount,
-      loan.protocolFeePaid,
-      loan.collateralValue,
-      loan.extendedTo,
-    ],
-  );
-  for (const event of getLoanEvents(loan)) {
-    await q.query(
-      `INSERT INTO loan_activity (loan, kind, signature, at, slot, pool, borrower, lender, currency, collection, amount)
-       VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (loan, kind) DO NOTHING`,
-      [
-        pubkey,
-        event.kind,
-        event.at,
-        slot,
-        loan.pool,
-        loan.borrower,
-        lender,
-        loan.currencyMint,
-        loan.collection,
-        event.amount,
-      ],
-    );
-  }
+  await upsertLoans(q, [{ pubkey, loan, lender, slot }]);
 }
 
 /**
