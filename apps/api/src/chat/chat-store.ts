@@ -282,6 +282,66 @@ export async function postSystemMessage(
   return db.transaction((tx) => insertMessage(tx, room, { sender: null, text, systemKey, nowMs }));
 }
 
+/** A system message for a loan's room (the chat timeline's loan events). */
+export interface LoanSystemPost {
+  loan: string;
+  systemKey: string;
+  text: string;
+}
+
+/**
+ * Posts system messages to loans' rooms, each once per (room, key), in one transaction of three statements
+ * whatever their number: the rooms created from the indexed loans, the messages inserted in the order given (a
+ * loan not indexed has no room and gets nothing), and every member told (NOTIFY, delivered on commit). What
+ * postSystemMessage does for one message, for a timeline round's events. Returns the messages posted.
+ */
+export async function postLoanSystemMessages(
+  db: Database,
+  posts: readonly LoanSystemPost[],
+  nowMs: number,
+): Promise<ChatMessageView[]> {
+  const unique = [...new Map(posts.map((p) => [`${p.loan}\u0000${p.systemKey}`, p] as const)).values()];
+  if (unique.length === 0) return [];
+  const rooms = unique.map((p) => getLoanRoomId(p.loan));
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO chat_rooms (id, kind, loan, member_a, member_b, created_at)
+       SELECT DISTINCT ON (f.id) f.id, 'loan', l.pubkey, l.borrower, l.lender, l.created_at
+       FROM unnest($1::text[], $2::text[]) AS f(id, loan) JOIN loans l ON l.pubkey = f.loan
+       ON CONFLICT (id) DO NOTHING`,
+      [rooms, unique.map((p) => p.loan)],
+    );
+    const rows = await tx.query<MessageRow & { member_a: string; member_b: string }>(
+      `WITH m AS (
+         INSERT INTO chat_messages (room_id, sender, text, system_key, sent_at_ms)
+         SELECT f.room, NULL, f.text, f.key, $4
+         FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS f(room, text, key, n)
+         JOIN chat_rooms c ON c.id = f.room ORDER BY f.n
+         ON CONFLICT DO NOTHING RETURNING *
+       ), r AS (
+         UPDATE chat_rooms c SET last_message_id = x.id
+         FROM (SELECT room_id, max(id) AS id FROM m GROUP BY room_id) x WHERE c.id = x.room_id
+       )
+       SELECT ${MESSAGE_COLUMNS}, c.member_a, c.member_b
+       FROM m JOIN chat_rooms c ON c.id = m.room_id LEFT JOIN user_profiles p ON p.pubkey = m.sender
+       ORDER BY m.id`,
+      [rooms, unique.map((p) => p.text), unique.map((p) => p.systemKey), Math.floor(nowMs)],
+    );
+    const messages = rows.map(toMessage);
+    if (rows.length > 0)
+      await tx.query("SELECT pg_notify($1, e) FROM unnest($2::text[]) AS e", [
+        CHAT_CHANNEL,
+        rows.map((row, i) =>
+          JSON.stringify({
+            message: messages[i]!,
+            members: [row.member_a, row.member_b],
+          } satisfies ChatEvent),
+        ),
+      ]);
+    return messages;
+  });
+}
+
 /** Marks everything in the room read for `wallet`. */
 export async function markRoomRead(db: Queryable, room: ChatRoomView, wallet: string): Promise<void> {
   await db.query(

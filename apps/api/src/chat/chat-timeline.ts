@@ -11,7 +11,7 @@ import {
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Database } from "../db/database.ts";
 import { readBigInt } from "../db/database.ts";
-import { ensureLoanRoom, postSystemMessage } from "./chat-store.ts";
+import { ensureLoanRoom, postLoanSystemMessages, postSystemMessage } from "./chat-store.ts";
 
 /** Advisory lock key: one process writes the timeline at a time (posting is idempotent anyway). */
 export const CHAT_TIMELINE_LOCK_KEY = 7_401_005;
@@ -99,10 +99,19 @@ export function createChatTimeline(
        FROM loan_activity a JOIN loans l ON l.pubkey = a.loan WHERE a.id > $1 ORDER BY a.id LIMIT ${BATCH}`,
       [last],
     );
-    for (const e of events) {
-      if (await post(e, e.kind as "taken")) posted += 1;
-      last = Number(e.id);
-    }
+    // the round's events in one transaction (three statements), not four statements each
+    posted += (
+      await postLoanSystemMessages(
+        db,
+        events.map((e) => ({
+          loan: e.pubkey,
+          systemKey: e.kind,
+          text: describeLoanEvent(e.kind as "taken", e),
+        })),
+        Date.now(),
+      )
+    ).length;
+    if (events.length > 0) last = Number(events.at(-1)!.id);
     if (events.length > 0)
       await db.query(
         `INSERT INTO chat_timeline_cursor (id, last_activity_id) VALUES (1, $1)
