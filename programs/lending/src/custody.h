@@ -25,7 +25,7 @@ typedef struct {
   const SolAccountInfo *owner; /* the borrower's wallet (the token's owner) */
   const SolPubkey *locked_address; /* TakeLoan: where the delegate may move it (the pool owner) */
   /* Liquidate: the pool owner's wallet and associated token account (created by Token Metadata if need be), its
-   * token record, the associated token account program */
+   * token record, the associated token account program (TakeLoan: dest_owner, the wallet Liquidate would pay) */
   const SolAccountInfo *dest_owner, *dest_token, *dest_record, *ata_program;
   /* Liquidate: the holder's own associated token account and token record, which the pNFT passes through (a
    * delegate's transfer to a program's account, then the program's own transfer: what rule sets that allow the
@@ -68,7 +68,8 @@ u64 pnft_block(const SolParameters *p, u64 first, PnftAccounts *out);
 u64 classic_release(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to);
 
 /* ---- custody_pnft.c ---- */
-/* checks the pNFT accounts, then Delegate (LockedTransfer, to the holder) and Lock (by the holder) */
+/* checks the pNFT accounts, then Delegate (LockedTransfer, to the holder) and Lock (by the holder); then asks Token
+ * Auth Rules (Validate) about the two transfers Liquidate would make to `dest_owner` (the pool owner) */
 u64 pnft_lock(const Custody *c);
 /* Unlock (by the holder) and Revoke (by the owner): the asset is the borrower's again */
 u64 pnft_release_to_owner(const Custody *c);

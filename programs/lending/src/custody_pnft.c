@@ -155,6 +155,92 @@ static void lock_accounts(TmCall *t, const Custody *c) {
   t->holder_signs = true;
 }
 
+/* Token Auth Rules Validate (instruction 1, ValidateArgs::V1) of one transfer Liquidate would make, exactly as Token
+ * Metadata's Transfer v1 asks it (mpl-token-metadata utils/programmable_asset.rs auth_rules_validate): the operation
+ * "Transfer:<scenario>", the payload {Amount: 1, Authority: the holder, Source and Destination: the token's owner
+ * before and after}, the rule set revision the transfer will use (NULL: the latest), accounts rule set, mint, system
+ * program, three "none" (payer, rule authority, state), then source, destination, authority. A rule set that
+ * refuses fails the instruction there: the loan is never made. */
+#define AUTH_RULES_VALIDATE 1
+#define PAYLOAD_PUBKEY 0
+#define PAYLOAD_NUMBER 3
+typedef struct {
+  const char *operation;
+  u64 operation_len;
+  const SolAccountInfo *source, *destination;
+  const u8 *revision; /* the token record's Option<u64> rule_set_revision, or NULL for the latest */
+} TransferQuestion;
+
+static u8 *put_str(u8 *at, const char *s, u64 len) {
+  *(u32 *)at = (u32)len;
+  sol_memcpy_(at + 4, s, len);
+  return at + 4 + len;
+}
+
+static u8 *put_key(u8 *at, const char *name, u64 len, const SolPubkey *key) {
+  at = put_str(at, name, len);
+  *at = PAYLOAD_PUBKEY;
+  copy_key((SolPubkey *)(at + 1), key);
+  return at + 33;
+}
+
+static u64 rules_validate(const Custody *c, const TransferQuestion *q) {
+  const PnftAccounts *a = c->pnft;
+  u8 data[256];
+  u8 *at = data;
+  *at++ = AUTH_RULES_VALIDATE;
+  *at++ = 0; /* V1 */
+  at = put_str(at, q->operation, q->operation_len);
+  *(u32 *)at = 4; /* the payload's entries, by key in order */
+  at += 4;
+  at = put_str(at, "Amount", 6);
+  *at = PAYLOAD_NUMBER;
+  sol_write_u64(at + 1, 1);
+  at += 9;
+  at = put_key(at, "Authority", 9, c->holder->key);
+  at = put_key(at, "Destination", 11, q->destination->key);
+  at = put_key(at, "Source", 6, q->source->key);
+  *at++ = 0; /* update_rule_state: false */
+  if (q->revision && q->revision[0] == 1) {
+    *at = 1;
+    sol_memcpy_(at + 1, q->revision + 1, 8);
+    at += 9;
+  } else {
+    *at++ = 0; /* the latest revision */
+  }
+  const SolAccountInfo *acc[9] = {a->rule_set,      a->mint,         a->system,         a->rules_program,
+                                  a->rules_program, a->rules_program, q->source, q->destination, c->holder};
+  SolAccountMeta metas[9];
+  SolAccountInfo infos[9];
+  for (int i = 0; i < 9; i++) {
+    metas[i].pubkey = acc[i]->key;
+    metas[i].is_writable = false;
+    metas[i].is_signer = false;
+    infos[i] = *acc[i];
+    infos[i].data_len = *(const u64 *)(infos[i].data - 8);
+  }
+  SolInstruction ix = {a->rules_program->key, metas, 9, data, (u64)(at - data)};
+  return sol_invoke_signed_c(&ix, infos, 9, NULL, 0);
+}
+
+/* the two transfers of Liquidate (pnft_transfer_out): the holder as the LockedTransfer delegate moves it from the
+ * owner to itself ("Transfer:TransferDelegate", at the revision the owner's token record holds since the Delegate),
+ * then as its owner to the pool owner ("Transfer:Owner", at the latest revision: that token record is new then) */
+static u64 validate_liquidation(const Custody *c) {
+  const PnftAccounts *a = c->pnft;
+  if (pubkey_eq(a->rules_program->key, &METAPLEX_PROGRAM_ID)) return SUCCESS; /* no rule set: nothing to ask */
+  if (!a->dest_owner) return E_RULE_SET_FORBIDS_TRANSFER;
+  const u8 *record = a->token_record->data; /* key, bump, state, rule_set_revision Option<u64>, ... */
+  if (*(const u64 *)(record - 8) < 12) return E_INVALID_COLLATERAL;
+  static const char DELEGATE_OP[] = "Transfer:TransferDelegate";
+  static const char OWNER_OP[] = "Transfer:Owner";
+  TransferQuestion in = {DELEGATE_OP, sizeof(DELEGATE_OP) - 1, a->owner, c->holder, record + 3};
+  u64 r = rules_validate(c, &in);
+  if (r) return r;
+  TransferQuestion out = {OWNER_OP, sizeof(OWNER_OP) - 1, c->holder, a->dest_owner, NULL};
+  return rules_validate(c, &out);
+}
+
 u64 pnft_lock(const Custody *c) {
   u64 r = pnft_check(c);
   if (r) return r;
@@ -179,7 +265,7 @@ u64 pnft_lock(const Custody *c) {
   if ((r = tm_invoke(&t))) return r;
   /* what the chain holds now: the token record Locked */
   if (a->token_record->data_len < 3 || a->token_record->data[2] != TOKEN_RECORD_LOCKED) return E_INVALID_COLLATERAL;
-  return SUCCESS;
+  return validate_liquidation(c);
 }
 
 static u64 pnft_unlock(const Custody *c) {

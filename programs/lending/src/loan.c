@@ -217,8 +217,9 @@ u64 release_loan(Pool *pool, Bank *bank, const Loan *loan) {
 
 static const u8 BANK_SEED[] = "bank";
 
-/* A pNFT TakeLoan: the pNFT block follows the metadata (14..22, the whitelist after it) and the custody is the
- * borrower's own token account (accounts 7 = 9). Out of line, as is the lock: classic loans pay nothing for them. */
+/* A pNFT TakeLoan: the pNFT block follows the metadata (14..22), then 23 the pool owner's wallet (the receiver of
+ * Liquidate's transfer, which the rule set is asked about), the whitelist after it; the custody is the borrower's own
+ * token account (accounts 7 = 9). Out of line, as is the lock: classic loans pay nothing for them. */
 __attribute__((noinline)) static u64 take_loan_pnft_accounts(NewLoan *c, PnftAccounts *pnft) {
   const SolParameters *p = c->p;
   if (c->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL; /* a Core asset is no SPL mint */
@@ -227,7 +228,10 @@ __attribute__((noinline)) static u64 take_loan_pnft_accounts(NewLoan *c, PnftAcc
   if (!pubkey_eq(pnft->mint->key, c->mint->key) || !pubkey_eq(pnft->metadata->key, p->ka[13].key) ||
       !pubkey_eq(c->escrow->key, p->ka[9].key) || p->data[2] != 0)
     return E_ACCOUNT_MISMATCH;
-  c->whitelist_index = 14 + PNFT_BLOCK_LEN;
+  if (p->ka_num < 15 + PNFT_BLOCK_LEN) return E_NOT_ENOUGH_ACCOUNTS;
+  if (!pubkey_eq(p->ka[14 + PNFT_BLOCK_LEN].key, &c->pl->owner)) return E_ACCOUNT_MISMATCH;
+  pnft->dest_owner = &p->ka[14 + PNFT_BLOCK_LEN];
+  c->whitelist_index = 15 + PNFT_BLOCK_LEN;
   return SUCCESS;
 }
 

@@ -10,6 +10,7 @@ import {
   getRuleSetAddress,
   getTokenRecordAddress,
   mintProgrammableNftV1,
+  type RuleV2,
   readVendoredProgram,
   transferProgrammableNftV1,
   VENDORED_PROGRAMS,
@@ -113,7 +114,10 @@ let poolSeed = 100n;
 
 /** Loads Token Metadata and Token Auth Rules, creates a rule set allowing `allowed` (the lending program by
  * default), a sized pNFT collection and an nft-pool listing it. */
-async function pnftWorld(allowed?: Address[]): Promise<PnftWorld> {
+async function pnftWorld(
+  allowed?: Address[],
+  rules: (program: Address) => Record<string, RuleV2> = () => ({}),
+): Promise<PnftWorld> {
   const w = await buildWorld();
   for (const p of VENDORED_PROGRAMS.slice(0, 2))
     w.h.svm.addProgram(address(p.programId), readVendoredProgram(p));
@@ -122,7 +126,7 @@ async function pnftWorld(allowed?: Address[]): Promise<PnftWorld> {
   for (const tx of createOrUpdateRuleSetTransactions({
     owner: authority.address,
     name,
-    operations: getDemoRuleSetOperations(allowed ?? [w.program]),
+    operations: { ...getDemoRuleSetOperations(allowed ?? [w.program]), ...rules(w.program) },
   }))
     expectOk(await w.h.trySend([computeLimit(1_400_000), ...tx.map((ix) => kit(ix, [authority]))]));
   const ruleSet = address(getRuleSetAddress(authority.address, name));
@@ -254,7 +258,7 @@ async function takeIx(w: PnftWorld, n: Pnft, pool = w.pnftPool) {
   const ix = await nftLoanIxFor(w, { mint: n.mint, account: n.token, collection: n.collection, pool });
   const accounts = [...(ix.accounts ?? [])];
   accounts[7] = meta(n.token, W); // the custody: the borrower's own token account
-  accounts.splice(14, 0, ...block(n));
+  accounts.splice(14, 0, ...block(n), meta(w.lender.address)); // 23: the pool owner, Liquidate's receiver
   const data = new Uint8Array(ix.data ?? []);
   data[2] = 0;
   data[121] = 1; // ProgrammableNft
@@ -454,6 +458,41 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
     expect(tokenAccount(w, dest)).toMatchObject({ owner: w.lender.address, amount: 1n });
     expect(tokenAccount(w, n.token)).toMatchObject({ amount: 0n });
     expect(tokenRecord(w, destRecord)).toEqual({ state: 0, delegate: null });
+  });
+
+  it("refuses at TakeLoan a rule set that allows the loan's delegate but forbids a transfer Liquidate needs (nothing created); accepts the demo rule set", async () => {
+    // the delegate is allowed (the demo's Delegate rules), the delegate's transfer to the loan PDA is not: a
+    // transfer may only reach a wallet
+    const noPrograms: RuleV2 = { type: "ProgramOwnedList", field: "Destination", programs: [SYSTEM] };
+    const firstHop = await pnftWorld(undefined, () => ({ "Transfer:TransferDelegate": noPrograms }));
+    // ...or the delegate's transfer is allowed and the loan PDA's own transfer to the pool owner is not: only an
+    // account of the lending program may receive
+    const secondHop = await pnftWorld(undefined, (program) => ({
+      "Transfer:Owner": { type: "ProgramOwnedList", field: "Destination", programs: [program] },
+    }));
+    for (const [what, w] of [
+      ["delegate's transfer refused", firstHop],
+      ["owner's transfer refused", secondHop],
+    ] as const) {
+      const n = await mintPnft(w);
+      const ix = await takeIx(w, n);
+      const out = await w.h.trySend([computeLimit(400_000), ix]);
+      expect(out.ok, what).toBe(false);
+      // refused by Token Auth Rules' Validate, which the lending program invoked after the Delegate and Lock
+      const logs = out.logs.join("\n");
+      expect(logs, what).toMatch(
+        /IX: Lock[\s\S]*Instruction: Validate[\s\S]*auth9SigNpDKz4sJJ1DfCTuZrZNSAgh9sFD3rboVmgg failed/,
+      );
+      expect(out.customCode, what).toBeLessThan(6000); // Token Auth Rules' own code (a failed CPI ends the transaction)
+      expect(w.h.svm.getAccount(ix.loan).exists, what).toBe(false);
+      expect(tokenRecord(w, n.record[0]), what).toEqual({ state: 0, delegate: null });
+      expect(tokenAccount(w, n.token)?.amount, what).toBe(1n);
+    }
+    // the demo rule set: the loan is taken within the budget
+    const w = await pnftWorld();
+    const n = await mintPnft(w);
+    const out = expectOk(await w.h.trySend([computeLimit(400_000), await takeIx(w, n)]));
+    expect(out.computeUnits).toBeLessThanOrEqual(250_000n);
   });
 
   it("refuses: a rule set that forbids the loan's delegate, an asset outside the pool's collections, an asset already locked by another loan", async () => {
