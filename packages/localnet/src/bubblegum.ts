@@ -142,6 +142,30 @@ export function createTreeInstructions(p: {
   return [createAccount, createTreeConfig];
 }
 
+/** MintV1: a leaf owned (and delegated) by `owner` in `tree`, outside any collection; `authority` is the tree's creator. */
+export function mintV1(p: {
+  tree: string;
+  owner: string;
+  authority: string;
+  metadata: MetadataArgsInput;
+}): BuildInstruction {
+  return {
+    programId: decodeAddress(BUBBLEGUM_PROGRAM),
+    keys: [
+      meta(getTreeConfigAddress(p.tree), false, true),
+      meta(p.owner, false, false),
+      meta(p.owner, false, false), // leaf delegate: the owner
+      meta(p.tree, false, true),
+      meta(p.authority, true, true), // payer
+      meta(p.authority, true, false), // tree delegate
+      meta(SPL_NOOP_PROGRAM, false, false),
+      meta(SPL_ACCOUNT_COMPRESSION_PROGRAM, false, false),
+      meta(SYSTEM_PROGRAM, false, false),
+    ],
+    data: Buffer.concat([disc(BUBBLEGUM_DISCRIMINATOR.mintV1), encodeMetadataArgs(p.metadata)]),
+  };
+}
+
 /**
  * MintToCollectionV1: a leaf owned by `owner` in `tree`, verified into the Token Metadata collection NFT
  * `metadata.collection`; `authority` is the tree's creator (its delegate) and the collection's update authority,

@@ -4,6 +4,7 @@ export {
   getMerkleTreeAccountSize,
   getTreeConfigAddress,
   mintToCollectionV1,
+  mintV1,
   readMerkleTree,
   readTreeConfig,
   type TreeShape,
