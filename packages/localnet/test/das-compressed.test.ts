@@ -92,12 +92,14 @@ describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localn
     return v && { owner: v.owner, data: Buffer.from(v.data[0], "base64") };
   };
   const onChainRoot = async () => readMerkleTree((await account(SHELLS.tree))!.data)!.root;
+  let lastSize = 0;
   const send = async (signer: LocalKeypair, ixs: Parameters<typeof buildSignedTransaction>[1]) => {
     const { blockhash } = (
       (await rpc(net.rpcUrl, "getLatestBlockhash")).result as { value: { blockhash: string } }
     ).value;
     const tx = buildSignedTransaction(signer, ixs, decodeAddress(blockhash));
     expect(tx.length).toBeLessThanOrEqual(1232);
+    lastSize = tx.length;
     return rpc(net.rpcUrl, "sendTransaction", [Buffer.from(tx).toString("base64"), { encoding: "base64" }]);
   };
   /** A Bubblegum Transfer of `assetId` by its owner, with the served proof cut at the tree's canopy. */
@@ -202,6 +204,8 @@ describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localn
     expect(fresh.root).toBe(await onChainRoot());
     const sent = await send(wallet, [await transferIx(assetId, wallet.address, friend.address, fresh)]);
     expect(sent.error).toBeUndefined();
+    // one signature, 11 account keys (3 of them the proof below the canopy), the leaf's hashes as data
+    expect(lastSize).toBe(584);
     const asset = await das<Asset>(net.rpcUrl, "getAsset", { id: assetId });
     expect(asset.ownership.owner).toBe(friend.address);
     const friendItems = (
