@@ -35,11 +35,16 @@ export function createMarketBookValueSource(
       const at = now();
       await Promise.all(
         collections.map(async (c) => {
-          const books = await Promise.all(
-            currencies.map((mint) =>
-              market.collection({ collection: address(c.collectionId), currencyMint: address(mint) }),
-            ),
-          );
+          // the book is read fresh once a refresh (SOL's), the other currencies' views reuse that read
+          const books = [];
+          for (const [i, mint] of currencies.entries())
+            books.push(
+              await market.collection({
+                collection: address(c.collectionId),
+                currencyMint: address(mint),
+                fresh: i === 0,
+              }),
+            );
           const listings = books.flatMap((b) => b.listings.map((l) => toLamports(l.price, b.currencyMint)));
           const bids = books.flatMap((b) => b.bids.map((x) => toLamports(x.price, b.currencyMint)));
           const decided = decideNftValue(summariseBook(listings, bids));

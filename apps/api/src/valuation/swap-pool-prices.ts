@@ -12,7 +12,7 @@ const NANOS = 1_000_000_000n;
 export const DEFAULT_TWAP_WINDOW_SLOTS = 150;
 
 /** How often pools still missing are looked up again, milliseconds. */
-const POOL_LOOKUP_MS = 5_000;
+const POOL_LOOKUP_MS = 1_000;
 
 interface PoolRef {
   mint: string;
@@ -74,7 +74,7 @@ export function createSwapPoolPriceSource(
     async fetchTokens(tokens) {
       const key = tokens.map((t) => t.mint).join(",");
       const missing = (await pools)?.length !== tokens.filter((t) => t.mint !== LOCAL_USD_MINT).length;
-      // the pools are looked up once, and again every 5 s while some token has none (a pool created later)
+      // the pools are looked up once, and again every second while some token has none (a pool created later)
       if (pools === undefined || key !== poolKey || (missing && Date.now() - lookedAt > POOL_LOOKUP_MS)) {
         poolKey = key;
         lookedAt = Date.now();
