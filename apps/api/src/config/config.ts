@@ -52,7 +52,7 @@ export interface ApiConfig {
   rateLimitPerMinute: number;
   /** Largest request body accepted, bytes (413 above it). */
   bodyLimitBytes: number;
-  /** A DAS asset API (getAssetsByOwner, getAsset, getAssetBatch) for wallet NFTs and tokens; localnet reads the chain. */
+  /** A DAS asset API (getAssetsByOwner, getAsset, getAssetBatch) for wallet NFTs and tokens; unset: the RPC URL's. */
   dasUrl: string | undefined;
 }
 
