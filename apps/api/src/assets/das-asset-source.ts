@@ -43,7 +43,7 @@ function toNft(asset: DasAsset): AssetNft | null {
 
 /**
  * The production asset source: a DAS JSON-RPC endpoint (`getAssetsByOwner` with fungibles shown, `getAsset`,
- * `getAssetBatch`). Each call has a 30 s timeout; a timeout, a network error, a 429 or a 5xx is retried with
+ * `getAssetBatch`); token balances come sorted by mint. Each call has a 30 s timeout; a timeout, a network error, a 429 or a 5xx is retried with
  * exponential backoff (`Retry-After` when the provider sends one) up to `retries` times, then answers
  * UPSTREAM_FAILED, which the routes turn into a degraded answer, never a crash.
  */
@@ -104,7 +104,8 @@ export function createDasAssetSource(
             decimals: a.token_info?.decimals ?? 0,
           }),
         )
-        .filter((b) => b.amount > 0n);
+        .filter((b) => b.amount > 0n)
+        .sort((a, b) => (a.mint < b.mint ? -1 : a.mint > b.mint ? 1 : 0));
     },
     async fetchNfts(owner) {
       return (await owned(owner)).map(toNft).filter((n): n is AssetNft => n !== null);
