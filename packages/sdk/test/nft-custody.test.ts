@@ -250,6 +250,7 @@ async function take(p: PnftWorld, mint: Address) {
     expectedAprBps: 2000,
     attestation: attest(w, { collection: p.collection, collateralValueBaseUnits: 500_000_000n }),
     custody,
+    poolOwner: p.pool.bank.owner.signer.address,
   });
   const sent = await sendWithLiteSvm(w.svm, [computeLimit(400_000), ix], borrower.signer);
   return { ix, token, custody, computeUnits: sent.computeUnits };

@@ -150,10 +150,15 @@ function coreEndingBlock(c: CoreCustody): AccountMeta[] {
 
 /**
  * What a standard adds to TakeLoan: the account that holds the NFT during the loan (account 7; null: the escrow
- * PDA), the data bytes 121-123 and the accounts after the metadata (account 14 on). A Core asset: accounts 7-9 are
+ * PDA), the data bytes 121-123 and the accounts after the metadata (account 14 on: a pNFT's block, then 23 the pool
+ * owner's wallet, whose receipt at liquidation the program checks against the rule set now). A Core asset: accounts 7-9 are
  * the asset, 13 its collection (instead of the metadata), 14 the Core program.
  */
-export function getTakeLoanCustody(c: NftCustody): {
+export function getTakeLoanCustody(
+  c: NftCustody,
+  /** The pool's owner: a pNFT's TakeLoan checks the liquidation's transfer to it against the rule set. */
+  poolOwner: Address | null = null,
+): {
   holder: Address | null;
   data: { nftType: number; masterEditionBump: number; tokenRecordBump: number };
   /** Account 13 instead of the metadata PDA (a Core asset: its collection); null: the metadata PDA. */
@@ -177,6 +182,7 @@ export function getTakeLoanCustody(c: NftCustody): {
       accounts: [readonly(MPL_CORE_PROGRAM_ADDRESS)],
     };
   }
+  if (poolOwner === null) invalid("a programmable NFT's take-loan needs the pool owner (account 23)");
   return {
     replacesMetadata: null,
     holder: c.tokenAccount,
@@ -185,7 +191,7 @@ export function getTakeLoanCustody(c: NftCustody): {
       masterEditionBump: c.masterEditionBump,
       tokenRecordBump: c.tokenRecordBump,
     },
-    accounts: programmableBlock(c),
+    accounts: [...programmableBlock(c), readonly(poolOwner)],
   };
 }
 

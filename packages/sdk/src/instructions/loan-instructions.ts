@@ -152,6 +152,8 @@ export async function getTakeLoanInstruction(
       pullFromVenue?: VenuePull | null;
       /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
       custody?: NftCustody;
+      /** pool.owner: a programmable NFT's TakeLoan names it (the rule set is asked about the default's transfer). */
+      poolOwner?: Address;
     },
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
   const metadata = input.poolType === "nft-pool" ? await findMetadataPda(input.collateralMint) : null;
@@ -167,7 +169,7 @@ export async function getTakeLoanInstruction(
   const [vault] = await findVaultPda(input.programAddress, input.bank);
   if (input.custody !== undefined && input.custody.standard !== "Nft" && metadata === null)
     throw new SdkError(SDK_ERROR.INVALID_ARGUMENT, "an NFT custody needs an nft-pool");
-  const custody = getTakeLoanCustody(input.custody ?? { standard: "Nft" });
+  const custody = getTakeLoanCustody(input.custody ?? { standard: "Nft" }, input.poolOwner ?? null);
   if (custody.holder !== null) {
     data[2] = 0; // no escrow PDA: the NFT stays in the borrower's token account
     data[121] = custody.data.nftType;
