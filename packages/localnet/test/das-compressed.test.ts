@@ -261,3 +261,50 @@ describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localn
     net = await startTestLocalnet({ dataDir });
   });
 });
+
+describe("the compressed index after ledger compaction", () => {
+  it("rebuilds the trees from the transactions compaction keeps, though the history forgot them", async () => {
+    const dataDir = tempDataDir();
+    const options = { rpcPort: 0, slotMs: 100, dataDir, historyTransactions: 100, compactAfterEntries: 10 };
+    let net = await startLocalnet(options);
+    try {
+      const wallet = generateLocalKeypair();
+      const given = (await rpc(net.rpcUrl, "localnet_faucet", [wallet.address])).result as FaucetResult;
+      const assetId = given.compressedNfts[0]!.assetId;
+      // more transactions than the history keeps, then two snapshots: the second compacts the ledger
+      for (let i = 0; i < 110; i++) await net.airdrop(generateLocalKeypair().address, 1_000_000n);
+      await net.snapshot();
+      await net.snapshot();
+      const { readFileSync } = await import("node:fs");
+      const lines = readFileSync(`${dataDir}/ledger.log`, "utf8").trim().split("\n");
+      expect(JSON.parse(lines[0]!).k).toBe("base");
+      // the leaf's mint is no longer in the history, yet its line stays in the ledger
+      const mintSignature = lines
+        .map((l) => JSON.parse(l) as { k: string; r?: { signature: string; logs: string[] } })
+        .find((e) => e.k === "tx" && e.r!.logs.some((log) => log.includes("MintToCollectionV1")))
+        ?.r?.signature;
+      expect(mintSignature).toBeDefined();
+      expect(
+        (await rpc(net.rpcUrl, "getTransaction", [mintSignature, { encoding: "base64" }])).result,
+      ).toBeNull();
+      const before = await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId });
+      await net.close();
+      net = await startLocalnet(options);
+      const after = await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId });
+      expect(after).toEqual(before);
+      const tree = (
+        (await rpc(net.rpcUrl, "getAccountInfo", [SHELLS.tree, { encoding: "base64" }])).result as {
+          value: { data: [string, string] };
+        }
+      ).value;
+      expect(after.root).toBe(readMerkleTree(Buffer.from(tree.data[0], "base64"))!.root);
+      expect((await das<Asset>(net.rpcUrl, "getAsset", { id: assetId })).ownership.owner).toBe(
+        wallet.address,
+      );
+    } finally {
+      await net.close();
+      const { rmSync } = await import("node:fs");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
