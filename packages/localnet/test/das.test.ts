@@ -8,6 +8,7 @@ import {
   type FaucetResult,
   generateLocalKeypair,
   getDemoRuleSetAddress,
+  MPL_CORE_PROGRAM,
   USDC_MINT_ADDRESS,
 } from "../src/index.ts";
 import { transferProgrammableNftV1 } from "../src/token-metadata.ts";
@@ -185,6 +186,65 @@ describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, 
     expect((await das<Asset>(net.rpcUrl, "getAsset", { id: pnft.mint })).ownership.owner).toBe(
       friend.address,
     );
+  });
+
+  it("shows delegates and freezes as the chain holds them: an SPL Approve, Core's Freeze and Transfer Delegate plugins", async () => {
+    const delegate = generateLocalKeypair();
+    const nft = given.nfts[0]!;
+    const core = given.coreAssets[0]!;
+    const { blockhash } = (
+      (await rpc(net.rpcUrl, "getLatestBlockhash")).result as { value: { blockhash: string } }
+    ).value;
+    const key = (a: string, isSigner: boolean, isWritable: boolean) => ({
+      pubkey: decodeAddress(a),
+      isSigner,
+      isWritable,
+    });
+    // SPL Token Approve (4) of the NFT's token account to `delegate`
+    const approve = {
+      programId: decodeAddress("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"),
+      keys: [
+        key(nft.tokenAccount, false, true),
+        key(delegate.address, false, false),
+        key(wallet.address, true, false),
+      ],
+      data: Uint8Array.of(4, 1, 0, 0, 0, 0, 0, 0, 0),
+    };
+    // Core AddPluginV1 (2): Plugin::FreezeDelegate { frozen: true } / Plugin::TransferDelegate, authority Address
+    const addPlugin = (plugin: number[]) => ({
+      programId: decodeAddress(MPL_CORE_PROGRAM),
+      keys: [
+        key(core.asset, false, true),
+        key(core.collectionId, false, true),
+        key(wallet.address, true, true),
+        key(MPL_CORE_PROGRAM, false, false),
+        key("11111111111111111111111111111111", false, false),
+        key(MPL_CORE_PROGRAM, false, false),
+      ],
+      data: Uint8Array.from([2, ...plugin, 1, 3, ...decodeAddress(delegate.address)]),
+    });
+    const tx = buildSignedTransaction(
+      wallet,
+      [approve, addPlugin([1, 1]), addPlugin([3])],
+      decodeAddress(blockhash),
+    );
+    const sent = await rpc(net.rpcUrl, "sendTransaction", [
+      Buffer.from(tx).toString("base64"),
+      { encoding: "base64" },
+    ]);
+    expect(sent.error).toBeUndefined();
+    expect((await das<Asset>(net.rpcUrl, "getAsset", { id: nft.mint })).ownership).toMatchObject({
+      owner: wallet.address,
+      delegated: true,
+      delegate: delegate.address,
+      frozen: false,
+    });
+    expect((await das<Asset>(net.rpcUrl, "getAsset", { id: core.asset })).ownership).toMatchObject({
+      owner: wallet.address,
+      delegated: true,
+      delegate: delegate.address,
+      frozen: true,
+    });
   });
 
   it("pages with page and limit", async () => {
