@@ -70,7 +70,9 @@ describe("take-loan, repay and liquidate transactions per NFT standard fit one p
       const mint = await key();
       const token = standard === "CoreNft" ? mint : await key();
       const custody = (await custodies(mint, token))[standard]!;
-      const flow = await currencyFlow(borrower!, NATIVE_MINT, 1_000_000n);
+      // as the builders: the take receives SOL (its account created, closed after), the repay wraps what it pays
+      const flow = await currencyFlow(borrower!, NATIVE_MINT);
+      const repayFlow = await currencyFlow(borrower!, NATIVE_MINT, 1_000_000n);
       const take = await getTakeLoanInstruction({
         programAddress: program!,
         borrower: borrower!,
@@ -104,6 +106,7 @@ describe("take-loan, repay and liquidate transactions per NFT standard fit one p
           venueVault: await key(),
         },
         custody,
+        poolOwner: owner!,
       });
       // as takeLoanPlan: a classic NFT also creates the pool owner's token account
       const ownerAta =
@@ -122,10 +125,10 @@ describe("take-loan, repay and liquidate transactions per NFT standard fit one p
       const collateralAta =
         standard === "Nft" ? [createAssociatedTokenIdempotent(borrower!, token, borrower!, mint)] : [];
       const repayTx = await measure(program!, borrower!, [
-        ...flow.before,
+        ...repayFlow.before,
         ...collateralAta,
         repay,
-        ...flow.after,
+        ...repayFlow.after,
       ]);
       const dest = standard === "CoreNft" ? owner! : await key();
       const liquidate = await getLiquidateInstruction({

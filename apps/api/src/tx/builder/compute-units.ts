@@ -33,13 +33,14 @@ const MIGRATE_CU = { pool: 6_000, perLoan: 5_000 };
 
 /**
  * A programmable NFT's custody runs Token Metadata (and its rule set through Token Auth Rules) inside the lending
- * instruction: measured with the real binaries (LiteSVM, the SDK's custody test) take-loan 116,485 CU, repay
- * 80,911, liquidate 325,764 (two Transfer v1 and a token account creation); these carry about a quarter of headroom
- * (rule sets and account states vary), the liquidation's total staying near the 400,000 it needs.
+ * instruction: measured with the real binaries (LiteSVM) take-loan 151,634-171,619 CU (Delegate, Lock and the rule
+ * set's Validate of both liquidation transfers), repay 62,911-91,422, liquidate 304,792-325,764 (two Transfer v1 and
+ * a token account creation); these carry headroom (rule sets and account states vary), the liquidation's total
+ * staying near the 400,000 it needs.
  */
 const PROGRAMMABLE_CU: Record<number, number> = {
-  [INSTRUCTION_TAG.TakeLoan]: 150_000,
-  [INSTRUCTION_TAG.Repay]: 105_000,
+  [INSTRUCTION_TAG.TakeLoan]: 195_000,
+  [INSTRUCTION_TAG.Repay]: 120_000,
   [INSTRUCTION_TAG.Liquidate]: 360_000,
 };
 

@@ -76,19 +76,11 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
   if (isDefi) {
     collateralAccount = await findAssociatedTokenAddress(borrower, address(input.collateralMint));
   } else {
-    const mint = address(input.collateralMint);
-    custody = await readCustody(tx, mint, await findAssociatedTokenAddress(borrower, mint));
-    if (custody.standard === "CoreNft") {
-      // a Core asset is its own account: its owner and collection are read from it
-      if (custody.owner !== borrower) throw badRequest(`${input.borrower} does not own Core asset ${mint}`);
-      if (custody.collection === null) throw badRequest(`Core asset ${mint} belongs to no collection`);
-      collection = custody.collection;
-      collateralAccount = mint;
-    } else {
-      const nft = await resolveNft(tx, input.collateralMint, input.borrower);
-      collection = nft.collection;
-      collateralAccount = nft.ownerTokenAccount!;
-    }
+    // a Core asset is its own account: resolveNft reads its owner and collection from it
+    const nft = await resolveNft(tx, input.collateralMint, input.borrower);
+    collection = nft.collection;
+    collateralAccount = nft.ownerTokenAccount!;
+    custody = await readCustody(tx, address(input.collateralMint), collateralAccount);
   }
   const request = {
     poolType: isDefi ? ("defi-pool" as const) : ("nft-pool" as const),
@@ -127,6 +119,7 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     attestation,
     pullFromVenue,
     custody,
+    poolOwner: offer.account.owner,
   });
   // The pool owner's token account for the collateral (where a liquidation sends it), created if missing; a
   // programmable NFT's is created by Token Metadata's transfer at liquidation (with its token record).

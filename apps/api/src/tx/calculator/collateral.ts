@@ -1,4 +1,4 @@
-import { address } from "@cistern/sdk";
+import { address, decodeCoreAsset, MPL_CORE_PROGRAM_ADDRESS } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
 import { getMetadataAddress, parseMetaplexMetadata } from "../../assets/metaplex-metadata.ts";
 import { findAssociatedTokenAddress } from "../builder/wire-instructions.ts";
@@ -9,7 +9,10 @@ const ALT_PROGRAM = "AddressLookupTab1e1111111111111111111111111";
 /** Address Lookup Table: 56-byte meta header, then 32-byte addresses. */
 const ALT_HEADER_BYTES = 56;
 
-/** An NFT's verified collection (Metaplex metadata) and, when `owner` is given, its token account. */
+/**
+ * An NFT's verified collection (Metaplex metadata) and, when `owner` is given, its token account; a Metaplex Core
+ * asset's collection (the one its account names) and, with `owner`, the asset itself (its owner checked).
+ */
 export async function resolveNft(
   tx: TxContext,
   mint: string,
@@ -18,9 +21,20 @@ export async function resolveNft(
   const metadataAddress = await getMetadataAddress(mint);
   const ownerAta =
     owner === undefined ? undefined : await findAssociatedTokenAddress(address(owner), address(mint));
-  const [metadata, ata] = await tx.state.getAccounts(
-    ownerAta ? [metadataAddress, ownerAta] : [metadataAddress],
+  const [metadata, asset, ata] = await tx.state.getAccounts(
+    ownerAta ? [metadataAddress, mint, ownerAta] : [metadataAddress, mint],
   );
+  if (asset && asset.owner === MPL_CORE_PROGRAM_ADDRESS) {
+    const core = decodeCoreAsset(asset.data);
+    if (core === null) throw badRequest(`${mint} is a Metaplex Core account but not an asset`);
+    if (core.collection === null) throw badRequest(`Core asset ${mint} belongs to no collection`);
+    if (owner !== undefined && core.owner !== owner)
+      throw badRequest(`${owner} does not own Core asset ${mint}`);
+    return {
+      collection: core.collection,
+      ...(owner !== undefined ? { ownerTokenAccount: address(mint) } : {}),
+    };
+  }
   const parsed = metadata ? parseMetaplexMetadata(metadata.data) : null;
   if (parsed === null) throw badRequest(`${mint} is not an NFT with Metaplex metadata`);
   if (parsed.collection === null || !parsed.collection.verified)

@@ -29,7 +29,7 @@ import type { FastifyInstance } from "fastify";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/config.ts";
 import { registerTxRoutes, type TxContext } from "../../../src/tx/index.ts";
-import { createFixedValuationSources, DEMO_PRICES } from "../../helpers/fixed-valuation.ts";
+import { createFixedValuationSources, DEMO_PRICES, type FixedPrices } from "../../helpers/fixed-valuation.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.ts";
 
 export const USDC_MINT = DEMO_WORLD.tokens.find((t) => t.symbol === "USDC")!.mint as Address;
@@ -298,6 +298,8 @@ export async function startTxWorld(
      * demo world's fixed prices most tests stand on.
      */
     marketValuation?: boolean;
+    /** The fixed prices the test stands on (default the demo world's), unless `marketValuation`. */
+    prices?: FixedPrices;
     /** Extra API environment (e.g. TX_SNAPSHOT_TTL_MS). */
     env?: Record<string, string>;
   } = {},
@@ -327,7 +329,9 @@ export async function startTxWorld(
   };
   const app = await createApp(loadConfig(env), {
     db: t.db,
-    ...(options.marketValuation ? {} : { valuationSources: createFixedValuationSources(DEMO_PRICES) }),
+    ...(options.marketValuation
+      ? {}
+      : { valuationSources: createFixedValuationSources(options.prices ?? DEMO_PRICES) }),
   });
   const tx = await registerTxRoutes(app, { env });
   await app.ready();
