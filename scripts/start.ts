@@ -2,7 +2,8 @@
 // localnet (JSON-RPC + PubSub over LiteSVM) -> bootstrap (deploy the lending program, config, demo lenders)
 // -> API (read side, indexer, price feed, loan calculator, builder, sender) -> web app server.
 // Flags: --reset (fresh chain and database), --data-dir DIR (default ./.data), --no-build (reuse apps/web/dist),
-// --api-processes N (N API processes over one PostgreSQL: needs DATABASE_URL; the extra ones on API_PORT+1...).
+// --api-processes N (N API processes over one PostgreSQL: needs DATABASE_URL; the extra ones on API_PORT+1...),
+// --no-web (SOLANA_CLUSTER=devnet|mainnet only: the API alone, no web build or server).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -23,6 +24,7 @@ interface StartFlags {
   apiPort: number;
   webPort: number;
   apiProcesses: number;
+  web: boolean;
 }
 
 function parseFlags(argv: string[]): StartFlags {
@@ -34,17 +36,19 @@ function parseFlags(argv: string[]): StartFlags {
     apiPort: Number(process.env.API_PORT ?? 3001),
     webPort: Number(process.env.WEB_PORT ?? 3000),
     apiProcesses: 1,
+    web: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--reset") flags.reset = true;
     else if (arg === "--no-build") flags.build = false;
+    else if (arg === "--no-web") flags.web = false;
     else if (arg === "--data-dir" && argv[i + 1] !== undefined) flags.dataDir = resolve(argv[++i] as string);
     else if (arg === "--api-processes" && /^[1-9]\d?$/.test(argv[i + 1] ?? ""))
       flags.apiProcesses = Number(argv[++i]);
     else
       throw new Error(
-        `unknown flag '${arg}' (known: --reset, --no-build, --data-dir DIR, --api-processes N with N from 1 to 99)`,
+        `unknown flag '${arg}' (known: --reset, --no-build, --no-web, --data-dir DIR, --api-processes N with N from 1 to 99)`,
       );
   }
   return flags;
@@ -65,9 +69,10 @@ async function main(): Promise<void> {
     throw new Error(
       "--api-processes needs DATABASE_URL: the embedded PGlite database belongs to one process",
     );
-  if (flags.build || !existsSync(join(repoRoot, "apps/web/dist/index.html"))) buildWeb();
-
   const target = process.env.SOLANA_CLUSTER ?? "localnet";
+  if (!flags.web && target === "localnet")
+    throw new Error("--no-web is for SOLANA_CLUSTER=devnet or mainnet");
+  if (flags.web && (flags.build || !existsSync(join(repoRoot, "apps/web/dist/index.html")))) buildWeb();
   if (target !== "localnet") return startOnCluster(flags, target);
 
   // A fresh chain needs a fresh index: the embedded database lives in <dataDir>/pglite.
@@ -190,26 +195,32 @@ async function startOnCluster(flags: StartFlags, cluster: string): Promise<void>
     DATA_DIR: flags.dataDir,
   });
   const api = await startApi(apiConfig);
-  const web = await startWebServer({
-    port: flags.webPort,
-    distDir: join(repoRoot, "apps/web/dist"),
-    config: parseRuntimeConfig({
-      apiUrl: process.env.CISTERN_WEB_API_URL ?? api.url,
-      rpcUrl: apiConfig.solanaRpcUrl,
-      cluster,
-      supportUrl: process.env.SUPPORT_URL,
-      referralNames: getRuntimeConfigFromEnv(process.env).referralNames,
-    }),
-  });
+  const web = flags.web
+    ? await startWebServer({
+        port: flags.webPort,
+        distDir: join(repoRoot, "apps/web/dist"),
+        config: parseRuntimeConfig({
+          apiUrl: process.env.CISTERN_WEB_API_URL ?? api.url,
+          rpcUrl: apiConfig.solanaRpcUrl,
+          cluster,
+          supportUrl: process.env.SUPPORT_URL,
+          referralNames: getRuntimeConfigFromEnv(process.env).referralNames,
+        }),
+      })
+    : null;
+  // the catalogue of collections and tokens this deployment lends against, valued by the production sources
+  const { valuation } = apiConfig;
   console.log(`
 Cistern is running against ${cluster} (no localnet, no development wallet).
-  web app         ${web.url}
+  web app         ${web?.url ?? "off (--no-web)"}
   API             ${api.url}   (docs: ${api.url}/docs)
   Solana RPC      ${apiConfig.solanaRpcUrl}
   lending program ${apiConfig.lendingProgramId}
+  catalogue       ${valuation.catalogFile ?? `apps/api/src/catalog/catalogs/${cluster}.json`}
+  prices          ${valuation.tokenSource === "pyth" ? `Pyth ${valuation.hermesUrl}` : "local swap pools"}, collections ${valuation.collectionSource === "marketplaces" ? `Magic Eden ${valuation.magicEdenApiUrl} + Tensor ${valuation.tensorApiUrl}` : "local NFT market"}
 Ctrl+C stops.`);
   const stop = async () => {
-    await web.close();
+    await web?.close();
     await api.close();
     process.exit(0);
   };
