@@ -155,6 +155,11 @@ describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, 
       ids: [given.nfts[0]!.mint, generateLocalKeypair().address, core.asset],
     });
     expect(batch.map((a) => a?.id ?? null)).toEqual([given.nfts[0]!.mint, null, core.asset]);
+    // a fungible mint by itself: its decimals and supply, no balance and no single owner
+    const usdc = await das<Asset>(net.rpcUrl, "getAsset", { id: USDC_MINT_ADDRESS });
+    expect(usdc.interface).toMatch(/^Fungible(Token|Asset)$/);
+    expect(usdc.token_info).toMatchObject({ decimals: 6 });
+    expect(usdc.token_info).not.toHaveProperty("balance");
   });
 
   it("follows the chain: a pNFT transferred with Token Metadata's own instruction moves to the new owner's listing", async () => {

@@ -54,12 +54,12 @@ export interface DasAssetJson {
   mutable: boolean;
   burnt: boolean;
   token_info?: {
-    /** Base units: a JSON number while exact (below 2^53), a decimal string above. */
-    balance: number | string;
+    /** Base units: a JSON number while exact (below 2^53), a decimal string above. Absent for a mint by itself. */
+    balance?: number | string;
     supply: number | string;
     decimals: number;
     token_program: string;
-    associated_token_address: string;
+    associated_token_address?: string;
     symbol?: string;
   };
 }
@@ -196,10 +196,10 @@ export function compressedAsset(leaf: CompressedLeaf, showUnverified: boolean): 
   };
 }
 
-/** A fungible token balance (`showFungible`). */
+/** A fungible token balance (`showFungible`), or a fungible mint by itself (`held` null: getAsset of the mint). */
 export function fungibleAsset(
   mint: string,
-  held: { balance: bigint; address: string },
+  held: { balance: bigint; address: string } | null,
   mintInfo: { supply: bigint; decimals: number; program: string },
   meta: IndexedMetadata | null,
   owner: string,
@@ -218,11 +218,10 @@ export function fungibleAsset(
     mutable: meta?.isMutable ?? false,
     burnt: false,
     token_info: {
-      balance: baseUnits(held.balance),
+      ...(held ? { balance: baseUnits(held.balance), associated_token_address: held.address } : {}),
       supply: baseUnits(mintInfo.supply),
       decimals: mintInfo.decimals,
       token_program: mintInfo.program,
-      associated_token_address: held.address,
       ...(meta ? { symbol: meta.symbol } : {}),
     },
   };

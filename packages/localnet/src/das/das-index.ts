@@ -58,7 +58,7 @@ export class DasIndex {
     return mayCarryCompressionEvents(record);
   }
 
-  /** An asset by id (mint, Core asset address or compressed asset id), or null. */
+  /** An asset by id (an NFT's or a fungible token's mint, a Core asset's address, a compressed asset's id), or null. */
   asset(id: string, options: DisplayOptions = {}): DasAssetJson | null {
     const leaf = this.compressed.leaf(id);
     if (leaf) return compressedAsset(leaf, options.showUnverifiedCollections ?? false);
@@ -73,7 +73,8 @@ export class DasIndex {
         this.accounts.holdersOf(id)[0] ?? null,
         options.showUnverifiedCollections ?? false,
       );
-    return null;
+    // a fungible mint: its supply and decimals, no single owner
+    return fungibleAsset(id, null, mint, meta, "");
   }
 
   /** Every asset a wallet owns: NFTs of the three standards and compressed ones; fungible balances when asked. */
