@@ -5,9 +5,8 @@ import type { AppContext } from "../app-context.ts";
 import { readBigInt } from "../db/database.ts";
 import { getRoute } from "../http/route-helpers.ts";
 import { Nullable, NullableString, Pubkey, withErrors } from "../http/schemas.ts";
-import type { BankDelegation, LendingVenueReader } from "../venues/lending/lending-venue.ts";
-import { createLocalLendingVenue } from "../venues/lending/local-lending-venue.ts";
-import { createMarginfiLendingVenue } from "../venues/lending/marginfi-lending-venue.ts";
+import type { BankDelegation } from "../venues/lending/lending-venue.ts";
+import { createLendingVenueReader } from "../venues/lending/lending-venue-reader.ts";
 import { BANK_COLUMNS, type BankRow, toBankView } from "./bank-view.ts";
 
 const VenueName = Type.Union([Type.Literal("local"), Type.Literal("marginfi"), Type.Null()], {
@@ -80,7 +79,11 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  const venue = createVenueReader(ctx);
+  const venue = createLendingVenueReader(
+    ctx.rpc,
+    ctx.config,
+    ctx.config.lendingProgramId === undefined ? undefined : address(ctx.config.lendingProgramId),
+  );
   const Amount = (description: string) => Type.String({ description: `${description}, base units` });
   getRoute<{ mint: string }, unknown>(
     app,
@@ -206,19 +209,4 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
       };
     },
   );
-}
-
-/** marginfi when the configuration names a marginfi group, else the local venue the lending program pins. */
-function createVenueReader(ctx: AppContext): LendingVenueReader | null {
-  const marginfi = ctx.config.marginfi;
-  if (marginfi !== undefined) {
-    return createMarginfiLendingVenue(ctx.rpc, {
-      programId: address(marginfi.programId),
-      group: address(marginfi.group),
-      bankByMint: new Map(Object.entries(marginfi.bankByMint).map(([m, b]) => [address(m), address(b)])),
-    });
-  }
-  return ctx.config.lendingProgramId === undefined
-    ? null
-    : createLocalLendingVenue(ctx.rpc, address(ctx.config.lendingProgramId));
 }

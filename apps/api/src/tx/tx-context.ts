@@ -1,7 +1,8 @@
 import { address } from "@cistern/sdk";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import type { AppContext } from "../app-context.ts";
-import { createLocalLendingVenue, type LocalLendingVenue } from "../venues/lending/local-lending-venue.ts";
+import type { LendingVenueReader } from "../venues/lending/lending-venue.ts";
+import { createLendingVenueReader } from "../venues/lending/lending-venue-reader.ts";
 import { createLocalNftMarketVenue } from "../venues/nft/local-nft-market-venue.ts";
 import type { NftMarketVenue } from "../venues/nft/nft-market-venue.ts";
 import { createTensorNftMarketVenue } from "../venues/nft/tensor-nft-market-venue.ts";
@@ -38,8 +39,8 @@ export interface TxContext {
   factory: TransactionFactory;
   /** Where market sells (and later margin swaps) trade: the local AMM on localnet, Jupiter in production. */
   swapVenue: SwapVenue;
-  /** Where banks delegate idle liquidity: the lending venue the program pins. */
-  lendingVenue: LocalLendingVenue;
+  /** Where banks delegate idle liquidity: marginfi v2 when configured (MARGINFI_GROUP), else the local venue. */
+  lendingVenue: LendingVenueReader;
   /** Where NFTs are bought (mortgages) and sold (instant sell, auto-sell): the local market, Tensor in production. */
   nftMarket: NftMarketVenue;
 }
@@ -74,7 +75,7 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
       issued,
       lookupTable: () => lookupTable.get(),
     }),
-    lendingVenue: createLocalLendingVenue(app.rpc, programId),
+    lendingVenue: createLendingVenueReader(app.rpc, app.config, programId)!,
     swapVenue:
       config.swapVenue.kind === "local"
         ? createLocalSwapVenue(app.rpc, programId)

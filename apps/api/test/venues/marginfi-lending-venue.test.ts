@@ -13,7 +13,7 @@ import {
 } from "../../src/venues/lending/marginfi-accounts.ts";
 import {
   createMarginfiLendingVenue,
-  findMarginfiAccountPda,
+  findMarginfiPositionPda,
 } from "../../src/venues/lending/marginfi-lending-venue.ts";
 import { startHttpServer } from "../helpers/http-server.ts";
 
@@ -31,6 +31,8 @@ const BONK_BANK = address(recorded.accounts.bonkBank!.pubkey);
 const STAGING_PROGRAM = address(recorded.accounts.bonkBank!.owner);
 /** A Cistern bank PDA (any address works as the marginfi authority). */
 const CISTERN_BANK = address("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM");
+/** A lending program id (the bank's marginfi account is its PDA ["marginfi_account", bank]). */
+const LENDING_PROGRAM = address("CiSTkx4wVbb4kqhPydS6ZoMRxCTGuhpQ2Pc5Gnzn4sx9");
 
 describe("marginfi v2 decoders, on recorded account data", () => {
   it("reads a mainnet bank: mint, decimals, group, vault, share values and state", () => {
@@ -132,7 +134,7 @@ describe("the marginfi lending venue, against an RPC server answering the record
       data: bytesOf("jitosolBank"),
     });
     // the recorded user account, re-pointed at our bank: group, authority and its first balance's bank
-    [position] = await findMarginfiAccountPda(STAGING_PROGRAM, GROUP, CISTERN_BANK);
+    [position] = await findMarginfiPositionPda(LENDING_PROGRAM, CISTERN_BANK);
     const data = bytesOf("account");
     const encoder = getAddressEncoder();
     data.set(encoder.encode(GROUP), 8);
@@ -175,6 +177,7 @@ describe("the marginfi lending venue, against an RPC server answering the record
         [BONK, BONK_BANK],
         [JITOSOL, address(recorded.accounts.jitosolBank!.pubkey)],
       ]),
+      lendingProgram: LENDING_PROGRAM,
     });
 
   it("answers a mint's reserve with marginfi's lending rate", async () => {

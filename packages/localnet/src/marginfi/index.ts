@@ -1,3 +1,4 @@
+export { MARGINFI_DEMO_BANKS } from "./demo-banks.ts";
 export {
   encodeMarginfiFeeState,
   ensureMarginfiFeeState,

@@ -8,6 +8,10 @@ import {
 } from "@cistern/sdk";
 import type { Address, Instruction } from "@solana/kit";
 import type { BankDelegation } from "../../venues/lending/lending-venue.ts";
+import {
+  getMarginfiDelegateInstruction,
+  getMarginfiWithdrawDelegatedInstruction,
+} from "../../venues/lending/marginfi-delegation-instructions.ts";
 import { loadServiceKeypair } from "../oracle/oracle-keypair.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
@@ -31,6 +35,42 @@ const accountsOf = (tx: TxContext, bank: Address, d: BankDelegation) => ({
   venueVault: d.venueVault,
   position: d.position,
 });
+
+/**
+ * The Delegate instruction for the bank's venue: marginfi v2 or the local lending venue. Through marginfi the
+ * lender is told plainly, before anything is signed, when marginfi's bank takes no deposits now (paused) or
+ * would pass its deposit limit.
+ */
+export async function delegateInstructionFor(
+  tx: TxContext,
+  input: { bank: Address; delegation: BankDelegation; authority: Address; amount: bigint },
+): Promise<Instruction> {
+  const { bank, delegation: d, authority, amount } = input;
+  if (d.venue === "marginfi") {
+    const m = d.marginfi;
+    if (m !== undefined && !m.operational && amount > 0n)
+      throw unprocessable("marginfi's bank for this currency is paused: it takes no deposits right now");
+    if (m?.depositRoom != null && amount > m.depositRoom)
+      throw unprocessable(
+        `marginfi's bank for this currency is near its deposit limit: it takes at most ${m.depositRoom} base units more`,
+      );
+    return getMarginfiDelegateInstruction({
+      programAddress: tx.programId,
+      bank,
+      authority,
+      payer: authority,
+      amount,
+      delegation: d,
+    });
+  }
+  return getDelegateInstruction({
+    ...accountsOf(tx, bank, d),
+    authority,
+    payer: authority,
+    amount,
+    positionBump: d.positionBump,
+  });
+}
 
 /** The delegation keeper's address (its key is generated into the data dir on localnet). */
 export async function getDelegationKeeperAddress(tx: TxContext): Promise<Address> {
@@ -68,13 +108,7 @@ export async function delegateInstructions(
     );
   if (input.amount > 0n)
     instructions.push(
-      await getDelegateInstruction({
-        ...accountsOf(tx, bank, delegation),
-        authority: input.owner,
-        payer: input.owner,
-        amount: input.amount,
-        positionBump: delegation.positionBump,
-      }),
+      await delegateInstructionFor(tx, { bank, delegation, authority: input.owner, amount: input.amount }),
     );
   if (instructions.length === 0) throw badRequest("amount must be positive (or autoDelegate given)");
   return { bank, instructions };
@@ -82,7 +116,8 @@ export async function delegateInstructions(
 
 /**
  * WithdrawDelegated: `amount` (base units, worth of shares rounded up so at least that comes back; capped at the
- * position) or everything when absent, back into the bank's vault with its yield.
+ * position) or everything when absent, back into the bank's vault with its yield. Through marginfi, `amount`
+ * base units (everything when absent); `shares` is then the whole shares the position held.
  */
 export async function withdrawDelegatedInstructions(
   tx: TxContext,
@@ -90,6 +125,22 @@ export async function withdrawDelegatedInstructions(
 ): Promise<{ bank: Address; shares: bigint; instructions: Instruction[] }> {
   const { bank, delegation } = await loadBankDelegation(tx, input.owner, input.mint);
   if (delegation.shares === 0n) throw unprocessable("This bank has nothing delegated to withdraw");
+  if (delegation.venue === "marginfi") {
+    if (delegation.marginfi !== undefined && !delegation.marginfi.operational)
+      throw unprocessable(
+        "marginfi's bank for this currency is paused: delegated funds cannot come back right now",
+      );
+    // marginfi takes base units: `amount` (everything when absent or at least the position's value)
+    const amount = input.amount === undefined || input.amount >= delegation.positionValue ? 0n : input.amount;
+    const ix = await getMarginfiWithdrawDelegatedInstruction({
+      programAddress: tx.programId,
+      bank,
+      owner: input.owner,
+      amount,
+      delegation,
+    });
+    return { bank, shares: delegation.shares, instructions: [ix] };
+  }
   let shares = 0n;
   if (input.amount !== undefined) {
     const wanted = (input.amount * INDEX_ONE + delegation.index - 1n) / delegation.index;

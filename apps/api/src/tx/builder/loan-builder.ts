@@ -10,7 +10,9 @@ import {
   type VenuePull,
 } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
+import type { BankDelegation } from "../../venues/lending/lending-venue.ts";
 import { toVenuePull } from "../../venues/lending/local-lending-venue.ts";
+import { withMarginfiPull } from "../../venues/lending/marginfi-delegation-instructions.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { resolveNft } from "../calculator/collateral.ts";
 import type { PoolOffer } from "../calculator/pool-selection.ts";
@@ -99,8 +101,8 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
   const attestation = await createAttestation(tx, { offer, collection, borrower: input.borrower, valuation });
   const currency = offer.account.currencyMint;
   const flow = await currencyFlow(borrower, currency);
-  const pullFromVenue = await venuePullFor(tx, offer);
-  const ix = await getTakeLoanInstruction({
+  const pull = await venuePullFor(tx, offer);
+  const built = await getTakeLoanInstruction({
     poolType: offer.account.poolType,
     programAddress: tx.programId,
     borrower,
@@ -117,10 +119,14 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     collateralAmountBaseUnits: input.collateralAmount,
     expectedAprBps: offer.account.loanAprBps,
     attestation,
-    pullFromVenue,
+    pullFromVenue: pull?.local ?? null,
     custody,
     poolOwner: offer.account.owner,
   });
+  // through marginfi the pull is 8 accounts the SDK's VenuePull does not carry (LAYOUT.md, TakeLoan)
+  const ix = pull?.marginfi
+    ? { ...built, ...(await withMarginfiPull(built, tx.programId, pull.marginfi)) }
+    : built;
   // The pool owner's token account for the collateral (where a liquidation sends it), created if missing; a
   // programmable NFT's is created by Token Metadata's transfer at liquidation (with its token record).
   const poolOwner = offer.account.owner;
@@ -146,14 +152,19 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
  * The lending venue accounts a loan needs when its principal exceeds the bank's idle liquidity and the bank
  * has delegated some (the program then pulls the rest back in the same transaction); null otherwise.
  */
-async function venuePullFor(tx: TxContext, offer: PoolOffer): Promise<VenuePull | null> {
+async function venuePullFor(
+  tx: TxContext,
+  offer: PoolOffer,
+): Promise<{ local: VenuePull | null; marginfi: BankDelegation | null } | null> {
   if (offer.amount <= offer.bank.availableLiquidity || offer.bank.delegatedLiquidity === 0n) return null;
   const delegation = await tx.lendingVenue.delegation(
     address(offer.bankAddress),
     offer.bank.mint,
     await tx.clock.recentUnixTime(),
   );
-  return delegation === null || delegation.shares === 0n ? null : toVenuePull(tx.programId, delegation);
+  if (delegation === null || delegation.shares === 0n) return null;
+  if (delegation.venue === "marginfi") return { local: null, marginfi: delegation };
+  return { local: await toVenuePull(tx.programId, delegation), marginfi: null };
 }
 
 /** Most NFTs one take-loans request borrows against. */

@@ -1,6 +1,7 @@
-import { address, getDelegateInstruction } from "@cistern/sdk";
+import { address } from "@cistern/sdk";
 import type { KeyPairSigner } from "@solana/kit";
 import type { FastifyBaseLogger } from "fastify";
+import { delegateInstructionFor } from "../builder/delegation-builder.ts";
 import type { TxContext } from "../tx-context.ts";
 import { sendAsKeeper } from "./keeper-send.ts";
 
@@ -23,7 +24,8 @@ export interface DelegationKeeper {
 
 /**
  * The delegation keeper: every round the leader (advisory lock) finds the banks whose owner chose this keeper
- * (Bank.delegationKeeper, set by SetDelegation) and delegates their idle liquidity to the pinned lending venue,
+ * (Bank.delegationKeeper, set by SetDelegation) and delegates their idle liquidity to the pinned lending venue
+ * (marginfi v2 when configured, through the lending program's CPI),
  * signing with its own key, which the program lets do nothing else (funds only move between the bank's vault
  * and its venue position). No state between rounds: a restart resumes from the chain.
  */
@@ -39,18 +41,7 @@ export function createDelegationKeeper(
     const bank = address(bankAddress);
     const d = await tx.lendingVenue.delegation(bank, address(mint), await tx.clock.recentUnixTime());
     if (d === null) throw new Error("no lending venue reserve for this currency");
-    const ix = await getDelegateInstruction({
-      programAddress: tx.programId,
-      bank,
-      venueProgram: d.venueProgram,
-      reserve: d.reserve,
-      venueVault: d.venueVault,
-      position: d.position,
-      authority: signer.address,
-      payer: signer.address,
-      amount,
-      positionBump: d.positionBump,
-    });
+    const ix = await delegateInstructionFor(tx, { bank, delegation: d, authority: signer.address, amount });
     return sendAsKeeper(tx, signer, [ix]);
   }
 

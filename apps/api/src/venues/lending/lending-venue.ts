@@ -18,6 +18,25 @@ export interface BankDelegation {
   shares: bigint;
   /** What the shares are worth now, base units (floor, as a withdrawal pays). */
   positionValue: bigint;
+  /** marginfi only: the accounts its delegation instructions name, and whether it takes deposits now. */
+  marginfi?: MarginfiDelegationAccounts;
+}
+
+/** The marginfi accounts of a bank's delegation (see the lending program's LAYOUT: Delegate through marginfi). */
+export interface MarginfiDelegationAccounts {
+  group: Address;
+  /** The marginfi bank of the mint. */
+  bank: Address;
+  liquidityVault: Address;
+  liquidityVaultAuthority: Address;
+  /** The price account marginfi's risk engine reads for that bank. */
+  oracle: Address;
+  /** false when marginfi's bank is paused or reduce-only: no new deposits. */
+  operational: boolean;
+  /** What the bank can still take before its deposit limit, base units (null: no limit). */
+  depositRoom: bigint | null;
+  /** Whether the bank's marginfi account exists yet (the first delegation creates it). */
+  positionExists: boolean;
 }
 
 /**

@@ -62,6 +62,9 @@ export interface MarginfiBank {
   borrowLimit: bigint;
   interestRate: MarginfiInterestRateConfig;
   operationalState: MarginfiOperationalState;
+  /** OracleSetup (3: Pyth push oracle, whose key is the Pyth feed id) and the first oracle key. */
+  oracleSetup: number;
+  oracleKey: Address;
 }
 
 export interface MarginfiBalance {
@@ -133,6 +136,8 @@ export function decodeMarginfiBank(data: ReadonlyUint8Array): MarginfiBank {
       curveType: data[544] ?? 0,
     },
     operationalState: state,
+    oracleSetup: data[609] ?? 0,
+    oracleKey: keyAt(data, 610),
   };
 }
 
@@ -155,6 +160,11 @@ export function decodeMarginfiAccount(data: ReadonlyUint8Array): MarginfiAccount
 export function marginfiAssetAmount(bank: MarginfiBank, shares: bigint): bigint {
   const raw = (shares * bank.assetShareValue) / I80F48_ONE;
   return raw <= 0n ? 0n : raw / I80F48_ONE;
+}
+
+/** The bank's deposits in base units (floored), as marginfi checks its deposit limit. */
+export function marginfiTotalDeposits(bank: MarginfiBank): bigint {
+  return marginfiAssetAmount(bank, bank.totalAssetShares);
 }
 
 /** Borrowed over deposited, I80F48 raw (0 without deposits), clamped to [0, 1]. */
