@@ -31,7 +31,8 @@ import type { FastifyInstance } from "fastify";
 import { createApp } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config/config.ts";
 import { runMigrations } from "../apps/api/src/db/migrate.ts";
-import { openPgliteDatabase } from "../apps/api/src/db/pglite-database.ts";
+import { getPgliteStats, openPgliteDatabase } from "../apps/api/src/db/pglite-database.ts";
+import { getPostJsonCount } from "../apps/api/src/http/post-json.ts";
 import { registerTxRoutes } from "../apps/api/src/tx/index.ts";
 import { createLoadClient } from "./load-client.ts";
 
@@ -421,13 +422,22 @@ async function main(): Promise<void> {
   // machine's other load moves far less than latency does.
   const cpuAtStart = new Map<string, NodeJS.CpuUsage>();
   const cpuMs = new Map<string, number>();
+  const dbAtStart = new Map<string, number>();
+  const statements = new Map<string, number>();
+  const rpcAtStart = new Map<string, number>();
+  const rpcCalls = new Map<string, number>();
   const results = await new Promise<JobResult[]>((done) => {
     generator.on("message", (m: JobResult[] | JobMark) => {
       if (!("mark" in m)) return done(m);
-      if (m.mark === "start") cpuAtStart.set(m.name, process.cpuUsage());
-      else {
+      if (m.mark === "start") {
+        cpuAtStart.set(m.name, process.cpuUsage());
+        dbAtStart.set(m.name, getPgliteStats().statements);
+        rpcAtStart.set(m.name, getPostJsonCount());
+      } else {
         const used = process.cpuUsage(cpuAtStart.get(m.name));
         cpuMs.set(m.name, (used.user + used.system) / 1000);
+        statements.set(m.name, getPgliteStats().statements - dbAtStart.get(m.name)!);
+        rpcCalls.set(m.name, getPostJsonCount() - rpcAtStart.get(m.name)!);
       }
     });
     generator.send(jobs);
@@ -447,7 +457,7 @@ async function main(): Promise<void> {
   for (const r of results) {
     const target = targets[r.name]!;
     console.log(
-      `${r.name.padEnd(34)} ${String(r.rps).padStart(5)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  cpu ${((cpuMs.get(r.name) ?? Number.NaN) / r.sent).toFixed(2)} ms/req  errors ${r.errors}/${r.requests}  target p99 <= ${target} ms: ${r.p99 <= target && r.errors === 0 ? "met" : "MISSED"}`,
+      `${r.name.padEnd(34)} ${String(r.rps).padStart(5)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  cpu ${((cpuMs.get(r.name) ?? Number.NaN) / r.sent).toFixed(2)} ms/req  PGlite ${((statements.get(r.name) ?? Number.NaN) / r.sent).toFixed(2)} statements/req  RPC ${((rpcCalls.get(r.name) ?? Number.NaN) / r.sent).toFixed(2)} calls/req  errors ${r.errors}/${r.requests}  target p99 <= ${target} ms: ${r.p99 <= target && r.errors === 0 ? "met" : "MISSED"}`,
     );
     if (r.firstError) console.log(`  first error: ${r.firstError}`);
   }

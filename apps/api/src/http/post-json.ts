@@ -5,6 +5,13 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
 
+let posted = 0;
+
+/** How many JSON POSTs this process made so far (benchmarks print the node's JSON-RPC calls per request). */
+export function getPostJsonCount(): number {
+  return posted;
+}
+
 /** What a JSON POST answered: the status and the parsed body (null when it was not JSON). */
 export interface JsonAnswer {
   status: number;
@@ -17,6 +24,7 @@ export interface JsonAnswer {
  * JSON-RPC path of every build, where `fetch` cost a millisecond of CPU a call.
  */
 export function postJson(url: string, body: string, timeoutMs: number): Promise<JsonAnswer> {
+  posted++;
   const target = new URL(url);
   const secure = target.protocol === "https:";
   return new Promise((resolve, reject) => {

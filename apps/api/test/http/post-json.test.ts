@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES, isApiError } from "../../src/errors/api-error.ts";
-import { postJson } from "../../src/http/post-json.ts";
+import { getPostJsonCount, postJson } from "../../src/http/post-json.ts";
 import { createRpcClient } from "../../src/solana/rpc-client.ts";
 import { byCurrencyThenPrice } from "../../src/tx/builder/nft-market-routes.ts";
 
@@ -35,6 +35,13 @@ describe("postJson: the node's JSON-RPC over kept-alive HTTP", () => {
       body: { jsonrpc: "2.0", id: 7, result: 42 },
     });
     expect((await postJson(`${url}/junk`, "{}", 1000)).body).toBeNull();
+  });
+
+  it("counts the POSTs it made (what benchmarks print per request)", async () => {
+    const before = getPostJsonCount();
+    await postJson(`${url}/`, JSON.stringify({ id: 1 }), 1000);
+    await postJson(`${url}/junk`, "{}", 1000);
+    expect(getPostJsonCount() - before).toBe(2);
   });
 
   it("gives up after its timeout with a TimeoutError, and the RPC client says the node is unreachable", async () => {
