@@ -142,6 +142,23 @@ export function createTreeInstructions(p: {
   return [createAccount, createTreeConfig];
 }
 
+/** The accounts MintV1 and MintToCollectionV1 start with: tree config, owner (and delegate), tree, payer, tree delegate. */
+function mintAccounts(p: { tree: string; owner: string; authority: string }) {
+  return [
+    meta(getTreeConfigAddress(p.tree), false, true),
+    meta(p.owner, false, false),
+    meta(p.owner, false, false), // leaf delegate: the owner
+    meta(p.tree, false, true),
+    meta(p.authority, true, true), // payer
+    meta(p.authority, true, false), // tree delegate
+  ];
+}
+
+const LOG_AND_COMPRESSION = [
+  meta(SPL_NOOP_PROGRAM, false, false),
+  meta(SPL_ACCOUNT_COMPRESSION_PROGRAM, false, false),
+];
+
 /** MintV1: a leaf owned (and delegated) by `owner` in `tree`, outside any collection; `authority` is the tree's creator. */
 export function mintV1(p: {
   tree: string;
@@ -151,17 +168,7 @@ export function mintV1(p: {
 }): BuildInstruction {
   return {
     programId: decodeAddress(BUBBLEGUM_PROGRAM),
-    keys: [
-      meta(getTreeConfigAddress(p.tree), false, true),
-      meta(p.owner, false, false),
-      meta(p.owner, false, false), // leaf delegate: the owner
-      meta(p.tree, false, true),
-      meta(p.authority, true, true), // payer
-      meta(p.authority, true, false), // tree delegate
-      meta(SPL_NOOP_PROGRAM, false, false),
-      meta(SPL_ACCOUNT_COMPRESSION_PROGRAM, false, false),
-      meta(SYSTEM_PROGRAM, false, false),
-    ],
+    keys: [...mintAccounts(p), ...LOG_AND_COMPRESSION, meta(SYSTEM_PROGRAM, false, false)],
     data: Buffer.concat([disc(BUBBLEGUM_DISCRIMINATOR.mintV1), encodeMetadataArgs(p.metadata)]),
   };
 }
@@ -181,20 +188,14 @@ export function mintToCollectionV1(p: {
   return {
     programId: decodeAddress(BUBBLEGUM_PROGRAM),
     keys: [
-      meta(getTreeConfigAddress(p.tree), false, true),
-      meta(p.owner, false, false),
-      meta(p.owner, false, false), // leaf delegate: the owner
-      meta(p.tree, false, true),
-      meta(p.authority, true, true), // payer
-      meta(p.authority, true, false), // tree delegate
+      ...mintAccounts(p),
       meta(p.authority, true, false), // collection authority
       meta(BUBBLEGUM_PROGRAM, false, false), // collection authority record: none
       meta(collection, false, false),
       meta(getMetadataAddress(collection), false, true),
       meta(getMasterEditionAddress(collection), false, false),
       meta(getCollectionCpiSigner(), false, false),
-      meta(SPL_NOOP_PROGRAM, false, false),
-      meta(SPL_ACCOUNT_COMPRESSION_PROGRAM, false, false),
+      ...LOG_AND_COMPRESSION,
       meta(TOKEN_METADATA_PROGRAM_ADDRESS, false, false),
       meta(SYSTEM_PROGRAM, false, false),
     ],

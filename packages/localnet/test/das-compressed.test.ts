@@ -18,7 +18,7 @@ import {
   startLocalnet,
   transferLeaf,
 } from "../src/index.ts";
-import { rpc, startTestLocalnet, tempDataDir } from "./helpers.ts";
+import { das, rpc, startTestLocalnet, tempDataDir } from "./helpers.ts";
 
 interface Asset {
   interface: string;
@@ -42,17 +42,6 @@ interface Proof {
   node_index: number;
   leaf: string;
   tree_id: string;
-}
-
-async function das<T>(url: string, method: string, params: Record<string, unknown>): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-  if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
-  return body.result as T;
 }
 
 const SHELLS = DEMO_COMPRESSED_COLLECTIONS[0]!;

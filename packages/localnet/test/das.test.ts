@@ -12,7 +12,7 @@ import {
   USDC_MINT_ADDRESS,
 } from "../src/index.ts";
 import { transferProgrammableNftV1 } from "../src/token-metadata.ts";
-import { rpc, startTestLocalnet } from "./helpers.ts";
+import { das, rpc, startTestLocalnet } from "./helpers.ts";
 
 interface Asset {
   interface: string;
@@ -23,18 +23,6 @@ interface Asset {
   ownership: { owner: string; frozen: boolean; delegated: boolean; delegate: string | null };
   token_info?: { balance: number; decimals: number };
   burnt: boolean;
-}
-
-/** A DAS call with named params, as DAS clients send them. */
-async function das<T>(url: string, method: string, params: Record<string, unknown>): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-  if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
-  return body.result as T;
 }
 
 describe("DAS on the localnet, indexed from its own chain: Token Metadata NFTs, pNFTs, Core assets, compressed NFTs", () => {

@@ -56,3 +56,15 @@ export function closeConnection(connection: unknown): void {
     // already closed
   }
 }
+
+/** A DAS call with named params, as DAS clients send them; a JSON-RPC error throws with its code. */
+export async function das<T>(url: string, method: string, params: Record<string, unknown>): Promise<T> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
+  if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
+  return body.result as T;
+}

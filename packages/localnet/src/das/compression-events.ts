@@ -5,7 +5,7 @@
  * metadata of the Bubblegum mint instruction that produced a new leaf. A Noop call made by any other program (or
  * at the top level) is ignored: anyone can call Noop with any bytes.
  */
-import { decodeBase58, encodeBase58 } from "../base58.ts";
+import { decodeBase58 } from "../base58.ts";
 import type { TxRecord } from "../history.ts";
 import {
   BUBBLEGUM_PROGRAM,
@@ -13,6 +13,7 @@ import {
   SPL_NOOP_PROGRAM,
 } from "../vendored-programs.ts";
 import { parseWireTransaction } from "../wire.ts";
+import { BorshReader } from "./borsh-reader.ts";
 import { BUBBLEGUM_DISCRIMINATOR, type CompressedMetadata, readMetadataArgs } from "./bubblegum-metadata.ts";
 import type { PathNode } from "./merkle-tree.ts";
 
@@ -42,38 +43,10 @@ export interface CompressionEvents {
   leaves: LeafEvent[];
 }
 
-class Reader {
-  at = 0;
-  constructor(readonly d: Uint8Array) {}
-  u8(): number {
-    if (this.at >= this.d.length) throw new Error("short event");
-    return this.d[this.at++]!;
-  }
-  u32(): number {
-    const v = new DataView(this.d.buffer, this.d.byteOffset + this.at, 4).getUint32(0, true);
-    this.at += 4;
-    return v;
-  }
-  u64(): bigint {
-    const v = new DataView(this.d.buffer, this.d.byteOffset + this.at, 8).getBigUint64(0, true);
-    this.at += 8;
-    return v;
-  }
-  bytes(n: number): Uint8Array {
-    if (this.at + n > this.d.length) throw new Error("short event");
-    const out = this.d.slice(this.at, this.at + n);
-    this.at += n;
-    return out;
-  }
-  key(): string {
-    return encodeBase58(this.bytes(32));
-  }
-}
-
 /** `AccountCompressionEvent::ChangeLog(ChangeLogEvent::V1 { id, path, seq, index })`. */
 function readChangeLog(data: Uint8Array): ChangeLogEvent | null {
   if (data[0] !== 0 || data[1] !== 0) return null;
-  const r = new Reader(data);
+  const r = new BorshReader(data);
   r.at = 2;
   const tree = r.key();
   const n = r.u32();
@@ -88,7 +61,7 @@ function readChangeLog(data: Uint8Array): ChangeLogEvent | null {
 /** `AccountCompressionEvent::ApplicationData(V1 { data })` holding a Bubblegum `LeafSchemaEvent` (V1 schema). */
 function readLeafEvent(data: Uint8Array): Omit<LeafEvent, "minted"> | null {
   if (data[0] !== 1 || data[1] !== 0) return null;
-  const r = new Reader(data);
+  const r = new BorshReader(data);
   r.at = 2;
   const len = r.u32();
   if (r.at + len > data.length) return null;

@@ -3,7 +3,7 @@
  * its collection), name, uri, and from its plugin registry the Freeze Delegate / Permanent Freeze Delegate state
  * and the Transfer Delegate's address. Layouts: mpl-core `state/asset.rs`, `plugins/plugin_registry.rs`.
  */
-import { encodeBase58 } from "../base58.ts";
+import { BorshReader } from "./borsh-reader.ts";
 
 /** Core `Key` of an uncompressed asset and of a collection. */
 const KEY_ASSET_V1 = 1;
@@ -30,43 +30,11 @@ export interface CoreAsset {
   delegate: string | null;
 }
 
-class Reader {
-  at = 0;
-  constructor(readonly d: Uint8Array) {}
-  u8(): number {
-    if (this.at >= this.d.length) throw new Error("short account");
-    return this.d[this.at++]!;
-  }
-  u32(): number {
-    const v = new DataView(this.d.buffer, this.d.byteOffset + this.at, 4).getUint32(0, true);
-    this.at += 4;
-    return v;
-  }
-  u64(): number {
-    const v = new DataView(this.d.buffer, this.d.byteOffset + this.at, 8).getBigUint64(0, true);
-    this.at += 8;
-    return Number(v);
-  }
-  key(): string {
-    if (this.at + 32 > this.d.length) throw new Error("short account");
-    const k = encodeBase58(this.d.subarray(this.at, this.at + 32));
-    this.at += 32;
-    return k;
-  }
-  string(): string {
-    const n = this.u32();
-    if (this.at + n > this.d.length) throw new Error("short account");
-    const s = Buffer.from(this.d.subarray(this.at, this.at + n)).toString("utf8");
-    this.at += n;
-    return s;
-  }
-}
-
 /** Decodes a Core `AssetV1` account; null for any other Core account (collections, compressed hashes). */
 export function decodeCoreAsset(data: Uint8Array): CoreAsset | null {
   if (data[0] !== KEY_ASSET_V1) return null;
   try {
-    const r = new Reader(data);
+    const r = new BorshReader(data);
     r.at = 1;
     const owner = r.key();
     const authorityKind = r.u8();
@@ -91,16 +59,16 @@ export function decodeCoreAsset(data: Uint8Array): CoreAsset | null {
 }
 
 function readPlugins(data: Uint8Array, headerAt: number, asset: CoreAsset): void {
-  const r = new Reader(data);
+  const r = new BorshReader(data);
   r.at = headerAt + 1;
-  r.at = r.u64();
+  r.at = Number(r.u64());
   if (r.u8() !== KEY_PLUGIN_REGISTRY_V1) return;
   const count = r.u32();
   for (let i = 0; i < count; i++) {
     const type = r.u8();
     const authorityKind = r.u8();
     const authority = authorityKind === AUTHORITY_ADDRESS ? r.key() : null;
-    const offset = r.u64();
+    const offset = Number(r.u64());
     if (type === PLUGIN_FREEZE_DELEGATE || type === PLUGIN_PERMANENT_FREEZE_DELEGATE) {
       // Plugin::FreezeDelegate { frozen } / PermanentFreezeDelegate { frozen }: variant byte, then the flag
       if (data[offset] === type && data[offset + 1] === 1) asset.frozen = true;
