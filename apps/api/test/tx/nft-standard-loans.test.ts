@@ -1,10 +1,9 @@
 // Loans against a programmable NFT and a Metaplex Core asset through the API on the localnet (the real Token
 // Metadata, Token Auth Rules and Core programs): quote, build, sign, send, the loan visible with its loanType, repay;
 // and the keeper's liquidation moving each to the pool owner. The chain is read at each step (owner, delegate, lock).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_WORLD } from "@cistern/localnet";
 import {
   addressFromBytes,
   decodeCoreAsset,
@@ -19,7 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIndexer } from "../../src/indexer/indexer.ts";
 import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
-import { DEMO_PRICES } from "../helpers/fixed-valuation.ts";
+import {
+  ALL_STANDARDS_PRICES,
+  DEMO_CORE_COLLECTION,
+  DEMO_PNFT_COLLECTION,
+  writeCatalogWithAllStandards,
+} from "../helpers/nft-standards-catalog.ts";
 import {
   buildSignSend,
   fundedWallet,
@@ -31,33 +35,9 @@ import {
 } from "./support/tx-world.ts";
 
 const DAY = 86_400;
-const PETL = DEMO_WORLD.programmableCollections[0]!;
-const KOI = DEMO_WORLD.coreCollections[0]!;
+const PETL = DEMO_PNFT_COLLECTION;
+const KOI = DEMO_CORE_COLLECTION;
 const quiet = { info: () => {}, warn: () => {} };
-
-/** The localnet catalogue with the demo pNFT and Core collections added (the shipped one lists classic NFTs). */
-function catalogWithStandards(dir: string): string {
-  const shipped = JSON.parse(
-    readFileSync(new URL("../../src/catalog/catalogs/localnet.json", import.meta.url), "utf8"),
-  ) as { collections: unknown[] };
-  const entry = (collectionId: string, symbol: string, name: string, standard: string) => ({
-    collectionId,
-    symbol,
-    name,
-    image: "",
-    standard,
-    magicEdenSlug: "",
-    tensorSlug: "",
-    supply: 0,
-  });
-  shipped.collections.push(
-    entry(PETL.collectionId, PETL.symbol, PETL.name, "ProgrammableNonFungible"),
-    entry(KOI.collectionId, "KOI", KOI.name, "Core"),
-  );
-  const file = join(dir, "catalog.json");
-  writeFileSync(file, JSON.stringify(shipped));
-  return file;
-}
 
 async function account(w: TxWorld, a: Address) {
   const [acc] = await w.tx.state.getAccounts([a]);
@@ -102,15 +82,8 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "cistern-standards-"));
     w = await startTxWorld({
-      env: { CATALOG_FILE: catalogWithStandards(dir) },
-      prices: {
-        tokens: DEMO_PRICES.tokens,
-        collections: {
-          ...DEMO_PRICES.collections,
-          [PETL.collectionId]: 10_000_000_000n,
-          [KOI.collectionId]: 10_000_000_000n,
-        },
-      },
+      env: { CATALOG_FILE: writeCatalogWithAllStandards(dir) },
+      prices: ALL_STANDARDS_PRICES,
     });
     // the demo rule set lets only listed programs hold a delegate or receive the demo pNFTs: the lending program
     await w.net.setDemoRuleSetPrograms([w.programId]);

@@ -1,0 +1,49 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEMO_WORLD } from "@cistern/localnet";
+import { DEMO_PRICES, type FixedPrices } from "./fixed-valuation.ts";
+
+/** The localnet's demo pNFT and Core collections (the faucet gives a wallet one of each). */
+export const DEMO_PNFT_COLLECTION = DEMO_WORLD.programmableCollections[0]!;
+export const DEMO_CORE_COLLECTION = DEMO_WORLD.coreCollections[0]!;
+
+/**
+ * Writes into `dir` the localnet catalogue with the demo pNFT and Core collections added (the shipped one lists the
+ * classic collections, the ones the local NFT market values) and returns its path, for CATALOG_FILE.
+ */
+export function writeCatalogWithAllStandards(dir: string): string {
+  const shipped = JSON.parse(
+    readFileSync(new URL("../../src/catalog/catalogs/localnet.json", import.meta.url), "utf8"),
+  ) as { collections: unknown[] };
+  const entry = (
+    c: { collectionId: string; name: string; image: string },
+    symbol: string,
+    standard: string,
+  ) => ({
+    collectionId: c.collectionId,
+    symbol,
+    name: c.name,
+    image: c.image,
+    standard,
+    magicEdenSlug: "",
+    tensorSlug: "",
+    supply: 0,
+  });
+  shipped.collections.push(
+    entry(DEMO_PNFT_COLLECTION, DEMO_PNFT_COLLECTION.symbol, "ProgrammableNonFungible"),
+    entry(DEMO_CORE_COLLECTION, "KOI", "Core"),
+  );
+  const file = join(dir, "catalog-all-standards.json");
+  writeFileSync(file, JSON.stringify(shipped));
+  return file;
+}
+
+/** The demo world's fixed prices with the pNFT and Core collections worth 10 SOL each (test data). */
+export const ALL_STANDARDS_PRICES: FixedPrices = {
+  tokens: DEMO_PRICES.tokens,
+  collections: {
+    ...DEMO_PRICES.collections,
+    [DEMO_PNFT_COLLECTION.collectionId]: 10_000_000_000n,
+    [DEMO_CORE_COLLECTION.collectionId]: 10_000_000_000n,
+  },
+};
