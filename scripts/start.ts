@@ -95,6 +95,9 @@ async function main(): Promise<void> {
     nftMarketSoPath: join(repoRoot, "programs/nft-market/build/nft-market.so"),
     demo: true,
   });
+  // The demo rule set lets only the programs it lists be delegated or receive the demo pNFTs: the lending program,
+  // so loans against them (delegate + lock, and the default's transfer) pass it (#32).
+  await localnet.setDemoRuleSetPrograms([cluster.lendingProgramId]);
 
   const apiConfig = loadConfig({
     // Short readable lines on the console; request lines only with LOG_LEVEL=debug.
