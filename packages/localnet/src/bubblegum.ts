@@ -242,3 +242,54 @@ export function transferLeaf(p: {
     ]),
   };
 }
+
+/**
+ * VerifyCollection of a leaf minted naming `metadata.collection` unverified: the collection's update authority
+ * `authority` signs and pays; `metadata` is the leaf's metadata as minted (its hash is the leaf's data hash).
+ */
+export function verifyCollectionLeaf(p: {
+  tree: string;
+  owner: string;
+  delegate: string;
+  authority: string;
+  treeDelegate: string;
+  root: string;
+  dataHash: string;
+  creatorHash: string;
+  nonce: bigint;
+  index: number;
+  metadata: MetadataArgsInput & { collection: string };
+  proof: string[];
+}): BuildInstruction {
+  const collection = p.metadata.collection;
+  return {
+    programId: decodeAddress(BUBBLEGUM_PROGRAM),
+    keys: [
+      meta(getTreeConfigAddress(p.tree), false, false),
+      meta(p.owner, false, false),
+      meta(p.delegate, false, false),
+      meta(p.tree, false, true),
+      meta(p.authority, true, true), // payer
+      meta(p.treeDelegate, false, false),
+      meta(p.authority, true, false), // collection authority
+      meta(BUBBLEGUM_PROGRAM, false, false), // collection authority record: none
+      meta(collection, false, false),
+      meta(getMetadataAddress(collection), false, true),
+      meta(getMasterEditionAddress(collection), false, false),
+      meta(getCollectionCpiSigner(), false, false),
+      ...LOG_AND_COMPRESSION,
+      meta(TOKEN_METADATA_PROGRAM_ADDRESS, false, false),
+      meta(SYSTEM_PROGRAM, false, false),
+      ...p.proof.map((node) => meta(node, false, false)),
+    ],
+    data: Buffer.concat([
+      disc(BUBBLEGUM_DISCRIMINATOR.verifyCollection),
+      decodeAddress(p.root),
+      decodeAddress(p.dataHash),
+      decodeAddress(p.creatorHash),
+      u64(p.nonce),
+      u32(p.index),
+      encodeMetadataArgs(p.metadata),
+    ]),
+  };
+}

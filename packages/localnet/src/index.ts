@@ -9,6 +9,7 @@ export {
   readTreeConfig,
   type TreeShape,
   transferLeaf,
+  verifyCollectionLeaf,
 } from "./bubblegum.ts";
 export { type AccountWrite, Chain, type ChainEvent, SLOTS_PER_EPOCH } from "./chain.ts";
 export { type CompressedNftGiven, mintLeaves, seedCompressedCollections } from "./compressed-seed.ts";

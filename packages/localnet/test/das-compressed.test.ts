@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeAddress, encodeBase58 } from "../src/base58.ts";
 import { hashPair } from "../src/das/merkle-tree.ts";
@@ -7,9 +8,12 @@ import {
   DEMO_COMPRESSED_COLLECTIONS,
   type FaucetResult,
   generateLocalKeypair,
+  getCompressedAssetId,
   getMetadataAddress,
   getTreeConfigAddress,
   type LocalKeypair,
+  loadOrCreateKeypair,
+  mintV1,
   readCollectionSize,
   readMerkleTree,
   readTreeConfig,
@@ -17,6 +21,7 @@ import {
   SPL_NOOP_PROGRAM,
   startLocalnet,
   transferLeaf,
+  verifyCollectionLeaf,
 } from "../src/index.ts";
 import { das, rpc, startTestLocalnet, tempDataDir } from "./helpers.ts";
 
@@ -225,6 +230,61 @@ describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localn
     expect(JSON.stringify(refused.error?.data)).toContain(BUBBLEGUM_PROGRAM);
     // nothing moved
     expect((await das<Asset>(net.rpcUrl, "getAsset", { id: assetId })).ownership.owner).toBe(friend.address);
+  });
+
+  it("follows a collection verification: a leaf minted unverified (MintV1) shows its collection once VerifyCollection lands", async () => {
+    const faucet = loadOrCreateKeypair(join(dataDir, "faucet-keypair.json"));
+    const owner = generateLocalKeypair();
+    const tree = SHELLS.tree;
+    const nonce = readTreeConfig((await account(getTreeConfigAddress(tree)))!.data)!.numMinted;
+    const metadata = {
+      name: "Loose Shell",
+      symbol: "SHELL",
+      uri: "https://example.invalid/loose.json",
+      sellerFeeBasisPoints: 500,
+      collection: SHELLS.collectionId,
+      creators: [{ address: faucet.address, verified: false, share: 100 }],
+    };
+    const minted = await send(faucet, [
+      mintV1({ tree, owner: owner.address, authority: faucet.address, metadata }),
+    ]);
+    expect(minted.error).toBeUndefined();
+    const id = getCompressedAssetId(tree, nonce);
+    const before = await das<Asset>(net.rpcUrl, "getAsset", { id });
+    expect(before.content.metadata.name).toBe("Loose Shell");
+    expect(before.grouping).toEqual([]); // an unverified collection is not a group
+    const shown = await das<Asset>(net.rpcUrl, "getAsset", {
+      id,
+      displayOptions: { showUnverifiedCollections: true },
+    });
+    expect(shown.grouping).toEqual([
+      { group_key: "collection", group_value: SHELLS.collectionId, verified: false },
+    ]);
+    const proof = await das<Proof>(net.rpcUrl, "getAssetProof", { id });
+    const verified = await send(faucet, [
+      verifyCollectionLeaf({
+        tree,
+        owner: owner.address,
+        delegate: owner.address,
+        authority: faucet.address,
+        treeDelegate: faucet.address,
+        root: proof.root,
+        dataHash: before.compression.data_hash,
+        creatorHash: before.compression.creator_hash,
+        nonce,
+        index: Number(nonce),
+        metadata,
+        proof: proof.proof.slice(0, SHELLS.maxDepth - SHELLS.canopyDepth),
+      }),
+    ]);
+    expect(verified.error).toBeUndefined();
+    const after = await das<Asset>(net.rpcUrl, "getAsset", { id });
+    expect(after.grouping).toEqual([
+      { group_key: "collection", group_value: SHELLS.collectionId, verified: true },
+    ]);
+    expect(after.content.metadata.name).toBe("Loose Shell");
+    expect(after.compression.data_hash).not.toBe(before.compression.data_hash);
+    expect((await das<Proof>(net.rpcUrl, "getAssetProof", { id })).root).toBe(await onChainRoot());
   });
 
   it("survives a restart: the index is rebuilt from the persisted ledger and still matches the on-chain root", async () => {

@@ -12,9 +12,11 @@ export const BUBBLEGUM_DISCRIMINATOR = {
   mintV1: "9162c076b8937668",
   mintToCollectionV1: "9912b22fc59e560f",
   transfer: "a334c8e78c0345ba",
+  verifyCollection: "387165fd4f377aa9",
+  unverifyCollection: "fafb2a6a2989baa8",
 } as const;
 
-/** A compressed NFT's metadata, as minted. */
+/** A compressed NFT's metadata, as a Bubblegum instruction states it. */
 export interface CompressedMetadata {
   name: string;
   symbol: string;
@@ -71,10 +73,11 @@ export function encodeMetadataArgs(m: MetadataArgsInput): Uint8Array {
 }
 
 /**
- * Decodes MetadataArgs at the start of `data`; `collectionVerified` is what MintToCollectionV1 does (it marks the
- * collection verified before hashing). Null when the bytes are not MetadataArgs.
+ * Decodes MetadataArgs at the start of `data`; `collectionVerified`, when given, is what the instruction sets before
+ * hashing (MintToCollectionV1 and VerifyCollection: true, UnverifyCollection: false). Null when the bytes are not
+ * MetadataArgs.
  */
-export function readMetadataArgs(data: Uint8Array, collectionVerified: boolean): CompressedMetadata | null {
+export function readMetadataArgs(data: Uint8Array, collectionVerified?: boolean): CompressedMetadata | null {
   try {
     const bytes = Uint8Array.from(data);
     const view = new DataView(bytes.buffer);
@@ -107,7 +110,7 @@ export function readMetadataArgs(data: Uint8Array, collectionVerified: boolean):
     if (u8() === 1) at += 1; // token standard
     let collection: CompressedMetadata["collection"] = null;
     if (u8() === 1) {
-      if (collectionVerified) bytes[at] = 1;
+      if (collectionVerified !== undefined) bytes[at] = collectionVerified ? 1 : 0;
       const verified = u8() === 1;
       need(32);
       collection = { verified, key: encodeBase58(bytes.subarray(at, at + 32)) };

@@ -22,7 +22,10 @@ export interface CompressedLeaf {
   leafHash: Uint8Array;
   /** The tree's sequence number at this leaf's last change. */
   seq: bigint;
-  /** As minted; null when the mint was not seen or its metadata does not hash to the leaf's data hash. */
+  /**
+   * As the last instruction that stated it (a mint, a collection verification) said, when it hashes to the leaf's
+   * data hash; null when no such instruction was seen or the leaf's data hash changed otherwise.
+   */
   metadata: CompressedMetadata | null;
   burnt: boolean;
   /** Order of minting across trees (DAS `sortBy: created`). */
@@ -91,7 +94,7 @@ export class CompressedIndex {
     leaf.leafHash = event.leafHash;
     leaf.seq = log.seq;
     leaf.burnt = false;
-    const m = event.minted;
+    const m = event.metadata;
     if (m && equal(m.dataHash, event.dataHash) && equal(m.creatorHash, event.creatorHash)) leaf.metadata = m;
     else if (leaf.metadata && !equal(leaf.metadata.dataHash, event.dataHash)) leaf.metadata = null;
   }

@@ -25,7 +25,10 @@ export interface ChangeLogEvent {
   leafIndex: number;
 }
 
-/** A Bubblegum V1 leaf schema event, with the metadata when the instruction minted it. */
+/**
+ * A Bubblegum V1 leaf schema event, with the metadata the instruction that wrote the leaf states (a mint, or a
+ * collection verification), null for the others (a transfer or delegation keeps the metadata).
+ */
 export interface LeafEvent {
   id: string;
   owner: string;
@@ -34,7 +37,7 @@ export interface LeafEvent {
   dataHash: Uint8Array;
   creatorHash: Uint8Array;
   leafHash: Uint8Array;
-  minted: CompressedMetadata | null;
+  metadata: CompressedMetadata | null;
 }
 
 /** One top-level instruction's compression events, in execution order. */
@@ -59,7 +62,7 @@ function readChangeLog(data: Uint8Array): ChangeLogEvent | null {
 }
 
 /** `AccountCompressionEvent::ApplicationData(V1 { data })` holding a Bubblegum `LeafSchemaEvent` (V1 schema). */
-function readLeafEvent(data: Uint8Array): Omit<LeafEvent, "minted"> | null {
+function readLeafEvent(data: Uint8Array): Omit<LeafEvent, "metadata"> | null {
   if (data[0] !== 1 || data[1] !== 0) return null;
   const r = new BorshReader(data);
   r.at = 2;
@@ -99,7 +102,7 @@ export function readCompressionEvents(record: TxRecord): CompressionEvents[] {
     if (!topIx) continue;
     /** The program running at each stack height (1 = the top-level instruction). */
     const stack: string[] = [keys[topIx.programIdIndex] ?? ""];
-    let pendingMint = bubblegumMint(
+    let pending = bubblegumMetadata(
       stack[0]!,
       topIx.data,
       topIx.accounts.map((a) => keys[a] ?? ""),
@@ -112,12 +115,11 @@ export function readCompressionEvents(record: TxRecord): CompressionEvents[] {
       stack.push(program);
       if (program === BUBBLEGUM_PROGRAM) {
         const data = decodeBase58(ix.data);
-        const minted = bubblegumMint(
+        pending = bubblegumMetadata(
           program,
           data,
           ix.accounts.map((a) => keys[a] ?? ""),
         );
-        if (minted) pendingMint = minted;
         continue;
       }
       if (program !== SPL_NOOP_PROGRAM) continue;
@@ -129,8 +131,8 @@ export function readCompressionEvents(record: TxRecord): CompressionEvents[] {
         } else if (caller === BUBBLEGUM_PROGRAM) {
           const leaf = readLeafEvent(data);
           if (leaf) {
-            events.leaves.push({ ...leaf, minted: pendingMint });
-            pendingMint = null;
+            events.leaves.push({ ...leaf, metadata: pending });
+            pending = null;
           }
         }
       } catch {
@@ -142,15 +144,24 @@ export function readCompressionEvents(record: TxRecord): CompressionEvents[] {
   return out;
 }
 
-/** The metadata a Bubblegum MintV1 / MintToCollectionV1 instruction mints, or null for any other instruction. */
-function bubblegumMint(program: string, data: Uint8Array, accounts: string[]): CompressedMetadata | null {
+/** Bytes before the MetadataArgs of an instruction on an existing leaf: root, data hash, creator hash, nonce, index. */
+const LEAF_ARGS_BYTES = 32 * 3 + 8 + 4;
+
+/**
+ * The metadata a Bubblegum instruction states for the leaf it writes: MintV1, MintToCollectionV1 (collection verified;
+ * account 8 is the collection mint), VerifyCollection / UnverifyCollection (the leaf's metadata with the collection's
+ * flag set / cleared); null for any other instruction.
+ */
+function bubblegumMetadata(program: string, data: Uint8Array, accounts: string[]): CompressedMetadata | null {
   if (program !== BUBBLEGUM_PROGRAM || data.length < 8) return null;
   const disc = Buffer.from(data.subarray(0, 8)).toString("hex");
-  if (disc === BUBBLEGUM_DISCRIMINATOR.mintV1) return readMetadataArgs(data.subarray(8), false);
-  if (disc === BUBBLEGUM_DISCRIMINATOR.mintToCollectionV1) {
-    // MintToCollectionV1 verifies the collection (account 8: the collection mint) and hashes it as verified
-    const m = readMetadataArgs(data.subarray(8), true);
-    return m && m.collection?.key === accounts[8] ? m : null;
-  }
+  const args = data.subarray(8);
+  const ofCollection = (m: CompressedMetadata | null) => (m && m.collection?.key === accounts[8] ? m : null);
+  if (disc === BUBBLEGUM_DISCRIMINATOR.mintV1) return readMetadataArgs(args);
+  if (disc === BUBBLEGUM_DISCRIMINATOR.mintToCollectionV1) return ofCollection(readMetadataArgs(args, true));
+  if (disc === BUBBLEGUM_DISCRIMINATOR.verifyCollection)
+    return ofCollection(readMetadataArgs(args.subarray(LEAF_ARGS_BYTES), true));
+  if (disc === BUBBLEGUM_DISCRIMINATOR.unverifyCollection)
+    return ofCollection(readMetadataArgs(args.subarray(LEAF_ARGS_BYTES), false));
   return null;
 }
