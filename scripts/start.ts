@@ -99,9 +99,17 @@ async function main(): Promise<void> {
   // so loans against them (delegate + lock, and the default's transfer) pass it (#32).
   await localnet.setDemoRuleSetPrograms([cluster.lendingProgramId]);
 
+  // The demo's lending venue is marginfi v2 (group and banks made by the bootstrap): the API reads and builds for it.
+  const marginfiEnv: Record<string, string> = cluster.marginfi
+    ? {
+        MARGINFI_GROUP: cluster.marginfi.group,
+        MARGINFI_BANKS: cluster.marginfi.banks.map((b) => `${b.mint}:${b.bank}`).join(","),
+      }
+    : {};
   const apiConfig = loadConfig({
     // Short readable lines on the console; request lines only with LOG_LEVEL=debug.
     LOG_FORMAT: "pretty",
+    ...marginfiEnv,
     ...process.env,
     API_PORT: String(flags.apiPort),
     SOLANA_RPC_URL: localnet.rpcUrl,
@@ -120,6 +128,7 @@ async function main(): Promise<void> {
       stdio: "inherit",
       env: {
         LOG_FORMAT: "pretty",
+        ...marginfiEnv,
         ...process.env,
         API_PORT: String(flags.apiPort + i),
         SOLANA_RPC_URL: localnet.rpcUrl,

@@ -180,6 +180,8 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
       lendingProgramId: keys.program.address,
       soPath: options.lendingVenueSoPath,
       demo: options.demo === true,
+      // the demo localnet's lending venue is marginfi (pinned below); the local venue stays deployed, unpinned
+      pin: !(options.demo === true && options.cluster === "localnet"),
     });
     const created = lendingVenue.reserves.filter((r) => r.action === "created").length;
     log(
@@ -204,7 +206,13 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
 
   let marginfi: MarginfiResult | undefined;
   if (options.demo && options.cluster === "localnet") {
-    marginfi = await ensureMarginfi({ chain, dataDir, admin: keys.admin, demo: true });
+    marginfi = await ensureMarginfi({
+      chain,
+      dataDir,
+      admin: keys.admin,
+      demo: true,
+      lendingProgramId: keys.program.address,
+    });
     log(
       `marginfi group ${marginfi.group}: ${marginfi.groupAction}; banks ${marginfi.banks.map((b) => `${b.symbol} ${b.bank} ${b.action}`).join(", ")}`,
     );

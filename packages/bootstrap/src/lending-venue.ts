@@ -20,7 +20,8 @@ export interface LendingVenueResult {
   programId: Address;
   programAction: ProgramDeployAction;
   /** Whether SetVenues was sent (the lending program's Venues did not pin this venue yet). */
-  venuesAction: "pinned" | "unchanged";
+  /** "skipped": not pinned, because marginfi is the lending venue (see ensureMarginfi). */
+  venuesAction: "pinned" | "unchanged" | "skipped";
   reserves: { currency: string; address: Address; action: "created" | "unchanged" }[];
 }
 
@@ -37,6 +38,8 @@ export async function ensureLendingVenue(input: {
   lendingProgramId: Address;
   soPath: string;
   demo: boolean;
+  /** Pin it as the lending program's lending venue (default true; false when marginfi is pinned instead). */
+  pin?: boolean;
 }): Promise<LendingVenueResult> {
   const { chain, admin } = input;
   const program = await loadOrCreateKeyFile(join(getKeysDir(input.dataDir), "lending-venue-program.json"));
@@ -46,9 +49,10 @@ export async function ensureLendingVenue(input: {
     program,
     admin,
   });
-  const venuesAction = await pinVenue(chain, admin, input.lendingProgramId, {
-    lendingProgram: program.address,
-  });
+  const venuesAction =
+    input.pin === false
+      ? "skipped"
+      : await pinVenue(chain, admin, input.lendingProgramId, { lendingProgram: program.address });
   const reserves: LendingVenueResult["reserves"] = [];
   if (input.demo) {
     for (const token of DEMO_TOKENS.filter((t) => t.role === "currency")) {

@@ -13,7 +13,8 @@ import {
   pythFeedId,
   pythPriceFeedAddress,
 } from "@cistern/localnet";
-import { type Address, address, type Instruction, type KeyPairSigner } from "@solana/kit";
+import { decodeVenuesAccount, findVenuesPda, getSetVenuesInstruction, NO_VENUE } from "@cistern/sdk";
+import { type Address, address, getAddressEncoder, type Instruction, type KeyPairSigner } from "@solana/kit";
 import type { ChainClient } from "./chain-client.ts";
 import { getKeysDir, loadOrCreateKeyFile } from "./key-files.ts";
 import { fundAdmin } from "./swap-venue.ts";
@@ -45,6 +46,44 @@ export interface MarginfiResult {
   banks: MarginfiBankInfo[];
   /** Whether the demo market's deposits and borrows were made by this run. */
   marketAction: "created" | "unchanged" | "skipped";
+  /** Whether SetVenues pinned marginfi's program and this group as the lending venue (skipped: not asked). */
+  venuesAction: "pinned" | "unchanged" | "skipped";
+}
+
+/**
+ * Pins marginfi's program and `group` as the lending program's lending venue (SetVenues with the group: LAYOUT.md),
+ * keeping the swap venue and NFT market; sends nothing when they are pinned already.
+ */
+export async function pinMarginfi(
+  chain: ChainClient,
+  admin: KeyPairSigner,
+  lendingProgramId: Address,
+  group: Address,
+): Promise<"pinned" | "unchanged"> {
+  const [venuesAddress] = await findVenuesPda(lendingProgramId);
+  const account = await chain.fetchAccount(venuesAddress);
+  const current = account === null ? null : decodeVenuesAccount(account.data);
+  const groupBytes = getAddressEncoder().encode(group);
+  const pinnedGroup = account?.data.subarray(112, 128);
+  if (
+    current?.lendingProgram === MARGINFI_PROGRAM &&
+    pinnedGroup !== undefined &&
+    Buffer.from(pinnedGroup).equals(Buffer.from(groupBytes.subarray(0, 16)))
+  )
+    return "unchanged";
+  const ix = await getSetVenuesInstruction({
+    programAddress: lendingProgramId,
+    admin,
+    swapProgram: current?.swapProgram ?? NO_VENUE,
+    marketProgram: current?.marketProgram ?? NO_VENUE,
+    lendingProgram: address(MARGINFI_PROGRAM),
+  });
+  await chain.send(
+    "pin marginfi as the lending venue",
+    [{ ...ix, data: Uint8Array.from([...(ix.data ?? []), ...groupBytes]) }],
+    admin,
+  );
+  return "pinned";
 }
 
 /** Attaches the kit signers to the accounts they sign for (the builders name addresses only). */
@@ -70,6 +109,8 @@ export async function ensureMarginfi(input: {
   dataDir: string;
   admin: KeyPairSigner;
   demo: boolean;
+  /** The lending program to pin marginfi's program and group in as its lending venue (none: not pinned). */
+  lendingProgramId?: Address;
 }): Promise<MarginfiResult> {
   const { chain, admin } = input;
   const keys = getKeysDir(input.dataDir);
@@ -121,7 +162,18 @@ export async function ensureMarginfi(input: {
   const marketAction = input.demo
     ? await ensureDemoMarket(chain, admin, keys, group.address, banks)
     : "skipped";
-  return { programId: address(MARGINFI_PROGRAM), group: group.address, groupAction, banks, marketAction };
+  const venuesAction =
+    input.lendingProgramId === undefined
+      ? "skipped"
+      : await pinMarginfi(chain, admin, input.lendingProgramId, group.address);
+  return {
+    programId: address(MARGINFI_PROGRAM),
+    group: group.address,
+    groupAction,
+    banks,
+    marketAction,
+    venuesAction,
+  };
 }
 
 async function ensureDemoMarket(

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   DEMO_COLLECTIONS,
   DEMO_TOKENS,
+  MARGINFI_PROGRAM,
   USDC_MINT_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "@cistern/localnet";
@@ -21,7 +22,7 @@ import {
   findVenuesPda,
   PROGRAMDATA_METADATA_SIZE,
 } from "@cistern/sdk";
-import { type Address, address } from "@solana/kit";
+import { type Address, address, getAddressEncoder } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type BootstrapClusterResult,
@@ -248,12 +249,18 @@ describe("bootstrapCluster on a real localnet", () => {
     expect(await fetchTokenAmount(net.rpc, sol)).toBe(1_333_333_333_333n);
   });
 
-  it("deploys the local lending venue, pins it beside the swap venue and opens a funded reserve per currency", async () => {
+  it("deploys the local lending venue and opens a funded reserve per currency, but pins marginfi as the demo's lending venue", async () => {
     const venue = first.lendingVenue!;
-    expect([venue.programAction, venue.venuesAction]).toEqual(["deployed", "pinned"]);
+    expect([venue.programAction, venue.venuesAction]).toEqual(["deployed", "skipped"]);
     const [venuesAddress] = await findVenuesPda(first.lendingProgramId);
-    const venues = decodeVenuesAccount((await fetchData(net.rpc, venuesAddress))!);
-    expect(venues.lendingProgram).toBe(venue.programId);
+    const data = (await fetchData(net.rpc, venuesAddress))!;
+    const venues = decodeVenuesAccount(data);
+    expect(venues.lendingProgram).toBe(MARGINFI_PROGRAM);
+    expect(first.marginfi!.venuesAction).toBe("pinned");
+    // the group's first 16 bytes, where the Venues account pins it (LAYOUT.md)
+    expect(Buffer.from(data.subarray(112, 128))).toEqual(
+      Buffer.from(getAddressEncoder().encode(first.marginfi!.group).subarray(0, 16)),
+    );
     expect(venues.swapProgram).toBe(first.swapVenue!.programId);
     expect(venue.reserves.map((r) => [r.currency, r.action])).toEqual([
       ["USDC", "created"],
@@ -273,7 +280,7 @@ describe("bootstrapCluster on a real localnet", () => {
     expect([venues.marketProgram, venues.swapProgram, venues.lendingProgram]).toEqual([
       market.programId,
       first.swapVenue!.programId,
-      first.lendingVenue!.programId,
+      MARGINFI_PROGRAM,
     ]);
     // three listings of each of the four demo collections, two bids each in SOL and USDC
     expect([market.listings, market.bids]).toEqual([12, 16]);
@@ -313,7 +320,12 @@ describe("bootstrapCluster on a real localnet", () => {
     expect(second.configAction).toBe("unchanged");
     expect(second.swapVenue).toMatchObject({ programAction: "unchanged", venuesAction: "unchanged" });
     expect(second.swapVenue!.pools.map((p) => p.action)).toEqual(Array(7).fill("unchanged"));
-    expect(second.lendingVenue).toMatchObject({ programAction: "unchanged", venuesAction: "unchanged" });
+    expect(second.lendingVenue).toMatchObject({ programAction: "unchanged", venuesAction: "skipped" });
+    expect(second.marginfi).toMatchObject({
+      groupAction: "unchanged",
+      marketAction: "unchanged",
+      venuesAction: "unchanged",
+    });
     expect(second.lendingVenue!.reserves.map((r) => r.action)).toEqual(["unchanged", "unchanged"]);
     expect(second.nftMarket).toMatchObject({
       programAction: "unchanged",
