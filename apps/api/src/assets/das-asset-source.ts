@@ -8,9 +8,42 @@ export interface DasAsset {
   interface: string;
   content?: { metadata?: { name?: string; symbol?: string }; links?: { image?: string }; json_uri?: string };
   grouping?: { group_key: string; group_value: string }[];
-  compression?: { compressed?: boolean };
-  ownership?: { owner?: string };
+  compression?: {
+    compressed?: boolean;
+    data_hash?: string;
+    creator_hash?: string;
+    tree?: string;
+    leaf_id?: number;
+  };
+  ownership?: { owner?: string; delegate?: string | null };
   token_info?: { balance?: number | string; decimals?: number };
+}
+
+/** getAssetProof's answer (DAS). */
+export interface DasAssetProof {
+  root: string;
+  proof: string[];
+  node_index: number;
+  leaf: string;
+  tree_id: string;
+}
+
+/**
+ * What a Bubblegum V1 instruction on a compressed NFT needs, read from DAS at build time: the leaf's fields (for a V1
+ * leaf the nonce is its index) and a proof against the tree's current root, all its `depth` nodes (a transaction
+ * passes those below the tree's canopy).
+ */
+export interface CompressedLeafProof {
+  assetId: string;
+  tree: string;
+  leafIndex: number;
+  nonce: bigint;
+  owner: string;
+  delegate: string;
+  dataHash: string;
+  creatorHash: string;
+  root: string;
+  proof: string[];
 }
 
 /** Pages of `getAssetsByOwner`, and the most assets one `getAssetBatch` takes (DAS limits). */
@@ -43,14 +76,17 @@ function toNft(asset: DasAsset): AssetNft | null {
 
 /**
  * The production asset source: a DAS JSON-RPC endpoint (`getAssetsByOwner` with fungibles shown, `getAsset`,
- * `getAssetBatch`); token balances come sorted by mint. Each call has a 30 s timeout; a timeout, a network error, a 429 or a 5xx is retried with
+ * `getAssetBatch`; `getAssetProof` for a compressed leaf); token balances come sorted by mint. Each call has a 30 s timeout; a timeout, a network error, a 429 or a 5xx is retried with
  * exponential backoff (`Retry-After` when the provider sends one) up to `retries` times, then answers
  * UPSTREAM_FAILED, which the routes turn into a degraded answer, never a crash.
  */
 export function createDasAssetSource(
   url: string,
   options: { timeoutMs?: number; retries?: number; backoffMs?: number } = {},
-): AssetSource & { fetchAssets(mints: string[]): Promise<(AssetNft | null)[]> } {
+): AssetSource & {
+  fetchAssets(mints: string[]): Promise<(AssetNft | null)[]>;
+  fetchCompressedLeaf(assetId: string): Promise<CompressedLeafProof | null>;
+} {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retries = options.retries ?? 3;
   const backoffMs = options.backoffMs ?? 250;
@@ -117,6 +153,34 @@ export function createDasAssetSource(
         throw error;
       });
       return asset === null ? null : toNft(asset);
+    },
+    async fetchCompressedLeaf(assetId) {
+      const asset = await call<DasAsset | null>("getAsset", { id: assetId }).catch((error: unknown) => {
+        if (error instanceof ApiError && /not found/i.test(error.message)) return null;
+        throw error;
+      });
+      const c = asset?.compression;
+      const owner = asset?.ownership?.owner;
+      if (!c?.compressed || !c.tree || c.leaf_id === undefined || !c.data_hash || !c.creator_hash || !owner)
+        return null;
+      const proof = await call<DasAssetProof>("getAssetProof", { id: assetId });
+      if (proof.tree_id !== c.tree)
+        throw new ApiError(
+          ERROR_CODES.UPSTREAM_FAILED,
+          `DAS getAssetProof answered another tree for ${assetId}`,
+        );
+      return {
+        assetId,
+        tree: c.tree,
+        leafIndex: c.leaf_id,
+        nonce: BigInt(c.leaf_id),
+        owner,
+        delegate: asset?.ownership?.delegate ?? owner,
+        dataHash: c.data_hash,
+        creatorHash: c.creator_hash,
+        root: proof.root,
+        proof: proof.proof,
+      };
     },
     async fetchAssets(mints) {
       const out: (AssetNft | null)[] = [];

@@ -1,7 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_WORLD, type FaucetResult, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import {
+  buildSignedTransaction,
+  DEMO_WORLD,
+  type FaucetResult,
+  generateLocalKeypair,
+  type LocalnetHandle,
+  startLocalnet,
+  transferLeaf,
+} from "@cistern/localnet";
+import { getBase58Encoder } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDasAssetSource, type DasAsset } from "../../src/assets/das-asset-source.ts";
 import { randomAddress } from "../helpers/fixtures.ts";
@@ -103,5 +112,55 @@ describe("the DAS asset source against the localnet's DAS", () => {
     expect(await das().fetchAsset(randomAddress())).toBeNull();
     const many = await das().fetchAssets([given.nfts[0]!.mint, randomAddress(), core.asset]);
     expect(many.map((a) => a?.mint ?? null)).toEqual([given.nfts[0]!.mint, null, core.asset]);
+  });
+
+  it("reads a compressed leaf with its proof, from which a Bubblegum Transfer lands; anything else is null", async () => {
+    const owner = generateLocalKeypair();
+    const leaf = (await net.faucet(owner.address)).compressedNfts[0]!;
+    const read = await das().fetchCompressedLeaf(leaf.assetId);
+    expect(read).toMatchObject({
+      assetId: leaf.assetId,
+      tree: leaf.tree,
+      leafIndex: leaf.leafIndex,
+      nonce: BigInt(leaf.leafIndex),
+      owner: owner.address,
+      delegate: owner.address,
+    });
+    const shape = DEMO_WORLD.compressedCollections.find((c) => c.tree === leaf.tree)!;
+    expect(read!.proof).toHaveLength(shape.maxDepth);
+    const to = randomAddress();
+    const blockhash = await fetch(net.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getLatestBlockhash", params: [] }),
+    }).then(
+      async (r) => ((await r.json()) as { result: { value: { blockhash: string } } }).result.value.blockhash,
+    );
+    const tx = buildSignedTransaction(
+      owner,
+      [
+        transferLeaf({
+          ...read!,
+          newOwner: to,
+          index: read!.leafIndex,
+          proof: read!.proof.slice(0, shape.maxDepth - shape.canopyDepth),
+        }),
+      ],
+      Uint8Array.from(getBase58Encoder().encode(blockhash)),
+    );
+    const sent = (await fetch(net.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "sendTransaction",
+        params: [Buffer.from(tx).toString("base64"), { encoding: "base64" }],
+      }),
+    }).then((r) => r.json())) as { error?: unknown };
+    expect(sent.error).toBeUndefined();
+    expect((await das().fetchAsset(leaf.assetId))?.owner).toBe(to);
+    expect(await das().fetchCompressedLeaf(given.nfts[0]!.mint)).toBeNull();
+    expect(await das().fetchCompressedLeaf(randomAddress())).toBeNull();
   });
 });
