@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useApiQuery } from "../../kit/api.ts";
 import { formatBps, formatMoney, formatUsd } from "../../kit/format.ts";
 import { Link, Page, QueryState, Stats, Tabs } from "../../kit/page-kit.tsx";
+import { lendingVenueName } from "../my-pools/delegation-panel.tsx";
 import { PoolCards } from "../pools/pool-cards.tsx";
 import { OpenRequests } from "../requests/request-list.tsx";
 
@@ -29,8 +30,12 @@ export function MarketPage() {
   const [mint, setMint] = useState(currencies[0]!.mint);
   const summary = useApiQuery("pool", "/liquidity/summary", { currency: mint }, parseLiquiditySummary);
   const venue = useApiQuery("pool", "/marginfi/reserve", { mint }, (body) => {
-    const b = body as { isDelegationSupported?: boolean; rateBps?: number };
-    return { supported: b.isDelegationSupported === true, rateBps: Number(b.rateBps ?? 0) };
+    const b = body as { isDelegationSupported?: boolean; rateBps?: number; venue?: string | null };
+    return {
+      supported: b.isDelegationSupported === true,
+      rateBps: Number(b.rateBps ?? 0),
+      venueName: lendingVenueName(b.venue),
+    };
   });
   return (
     <Page
@@ -82,6 +87,7 @@ export function MarketPage() {
                   utilization={s.utilizationRatio}
                   medianAprBps={s.medianAprBps}
                   venueRateBps={venue.data.rateBps}
+                  venueName={venue.data.venueName}
                 />
               ) : null}
             </section>
@@ -109,20 +115,22 @@ function CombinedYield({
   utilization,
   medianAprBps,
   venueRateBps,
+  venueName,
 }: {
   utilization: number;
   medianAprBps: number;
   venueRateBps: number;
+  venueName: string;
 }) {
   const u = Math.max(0, Math.min(1, utilization));
   const combinedBps = Math.round(u * medianAprBps + (1 - u) * venueRateBps);
   return (
     <p className="pg-small" data-testid="combined-yield">
-      <strong>Idle funds can earn {formatBps(venueRateBps)} a year</strong> in the local lending venue until a
-      borrower needs them (Delegate on My pools). At today's {(u * 100).toFixed(1)}% utilisation, a bank at
-      the median APR whose idle funds are delegated earns about <strong>{formatBps(combinedBps)}</strong> a
-      year on its whole deposit: {formatBps(medianAprBps)} on the lent part, {formatBps(venueRateBps)} on the
-      rest. An estimate: both rates and utilisation change.
+      <strong>Idle funds can earn {formatBps(venueRateBps)} a year</strong> in {venueName} until a borrower
+      needs them (Delegate on My pools). At today's {(u * 100).toFixed(1)}% utilisation, a bank at the median
+      APR whose idle funds are delegated earns about <strong>{formatBps(combinedBps)}</strong> a year on its
+      whole deposit: {formatBps(medianAprBps)} on the lent part, {formatBps(venueRateBps)} on the rest. An
+      estimate: both rates and utilisation change.
     </p>
   );
 }

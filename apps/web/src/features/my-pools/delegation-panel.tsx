@@ -6,9 +6,16 @@ import { Stats } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { checkBankAmount } from "./bank-amount.ts";
 
+/** How the page names the lending venue the API answered for: marginfi v2, or the local lending venue. */
+export function lendingVenueName(venue: unknown): string {
+  return venue === "marginfi" ? "marginfi" : "the local lending venue";
+}
+
 /** GET /marginfi/bank as the panel reads it (amounts in base units). */
 export interface BankDelegationView {
   isDelegationSupported: boolean;
+  /** "marginfi" or "local" (null without a venue). */
+  venue: string | null;
   venueError: string | null;
   rateBps: number;
   delegatedLiquidity: bigint;
@@ -23,6 +30,7 @@ export function parseBankDelegation(body: unknown): BankDelegationView | null {
   const amount = (v: unknown) => (typeof v === "string" && /^\d+$/.test(v) ? BigInt(v) : 0n);
   return {
     isDelegationSupported: b.isDelegationSupported === true,
+    venue: typeof b.venue === "string" ? b.venue : null,
     venueError: typeof b.venueError === "string" ? b.venueError : null,
     rateBps: typeof b.rateBps === "number" ? b.rateBps : 0,
     delegatedLiquidity: amount(b.delegatedLiquidity),
@@ -63,9 +71,9 @@ export function DelegationPanel({ bank, owner }: { bank: Bank; owner: string }) 
     <div className="pg-delegation" data-testid="delegation">
       <h4>Idle funds in the lending venue</h4>
       <p className="muted pg-small">
-        Funds no borrower is using can earn the local lending venue's {formatBps(d.rateBps)} a year for this
-        bank. A loan that needs them pulls them back in its own transaction, so borrowers are never turned
-        away.
+        Funds no borrower is using can earn {lendingVenueName(d.venue)}'s {formatBps(d.rateBps)} a year for
+        this bank. A loan that needs them pulls them back in its own transaction, so borrowers are never
+        turned away.
       </p>
       <Stats
         items={[
