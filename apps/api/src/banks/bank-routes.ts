@@ -135,9 +135,10 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
     "/marginfi/bank",
     {
       description:
-        "A bank's delegation of idle liquidity to the lending venue (the local lending venue the program pins " +
-        "on localnet; marginfi v2 when MARGINFI_GROUP is configured: the marginfi account the bank's PDA owns, " +
-        "at marginfi's last accrual): principal delegated at cost, what the position is worth at the venue's " +
+        "A bank's delegation of idle liquidity to the lending venue (marginfi v2 when MARGINFI_GROUP is configured: " +
+        "the bank's marginfi account, at the lending program's PDA, owned by the bank's PDA, valued at marginfi's " +
+        "last accrual; else the local lending venue the program pins): what the bank's books hold delegated (at " +
+        "cost for the local venue; marginfi's value at the bank's last delegation move for marginfi), what the position is worth at the venue's " +
         "share price now, the yield earned (the bank's), the venue's rate and whether the hourly re-delegation " +
         "is on. Neither venue has a withdrawal cooldown (cooldownLiquidity 0, cooldownPeriod 0). Unknown bank: null.",
       tags: ["banks"],
@@ -160,7 +161,9 @@ export function registerBankRoutes(app: FastifyInstance, ctx: AppContext): void 
             rateBps: Type.Integer({
               description: "the venue's yearly rate, basis points (0 without a venue)",
             }),
-            delegatedLiquidity: Amount("principal delegated, at cost"),
+            delegatedLiquidity: Amount(
+              "delegated in the bank's books (local venue: principal at cost; marginfi: its value at the last move)",
+            ),
             positionShares: Type.String(),
             positionValue: Amount("what the position is worth now"),
             earnedYield: Amount("positionValue - delegatedLiquidity (never below 0)"),

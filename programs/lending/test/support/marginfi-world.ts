@@ -355,7 +355,6 @@ export async function createMarginfiWorld(): Promise<MarginfiWorld> {
     ],
     w.admin,
   );
-  void venues;
   const [position, positionBump] = await getProgramDerivedAddress({
     programAddress: w.programAddress,
     seeds: ["marginfi_account", getAddressEncoder().encode(w.bank)],
