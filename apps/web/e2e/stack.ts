@@ -21,6 +21,7 @@ import { startChatTimeline } from "../../api/src/chat/chat-timeline.ts";
 import { createApp, createIndexer, loadConfig } from "../../api/src/index.ts";
 import { registerTxRoutes, type TxContext } from "../../api/src/tx/index.ts";
 import { createLiquidationKeeper, type KeeperRound } from "../../api/src/tx/keeper/liquidation-keeper.ts";
+import type { ValuationSources } from "../../api/src/valuation/valuation-sources.ts";
 import { startWebServer, type WebServer } from "../server.ts";
 import { parseRuntimeConfig } from "../src/config/runtime-config.ts";
 import { buildWebApp, makeTempDir, removeDir, WEB_ROOT } from "./harness.ts";
@@ -68,7 +69,13 @@ export const JOURNEY_SLOT_MS = 100;
  * `slotMs` undefined runs the localnet at its own slot time (400 ms, as `npm start`): what a benchmark of the
  * user's wait needs.
  */
-export async function startStack(options: { slotMs: number | undefined }): Promise<Stack> {
+export async function startStack(options: {
+  slotMs: number | undefined;
+  /** Extra API environment (e.g. CATALOG_FILE). */
+  env?: Record<string, string>;
+  /** Where prices and collection values come from (default: the chain's market and pools, as `npm start`). */
+  valuationSources?: ValuationSources;
+}): Promise<Stack> {
   const root = await makeTempDir("cistern-web-stack-");
   const buildDir = join(root, "dist");
   await buildWebApp(buildDir, "journeys-build");
@@ -87,12 +94,16 @@ export async function startStack(options: { slotMs: number | undefined }): Promi
     INDEXER_RECONCILE_MS: "1000",
     PRICE_REFRESH_MS: "60000",
     TX_REBROADCAST_MS: "500",
+    ...options.env,
   };
   const config = loadConfig(env);
-  const api = await createApp(config);
+  const api = await createApp(
+    config,
+    options.valuationSources ? { valuationSources: options.valuationSources } : {},
+  );
   const tx = await registerTxRoutes(api, { env });
   const ctx = api.cistern;
-  ctx.prices.start(config.priceRefreshMs);
+  ctx.prices.start();
   const indexer = createIndexer({
     db: ctx.db,
     rpc: ctx.rpc,
