@@ -341,6 +341,16 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
     const b = await readBank();
     expect(b.availableLiquidity).toBe(0n);
     expect(b.delegatedLiquidity).toBe(await marginfiValue());
+    // a week on, with nothing idle, the keeper's next round marks marginfi's interest into the books
+    await w.net.advanceClock(7 * DAY);
+    await w.net.marginfiOracles.refresh();
+    const marked = await keeper.runRound();
+    expect(marked.failed).toEqual([]);
+    expect(marked.delegated).toEqual([expect.objectContaining({ bank, amount: "0" })]);
+    const after = await readBank();
+    expect(after.delegatedLiquidity).toBe(await marginfiValue());
+    expect(after.delegatedLiquidity).toBeGreaterThan(b.delegatedLiquidity);
+    expect(after.totalLiquidity - b.totalLiquidity).toBe(after.delegatedLiquidity - b.delegatedLiquidity);
   });
 
   it("a loan larger than the idle liquidity pulls from marginfi in the same transaction", async () => {

@@ -27,7 +27,8 @@ export interface DelegationKeeper {
  * (Bank.delegationKeeper, set by SetDelegation) and delegates their idle liquidity to the pinned lending venue
  * (marginfi v2 when configured, through the lending program's CPI),
  * signing with its own key, which the program lets do nothing else (funds only move between the bank's vault
- * and its venue position). No state between rounds: a restart resumes from the chain.
+ * and its venue position); through marginfi a bank with nothing idle gets a Delegate 0 (marginfi accrues, the
+ * bank's books take the interest). No state between rounds: a restart resumes from the chain.
  */
 export function createDelegationKeeper(
   tx: TxContext,
@@ -51,8 +52,12 @@ export function createDelegationKeeper(
     if (!out.leader) return out;
     tx.state.invalidate();
     const { banks } = await tx.state.snapshot();
+    // through marginfi a round with nothing idle still marks the position (Delegate 0: marginfi accrues, the bank's
+    // books take its interest), so delegatedLiquidity follows marginfi's curve hour by hour
+    const marks = tx.lendingVenue.name === "marginfi";
     for (const [bank, account] of banks) {
-      if (account.delegationKeeper !== signer.address || account.availableLiquidity === 0n) continue;
+      if (account.delegationKeeper !== signer.address) continue;
+      if (account.availableLiquidity === 0n && !(marks && account.delegatedLiquidity > 0n)) continue;
       try {
         const signature = await delegate(bank, account.mint, account.availableLiquidity);
         out.delegated.push({ bank, amount: account.availableLiquidity.toString(), signature });
