@@ -31,6 +31,7 @@ import {
   getRepayInstruction,
   getTakeLoanInstruction,
   MPL_CORE_PROGRAM_ADDRESS,
+  type NftCustody,
   readNftCustody,
   SYSVAR_INSTRUCTIONS_ADDRESS,
   TOKEN_AUTH_RULES_PROGRAM_ADDRESS,
@@ -368,24 +369,26 @@ describe("custody accounts per standard, read from the chain (real Token Metadat
     core(asset!, data);
     const custody = await readNftCustody(read, { mint: asset!, tokenAccount: asset! });
     expect(custody).toEqual({ standard: "CoreNft", asset, collection, owner });
-    const take = await getTakeLoanInstruction({
-      programAddress: w.programAddress,
-      borrower: owner!,
-      oracle: w.oracle.address,
-      pool: pool!,
-      poolType: "nft-pool",
-      bank: bank!,
-      collateralMint: asset!,
-      borrowerCollateralTokenAccount: asset!,
-      borrowerCurrencyTokenAccount: dest!,
-      nonce: 1n,
-      principalBaseUnits: 1n,
-      durationSeconds: 86_400n,
-      collateralAmountBaseUnits: 1n,
-      expectedAprBps: 0,
-      attestation: attest(w, { collection: collection!, collateralValueBaseUnits: 1n }),
-      custody,
-    });
+    const takeOf = (c: NftCustody) =>
+      getTakeLoanInstruction({
+        programAddress: w.programAddress,
+        borrower: owner!,
+        oracle: w.oracle.address,
+        pool: pool!,
+        poolType: "nft-pool",
+        bank: bank!,
+        collateralMint: asset!,
+        borrowerCollateralTokenAccount: asset!,
+        borrowerCurrencyTokenAccount: dest!,
+        nonce: 1n,
+        principalBaseUnits: 1n,
+        durationSeconds: 86_400n,
+        collateralAmountBaseUnits: 1n,
+        expectedAprBps: 0,
+        attestation: attest(w, { collection: collection!, collateralValueBaseUnits: 1n }),
+        custody: c,
+      });
+    const take = await takeOf(custody);
     const a = take.accounts!;
     expect([a[7], a[8], a[9]].map((m) => [m!.address, m!.role])).toEqual(
       Array(3).fill([asset, AccountRole.WRITABLE]),
@@ -426,26 +429,7 @@ describe("custody accounts per standard, read from the chain (real Token Metadat
     core(asset!, data.subarray(0, 60));
     const loose = await readNftCustody(read, { mint: asset!, tokenAccount: asset! });
     expect(loose).toMatchObject({ standard: "CoreNft", collection: null });
-    await expect(
-      getTakeLoanInstruction({
-        programAddress: w.programAddress,
-        borrower: owner!,
-        oracle: w.oracle.address,
-        pool: pool!,
-        poolType: "nft-pool",
-        bank: bank!,
-        collateralMint: asset!,
-        borrowerCollateralTokenAccount: asset!,
-        borrowerCurrencyTokenAccount: dest!,
-        nonce: 1n,
-        principalBaseUnits: 1n,
-        durationSeconds: 86_400n,
-        collateralAmountBaseUnits: 1n,
-        expectedAprBps: 0,
-        attestation: attest(w, { collection: collection!, collateralValueBaseUnits: 1n }),
-        custody: loose,
-      }),
-    ).rejects.toThrow(/belongs to no collection/);
+    await expect(takeOf(loose)).rejects.toThrow(/belongs to no collection/);
   });
 
   it("the pNFT block is the program's order: programs, sysvar and the metadata's rule set", async () => {

@@ -25,6 +25,7 @@ import {
   writeCatalogWithAllStandards,
 } from "../helpers/nft-standards-catalog.ts";
 import {
+  advanceClock,
   buildSignSend,
   fundedWallet,
   post,
@@ -60,14 +61,6 @@ async function record(w: TxWorld, mint: Address, token: Address) {
 async function coreOwner(w: TxWorld, asset: Address) {
   const acc = await account(w, asset);
   return acc ? decodeCoreAsset(acc.data)?.owner : null;
-}
-
-/** Advances the localnet clock and waits until the Clock sysvar the builder reads shows it. */
-async function advanceClock(w: TxWorld, seconds: number): Promise<void> {
-  const target = (await w.tx.clock.unixTime()) + seconds;
-  await w.net.advanceClock(seconds);
-  for (let i = 0; i < 100 && (await w.tx.clock.unixTime()) < target; i++)
-    await new Promise((r) => setTimeout(r, 50));
 }
 
 const wireBytes = (b64: string) => Buffer.from(b64, "base64").length;
@@ -134,6 +127,16 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     return { loan: r.built.metadata.loan as Address, built: r.built };
   }
 
+  /** Repays `loan` through the builder and sender (the borrower given the interest first). */
+  async function repay(borrower: KeyPairSigner, loan: Address) {
+    await w.net.fundWallet(borrower.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
+    const r = await buildSignSend(w.app, "/nft/repay-loan", { borrower: borrower.address, loans: [loan] }, [
+      borrower,
+    ]);
+    expect(r.sent.error).toBeUndefined();
+    return r;
+  }
+
   it("pNFT: take (locked in the wallet, the loan PDA its delegate), visible as ProgrammableNft, repay frees it", async () => {
     const b = await fundedWallet(w.net);
     const nft = b.given.programmableNfts[0]!;
@@ -168,14 +171,7 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     expect(extend.status).toBe(422);
     expect(extend.body.message).toMatch(/programmable NFT is not available yet/);
 
-    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
-    const repaid = await buildSignSend(
-      w.app,
-      "/nft/repay-loan",
-      { borrower: b.signer.address, loans: [loan] },
-      [b.signer],
-    );
-    expect(repaid.sent.error).toBeUndefined();
+    const repaid = await repay(b.signer, loan);
     figures.push(
       `pNFT repay: ${wireBytes(repaid.built.transactions[0]!)} B, CU limit ${(repaid.built.metadata.computeUnits as number[])[0]}`,
     );
@@ -195,14 +191,7 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     );
     expect(await coreOwner(w, asset)).toBe(loan);
     expect((await w.tx.state.getLoans([loan]))[0]).toMatchObject({ nftType: "CoreNft", escrow: asset });
-    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
-    const repaid = await buildSignSend(
-      w.app,
-      "/nft/repay-loan",
-      { borrower: b.signer.address, loans: [loan] },
-      [b.signer],
-    );
-    expect(repaid.sent.error).toBeUndefined();
+    await repay(b.signer, loan);
     expect(await coreOwner(w, asset)).toBe(b.signer.address);
   }, 180_000);
 

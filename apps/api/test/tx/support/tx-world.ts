@@ -174,6 +174,15 @@ export async function createUsdcJtoPool(
   return (await findPoolPda(w.programId, owner.address, BigInt(seed)))[0];
 }
 
+/** Advances the localnet clock and waits until the Clock sysvar the builder reads shows it. */
+export async function advanceClock(w: TxWorld, seconds: number): Promise<void> {
+  const target = (await w.tx.clock.unixTime()) + seconds;
+  await w.net.advanceClock(seconds);
+  for (let i = 0; i < 100 && (await w.tx.clock.unixTime()) < target; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  if ((await w.tx.clock.unixTime()) < target) throw new Error(`the chain clock did not reach ${target}`);
+}
+
 /** A new wallet with SOL, USDC, demo tokens and demo NFTs from the localnet faucet. */
 export async function fundedWallet(net: LocalnetHandle) {
   const signer = await generateKeyPairSigner();
