@@ -12,8 +12,9 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
     "/prices",
     {
       description:
-        "Latest USD prices keyed by mint, each {price} (USD per whole token, number). Refreshed every 30 s " +
-        "from the configured price source; `ids` (comma-separated mints) narrows the answer.",
+        "Reliable USD prices keyed by mint, each {price} (USD per whole token, number), from the valuation service " +
+        "(localnet: the swap pools' time-weighted prices; production: Pyth); a missing, stale or too uncertain " +
+        "price is left out. `ids` (comma-separated mints) narrows the answer.",
       tags: ["prices"],
       querystring: Type.Object(
         { ids: Type.Optional(Type.String({ pattern: "^[1-9A-HJ-NP-Za-km-z,]{0,4500}$" })) },
