@@ -122,6 +122,45 @@ describe("loans page", () => {
     expect(screen.queryByTestId("refinance-hint")).toBeNull();
   });
 
+  it("says a loan's collateral is a programmable NFT or a Core asset (a classic NFT's row stays as it was)", async () => {
+    const borrower = Keypair.generate();
+    const me = borrower.publicKey.toBase58();
+    const classic = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY });
+    const pnft = apiLoan({
+      borrower: me,
+      createdAt: NOW - DAY,
+      duration: 7 * DAY,
+      loanType: "ProgrammableNft",
+    });
+    const core = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY, loanType: "CoreNft" });
+    installApi((r) => {
+      if (r.path === "/loan/user")
+        return { body: { loans: [classic, pnft, core], totalCount: 3, ongoingCount: 3 } };
+      return undefined;
+    });
+    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
+    const table = await screen.findByTestId("ongoing-loans");
+    const standard = (loan: { pubkey: string }) =>
+      table.querySelector(`[data-loan="${loan.pubkey}"] [data-testid="loan-standard"]`)?.textContent?.trim();
+    expect([standard(classic), standard(pnft), standard(core)]).toEqual([
+      undefined,
+      "· Programmable NFT",
+      "· Core asset",
+    ]);
+    // their rows offer Repay only, and say why
+    const row = (loan: { pubkey: string }) =>
+      table.querySelector(`[data-loan="${loan.pubkey}"]`)! as HTMLElement;
+    expect(within(row(classic)).queryByRole("button", { name: "Extend" })).not.toBeNull();
+    for (const loan of [pnft, core]) {
+      expect(within(row(loan)).queryByRole("button", { name: "Extend" })).toBeNull();
+      expect(within(row(loan)).queryByTestId("instant-sell")).toBeNull();
+      expect(within(row(loan)).getByRole("button", { name: "Repay" })).toBeDefined();
+    }
+    expect(within(row(pnft)).getByTestId("repay-only-why").textContent).toBe(
+      "A loan against a programmable NFT can only be repaid for now.",
+    );
+  });
+
   it("lists ongoing loans with countdowns, warns near expiry and repays two together", async () => {
     const borrower = Keypair.generate();
     const me = borrower.publicKey.toBase58();

@@ -31,3 +31,13 @@ export function describeCustody(standard: NftStandard): string | null {
     return "The loan holds it until you repay; if the loan defaults it goes to the lender.";
   return null;
 }
+
+/**
+ * Why a loan (by its loanType) can only be repaid or left to default for now, or null when it can also be extended,
+ * moved or sold: the program moves a programmable NFT or a Core asset in custody only at take, repay and liquidation.
+ */
+export function getRepayOnlyNote(loanType: string): string | null {
+  if (loanType === "ProgrammableNft") return "A loan against a programmable NFT can only be repaid for now.";
+  if (loanType === "CoreNft") return "A loan against a Core asset can only be repaid for now.";
+  return null;
+}

@@ -12,6 +12,7 @@ import {
 } from "../../kit/format.ts";
 import { TableScroll } from "../../kit/page-kit.tsx";
 import { useLocationHref } from "../../lib/location.ts";
+import { describeNftStandard, parseNftStandard } from "../borrow/nft-standard.ts";
 import { useTokens } from "../pools/pool-data.ts";
 import { useProfiles } from "../profile/profile-data.ts";
 import { ProfileName } from "../profile/profile-name.tsx";
@@ -88,6 +89,11 @@ export function LoanTable({
   }, [openedHere]);
   /** The NFT's own name when the API knows it ("" otherwise: never its raw mint). */
   const nftName = (row: LoanRowView) => labels(row.loan).nftName;
+  // a programmable NFT or Core asset says so (a classic NFT is just "NFT", left unsaid)
+  const standardOf = (row: LoanRowView) => {
+    const standard = parseNftStandard(row.loan.loanType);
+    return standard === null || standard === "Nft" ? null : standard;
+  };
   const locked = (row: LoanRowView) => {
     const token = tokens.data?.[row.loan.collateral];
     return row.loan.collateralAmount === undefined || token === undefined
@@ -170,6 +176,12 @@ export function LoanTable({
                         ? locked(row)
                         : nftName(row)}
                 </small>
+                {standardOf(row) !== null ? (
+                  <small className="muted" data-testid="loan-standard">
+                    {" "}
+                    · {describeNftStandard(standardOf(row)!)}
+                  </small>
+                ) : null}
                 {chains?.get(row.loan.pubkey) ? (
                   <small className="muted pg-chain" data-testid="loan-chain">
                     {" "}
