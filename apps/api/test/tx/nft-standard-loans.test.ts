@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getPriorityFeeOptions } from "@cistern/protocol";
 import {
   addressFromBytes,
   decodeCoreAsset,
@@ -13,10 +14,21 @@ import {
   findPoolPda,
   findTokenRecordPda,
 } from "@cistern/sdk";
-import type { Address, KeyPairSigner } from "@solana/kit";
+import {
+  AccountRole,
+  type Address,
+  generateKeyPairSigner,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  type KeyPairSigner,
+} from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIndexer } from "../../src/indexer/indexer.ts";
-import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import {
+  ensureProtocolLookupTable,
+  getProtocolTableAddresses,
+} from "../../src/tx/builder/protocol-lookup-table.ts";
+import { systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import {
   ALL_STANDARDS_PRICES,
@@ -29,6 +41,7 @@ import {
   buildSignSend,
   fundedWallet,
   post,
+  signAll,
   startTxWorld,
   TEST_POOL_LIMITS,
   type TxWorld,
@@ -236,5 +249,41 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     expect(table).not.toBeNull();
     expect((await w.tx.lookupTable.get())?.address).toBe(table);
     expect(await ensureProtocolLookupTable(w.tx, payer)).toBeNull();
+    // a transaction past 1,232 bytes is built loading the table's accounts, and the sender and the chain take it:
+    // a transfer naming the table's addresses and 26 more (the System program ignores accounts after its two)
+    await new Promise((r) => setTimeout(r, 500)); // a table is usable from the slot after its extension
+    const extra = [
+      ...(await getProtocolTableAddresses(w.programId)).filter(
+        (a) => a !== "11111111111111111111111111111111",
+      ),
+      ...(await Promise.all(Array.from({ length: 26 }, async () => (await generateKeyPairSigner()).address))),
+    ];
+    const transfer = systemTransfer(payer.address, payer.address, 1n);
+    const long = {
+      ...transfer,
+      accounts: [...transfer.accounts!, ...extra.map((a) => ({ address: a, role: AccountRole.READONLY }))],
+    };
+    expect(w.tx.factory.fits(payer.address, [long])).toBe(false);
+    const built = await w.tx.factory.build({
+      feePayer: payer.address,
+      groups: [[long]],
+      options: getPriorityFeeOptions(),
+      needsOracle: false,
+    });
+    const wire = Buffer.from(built.transactions[0]!, "base64");
+    figures.push(`a transfer naming 35 accounts: ${wire.length} B with the protocol table`);
+    expect(wire.length).toBeLessThanOrEqual(1232);
+    const message = getCompiledTransactionMessageDecoder().decode(
+      getTransactionDecoder().decode(wire).messageBytes,
+    );
+    const lookups = (message as { addressTableLookups?: { lookupTableAddress: string }[] })
+      .addressTableLookups;
+    expect(lookups?.map((l) => l.lookupTableAddress)).toEqual([table]);
+    const [signed] = await signAll(built, [payer]);
+    const sent = await post(w.app, "/send-transaction", {
+      transaction: signed,
+      blockHeight: built.lastValidBlockHeight,
+    });
+    expect(sent.body.result).toEqual(expect.any(String));
   }, 120_000);
 });
