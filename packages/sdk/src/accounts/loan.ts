@@ -16,7 +16,6 @@ import {
   u64,
   withReserved,
 } from "../codecs/primitives.ts";
-import { ACCOUNT_SIZE, ACCOUNT_TAG } from "../constants.ts";
 import { NFT_TYPE_BYTE, type NftStandard, nftStandardOf } from "../custody/nft-standard.ts";
 import { decodeVersionedAccountWith, withAccountHeader } from "./account-codec.ts";
 
