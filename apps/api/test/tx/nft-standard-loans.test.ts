@@ -179,6 +179,19 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     ).json() as { loans: { pubkey: string; loanType: string }[] };
     expect(listed.loans.find((l) => l.pubkey === loan)?.loanType).toBe("ProgrammableNft");
 
+    // a loan request (which escrows its NFT) is refused in one sentence before anything is built
+    const request = await post(w.app, "/nft/post-loan-request", {
+      borrower: b.signer.address,
+      nftMint: mint,
+      currency: USDC_MINT,
+      amount: "10000000",
+      duration: DAY,
+      maxApr: 5000,
+    });
+    expect(request.status).toBe(422);
+    expect(request.body.message).toBe(
+      "A loan request against a programmable NFT is not available yet; borrow from a pool instead",
+    );
     // extending is refused in one sentence before anything is built
     const extend = await post(w.app, "/nft/extend-loan", { borrower: b.signer.address, loan, duration: DAY });
     expect(extend.status).toBe(422);

@@ -1,4 +1,10 @@
-import { type AccountReader, type LoanAccount, type NftCustody, readNftCustody } from "@cistern/sdk";
+import {
+  type AccountReader,
+  type LoanAccount,
+  type NftCustody,
+  type NftStandard,
+  readNftCustody,
+} from "@cistern/sdk";
 import type { Address } from "@solana/kit";
 import type { TxContext } from "../tx-context.ts";
 import { unprocessable } from "../tx-errors.ts";
@@ -25,7 +31,12 @@ export function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise<NftCu
  * instant and market sell: the program answers InvalidCollateral); repay and liquidation work for every standard.
  */
 export function requireClassicCustody(loan: LoanAccount, what: string): void {
-  if (loan.isDefi || loan.nftType === "Nft") return;
-  const standard = loan.nftType === "ProgrammableNft" ? "a programmable NFT" : "a Core asset";
-  throw unprocessable(`${what} a loan against ${standard} is not available yet; repay it instead`);
+  if (!loan.isDefi) refuseUnlessClassic(loan.nftType, `${what} a loan against`, "repay it instead");
+}
+
+/** Refuses (422) `standard` when it is not a classic NFT: "<what> <a programmable NFT> is not available yet; <instead>". */
+export function refuseUnlessClassic(standard: NftStandard, what: string, instead: string): void {
+  if (standard === "Nft") return;
+  const named = standard === "ProgrammableNft" ? "a programmable NFT" : "a Core asset";
+  throw unprocessable(`${what} ${named} is not available yet; ${instead}`);
 }

@@ -25,6 +25,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { randomNonce, requireNotOracle } from "./loan-builder.ts";
+import { readCustody, refuseUnlessClassic } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
@@ -92,6 +93,9 @@ export async function postRequestPlan(
   } else {
     if (input.collateralAmount !== 1n) throw badRequest("an NFT request pledges exactly 1 NFT");
     collateralAccount = (await resolveNft(tx, input.collateralMint, input.borrower)).ownerTokenAccount!;
+    // a request escrows its NFT, which the program does only for a classic NFT (for now)
+    const { standard } = await readCustody(tx, address(input.collateralMint), collateralAccount);
+    refuseUnlessClassic(standard, "A loan request against", "borrow from a pool instead");
   }
   const ix = await getPostRequestInstruction({
     programAddress: tx.programId,
