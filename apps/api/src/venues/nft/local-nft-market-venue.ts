@@ -24,6 +24,8 @@ import type { CollectionBid, NftListing, NftMarketVenue } from "./nft-market-ven
 
 /** How long the market's accounts read for one answer are reused, milliseconds. */
 export const MARKET_TTL_MS = 500;
+/** How long a listed NFT's verified collection (its metadata) is reused, milliseconds. */
+const COLLECTION_TTL_MS = 60_000;
 
 interface MarketBook {
   listings: NftListing[];
@@ -54,24 +56,45 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     return pinned;
   }
 
+  // a listed NFT's verified collection, by mint, read from its metadata at most every COLLECTION_TTL_MS (the
+  // valuation reads the book every second: the listings seen before cost no PDA derivation nor metadata read)
+  const collectionOfMint = new Map<string, { at: number; collection: Address | null }>();
+  async function collectionsOf(mints: Address[]): Promise<(Address | null)[]> {
+    const now = Date.now();
+    const stale = [...new Set(mints)].filter((m) => {
+      const hit = collectionOfMint.get(m);
+      return hit === undefined || now - hit.at > COLLECTION_TTL_MS;
+    });
+    if (stale.length > 0) {
+      const metadata = await Promise.all(stale.map((m) => findMetadataPda(m)));
+      const metas = (await rpc.getMultipleAccounts(metadata.map(([m]) => m))).accounts;
+      const decoder = getAddressDecoder();
+      stale.forEach((mint, i) => {
+        const meta = metas[i];
+        const collection = meta ? decodeMetadata(meta.data).collection : null;
+        // only verified members of a collection are offered (a mortgage checks the same on chain)
+        collectionOfMint.set(mint, {
+          at: now,
+          collection: collection === null || !collection.verified ? null : decoder.decode(collection.key),
+        });
+      });
+    }
+    return mints.map((m) => collectionOfMint.get(m)?.collection ?? null);
+  }
+
   async function readBook(): Promise<MarketBook> {
     const { accounts } = await rpc.getProgramAccounts(await program());
     const listings = accounts
       .filter((a) => a.data.length === MARKET_LISTING_SIZE && a.data[0] === 1)
       .map((a) => ({ address: a.pubkey, listing: decodeMarketListing(a.data) }));
-    const metadata = await Promise.all(listings.map((l) => findMetadataPda(l.listing.nftMint)));
-    const metas =
-      metadata.length === 0 ? [] : (await rpc.getMultipleAccounts(metadata.map(([m]) => m))).accounts;
-    const decoder = getAddressDecoder();
+    const collections = await collectionsOf(listings.map((l) => l.listing.nftMint));
     const withCollection: NftListing[] = [];
     listings.forEach((l, i) => {
-      const meta = metas[i];
-      const collection = meta ? decodeMetadata(meta.data).collection : null;
-      // only verified members of a collection are offered (a mortgage checks the same on chain)
-      if (collection === null || !collection.verified) return;
+      const collection = collections[i];
+      if (collection === null || collection === undefined) return;
       withCollection.push({
         mint: l.listing.nftMint,
-        collection: decoder.decode(collection.key),
+        collection,
         seller: l.listing.seller,
         currencyMint: l.listing.currencyMint,
         price: l.listing.price,
