@@ -189,6 +189,10 @@ describe("borrow page", () => {
     expect((await screen.findByTestId("custody-note")).textContent).toBe(
       "Core asset. The loan holds it until you repay; if the loan defaults it goes to the lender.",
     );
+    // no pool lends against them here, but a loan request (which escrows the NFT) is offered for a classic NFT only
+    expect(screen.queryByTestId("request-form")).toBeNull();
+    fireEvent.click(within(list).getByText("Cat #1"));
+    await screen.findByTestId("request-form");
   });
 
   it("asks for a wallet first", () => {

@@ -207,7 +207,8 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                         if (signature) setSelected(null);
                       }}
                     />
-                    {current.collection !== null ? (
+                    {/* a request escrows its NFT: the program does that for a classic NFT only (for now) */}
+                    {current.collection !== null && (current.standard ?? "Nft") === "Nft" ? (
                       <RequestForm
                         key={`request:${current.mint}`}
                         owner={owner}
