@@ -24,6 +24,13 @@ u64 custody_release_other(const Custody *c, const SolAccountInfo *to, const SolA
 }
 
 u64 custody_move_other(const Custody *from, const Custody *to, const SolAccountInfo *rent_to) {
-  (void)from; (void)to; (void)rent_to;
-  return E_INVALID_COLLATERAL; /* a standard's custody never changes within a loan's life */
+  (void)rent_to; /* no escrow: no rent */
+  if (from->nft_type != to->nft_type || !from->pnft || !to->pnft) return E_INVALID_COLLATERAL;
+  /* Core: the old holder transfers the asset to the new one */
+  if (from->nft_type == NFT_TYPE_CORE) return core_transfer_out(from, to->holder);
+  if (from->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
+  /* pNFT: the old holder unlocks and the owner revokes it, then delegates it to the new holder, which locks it (and
+   * Token Auth Rules is asked about the new loan's liquidation) */
+  u64 r = pnft_release_to_owner(from);
+  return r ? r : pnft_lock(to);
 }

@@ -59,6 +59,17 @@ typedef struct {
   };
 } Custody;
 
+/* A moving loan's (Extend, Refinance) pNFT or Core custody: the standard's accounts (first, so the union's address is
+ * either's) and the new loan PDA's signer seeds (it becomes the delegate, or the owner). */
+typedef struct {
+  union {
+    PnftAccounts pnft;
+    CoreAccounts core;
+  };
+  SolSignerSeed new_seeds[5];
+  SolSignerSeeds new_signer;
+} MovingCustody;
+
 /* reads the pNFT block at `first` (PNFT_BLOCK_LEN accounts) into `out` (custody_pnft.c) */
 u64 pnft_block(const SolParameters *p, u64 first, PnftAccounts *out);
 

@@ -229,7 +229,7 @@ static u64 rules_validate(const Custody *c, const TransferQuestion *q) {
 static u64 validate_liquidation(const Custody *c) {
   const PnftAccounts *a = c->pnft;
   if (pubkey_eq(a->rules_program->key, &METAPLEX_PROGRAM_ID)) return SUCCESS; /* no rule set: nothing to ask */
-  if (!a->dest_owner) return E_RULE_SET_FORBIDS_TRANSFER;
+  if (!a->dest_owner) return E_ACCOUNT_MISMATCH; /* the pool owner the second transfer pays */
   const u8 *record = a->token_record->data; /* key, bump, state, rule_set_revision Option<u64>, ... */
   if (*(const u64 *)(record - 8) < 12) return E_INVALID_COLLATERAL;
   static const char DELEGATE_OP[] = "Transfer:TransferDelegate";

@@ -66,7 +66,6 @@
 #define E_NO_FEES_OWED 6058ULL
 #define E_COLLATERAL_FROZEN 6059ULL
 #define E_UNSAFE_COLLATERAL 6060ULL
-#define E_RULE_SET_FORBIDS_TRANSFER 6061ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1 /* Config, Bank, Venues, Request */

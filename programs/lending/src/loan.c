@@ -120,6 +120,58 @@ u64 new_loan_limits(NewLoan *c) {
   return SUCCESS;
 }
 
+/* A moving (Extend, Refinance) pNFT or Core loan's custody accounts, after the optional whitelist: Core: the
+ * collection the asset names now, the Core program (accounts 7, 9 and 10 the asset); pNFT: the pNFT block, then the
+ * new pool owner's wallet (accounts 7 and 9 the borrower's token account that holds it). */
+__attribute__((noinline)) static u64 moving_custody_accounts(NewLoan *c) {
+  const SolParameters *p = c->p;
+  const Loan *old = (const Loan *)p->ka[6].data; /* checked by moving_loan_parse */
+  MovingCustody *m = &c->moving;
+  /* the new loan is tagged before its custody moves (new_loan_record writes it whole later): a rule set refuses an
+   * account of this program whose data is all zero as the new delegate */
+  c->loan->data[0] = TAG_LOAN;
+  SolSignerSeed *seeds = m->new_seeds; /* the new loan PDA's, as new_loan_create derives it */
+  seeds[0].addr = LOAN_SEED;
+  seeds[0].len = sizeof(LOAN_SEED) - 1;
+  seeds[1].addr = c->pool->key->x;
+  seeds[1].len = 32;
+  seeds[2].addr = c->borrower_key->x;
+  seeds[2].len = 32;
+  seeds[3].addr = c->nonce_bytes;
+  seeds[3].len = 8;
+  seeds[4].addr = &c->loan_bump;
+  seeds[4].len = 1;
+  m->new_signer.addr = seeds;
+  m->new_signer.len = 5;
+  u64 first = c->whitelist_index + (c->pl->whitelist_enabled ? 1 : 0);
+  /* the custody stays where it is: the new loan's escrow is the old one's */
+  if (!pubkey_eq(c->escrow->key, &old->escrow)) return E_ACCOUNT_MISMATCH;
+  if (!c->escrow->is_writable) return E_NOT_WRITABLE;
+  if (old->nft_type == NFT_TYPE_CORE) {
+    if (p->ka_num < first + 2) return E_NOT_ENOUGH_ACCOUNTS;
+    CoreAccounts *core = &m->core;
+    core->asset = c->escrow;
+    core->collection = &p->ka[first];
+    core->core = &p->ka[first + 1];
+    core->payer = core->owner = c->borrower;
+    return SUCCESS;
+  }
+  if (old->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
+  PnftAccounts *pnft = &m->pnft;
+  u64 r = pnft_block(p, first, pnft);
+  if (r) return r;
+  if (p->ka_num < first + PNFT_BLOCK_LEN + 1) return E_NOT_ENOUGH_ACCOUNTS;
+  if (!pubkey_eq(pnft->mint->key, c->mint->key)) return E_INVALID_MINT;
+  const SolAccountInfo *pool_owner = &p->ka[first + PNFT_BLOCK_LEN];
+  if (!pubkey_eq(pool_owner->key, &c->pl->owner)) return E_ACCOUNT_MISMATCH;
+  pnft->payer = pnft->owner = c->borrower;
+  pnft->dest_owner = pool_owner;
+  pnft->locked_address = &c->pl->owner;
+  pnft->bumps = old->custody_bumps;
+  c->pnft_bumps = old->custody_bumps;
+  return SUCCESS;
+}
+
 u64 new_loan_create(NewLoan *c) {
   const SolParameters *p = c->p;
   SolSignerSeed loan_seeds[5] = {{LOAN_SEED, sizeof(LOAN_SEED) - 1},
@@ -134,7 +186,9 @@ u64 new_loan_create(NewLoan *c) {
   SolSignerSeeds loan_signer = {loan_seeds, 5};
   CreateAccountArgs ca = {c->payer, c->loan, c->sys, p->program_id, sizeof(Loan), &loan_signer};
   if ((r = create_pda_account(&ca))) return r;
-  if (c->nft_type != NFT_TYPE_CLASSIC) return SUCCESS; /* escrowless: the asset stays in the borrower's account */
+  /* no escrow: a pNFT stays in the borrower's account, a Core asset is the loan PDA's; a moving loan's custody
+   * accounts are read here, off a classic loan's path */
+  if (c->nft_type != NFT_TYPE_CLASSIC) return c->custody_data ? SUCCESS : moving_custody_accounts(c);
   SolSignerSeeds escrow_signer = {escrow_seeds, 3};
   TokenAccountArgs ta = {c->payer, c->escrow, c->mint, c->sys, c->token, c->loan->key, &escrow_signer};
   return create_token_account(&ta);
@@ -151,7 +205,14 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   l->status = LOAN_ONGOING;
   l->kind = c->kind;
   l->is_defi = is_defi;
-  if (c->nft_type) l->nft_type = c->nft_type; /* the new account is zeroed: a classic loan writes nothing */
+  if (c->nft_type) { /* the new account is zeroed: a classic loan writes nothing */
+    l->nft_type = c->nft_type;
+    if (c->nft_type == NFT_TYPE_PNFT && c->pnft_bumps) {
+      l->custody_bumps[0] = c->pnft_bumps[0];
+      l->custody_bumps[1] = c->pnft_bumps[1];
+      l->custody_bumps[2] = c->pnft_bumps[2];
+    }
+  }
   copy_key(&l->borrower, c->borrower_key);
   copy_key(&l->pool, c->pool->key);
   copy_key(&l->bank, c->bank->key);
@@ -231,6 +292,7 @@ __attribute__((noinline)) static u64 take_loan_pnft_accounts(NewLoan *c, PnftAcc
   if (p->ka_num < 15 + PNFT_BLOCK_LEN) return E_NOT_ENOUGH_ACCOUNTS;
   if (!pubkey_eq(p->ka[14 + PNFT_BLOCK_LEN].key, &c->pl->owner)) return E_ACCOUNT_MISMATCH;
   pnft->dest_owner = &p->ka[14 + PNFT_BLOCK_LEN];
+  c->pnft_bumps = NULL; /* take_loan_pnft_lock records them */
   c->whitelist_index = 15 + PNFT_BLOCK_LEN;
   return SUCCESS;
 }
@@ -339,10 +401,10 @@ u64 ix_take_loan(const SolParameters *p) {
   return SUCCESS;
 }
 
-/* A moving loan's collateral that is no mint: a Core asset's custody cannot move to a new loan yet (a pNFT's cannot
- * either: custody_move refuses it); out of line, off a classic loan's path */
+/* A moving loan's collateral that is no mint: a Core asset (its account is checked by Core and its custody), or the
+ * error; out of line, off a classic loan's path */
 __attribute__((noinline)) static u64 no_mint(const Loan *old, u64 r) {
-  return old->nft_type == NFT_TYPE_CORE ? E_INVALID_COLLATERAL : r;
+  return old->nft_type == NFT_TYPE_CORE ? SUCCESS : r;
 }
 
 /* Extend and Refinance share accounts 0-13 (0 borrower, 1 oracle, 2 config, 3 new pool, 4 new bank, 5 new vault,
@@ -383,20 +445,20 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   copy_key(&c->collection, &old->collection);
   c->nft_type = old->nft_type;
   if (old->collateral_amount != c->collateral_amount) return E_INVALID_COLLATERAL;
-  if (__builtin_expect((r = check_mint(c->mint, NULL, NULL)) != 0, 0)) return no_mint(old, r);
+  if (__builtin_expect((r = check_mint(c->mint, NULL, NULL)) != 0, 0) && (r = no_mint(old, r))) return r;
   if ((r = check_wallet_currency_account(currency, &c->bk->mint, c->borrower->key, c->vault))) return r;
   *old_out = old;
   return SUCCESS;
 }
 
 /* moves the old loan's collateral (and anything paid into its escrow) into the new escrow and closes the old escrow
- * to the borrower */
+ * to the borrower; a pNFT or Core asset: its custody passes to the new loan PDA (c->moving) */
 u64 move_collateral(const NewLoan *c, const SolAccountInfo *old_loan, const SolAccountInfo *old_escrow) {
   const Loan *old = (const Loan *)old_loan->data;
   SolSignerSeed seeds[5];
   loan_signer_seeds(old, seeds);
   SolSignerSeeds old_signer = {seeds, 5};
-  Custody from = {old->nft_type, c->token, old_loan, &old_signer, old_escrow};
-  Custody to = {old->nft_type, c->token, c->loan, NULL, c->escrow};
+  Custody from = {old->nft_type, c->token, old_loan, &old_signer, old_escrow, {&c->moving.pnft}};
+  Custody to = {old->nft_type, c->token, c->loan, &c->moving.new_signer, c->escrow, {&c->moving.pnft}};
   return custody_move(&from, &to, c->borrower);
 }

@@ -19,6 +19,8 @@ typedef struct {
   u8 kind;                       /* LOAN_CLASSIC, LOAN_MARGIN_SWAP, LOAN_REQUEST, LOAN_MORTGAGE */
   u32 apr_bps;                   /* the loan's rate: the pool's loan curve, FillRequest: the lender's */
   u64 whitelist_index; /* account index of the optional whitelist ALT */
+  const u8 *pnft_bumps; /* a moving pNFT loan: the old loan's custodyBumps, which the new loan records (else NULL) */
+  MovingCustody moving; /* Extend, Refinance of a pNFT or Core loan: its custody's accounts and the new PDA's seeds */
   Config *cfg;
   Pool *pl;
   Bank *bk;

@@ -2,7 +2,7 @@
 // mainnet id): the asset is transferred to the loan PDA at TakeLoan (Core TransferV1) and back by the loan PDA at
 // Repay, or to the pool owner at Liquidate. What the chain holds is read after every step.
 import { MPL_CORE_PROGRAM, readVendoredProgram, VENDORED_PROGRAMS } from "@cistern/localnet";
-import { getExtendInstruction, LENDING_ERROR_CODE } from "@cistern/sdk";
+import { LENDING_ERROR_CODE } from "@cistern/sdk";
 import {
   AccountRole,
   type Address,
@@ -33,15 +33,15 @@ import {
 import type { TxOutcome } from "./support/harness.ts";
 import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
 import {
-  attestation,
   bankOf,
   buildWorld,
   createPool,
   DAY,
   liquidateIx,
   loanOf,
+  moveLoanIx,
   nftLoanIxFor,
-  nftTerms,
+  otherLenderPool,
   poolOf,
   poolParams,
   repayIx,
@@ -139,11 +139,17 @@ async function liquidateCoreIx(
   loan: Address,
   asset: Address,
   collection = w.coreCollection,
+  pool: { pool: Address; bank: Address; owner: Address } = {
+    pool: w.corePool,
+    bank: w.bank,
+    owner: w.lender.address,
+  },
 ) {
-  const ix = await liquidateIx(w, liquidator, loan, w.lender.address, w.corePool);
+  const ix = await liquidateIx(w, liquidator, loan, pool.owner, pool.pool);
   const accounts = [...(ix.accounts ?? [])];
+  accounts[2] = wr(pool.bank);
   accounts[4] = wr(asset);
-  accounts[5] = ro(w.lender.address);
+  accounts[5] = ro(pool.owner);
   accounts.push(ro(collection), ro(CORE));
   return { ...ix, accounts };
 }
@@ -151,6 +157,29 @@ async function liquidateCoreIx(
 interface Opened {
   loan: Address;
   asset: Address;
+}
+
+/** Extend (same pool) or, given a target pool, Refinance of a Core loan: 7, 9 and 10 the asset, then (after the
+ * optional whitelist) the collection the asset names and Core. */
+async function moveCoreIx(
+  w: CoreWorld,
+  oldLoan: Address,
+  asset: Address,
+  target?: { pool: Address; bank: Address },
+) {
+  const ix = await moveLoanIx(w, {
+    mint: asset,
+    collection: w.coreCollection,
+    oldLoan,
+    oldPool: w.corePool,
+    target,
+  });
+  const accounts = [...(ix.accounts ?? [])];
+  accounts[7] = wr(asset);
+  accounts[9] = wr(asset);
+  accounts[10] = wr(asset);
+  accounts.push(ro(w.coreCollection), ro(CORE));
+  return { ...ix, accounts };
 }
 
 /** Takes a loan against a fresh asset; returns the loan and the asset. */
@@ -507,28 +536,64 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
     await repayOneLiquidateOther(w, repaid, defaulted);
   });
 
-  it("refuses what a Core loan does not support yet (Extend) and a Core ending given the wrong accounts", async () => {
+  it("extend and refinance: the asset passes from the old loan PDA to the new one, never to the borrower; then it ends as any loan", async () => {
     const w = await coreWorld();
     const { loan, asset } = await openLoan(w);
-    const extend = await getExtendInstruction({
-      programAddress: w.program,
-      borrower: w.borrower,
-      oracle: w.oracle,
-      pool: w.corePool,
-      bank: w.bank,
-      collateralMint: asset,
-      borrowerCurrencyTokenAccount: w.borrowerAta,
-      oldLoan: loan,
-      ...nftTerms(w, { attestation: attestation(w, { collection: w.coreCollection }) }),
+    w.h.advance(DAY);
+    const extend = await moveCoreIx(w, loan, asset);
+    const extended = expectOk(await w.h.trySend([extend], w.borrower));
+    console.log(`Core extend transaction: ${extended.computeUnits} CU`);
+    expect(loanOf(w, loan).status).toBe("Repaid");
+    expect(w.h.data(loan)[384]).toBe(2); // closedBy Extended
+    expect(w.h.data(extend.loan)[7]).toBe(2);
+    expect(loanOf(w, extend.loan).escrow).toBe(asset);
+    expect(ownerOf(w, asset)).toBe(extend.loan);
+
+    // to another lender's pool listing the collection
+    const other = await otherLenderPool(w, w.coreCollection);
+    w.h.advance(DAY);
+    const refinance = await moveCoreIx(w, extend.loan, asset, other);
+    const refinanced = expectOk(await w.h.trySend([refinance], w.borrower));
+    console.log(`Core refinance transaction: ${refinanced.computeUnits} CU`);
+    expect(w.h.data(extend.loan)[384]).toBe(3); // closedBy Refinanced
+    expect(loanOf(w, refinance.loan).pool).toBe(other.pool);
+    expect(ownerOf(w, asset)).toBe(refinance.loan);
+    // the old loan can no longer end
+    await w.h.expectCode([await repayCoreIx(w, extend.loan, asset)], E.LoanNotOngoing, w.borrower);
+
+    w.h.advance(30n * DAY);
+    const liquidator = await w.h.wallet();
+    const liq = await liquidateCoreIx(w, liquidator, refinance.loan, asset, w.coreCollection, {
+      pool: other.pool,
+      bank: other.bank,
+      owner: other.lender.address,
     });
-    const accounts = [...(extend.accounts ?? [])];
-    accounts[7] = wr(asset);
-    await w.h.expectCode([{ ...extend, accounts }], E.InvalidCollateral);
-    // Repay naming another program as Core
+    expectOk(await w.h.trySend([liq], liquidator));
+    expect(ownerOf(w, asset)).toBe(other.lender.address);
+  });
+
+  it("refuses a Core move given another asset, another program as Core, or without the Core accounts; a Repay naming another program as Core", async () => {
+    const w = await coreWorld();
+    const { loan, asset } = await openLoan(w);
+    const decoy = await mintAsset(w);
+    const good = await moveCoreIx(w, loan, asset);
+    const swap = (i: number, a: Address) => {
+      const accounts = [...(good.accounts ?? [])];
+      accounts[i] = i === 15 ? ro(a) : wr(a);
+      return { ...good, accounts };
+    };
+    await w.h.expectCode([swap(9, decoy)], E.AccountMismatch, w.borrower);
+    await w.h.expectCode([swap(15, w.program)], E.InvalidProgramAccount, w.borrower);
+    await w.h.expectCode(
+      [{ ...good, accounts: (good.accounts ?? []).slice(0, 14) }],
+      E.NotEnoughAccounts,
+      w.borrower,
+    );
     const repay = await repayCoreIx(w, loan, asset);
     const bad = [...(repay.accounts ?? [])];
     bad[11] = ro(w.program);
     await w.h.expectCode([{ ...repay, accounts: bad }], E.InvalidProgramAccount, w.borrower);
     expect(ownerOf(w, asset)).toBe(loan);
+    expect(ownerOf(w, decoy)).toBe(w.borrower.address);
   });
 });

@@ -37,7 +37,9 @@ import {
   DAY,
   liquidateIx,
   loanOf,
+  moveLoanIx,
   nftLoanIxFor,
+  otherLenderPool,
   poolParams,
   repayIx,
   type World,
@@ -347,6 +349,62 @@ function splBurn(n: Pnft, who: KeyPairSigner): Instruction {
   };
 }
 
+/** Liquidate of a pNFT loan: 4 the borrower's token account, 5 the pool owner's associated token account, the pNFT
+ * block, then the borrower, the pool owner, its token record, the ATA program, the loan's ATA and its record. */
+async function liquidatePnftIx(
+  w: PnftWorld,
+  liquidator: KeyPairSigner,
+  loan: Address,
+  n: Pnft,
+  pool: { pool: Address; bank: Address; owner: Address } = {
+    pool: w.pnftPool,
+    bank: w.bank,
+    owner: w.lender.address,
+  },
+) {
+  const dest = address(getAssociatedTokenAddress(pool.owner, n.mint));
+  const destRecord = address(getTokenRecordAddress(n.mint, dest));
+  const liq = await liquidateIx(w, liquidator, loan, dest, pool.pool);
+  const accounts = [...(liq.accounts ?? [])];
+  accounts[2] = meta(pool.bank, W);
+  accounts[4] = meta(n.token, W);
+  accounts[5] = meta(dest, W);
+  const via = address(getAssociatedTokenAddress(loan, n.mint));
+  const viaRecord = address(getTokenRecordAddress(n.mint, via));
+  accounts.push(
+    ...block(n),
+    meta(w.borrower.address),
+    meta(pool.owner),
+    meta(destRecord, W),
+    meta(ATA_PROGRAM),
+    meta(via, W),
+    meta(viaRecord, W),
+  );
+  return { ...liq, accounts, dest, destRecord };
+}
+
+/** Extend (same pool) or, given a target, Refinance of a pNFT loan: 7 and 9 the borrower's token account, then
+ * (after the optional whitelist) the pNFT block and the new pool owner's wallet. */
+async function movePnftIx(
+  w: PnftWorld,
+  n: Pnft,
+  oldLoan: Address,
+  target?: { pool: Address; bank: Address; lender: KeyPairSigner },
+) {
+  const ix = await moveLoanIx(w, {
+    mint: n.mint,
+    collection: n.collection,
+    oldLoan,
+    oldPool: w.pnftPool,
+    target,
+  });
+  const accounts = [...(ix.accounts ?? [])];
+  accounts[7] = meta(n.token, W);
+  accounts[9] = meta(n.token, W);
+  accounts.push(...block(n), meta((target?.lender ?? w.lender).address));
+  return { ...ix, accounts };
+}
+
 describe("loans against programmable NFTs (real Token Metadata and Token Auth Rules)", {
   timeout: 60_000,
 }, () => {
@@ -435,29 +493,48 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
     expectOk(await w.h.trySend([computeLimit(400_000), ix]));
     w.h.advance(30n * DAY);
     const liquidator = await w.h.wallet();
-    const dest = address(getAssociatedTokenAddress(w.lender.address, n.mint));
-    const destRecord = address(getTokenRecordAddress(n.mint, dest));
-    const liq = await liquidateIx(w, liquidator, ix.loan, dest, w.pnftPool);
-    const accounts = [...(liq.accounts ?? [])];
-    accounts[4] = meta(n.token, W);
-    accounts[5] = meta(dest, W);
-    const via = address(getAssociatedTokenAddress(ix.loan, n.mint));
-    const viaRecord = address(getTokenRecordAddress(n.mint, via));
-    accounts.push(
-      ...block(n),
-      meta(w.borrower.address),
-      meta(w.lender.address),
-      meta(destRecord, W),
-      meta(ATA_PROGRAM),
-      meta(via, W),
-      meta(viaRecord, W),
-    );
-    const out = expectOk(await w.h.trySend([computeLimit(400_000), { ...liq, accounts }], liquidator));
+    const liq = await liquidatePnftIx(w, liquidator, ix.loan, n);
+    const out = expectOk(await w.h.trySend([computeLimit(400_000), liq], liquidator));
     console.log(`pNFT liquidate transaction: ${out.computeUnits} CU`);
     expect(loanOf(w, ix.loan).status).toBe("Liquidated");
-    expect(tokenAccount(w, dest)).toMatchObject({ owner: w.lender.address, amount: 1n });
+    expect(tokenAccount(w, liq.dest)).toMatchObject({ owner: w.lender.address, amount: 1n });
     expect(tokenAccount(w, n.token)).toMatchObject({ amount: 0n });
-    expect(tokenRecord(w, destRecord)).toEqual({ state: 0, delegate: null });
+    expect(tokenRecord(w, liq.destRecord)).toEqual({ state: 0, delegate: null });
+  });
+
+  it("extend and refinance: the delegate and lock pass from the old loan PDA to the new one (the rule set asked again); then it ends as any loan", async () => {
+    const w = await pnftWorld();
+    const n = await mintPnft(w);
+    const take = await takeIx(w, n);
+    expectOk(await w.h.trySend([computeLimit(400_000), take]));
+    w.h.advance(DAY);
+    const extend = await movePnftIx(w, n, take.loan);
+    const extended = expectOk(await w.h.trySend([computeLimit(600_000), extend]));
+    console.log(`pNFT extend transaction: ${extended.computeUnits} CU`);
+    expect(loanOf(w, take.loan).status).toBe("Repaid");
+    expect(w.h.data(take.loan)[384]).toBe(2); // closedBy Extended
+    expect(w.h.data(extend.loan)[7]).toBe(1);
+    expect([...w.h.data(extend.loan).subarray(385, 388)]).toEqual([n.metadata[1], n.edition[1], n.record[1]]);
+    expect(tokenRecord(w, n.record[0])).toEqual({ state: 1, delegate: extend.loan });
+    expect(tokenAccount(w, n.token)).toEqual({ owner: w.borrower.address, amount: 1n, state: 2 });
+
+    const other = await otherLenderPool(w, w.pnftCollection);
+    w.h.advance(DAY);
+    const refinance = await movePnftIx(w, n, extend.loan, other);
+    const refinanced = expectOk(await w.h.trySend([computeLimit(600_000), refinance]));
+    console.log(`pNFT refinance transaction: ${refinanced.computeUnits} CU`);
+    expect(w.h.data(extend.loan)[384]).toBe(3); // closedBy Refinanced
+    expect(tokenRecord(w, n.record[0])).toEqual({ state: 1, delegate: refinance.loan });
+
+    w.h.advance(30n * DAY);
+    const liquidator = await w.h.wallet();
+    const liq = await liquidatePnftIx(w, liquidator, refinance.loan, n, {
+      pool: other.pool,
+      bank: other.bank,
+      owner: other.lender.address,
+    });
+    expectOk(await w.h.trySend([computeLimit(400_000), liq], liquidator));
+    expect(tokenAccount(w, liq.dest)).toMatchObject({ owner: other.lender.address, amount: 1n });
   });
 
   it("refuses at TakeLoan a rule set that allows the loan's delegate but forbids a transfer Liquidate needs (nothing created); accepts the demo rule set", async () => {

@@ -14,8 +14,10 @@ import {
   getCreateBankInstruction,
   getCreatePoolInstruction,
   getDepositInstruction,
+  getExtendInstruction,
   getInitializeConfigInstruction,
   getLiquidateInstruction,
+  getRefinanceInstruction,
   getRepayInstruction,
   getTakeLoanInstruction,
   type LoanTerms,
@@ -101,21 +103,7 @@ export async function buildWorld(deposit = DEPOSIT, deploy: HarnessDeploy = {}):
   ]);
   const currency = await createMint(h, DECIMALS);
   const treasuryAta = await createTokenAccount(h, currency, treasury.address);
-  const lenderAta = await fundedTokenAccount(h, currency, lender.address, deposit + DEPOSIT);
-  await h.send([await getCreateBankInstruction({ programAddress: program, owner: lender, mint: currency })]);
-  const [bank] = await findBankPda(program, lender.address, currency);
-  const [vault] = await findVaultPda(program, bank);
-  if (deposit > 0n) {
-    await h.send([
-      await getDepositInstruction({
-        programAddress: program,
-        owner: lender,
-        mint: currency,
-        sourceTokenAccount: lenderAta,
-        amountBaseUnits: deposit,
-      }),
-    ]);
-  }
+  const { lenderAta, bank, vault } = await openBank(h, lender, currency, deposit);
   const collection = (await generateKeyPairSigner()).address;
   const collateralMint = await createMint(h, 9);
   const nftPool = await createPool(h, lender, currency, "nft-pool", 1n, poolParams(collection));
@@ -149,6 +137,35 @@ export async function buildWorld(deposit = DEPOSIT, deploy: HarnessDeploy = {}):
     nft,
     borrowerCollateralAta,
   };
+}
+
+/** `lender`'s bank of `currency` holding `deposit` (its currency account keeps as much again). */
+async function openBank(h: Harness, lender: KeyPairSigner, currency: Address, deposit: bigint) {
+  const program = h.programId;
+  const lenderAta = await fundedTokenAccount(h, currency, lender.address, deposit + DEPOSIT);
+  await h.send([await getCreateBankInstruction({ programAddress: program, owner: lender, mint: currency })]);
+  const [bank] = await findBankPda(program, lender.address, currency);
+  const [vault] = await findVaultPda(program, bank);
+  if (deposit > 0n) {
+    await h.send([
+      await getDepositInstruction({
+        programAddress: program,
+        owner: lender,
+        mint: currency,
+        sourceTokenAccount: lenderAta,
+        amountBaseUnits: deposit,
+      }),
+    ]);
+  }
+  return { lenderAta, bank, vault };
+}
+
+/** Another lender of the world's currency, with a bank and an nft-pool listing `collection` (a Refinance target). */
+export async function otherLenderPool(w: World, collection: Address) {
+  const lender = await w.h.wallet();
+  const { bank } = await openBank(w.h, lender, w.currency, DEPOSIT);
+  const pool = await createPool(w.h, lender, w.currency, "nft-pool", 1n, poolParams(collection));
+  return { lender, bank, pool };
 }
 
 export async function createPool(
@@ -247,6 +264,34 @@ export function nftLoanIxFor(
     whitelist: null,
     ...nftTerms(w, { attestation: attestation(w, { collection: nft.collection }) }),
   });
+}
+
+/** Extend of `oldLoan` (in `oldPool`) against `mint` of `collection`, or, given a target pool, Refinance into it; the
+ * tests of the other standards adjust its accounts for their custody. */
+export function moveLoanIx(
+  w: World,
+  m: {
+    mint: Address;
+    collection: Address;
+    oldLoan: Address;
+    oldPool: Address;
+    target?: { pool: Address; bank: Address };
+  },
+): Promise<Instruction & { loan: Address; escrow: Address }> {
+  const input = {
+    programAddress: w.program,
+    borrower: w.borrower,
+    oracle: w.oracle,
+    pool: m.target?.pool ?? m.oldPool,
+    bank: m.target?.bank ?? w.bank,
+    collateralMint: m.mint,
+    borrowerCurrencyTokenAccount: w.borrowerAta,
+    oldLoan: m.oldLoan,
+    ...nftTerms(w, { attestation: attestation(w, { collection: m.collection }) }),
+  };
+  return m.target
+    ? getRefinanceInstruction({ ...input, oldPool: m.oldPool, oldBank: w.bank })
+    : getExtendInstruction(input);
 }
 
 /** TakeLoan instruction pledging `amount` collateral tokens (defi-pool). */
