@@ -536,9 +536,10 @@ describe("#36 actions within reach (headless Chromium, localnet)", { timeout: 60
     const ongoingOnApe = async () =>
       (await loansOf()).find((l) => l.collateral === ape.mint && l.status === "ongoing")?.pubkey;
 
-    // a 1,000 USDC loan on the ape from a pool at 40%, the only one lending that much; then a rival lends at 5%
+    // a 900 USDC loan on the ape from a pool at 40%, the only one lending that much (under the pools' 1,000 USD cap
+    // whatever USDC's price that second); then a rival lends at 5%
     await newLender("Dear ape desk", "1200", "40");
-    await borrowNftOnPage(borrower, stack!.webUrl, { nftName: ape.name, amount: "1000", days: "7" });
+    await borrowNftOnPage(borrower, stack!.webUrl, { nftName: ape.name, amount: "900", days: "7" });
     await expect.poll(ongoingOnApe, { timeout: 30_000 }).toBeDefined();
     const oldLoan = (await ongoingOnApe())!;
     expect((await readLoan(oldLoan)).aprBps).toBe(4000);
@@ -586,7 +587,7 @@ describe("#36 actions within reach (headless Chromium, localnet)", { timeout: 60
     expect([moved.status, moved.aprBps, moved.principal, moved.collateralMint]).toEqual([
       "Ongoing",
       500,
-      1_000_000_000n,
+      900_000_000n,
       ape.mint,
     ]);
     const paid = usdcBefore - (await getTokenBalance(rpcUrl, me, USDC_MINT));
@@ -612,9 +613,9 @@ describe("#36 actions within reach (headless Chromium, localnet)", { timeout: 60
       const note = centre.locator('[data-kind="refinanced"]').first();
       await note.waitFor({ timeout: 30_000 });
       expect(await note.textContent()).toMatch(
-        /^Loan moved to another pool1,000 USDC loan on Aqueduct Ape #\d+Your 1,000 USDC loan moved to a cheaper pool: the old lender was paid off and it continues as a new loan at 5% APR, due .+ UTC\. Your collateral stays locked until you repay it\./,
+        /^Loan moved to another pool900 USDC loan on Aqueduct Ape #\d+Your 900 USDC loan moved to a cheaper pool: the old lender was paid off and it continues as a new loan at 5% APR, due .+ UTC\. Your collateral stays locked until you repay it\./,
       );
-      expect(await centre.textContent()).not.toMatch(/1,?000 USDC loan is repaid/);
+      expect(await centre.textContent()).not.toMatch(/900 USDC loan is repaid/);
       await shot(borrower, `36-bell-refinanced-${width}`);
       await centre.getByRole("button", { name: "Close notifications" }).click();
     }

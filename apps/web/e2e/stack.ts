@@ -178,6 +178,9 @@ export async function startStack(options: {
     soPath: NFT_MARKET_SO,
     demo: true,
   });
+  // the API started before the venues were seeded: it values from the seeded market and pools now, as `npm start`
+  // (which seeds before the API starts) does from its first request
+  await ctx.prices.refresh();
 
   let web: WebServer | undefined;
   try {
