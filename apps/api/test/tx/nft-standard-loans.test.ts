@@ -150,7 +150,7 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     return r;
   }
 
-  it("pNFT: take (locked in the wallet, the loan PDA its delegate), visible as ProgrammableNft, repay frees it", async () => {
+  it("pNFT: take (locked in the wallet, the loan PDA its delegate), visible as ProgrammableNft, extend (delegate and lock move to the new loan), repay frees it", async () => {
     const b = await fundedWallet(w.net);
     const nft = b.given.programmableNfts[0]!;
     const mint = nft.mint as Address;
@@ -192,21 +192,36 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     expect(request.body.message).toBe(
       "A loan request against a programmable NFT is not available yet; borrow from a pool instead",
     );
-    // extending is refused in one sentence before anything is built
-    const extend = await post(w.app, "/nft/extend-loan", { borrower: b.signer.address, loan, duration: DAY });
-    expect(extend.status).toBe(422);
-    expect(extend.body.message).toMatch(/programmable NFT is not available yet/);
+    // extend: the custody passes to the new loan (delegate and lock move), the old loan is repaid
+    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
+    const extended = await buildSignSend(
+      w.app,
+      "/nft/extend-loan",
+      { borrower: b.signer.address, loan, duration: 2 * DAY },
+      [b.signer],
+    );
+    expect(extended.sent.error).toBeUndefined();
+    const next = extended.built.metadata.loan as Address;
+    figures.push(
+      `pNFT extend: ${wireBytes(extended.built.transactions[0]!)} B, CU limit ${(extended.built.metadata.computeUnits as number[])[0]}`,
+    );
+    expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Repaid");
+    expect((await w.tx.state.getLoans([next]))[0]).toMatchObject({
+      nftType: "ProgrammableNft",
+      escrow: token,
+    });
+    expect(await record(w, mint, token)).toEqual({ state: "Locked", delegate: next });
 
-    const repaid = await repay(b.signer, loan);
+    const repaid = await repay(b.signer, next);
     figures.push(
       `pNFT repay: ${wireBytes(repaid.built.transactions[0]!)} B, CU limit ${(repaid.built.metadata.computeUnits as number[])[0]}`,
     );
-    expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Repaid");
+    expect((await w.tx.state.getLoans([next]))[0]?.status).toBe("Repaid");
     expect(await record(w, mint, token)).toEqual({ state: "Unlocked", delegate: null });
     expect(await tokenAccount(w, token)).toEqual({ owner: b.signer.address, amount: 1n });
   }, 180_000);
 
-  it("Core: take (owned by the loan PDA), visible as CoreNft, repay returns it", async () => {
+  it("Core: take (owned by the loan PDA), extend (handed to the new loan), repay returns it", async () => {
     const b = await fundedWallet(w.net);
     const asset = b.given.coreAssets[0]!.asset as Address;
     expect(await coreOwner(w, asset)).toBe(b.signer.address);
@@ -217,7 +232,19 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     );
     expect(await coreOwner(w, asset)).toBe(loan);
     expect((await w.tx.state.getLoans([loan]))[0]).toMatchObject({ nftType: "CoreNft", escrow: asset });
-    await repay(b.signer, loan);
+    // extend: the old loan PDA hands the asset to the new one
+    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
+    const extended = await buildSignSend(
+      w.app,
+      "/nft/extend-loan",
+      { borrower: b.signer.address, loan, duration: 2 * DAY },
+      [b.signer],
+    );
+    expect(extended.sent.error).toBeUndefined();
+    const next = extended.built.metadata.loan as Address;
+    figures.push(`Core extend: ${wireBytes(extended.built.transactions[0]!)} B`);
+    expect(await coreOwner(w, asset)).toBe(next);
+    await repay(b.signer, next);
     expect(await coreOwner(w, asset)).toBe(b.signer.address);
   }, 180_000);
 

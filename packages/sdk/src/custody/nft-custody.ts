@@ -232,3 +232,23 @@ export async function getLiquidateCustody(
     ],
   };
 }
+
+/**
+ * What a standard adds to Extend and Refinance (LAYOUT.md "Extend and Refinance of a pNFT or Core loan"): the
+ * account holding the NFT (old and new escrow, accounts 7 and 9; null: the escrow PDAs), whether account 10 (the
+ * collateral mint: a Core asset) is written, and the accounts after the optional whitelist (Core: the collection
+ * now and Core; pNFT: the block and the new pool's owner, whom the rule set is asked about).
+ */
+export function getMoveCustody(
+  c: NftCustody,
+  newPoolOwner: Address | null = null,
+): { holder: Address | null; mintWritable: boolean; accounts: AccountMeta[] } {
+  if (c.standard === "Nft") return { holder: null, mintWritable: false, accounts: [] };
+  if (c.standard === "CoreNft") return { holder: c.asset, mintWritable: true, accounts: coreEndingBlock(c) };
+  if (newPoolOwner === null) invalid("moving a programmable NFT's loan needs the new pool's owner");
+  return {
+    holder: c.tokenAccount,
+    mintWritable: false,
+    accounts: [...programmableBlock(c), readonly(newPoolOwner)],
+  };
+}

@@ -3,6 +3,7 @@ import { u8, u32, u64, withReserved } from "../codecs/primitives.ts";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
 import {
   getLiquidateCustody,
+  getMoveCustody,
   getRepayCustody,
   getTakeLoanCustody,
   type NftCustody,
@@ -261,6 +262,10 @@ export async function getExtendInstruction(
   input: NewLoanAccounts &
     LoanTerms & {
       oldLoan: Address;
+      /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
+      custody?: NftCustody;
+      /** The new loan's pool owner: a pNFT's move asks the rule set about the new loan's liquidation to it. */
+      poolOwner?: Address;
     },
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
   const { loan, escrow, data } = await encodeTerms(
@@ -272,7 +277,8 @@ export async function getExtendInstruction(
   );
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const [oldEscrow] = await findEscrowPda(input.programAddress, input.oldLoan);
+  const custody = getMoveCustody(input.custody ?? { standard: "Nft" }, input.poolOwner ?? null);
+  const oldEscrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.oldLoan))[0];
   const accounts = [
     signer(input.borrower, true),
     signer(input.oracle, false),
@@ -283,14 +289,15 @@ export async function getExtendInstruction(
     writable(input.oldLoan),
     writable(oldEscrow),
     writable(loan),
-    writable(escrow),
-    readonly(input.collateralMint),
+    writable(custody.holder ?? escrow),
+    custody.mintWritable ? writable(input.collateralMint) : readonly(input.collateralMint),
     writable(input.borrowerCurrencyTokenAccount),
     readonly(TOKEN_PROGRAM_ADDRESS),
     readonly(SYSTEM_PROGRAM_ADDRESS),
   ];
   if (input.whitelist) accounts.push(readonly(input.whitelist));
-  return { programAddress: input.programAddress, accounts, data, loan, escrow };
+  accounts.push(...custody.accounts);
+  return { programAddress: input.programAddress, accounts, data, loan, escrow: custody.holder ?? escrow };
 }
 
 /**
@@ -305,6 +312,10 @@ export async function getRefinanceInstruction(
       oldLoan: Address;
       oldPool: Address;
       oldBank: Address;
+      /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
+      custody?: NftCustody;
+      /** The new pool's owner (a pNFT's move asks the rule set about the new loan's liquidation to it). */
+      poolOwner?: Address;
     },
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
   const extend = await getExtendInstruction(input);
@@ -318,6 +329,7 @@ export async function getRefinanceInstruction(
     writable(oldVault),
   ];
   if (input.whitelist) accounts.push(readonly(input.whitelist));
+  accounts.push(...getMoveCustody(input.custody ?? { standard: "Nft" }, input.poolOwner ?? null).accounts);
   return { ...extend, accounts, data };
 }
 

@@ -42,6 +42,9 @@ const PROGRAMMABLE_CU: Record<number, number> = {
   [INSTRUCTION_TAG.TakeLoan]: 195_000,
   [INSTRUCTION_TAG.Repay]: 120_000,
   [INSTRUCTION_TAG.Liquidate]: 360_000,
+  // extend and refinance: unlock, revoke, delegate, lock and the rule set's Validate (204,000-225,000 measured)
+  [INSTRUCTION_TAG.Extend]: 260_000,
+  [INSTRUCTION_TAG.Refinance]: 260_000,
 };
 
 function lendingCu(ix: Instruction): number {

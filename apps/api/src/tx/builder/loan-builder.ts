@@ -307,7 +307,7 @@ export async function extendPlan(
 ): Promise<BuildPlan> {
   requireNotOracle(tx, "borrower", input.borrower);
   const borrower = address(input.borrower);
-  const loan = await requireOngoingLoan(tx, input.loan, isDefi);
+  const loan = await requireOngoingLoan(tx, input.loan, isDefi, true);
   if (loan.borrower !== borrower)
     throw badRequest(`loan ${input.loan} belongs to ${loan.borrower}, not ${borrower}`);
   const [config, now] = await Promise.all([tx.state.getConfig(), tx.clock.unixTime()]);
@@ -356,6 +356,9 @@ export async function extendPlan(
     collateralAmountBaseUnits: loan.collateralAmount,
     expectedAprBps: offer.account.loanAprBps,
     attestation,
+    // a pNFT or Core loan's custody passes to the new loan (the rule set asked about the pool owner again)
+    custody: await readLoanCustody(tx, loan),
+    poolOwner: offer.account.owner,
   });
   return {
     feePayer: borrower,

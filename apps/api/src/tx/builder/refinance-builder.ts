@@ -7,6 +7,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
+import { readLoanCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { NATIVE_MINT } from "./wire-instructions.ts";
 
@@ -94,7 +95,7 @@ export async function refinancePlan(
 ): Promise<BuildPlan> {
   requireNotOracle(tx, "borrower", input.borrower);
   const borrower = address(input.borrower);
-  const loan = await requireOngoingLoan(tx, input.loan, isDefi);
+  const loan = await requireOngoingLoan(tx, input.loan, isDefi, true);
   if (loan.borrower !== borrower)
     throw badRequest(`loan ${input.loan} belongs to ${loan.borrower}, not ${borrower}`);
   if (input.pool === loan.pool)
@@ -133,6 +134,9 @@ export async function refinancePlan(
     collateralAmountBaseUnits: loan.collateralAmount,
     expectedAprBps: offer.account.loanAprBps,
     attestation,
+    // a pNFT or Core loan's custody passes to the new loan (the rule set asked about the new pool's owner)
+    custody: await readLoanCustody(tx, loan),
+    poolOwner: offer.account.owner,
   });
   return {
     feePayer: borrower,

@@ -59,15 +59,18 @@ export async function nftCollection(
   return body.collection;
 }
 
-/** Reads the loan being extended: it must exist, be Ongoing and be of the route's type. */
-export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean) {
+/**
+ * Reads the loan being extended, refinanced or sold: it must exist, be Ongoing and be of the route's type. A sale
+ * (`movesCustody` false) takes a classic escrow only; Extend and Refinance move every standard's custody.
+ */
+export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean, movesCustody = false) {
   const [account] = await tx.state.getLoans([loan]);
   if (!account) throw badRequest(`unknown loan ${loan}`);
   if (account.status !== "Ongoing") throw loanNotOngoing(account, "borrower");
   if (account.isDefi !== isDefi)
     throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
-  // extend, refinance and the sales move the collateral through the classic escrow only (for now)
-  requireClassicCustody(account, "Extending, refinancing or selling");
+  // the sales move the collateral out of a classic escrow only (for now)
+  if (!movesCustody) requireClassicCustody(account, "Selling");
   return account;
 }
 
@@ -146,7 +149,7 @@ export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): v
         ),
       },
       wrap<{ loan: string; duration: number; amount?: string }>(async (b) => {
-        const loan = await requireOngoingLoan(tx, b.loan, isDefi);
+        const loan = await requireOngoingLoan(tx, b.loan, isDefi, true);
         const now = await tx.clock.unixTime();
         const r = await quoteLoan(
           tx,
