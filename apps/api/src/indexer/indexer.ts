@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Database, Queryable } from "../db/database.ts";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import { loanListCacheOf } from "../loans/loan-list-cache.ts";
+import { queryBorrowersLoans } from "../loans/loan-queries.ts";
+import type { LoanRow } from "../loans/loan-view.ts";
 import { upsertRequest } from "../requests/request-store.ts";
 import type { RpcClient } from "../solana/rpc-client.ts";
 import { connectProgramPubSub, type PubSubConnection } from "./pubsub-client.ts";
@@ -326,6 +328,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
     written.sort((a, b) => order[a.decoded.type] - order[b.decoded.type]);
     const lastSignature = signatures.at(-1)?.signature ?? null;
+    const borrowers = [
+      ...new Set(written.flatMap((w) => (w.decoded.type === "Loan" ? [w.decoded.account.borrower] : []))),
+    ];
+    /** Every loan of the batch's borrowers as committed: their loan lists, kept in memory, are made from them. */
+    let borrowersLoans: Map<string, LoanRow[]> | null = null;
     await db.transaction(
       async (q) => {
         for (const pool of closed) await markPoolClosed(q, pool.pubkey, pool.slot);
@@ -349,6 +356,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
         const signed = await recordTransactionFacts(q, landed);
         if (landed.some((facts, i) => signed[i]! < facts.loans.length)) missed = true;
         await saveCursor(q, programId, maxSlot, lastSignature, null);
+        if (loanLists.enabled && borrowers.length > 0)
+          borrowersLoans = await queryBorrowersLoans(q, borrowers);
       },
       { urgent: true },
     );
@@ -364,10 +373,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       )
     )
       loanLists.invalidateAll();
-    else
-      loanLists.invalidateBorrowers(
-        loans.map((w) => (w.decoded as Extract<Decoded, { type: "Loan" }>).account.borrower),
-      );
+    else loanLists.invalidateBorrowers(borrowers, borrowersLoans);
     if (missed) {
       await backfillSignatures(db, rpc, programId, log);
       loanLists.invalidateAll();

@@ -1,4 +1,6 @@
-import type { LoanFilterColumn, LoanPage, LoanStatusFilter } from "./loan-queries.ts";
+import { DEFAULT_PAGE_LIMIT } from "../http/schemas.ts";
+import { type LoanFilterColumn, type LoanPage, type LoanStatusFilter, pageOf } from "./loan-queries.ts";
+import type { LoanRow } from "./loan-view.ts";
 
 /**
  * Loan list pages (the database rows of GET /loan/user and the other loan lists) kept in memory between the
@@ -18,8 +20,15 @@ export interface LoanListCache {
   setEnabled(on: boolean): void;
   /** The page from memory, or `load()`ed and kept when no write concerning it was committed meanwhile. */
   read(key: LoanPageKey, load: () => Promise<LoanPage>): Promise<LoanPage>;
-  /** A committed write changed loans of these borrowers (and so, possibly, any other list). */
-  invalidateBorrowers(borrowers: Iterable<string>): void;
+  /**
+   * A committed write changed loans of these borrowers (and so, possibly, any other list). `loans`, read in the
+   * writing transaction after its writes: every loan of each borrower, newest first; their pages (those kept and
+   * the first page a wallet asks for) are then made from them instead of being read again.
+   */
+  invalidateBorrowers(
+    borrowers: Iterable<string>,
+    loans?: ReadonlyMap<string, readonly LoanRow[]> | null,
+  ): void;
   /** A committed write changed loans it cannot name. */
   invalidateAll(): void;
   /** Pages kept now. */
@@ -48,7 +57,7 @@ export function createLoanListCache(): LoanListCache {
   /** Pages of the lists other than the borrower's: every loan write may change them. */
   let othersInvalidatedAt = 0;
   const borrowerInvalidatedAt = new Map<string, number>();
-  const pages = new Map<string, { page: LoanPage; borrower: string | undefined }>();
+  const pages = new Map<string, { key: LoanPageKey; page: LoanPage; borrower: string | undefined }>();
   /** The kept pages of each borrower's list. */
   const byBorrower = new Map<string, Set<string>>();
 
@@ -62,6 +71,17 @@ export function createLoanListCache(): LoanListCache {
       const keys = byBorrower.get(entry.borrower);
       keys?.delete(key);
       if (keys?.size === 0) byBorrower.delete(entry.borrower);
+    }
+  };
+  const store = (k: LoanPageKey, page: LoanPage) => {
+    const key = keyOf(k);
+    const borrower = k.column === "borrower" ? k.value : undefined;
+    drop(key);
+    if (pages.size >= MAX_PAGES) drop(pages.keys().next().value!);
+    pages.set(key, { key: k, page, borrower });
+    if (borrower !== undefined) {
+      const keys = byBorrower.get(borrower) ?? byBorrower.set(borrower, new Set()).get(borrower)!;
+      keys.add(key);
     }
   };
   const clear = () => {
@@ -88,8 +108,7 @@ export function createLoanListCache(): LoanListCache {
     },
     async read(k, load) {
       if (!enabled) return load();
-      const key = keyOf(k);
-      const hit = pages.get(key);
+      const hit = pages.get(keyOf(k));
       if (hit !== undefined) return hit.page;
       const startedAt = clock;
       const page = await load();
@@ -98,24 +117,27 @@ export function createLoanListCache(): LoanListCache {
         allInvalidatedAt,
         borrower === undefined ? othersInvalidatedAt : (borrowerInvalidatedAt.get(borrower) ?? 0),
       );
-      if (enabled && invalidatedAt <= startedAt) {
-        if (pages.size >= MAX_PAGES) drop(pages.keys().next().value!);
-        drop(key);
-        pages.set(key, { page, borrower });
-        if (borrower !== undefined) {
-          const keys = byBorrower.get(borrower) ?? byBorrower.set(borrower, new Set()).get(borrower)!;
-          keys.add(key);
-        }
-      }
+      if (enabled && invalidatedAt <= startedAt) store(k, page);
       return page;
     },
-    invalidateBorrowers(borrowers) {
+    invalidateBorrowers(borrowers, loans) {
       if (!enabled) return;
       if (borrowerInvalidatedAt.size >= MAX_REMEMBERED_BORROWERS) return clear();
       const at = ++clock;
       for (const borrower of borrowers) {
         borrowerInvalidatedAt.set(borrower, at);
+        const kept = [...(byBorrower.get(borrower) ?? [])].map((key) => pages.get(key)!.key);
         for (const key of byBorrower.get(borrower) ?? []) drop(key);
+        const all = loans?.get(borrower);
+        if (all === undefined) continue;
+        const first: LoanPageKey = {
+          column: "borrower",
+          value: borrower,
+          status: undefined,
+          limit: DEFAULT_PAGE_LIMIT,
+          offset: 0,
+        };
+        for (const k of [first, ...kept]) store(k, pageOf(all, k.status, k.limit, k.offset));
       }
       invalidateOthers();
     },

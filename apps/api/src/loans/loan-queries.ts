@@ -7,7 +7,7 @@ export type LoanFilterColumn = "borrower" | "lender" | "pool" | "collection" | "
 
 export type LoanStatusFilter = "ongoing" | "repaid" | "liquidated" | "sold";
 
-const STATUS_VALUE: Record<LoanStatusFilter, string> = {
+export const STATUS_VALUE: Record<LoanStatusFilter, string> = {
   ongoing: "Ongoing",
   repaid: "Repaid",
   liquidated: "Liquidated",
@@ -52,4 +52,44 @@ export async function queryLoanPage(
     [value, statusValue],
   );
   return { rows, totalCount: readNumber(counts[0]?.total), ongoingCount: readNumber(counts[0]?.ongoing) };
+}
+
+/** Most rows {@link queryBorrowersLoans} reads at once; beyond, it reads nothing (the lists are read per request). */
+const MAX_BORROWER_ROWS = 5_000;
+
+/**
+ * Every loan of each of `borrowers`, newest first (the order of the loan lists), or null when they hold more than
+ * MAX_BORROWER_ROWS loans together.
+ */
+export async function queryBorrowersLoans(
+  q: Queryable,
+  borrowers: readonly string[],
+): Promise<Map<string, LoanRow[]> | null> {
+  const rows = await q.query<LoanRow>(
+    `SELECT ${LOAN_COLUMNS} FROM loans WHERE borrower = ANY($1::text[])
+     ORDER BY borrower, created_at DESC, pubkey LIMIT ${MAX_BORROWER_ROWS + 1}`,
+    [[...borrowers]],
+  );
+  if (rows.length > MAX_BORROWER_ROWS) return null;
+  const byBorrower = new Map<string, LoanRow[]>(borrowers.map((b) => [b, []]));
+  for (const row of rows) byBorrower.get(row.borrower)?.push(row);
+  return byBorrower;
+}
+
+/**
+ * The page queryLoanPage answers for `status`, `limit` and `offset` over `all`, every loan of the filter newest
+ * first (the same rows and counts, without asking the database).
+ */
+export function pageOf(
+  all: readonly LoanRow[],
+  status: LoanStatusFilter | undefined,
+  limit: number,
+  offset: number,
+): LoanPage {
+  const matching = status === undefined ? all : all.filter((row) => row.status === STATUS_VALUE[status]);
+  return {
+    rows: matching.slice(offset, offset + limit),
+    totalCount: matching.length,
+    ongoingCount: matching.filter((row) => row.status === "Ongoing").length,
+  };
 }
