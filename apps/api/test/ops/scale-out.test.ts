@@ -10,8 +10,12 @@ import { join, resolve } from "node:path";
 import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
 import {
   decodeLoanAccount,
+  decodeSwapPool,
   findBankPda,
+  getAddSwapLiquidityInstruction,
   getInitializeConfigInstruction,
+  getInitializeSwapPoolInstruction,
+  getSetVenuesInstruction,
   readKeypairFile,
 } from "@cistern/sdk";
 import {
@@ -29,6 +33,7 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.ts";
 import {
   type Built,
@@ -41,6 +46,7 @@ import {
 
 const REPO = resolve(import.meta.dirname, "../../../..");
 const LENDING_SO = join(REPO, "programs/lending/build/lending.so");
+const SWAP_VENUE_SO = join(REPO, "programs/swap-venue/build/swap-venue.so");
 const DAY = 86_400;
 
 interface ApiProcess {
@@ -137,7 +143,7 @@ describe("scale-out: two API processes over one PostgreSQL", () => {
       rpcPort: 0,
       dataDir: join(dataDir, "chain"),
       slotMs: 80,
-      programs: [{ soPath: LENDING_SO }],
+      programs: [{ soPath: LENDING_SO }, { soPath: SWAP_VENUE_SO }],
     });
     t = await createTestDatabase("postgres");
     const env = {
@@ -172,6 +178,64 @@ describe("scale-out: two API processes over one PostgreSQL", () => {
       ],
       admin,
     );
+    // JTO is valued from the chain: the local swap venue pinned, with a JTO/USDC pool at 2.5 USDC a JTO
+    const venue = net.programs[1]!.programId as Address;
+    const init = await getInitializeSwapPoolInstruction({
+      programAddress: venue,
+      payer: admin,
+      mintX: JTO_MINT,
+      mintY: USDC_MINT,
+      feeBps: 30,
+    });
+    await sendDirect(
+      net.rpcUrl,
+      [
+        await getSetVenuesInstruction({
+          programAddress: net.programs[0]!.programId as Address,
+          admin,
+          swapProgram: venue,
+        }),
+        init,
+      ],
+      admin,
+    );
+    await net.fundWallet(admin.address, {
+      tokens: [
+        { mint: JTO_MINT, amount: 100_000_000_000_000n },
+        { mint: USDC_MINT, amount: 250_000_000_000n },
+      ],
+    });
+    const rpc = createSolanaRpc(net.rpcUrl);
+    const { value } = await rpc
+      .getAccountInfo(init.pool, { encoding: "base64", commitment: "confirmed" })
+      .send();
+    const pool = { ...decodeSwapPool(Buffer.from(value!.data[0], "base64")), address: init.pool };
+    const jtoIsA = pool.mintA === JTO_MINT;
+    await sendDirect(
+      net.rpcUrl,
+      [
+        await getAddSwapLiquidityInstruction({
+          programAddress: venue,
+          depositor: admin,
+          pool,
+          depositorTokenA: await findAssociatedTokenAddress(admin.address, pool.mintA),
+          depositorTokenB: await findAssociatedTokenAddress(admin.address, pool.mintB),
+          amountA: jtoIsA ? 100_000_000_000_000n : 250_000_000_000n,
+          amountB: jtoIsA ? 250_000_000_000n : 100_000_000_000_000n,
+        }),
+      ],
+      admin,
+    );
+    // both processes have read the pool (their valuation reads it every slot)
+    for (const p of processes)
+      for (let i = 0; ; i++) {
+        const { prices } = (await (await fetch(`${p.url}/prices`)).json()) as {
+          prices: Record<string, unknown>;
+        };
+        if (prices[JTO_MINT] !== undefined) break;
+        if (i > 100) throw new Error(`no JTO price from ${p.url}: ${JSON.stringify(prices)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
   }, 120_000);
 
   afterAll(async () => {
