@@ -147,17 +147,17 @@ describe("loans page", () => {
       "· Programmable NFT",
       "· Core asset",
     ]);
-    // their rows offer Repay only, and say why
+    // their rows offer Repay and Extend but no instant sell, and say why
     const row = (loan: { pubkey: string }) =>
       table.querySelector(`[data-loan="${loan.pubkey}"]`)! as HTMLElement;
-    expect(within(row(classic)).queryByRole("button", { name: "Extend" })).not.toBeNull();
+    expect(within(row(classic)).queryByTestId("instant-sell")).not.toBeNull();
     for (const loan of [pnft, core]) {
-      expect(within(row(loan)).queryByRole("button", { name: "Extend" })).toBeNull();
-      expect(within(row(loan)).queryByTestId("instant-sell")).toBeNull();
+      expect(within(row(loan)).getByRole("button", { name: "Extend" })).toBeDefined();
       expect(within(row(loan)).getByRole("button", { name: "Repay" })).toBeDefined();
+      expect(within(row(loan)).queryByTestId("instant-sell")).toBeNull();
     }
-    expect(within(row(pnft)).getByTestId("repay-only-why").textContent).toBe(
-      "A loan against a programmable NFT can only be repaid for now.",
+    expect(within(row(pnft)).getByTestId("no-sale-why").textContent).toBe(
+      "A loan against a programmable NFT cannot be sold instantly yet.",
     );
   });
 

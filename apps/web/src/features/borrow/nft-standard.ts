@@ -33,11 +33,12 @@ export function describeCustody(standard: NftStandard): string | null {
 }
 
 /**
- * Why a loan (by its loanType) can only be repaid or left to default for now, or null when it can also be extended,
- * moved or sold: the program moves a programmable NFT or a Core asset in custody only at take, repay and liquidation.
+ * Why a loan (by its loanType) offers no instant sell, or null when it does: the program sells a classic NFT out of its
+ * escrow only (a programmable NFT or a Core asset can be repaid, extended or moved, and defaults to the lender).
  */
-export function getRepayOnlyNote(loanType: string): string | null {
-  if (loanType === "ProgrammableNft") return "A loan against a programmable NFT can only be repaid for now.";
-  if (loanType === "CoreNft") return "A loan against a Core asset can only be repaid for now.";
+export function getNoSaleNote(loanType: string): string | null {
+  if (loanType === "ProgrammableNft")
+    return "A loan against a programmable NFT cannot be sold instantly yet.";
+  if (loanType === "CoreNft") return "A loan against a Core asset cannot be sold instantly yet.";
   return null;
 }

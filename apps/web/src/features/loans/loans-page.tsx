@@ -7,7 +7,7 @@ import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/pa
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useLocationHref } from "../../lib/location.ts";
 import { ChainSlowWarning } from "../../shell/chain-slow-warning.tsx";
-import { getRepayOnlyNote } from "../borrow/nft-standard.ts";
+import { getNoSaleNote } from "../borrow/nft-standard.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { MyRequests } from "../requests/my-requests.tsx";
 import { CalendarFeed } from "./calendar-feed.tsx";
@@ -181,36 +181,28 @@ function BorrowerLoans({ owner }: { owner: string }) {
                         >
                           Repay
                         </button>
-                        {getRepayOnlyNote(row.loan.loanType) !== null ? (
-                          <small className="pg-why" data-testid="repay-only-why">
-                            {getRepayOnlyNote(row.loan.loanType)}
-                          </small>
-                        ) : (
-                          <>
-                            <button
-                              type="button"
-                              className="button"
-                              disabled={tx.busy || row.phase === "liquidatable"}
-                              aria-describedby={
-                                row.phase === "liquidatable" ? `why-${row.loan.pubkey}` : undefined
-                              }
-                              onClick={() => setExtending(row.loan.pubkey)}
-                            >
-                              Extend
-                            </button>
-                            <RefinanceHint
-                              row={row}
-                              busy={tx.busy}
-                              onOpen={(r) => setMoving(r.loan.pubkey)}
-                            />
-                          </>
-                        )}
-                        {row.phase === "liquidatable" && getRepayOnlyNote(row.loan.loanType) === null ? (
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={tx.busy || row.phase === "liquidatable"}
+                          aria-describedby={
+                            row.phase === "liquidatable" ? `why-${row.loan.pubkey}` : undefined
+                          }
+                          onClick={() => setExtending(row.loan.pubkey)}
+                        >
+                          Extend
+                        </button>
+                        <RefinanceHint row={row} busy={tx.busy} onOpen={(r) => setMoving(r.loan.pubkey)} />
+                        {row.phase === "liquidatable" ? (
                           <small className="pg-why" id={`why-${row.loan.pubkey}`} data-testid="extend-why">
                             Past grace: a loan can no longer be extended, only repaid.
                           </small>
                         ) : null}
-                        {getRepayOnlyNote(row.loan.loanType) !== null ? null : (
+                        {getNoSaleNote(row.loan.loanType) !== null ? (
+                          <small className="pg-why" data-testid="no-sale-why">
+                            {getNoSaleNote(row.loan.loanType)}
+                          </small>
+                        ) : (
                           <button
                             type="button"
                             className="button"
