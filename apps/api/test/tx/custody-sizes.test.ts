@@ -5,6 +5,7 @@
 // without (the factory's rule).
 import {
   type CoreCustody,
+  getExtendInstruction,
   getLiquidateInstruction,
   getRepayInstruction,
   getTakeLoanInstruction,
@@ -26,6 +27,17 @@ import {
 } from "../../src/tx/builder/wire-instructions.ts";
 
 const key = async (): Promise<Address> => (await generateKeyPairSigner()).address;
+const ATTESTED_COLLECTION = "So11111111111111111111111111111111111111112" as Address;
+/** Any attestation: its 80 bytes are the same size whatever it says. */
+const attestationOf = () => ({
+  collateralValueBaseUnits: 1n,
+  collection: ATTESTED_COLLECTION,
+  currencyPriceMicroUsd: 1n,
+  walletAgeSeconds: 0n,
+  pastLoans: 0n,
+  volumeMicroUsd: 0n,
+  slot: 1n,
+});
 const BLOCKHASH = "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N";
 
 async function custodies(mint: Address, token: Address): Promise<Record<string, NftCustody>> {
@@ -89,15 +101,7 @@ describe("take-loan, repay and liquidate transactions per NFT standard fit one p
         durationSeconds: 86_400n,
         collateralAmountBaseUnits: 1n,
         expectedAprBps: 1,
-        attestation: {
-          collateralValueBaseUnits: 1n,
-          collection: await key(),
-          currencyPriceMicroUsd: 1n,
-          walletAgeSeconds: 0n,
-          pastLoans: 0n,
-          volumeMicroUsd: 0n,
-          slot: 1n,
-        },
+        attestation: attestationOf(),
         pullFromVenue: {
           venues: await key(),
           venueProgram: await key(),
@@ -130,6 +134,27 @@ describe("take-loan, repay and liquidate transactions per NFT standard fit one p
         repay,
         ...repayFlow.after,
       ]);
+      // an extend with a whitelist, SOL wrapped for the interest and unwrapped after (as extendPlan)
+      const extend = await getExtendInstruction({
+        programAddress: program!,
+        borrower: borrower!,
+        oracle: oracle!,
+        pool: pool!,
+        bank: bank!,
+        oldLoan: await key(),
+        collateralMint: mint,
+        borrowerCurrencyTokenAccount: repayFlow.tokenAccount,
+        whitelist,
+        nonce: 2n,
+        principalBaseUnits: 1n,
+        durationSeconds: 86_400n,
+        collateralAmountBaseUnits: 1n,
+        expectedAprBps: 1,
+        attestation: attestationOf(),
+        custody,
+        poolOwner: owner!,
+      });
+      const extendTx = await measure(program!, borrower!, [...repayFlow.before, extend, ...repayFlow.after]);
       const dest = standard === "CoreNft" ? owner! : await key();
       const liquidate = await getLiquidateInstruction({
         programAddress: program!,
@@ -144,9 +169,9 @@ describe("take-loan, repay and liquidate transactions per NFT standard fit one p
         standard === "Nft" ? [createAssociatedTokenIdempotent(liquidator!, dest, owner!, mint)] : [];
       const liquidateTx = await measure(program!, liquidator!, [...destAta, liquidate]);
       rows.push(
-        `${standard}: take-loan ${shown(takeTx)} / ${takeTx.units} CU limit, repay ${shown(repayTx)} / ${repayTx.units} CU, liquidate ${shown(liquidateTx)} / ${liquidateTx.units} CU`,
+        `${standard}: take-loan ${shown(takeTx)} / ${takeTx.units} CU limit, extend ${shown(extendTx)} / ${extendTx.units} CU, repay ${shown(repayTx)} / ${repayTx.units} CU, liquidate ${shown(liquidateTx)} / ${liquidateTx.units} CU`,
       );
-      sizes.push(takeTx.bytes, repayTx.bytes, liquidateTx.bytes);
+      sizes.push(takeTx.bytes, extendTx.bytes, repayTx.bytes, liquidateTx.bytes);
     }
     console.log(rows.join("\n"));
     for (const bytes of sizes) expect(bytes).toBeLessThanOrEqual(MAX_TRANSACTION_BYTES);
