@@ -174,6 +174,7 @@ function borrowerChild(): void {
     if (m.run !== undefined) {
       const { api, pool } = m.run;
       const interval = 1000 / RATE;
+      const cpuBefore = process.cpuUsage();
       const start = performance.now();
       const journeys: Promise<Outcome>[] = [];
       for (let i = 0; i < signers.length; i++) {
@@ -187,7 +188,8 @@ function borrowerChild(): void {
       }
       const offeredSeconds = (performance.now() - start) / 1000;
       const outcomes = await Promise.all(journeys);
-      process.send!({ outcomes, offeredSeconds });
+      const used = process.cpuUsage(cpuBefore);
+      process.send!({ outcomes, offeredSeconds, walletsCpuMs: (used.user + used.system) / 1000 });
     }
   });
 }
@@ -317,9 +319,11 @@ async function main(): Promise<void> {
     const chainCpuBefore = await localnet.cpuMs();
     const dbBefore = getPgliteStats();
     child.send({ run: { api: base, pool } });
-    const { outcomes, offeredSeconds } = await fromChild<{ outcomes: Outcome[]; offeredSeconds: number }>(
-      "outcomes",
-    );
+    const { outcomes, offeredSeconds, walletsCpuMs } = await fromChild<{
+      outcomes: Outcome[];
+      offeredSeconds: number;
+      walletsCpuMs: number;
+    }>("outcomes");
     const cpu = process.cpuUsage(cpuBefore);
     const apiCpuMs = (cpu.user + cpu.system) / 1000;
     const chainCpuMs = (await localnet.cpuMs()) - chainCpuBefore;
@@ -356,7 +360,7 @@ async function main(): Promise<void> {
     // what each loan cost, a figure the machine's other load moves far less than latency
     const per = (x: number) => (x / Math.max(1, confirmed)).toFixed(2);
     console.log(
-      `per confirmed loan: API process CPU ${per(apiCpuMs)} ms, localnet process CPU ${per(chainCpuMs)} ms, PGlite ${per(dbAfter.statements - dbBefore.statements)} statements holding it ${per(dbAfter.ms - dbBefore.ms)} ms`,
+      `per confirmed loan: API process CPU ${per(apiCpuMs)} ms, localnet process CPU ${per(chainCpuMs)} ms, wallets process CPU ${per(walletsCpuMs)} ms, PGlite ${per(dbAfter.statements - dbBefore.statements)} statements holding it ${per(dbAfter.ms - dbBefore.ms)} ms`,
     );
     const kinds = [...dbAfter.byKind]
       .map(([kind, k]) => {
