@@ -73,9 +73,7 @@ function kitView(wire: string, loadedWritable: string[]) {
   const { numSignerAccounts: s, numReadonlySignerAccounts: rs, numReadonlyNonSignerAccounts: rn } = m.header;
   const n = m.staticAccounts.length;
   return {
-    messageHash: createHash("sha256")
-      .update(tx.messageBytes as Uint8Array)
-      .digest("hex"),
+    messageHash: createHash("sha256").update(new Uint8Array(tx.messageBytes)).digest("hex"),
     writableAccounts: m.staticAccounts
       .filter((_, i) => i < s - rs || (i >= s && i < n - rn))
       .map(String)
