@@ -138,6 +138,12 @@ export function createValuationService(input: {
     },
     start() {
       if (timers.length > 0) return;
+      for (const source of [input.tokens, input.collections])
+        if (source.refreshMs >= guards.maxAgeSeconds * 1000)
+          log.warn(
+            `${source.name} is read every ${source.refreshMs} ms but a price older than ${guards.maxAgeSeconds} s is ` +
+              "refused: its prices go stale between reads (shorten the refresh or lengthen VALUATION_MAX_AGE_SECONDS)",
+          );
       void service.refresh();
       const every = (ms: number, what: string, step: () => Promise<void>) => {
         let running = false;
