@@ -21,6 +21,7 @@ describe("ERROR_CODES", () => {
       ["INVALID_INTEREST", 2000, 2999],
       ["DURATION_", 2000, 2999],
       ["LOAN_", 2000, 2999],
+      ["NO_RELIABLE_PRICE", 2000, 2999],
       ["UNKNOWN_POOL_TYPE", 3000, 3999],
       ["INVALID_POOL_FORM", 3000, 3999],
       ["HTTP_", 4000, 4999],
