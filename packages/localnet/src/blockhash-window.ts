@@ -7,10 +7,10 @@ export const MIN_BLOCKHASH_VALIDITY_MS = 60_000;
 
 /**
  * Blocks a blockhash stays valid at a given slot duration: 150 (as mainnet, 60 s at 400 ms), more
- * with faster slots so that it never lasts less than 60 s.
+ * with faster slots so that it never lasts less than `minValidityMs` (60 s unless told otherwise).
  */
-export function getMaxBlockhashAge(slotMs: number): number {
-  return Math.max(MAX_BLOCKHASH_AGE, Math.ceil(MIN_BLOCKHASH_VALIDITY_MS / slotMs));
+export function getMaxBlockhashAge(slotMs: number, minValidityMs = MIN_BLOCKHASH_VALIDITY_MS): number {
+  return Math.max(MAX_BLOCKHASH_AGE, Math.ceil(minValidityMs / slotMs));
 }
 
 /** The ring of recent blockhashes a transaction may reference. */

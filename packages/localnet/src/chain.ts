@@ -70,6 +70,8 @@ export interface ChainOptions {
   historyTransactions?: number;
   /** Ledger lines appended since the last compaction that make the next snapshot compact the ledger. */
   compactAfterEntries?: number;
+  /** Shortest wall time a blockhash stays valid (default 60 s; never fewer than 150 blocks). */
+  blockhashMinValidityMs?: number;
 }
 
 /** Ledger lines between compactions unless told otherwise. */
@@ -131,7 +133,7 @@ export class Chain {
   constructor(opts: ChainOptions) {
     this.dataDir = opts.dataDir;
     this.slotMs = opts.slotMs ?? 400;
-    this.window = new BlockhashWindow(getMaxBlockhashAge(this.slotMs));
+    this.window = new BlockhashWindow(getMaxBlockhashAge(this.slotMs, opts.blockhashMinValidityMs));
     this.samplePeriodMs = (opts.samplePeriodSeconds ?? 60) * 1000;
     this.history = new TxHistory(opts.historyTransactions);
     this.compactAfterEntries = opts.compactAfterEntries ?? DEFAULT_COMPACT_AFTER_ENTRIES;

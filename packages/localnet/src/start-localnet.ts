@@ -55,6 +55,11 @@ export interface StartLocalnetOptions {
   historyTransactions?: number;
   /** Ledger lines between compactions (default 20,000; a compaction runs with the next periodic snapshot). */
   compactAfterEntries?: number;
+  /**
+   * Shortest wall time a blockhash stays valid (default 60,000: web3.js v1 reuses a blockhash for up to 30 s);
+   * never fewer than 150 blocks. Tests of expiry pass 0: 150 blocks.
+   */
+  blockhashMinValidityMs?: number;
 }
 
 /** A running localnet. */
@@ -124,6 +129,7 @@ export async function startLocalnet(opts: StartLocalnetOptions): Promise<Localne
     samplePeriodSeconds: opts.samplePeriodSeconds,
     historyTransactions: opts.historyTransactions,
     compactAfterEntries: opts.compactAfterEntries,
+    blockhashMinValidityMs: opts.blockhashMinValidityMs,
   });
   const faucetKeypairPath = join(opts.dataDir, "faucet-keypair.json");
   const faucet = loadOrCreateKeypair(faucetKeypairPath);

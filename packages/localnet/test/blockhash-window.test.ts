@@ -12,6 +12,11 @@ describe("blockhash window", () => {
     expect(getMaxBlockhashAge(100)).toBe(600);
   });
 
+  it("a shorter wall-time minimum (expiry tests) still keeps 150 blocks", () => {
+    expect(getMaxBlockhashAge(80, 0)).toBe(150);
+    expect(getMaxBlockhashAge(80, 20_000)).toBe(250);
+  });
+
   it("a blockhash is valid until its height + maxAge, then forgotten", () => {
     const w = new BlockhashWindow(150);
     for (let h = 1; h <= 152; h++) w.push(hashAt(h), h);

@@ -67,7 +67,7 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
   let bank: Address;
 
   beforeAll(async () => {
-    w = await startTxWorld();
+    w = await startTxWorld({ blockhashMinValidityMs: 0 });
     lender = (await fundedWallet(w.net)).signer;
     [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
   }, 120_000);

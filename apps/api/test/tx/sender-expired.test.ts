@@ -18,7 +18,7 @@ import { fundedWallet, post, startTxWorld, type TxWorld } from "./support/tx-wor
 describe("sender: a transaction whose issued record was pruned after its blockhash expired", () => {
   let w: TxWorld;
   beforeAll(async () => {
-    w = await startTxWorld();
+    w = await startTxWorld({ blockhashMinValidityMs: 0 });
   }, 180_000);
   afterAll(async () => {
     await w?.close();

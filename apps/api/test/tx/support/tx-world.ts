@@ -311,6 +311,8 @@ export async function startTxWorld(
     prices?: FixedPrices;
     /** Extra API environment (e.g. TX_SNAPSHOT_TTL_MS). */
     env?: Record<string, string>;
+    /** The localnet's shortest blockhash validity (0 for expiry tests: 150 blocks of 80 ms, 12 s). */
+    blockhashMinValidityMs?: number;
   } = {},
 ): Promise<TxWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "cistern-tx-"));
@@ -318,6 +320,9 @@ export async function startTxWorld(
     rpcPort: 0,
     dataDir: join(dataDir, "chain"),
     slotMs: 80,
+    ...(options.blockhashMinValidityMs !== undefined
+      ? { blockhashMinValidityMs: options.blockhashMinValidityMs }
+      : {}),
     programs: [
       { soPath: options.lendingSoPath ?? SO_PATH },
       ...(options.swapVenue ? [{ soPath: SWAP_VENUE_SO_PATH }] : []),
