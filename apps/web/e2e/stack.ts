@@ -14,8 +14,11 @@ import type { FastifyInstance } from "fastify";
 import {
   createChainClient,
   ensureLendingVenue,
+  ensureMarginfi,
   ensureNftMarket,
   ensureSwapVenue,
+  type MarginfiResult,
+  pinMarginfi,
 } from "../../../packages/bootstrap/src/index.ts";
 import { startChatTimeline } from "../../api/src/chat/chat-timeline.ts";
 import { createApp, createIndexer, loadConfig } from "../../api/src/index.ts";
@@ -45,6 +48,8 @@ export interface Stack {
    * journeys run a round when they need it): liquidates every loan past expiry + grace to its pool owner.
    */
   runKeeperRound(): Promise<KeeperRound>;
+  /** marginfi's group and banks when the stack was started with `lendingVenue: "marginfi"`. */
+  marginfi?: MarginfiResult;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,11 @@ export async function startStack(options: {
   env?: Record<string, string>;
   /** Where prices and collection values come from (default: the chain's market and pools, as `npm start`). */
   valuationSources?: ValuationSources;
+  /**
+   * The pinned lending venue: the local lending venue (default), or marginfi v2 as `npm start` pins it (the
+   * bootstrap's group and USDC / SOL banks with their demo market, the API given MARGINFI_GROUP / MARGINFI_BANKS).
+   */
+  lendingVenue?: "local" | "marginfi";
 }): Promise<Stack> {
   const root = await makeTempDir("cistern-web-stack-");
   const buildDir = join(root, "dist");
@@ -86,6 +96,26 @@ export async function startStack(options: {
     programs: [{ soPath: LENDING_SO }],
   });
   const programId = localnet.programs[0]!.programId;
+  const admin = await createKeyPairSignerFromBytes(
+    Uint8Array.from(JSON.parse(await readFile(localnet.faucetKeypairPath, "utf8")) as number[]),
+  );
+  const chain = createChainClient({
+    rpcUrl: localnet.rpcUrl,
+    wsUrl: localnet.wsUrl,
+    cluster: "localnet",
+  });
+  // marginfi's group and banks are made before the API starts (it reads them from its environment, as with
+  // `npm start`); the lending program pins them once its config exists, below
+  const marginfi =
+    options.lendingVenue === "marginfi"
+      ? await ensureMarginfi({ chain, dataDir: root, admin, demo: true })
+      : undefined;
+  const marginfiEnv: Record<string, string> = marginfi
+    ? {
+        MARGINFI_GROUP: marginfi.group,
+        MARGINFI_BANKS: marginfi.banks.map((b) => `${b.mint}:${b.bank}`).join(","),
+      }
+    : {};
   const env = {
     LOG_LEVEL: "silent",
     DATA_DIR: join(root, "api"),
@@ -94,6 +124,7 @@ export async function startStack(options: {
     INDEXER_RECONCILE_MS: "1000",
     PRICE_REFRESH_MS: "60000",
     TX_REBROADCAST_MS: "500",
+    ...marginfiEnv,
     ...options.env,
   };
   const config = loadConfig(env);
@@ -120,9 +151,6 @@ export async function startStack(options: {
 
   // Program config: the faucet (the program's upgrade authority) is the admin, the API's oracle
   // co-signs loans, fees go to a fresh treasury.
-  const admin = await createKeyPairSignerFromBytes(
-    Uint8Array.from(JSON.parse(await readFile(localnet.faucetKeypairPath, "utf8")) as number[]),
-  );
   const init = await getInitializeConfigInstruction({
     programAddress: programId as never,
     admin: admin.address,
@@ -147,11 +175,6 @@ export async function startStack(options: {
   if (!sent.ok || !sentBody.result)
     throw new Error(`config initialisation failed: ${JSON.stringify(sentBody)}`);
   // The local swap venue, as npm start has it: deployed, pinned, its demo pairs seeded at the demo prices.
-  const chain = createChainClient({
-    rpcUrl: localnet.rpcUrl,
-    wsUrl: localnet.wsUrl,
-    cluster: "localnet",
-  });
   await ensureSwapVenue({
     chain,
     dataDir: root,
@@ -160,7 +183,7 @@ export async function startStack(options: {
     soPath: SWAP_VENUE_SO,
     demo: true,
   });
-  // and the local lending venue with its USDC and SOL reserves
+  // and the local lending venue with its USDC and SOL reserves (deployed, not pinned, when marginfi is the venue)
   await ensureLendingVenue({
     chain,
     dataDir: root,
@@ -168,6 +191,7 @@ export async function startStack(options: {
     lendingProgramId: programId as never,
     soPath: LENDING_VENUE_SO,
     demo: true,
+    pin: marginfi === undefined,
   });
   // and the local NFT market with the demo market maker's listings and bids
   await ensureNftMarket({
@@ -178,6 +202,7 @@ export async function startStack(options: {
     soPath: NFT_MARKET_SO,
     demo: true,
   });
+  if (marginfi) marginfi.venuesAction = await pinMarginfi(chain, admin, programId as never, marginfi.group);
   // the API started before the venues were seeded: it values from the seeded market and pools now, as `npm start`
   // (which seeds before the API starts) does from its first request
   await ctx.prices.refresh();
@@ -206,6 +231,7 @@ export async function startStack(options: {
     programId,
     tx,
     runKeeperRound: () => keeper.runRound(),
+    ...(marginfi ? { marginfi } : {}),
     async close() {
       await web?.close();
       await api.close();
