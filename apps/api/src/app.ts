@@ -102,12 +102,16 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     overrides.now !== undefined
       ? async () => overrides.now!()
       : () => chainClock.recentUnixTime().catch(() => Math.floor(Date.now() / 1000));
+  // one read path: the localnet answers DAS on its own RPC port, as DAS-enabled mainnet RPC providers do
+  const assets = overrides.assetSource ?? createDasAssetSource(config.dasUrl ?? config.solanaRpcUrl);
   const catalog = createCatalogService(
     overrides.catalogSource ??
       createFileCatalogSource(config.valuation.catalogFile ?? getCatalogFilePath(config.cluster)),
     db,
     now,
     (error) => app.log.warn({ err: error }, "catalogue load failed"),
+    // a collection the catalogue file gives no image takes its collection NFT's, from DAS
+    async (collectionId) => (await assets.fetchAsset(collectionId))?.image || null,
   );
   let loadedCatalog: Catalog | undefined;
   const prices = createValuationService({
@@ -133,10 +137,7 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     rpc,
     prices,
     catalog,
-    assets:
-      overrides.assetSource ??
-      // one read path: the localnet answers DAS on its own RPC port, as DAS-enabled mainnet RPC providers do
-      createDasAssetSource(config.dasUrl ?? config.solanaRpcUrl),
+    assets,
     images: createImageChecker(config.imageProxyUrl),
     now,
     chainNow,

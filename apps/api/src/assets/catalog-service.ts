@@ -13,19 +13,39 @@ const EMPTY: Catalog = { tokens: [], collections: [] };
 /** After a failed load, requests get the last catalogue (or an empty one) for this long before a retry. */
 export const CATALOG_RETRY_SECONDS = 10;
 
+/**
+ * A collection's image when its catalogue entry has none: its collection NFT's, from the asset API (DAS getAsset);
+ * null when the asset API does not know it (the entry keeps no image).
+ */
+export type CollectionImageLookup = (collectionId: string) => Promise<string | null>;
+
+/** Fills the images the catalogue file leaves out from the asset API; a failed lookup leaves the entry as it is. */
+async function withImages(catalog: Catalog, lookup: CollectionImageLookup | undefined): Promise<Catalog> {
+  if (lookup === undefined || catalog.collections.every((c) => c.image !== "")) return catalog;
+  const collections = await Promise.all(
+    catalog.collections.map(async (c) => {
+      if (c.image !== "") return c;
+      const image = await lookup(c.collectionId).catch(() => null);
+      return image ? { ...c, image } : c;
+    }),
+  );
+  return { ...catalog, collections };
+}
+
 /** Creates the catalogue service; a source failure yields an empty catalogue (logged by the caller). */
 export function createCatalogService(
   source: CatalogSource,
   db: Database,
   now: () => number,
   onError: (error: unknown) => void,
+  imageOf?: CollectionImageLookup,
 ): CatalogService {
   let cached: Catalog | undefined;
   let loading: Promise<Catalog> | undefined;
   let failedAt = Number.NEGATIVE_INFINITY;
   async function load(): Promise<Catalog> {
     try {
-      const catalog = await source.fetchCatalog();
+      const catalog = await withImages(await source.fetchCatalog(), imageOf);
       await store(db, catalog, Math.floor(now()));
       cached = catalog;
       return catalog;

@@ -202,9 +202,11 @@ describe("SOLANA_CLUSTER=devnet npm start values from the production adapters", 
       .toBe("12400000000");
     const [c] = (await get("/collection/collections")) as {
       collectionId: string;
-      metadata: { collectionName: string; magicEdenSlug: string; tensorSlug: string };
+      metadata: { collectionName: string; thumbnail: string; magicEdenSlug: string; tensorSlug: string };
       isLocked: boolean;
     }[];
+    // the file names no image: the collection NFT's, from DAS (the local RPC serves it)
+    expect(c!.metadata.thumbnail).toBe(collection.image);
     expect(c).toMatchObject({
       collectionId: collection.collectionId,
       metadata: {
