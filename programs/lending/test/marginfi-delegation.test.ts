@@ -16,13 +16,7 @@ import {
 } from "@cistern/sdk/testing";
 import { generateKeyPairSigner } from "@solana/kit";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  createMarginfiWorld,
-  DAY,
-  i80f48At,
-  type MarginfiWorld,
-  MFI,
-} from "./support/marginfi-world.ts";
+import { createMarginfiWorld, DAY, i80f48At, type MarginfiWorld, MFI } from "./support/marginfi-world.ts";
 import { failureCode } from "./support/sale-world.ts";
 
 describe("delegation through marginfi v2 (LiteSVM, the real program)", () => {
