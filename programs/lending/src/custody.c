@@ -8,6 +8,9 @@ u64 custody_lock_other(const Custody *c, const SolAccountInfo *owner, const SolA
   if (c->nft_type == NFT_TYPE_CORE && c->core && amount == 1 && pubkey_eq(from->key, c->escrow->key) &&
       pubkey_eq(owner->key, c->core->owner->key))
     return core_lock(c);
+  if (c->nft_type == NFT_TYPE_CNFT && c->cnft && amount == 1 && pubkey_eq(from->key, c->escrow->key) &&
+      pubkey_eq(owner->key, c->cnft->owner->key))
+    return cnft_lock(c);
   return E_INVALID_COLLATERAL;
 }
 
@@ -17,6 +20,11 @@ u64 custody_release_other(const Custody *c, const SolAccountInfo *to, const SolA
     /* to the borrower: the custody's own account (the asset) names where it returns, the borrower's wallet */
     if (to_borrower) return pubkey_eq(to->key, c->escrow->key) ? core_transfer_out(c, c->core->owner) : E_ACCOUNT_MISMATCH;
     return core_transfer_out(c, to);
+  }
+  if (c->nft_type == NFT_TYPE_CNFT && c->cnft) {
+    /* to the borrower: the leaf's tree names nothing; the borrower's wallet is `owner` (Repay's account 0) */
+    if (to_borrower) return pubkey_eq(to->key, c->escrow->key) ? cnft_transfer_out(c, c->cnft->owner) : E_ACCOUNT_MISMATCH;
+    return cnft_transfer_out(c, to);
   }
   if (c->nft_type != NFT_TYPE_PNFT || !c->pnft) return E_INVALID_COLLATERAL;
   if (to_borrower) return pubkey_eq(to->key, c->escrow->key) ? pnft_release_to_owner(c) : E_ACCOUNT_MISMATCH;

@@ -15,6 +15,7 @@
 #define NFT_TYPE_CLASSIC 0 /* SPL token (an NFT or a token) in an escrow token account of the loan PDA */
 #define NFT_TYPE_PNFT 1    /* a programmable NFT left in the borrower's token account, delegated to the loan and locked */
 #define NFT_TYPE_CORE 2    /* a Metaplex Core asset, owned by the loan PDA for the loan's life (Core TransferV1) */
+#define NFT_TYPE_CNFT 3    /* a compressed NFT (Bubblegum V1 leaf), owned by the loan PDA for the loan's life */
 
 /* The accounts a programmable NFT's custody goes through: Token Metadata's own instructions, with the rule set the
  * metadata names (the pNFT block of TakeLoan, Repay and Liquidate; LAYOUT.md). Liquidate adds the destination. */
@@ -45,6 +46,20 @@ typedef struct {
   const SolAccountInfo *owner;      /* the borrower's wallet */
 } CoreAccounts;
 
+/* The accounts and leaf a compressed NFT's custody goes through (Bubblegum Transfer). */
+#define CNFT_MAX_PROOF 24
+typedef struct {
+  const SolAccountInfo *tree;        /* the Merkle tree (== the custody's `escrow`) */
+  const SolAccountInfo *tree_config; /* Bubblegum's tree config PDA [tree] */
+  const SolAccountInfo *bubblegum, *compression, *noop, *system;
+  const SolAccountInfo *owner;       /* TakeLoan: the borrower's wallet (the leaf's owner and delegate) */
+  const SolAccountInfo *proof;       /* the proof nodes below the canopy, proof_len accounts */
+  u64 proof_len;
+  const u8 *root, *data_hash, *creator_hash; /* 32 bytes each */
+  u64 nonce;                         /* the leaf's nonce (= its index) */
+  u8 config_bump;
+} CnftAccounts;
+
 /* The custody of one holder (a Loan or Request PDA; it signs with `signer`). */
 typedef struct {
   u8 nft_type;
@@ -56,6 +71,7 @@ typedef struct {
   union {                       /* the standard's own accounts (NULL for classic) */
     const PnftAccounts *pnft;   /* pNFT */
     const CoreAccounts *core;   /* Core */
+    const CnftAccounts *cnft;   /* compressed NFT */
   };
 } Custody;
 
@@ -95,6 +111,20 @@ u64 core_collateral(const CoreAccounts *a, SolPubkey *collection);
 u64 core_lock(const Custody *c);
 /* the holder transfers the asset to `new_owner` (Core TransferV1, the holder signing) */
 u64 core_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
+
+/* ---- custody_cnft.c ---- */
+extern const SolPubkey BUBBLEGUM_PROGRAM_ID;
+/* the program ids, the tree (SPL Account Compression's, writable), the tree config (Bubblegum's PDA of the tree) */
+u64 cnft_check_accounts(const CnftAccounts *a);
+/* whether `asset` is Bubblegum's asset id ["asset", tree, nonce] with `bump` */
+bool cnft_asset_id_matches(const SolPubkey *tree, u64 nonce, u8 bump, const SolPubkey *asset);
+/* parses MetadataArgs (Borsh, exactly `len` bytes): its verified collection, and the data and creator hashes
+ * Bubblegum commits to in a leaf (InvalidMetadata; CollectionNotVerified when it names none verified) */
+u64 cnft_read_metadata(const u8 *args, u64 len, SolPubkey *collection, u8 *data_hash, u8 *creator_hash);
+/* the owner transfers the leaf to the holder (Bubblegum Transfer) */
+u64 cnft_lock(const Custody *c);
+/* the holder transfers the leaf to `new_owner`, signing with its seeds */
+u64 cnft_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
 
 /* ---- custody.c: the other standards ---- */
 u64 custody_lock_other(const Custody *c, const SolAccountInfo *owner, const SolAccountInfo *from, u64 amount);

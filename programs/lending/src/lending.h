@@ -194,7 +194,7 @@ typedef struct {
   /* layout v2 */
   u8 closed_by; /* CLOSED_*: how the loan ended */
   u8 custody_bumps[3]; /* pNFT: the metadata, master edition and token record PDA bumps (0 for classic) */
-  u8 reserved2[4];
+  u32 leaf_nonce; /* CompressedNft: the leaf's nonce (= its index in the tree); 0 otherwise */
   SolPubkey previous_loan; /* the loan an Extend or Refinance replaced with this one; zero otherwise */
 } Loan;
 

@@ -26,12 +26,16 @@ void new_loan_accounts(NewLoan *c, const SolParameters *p, bool trailing_data, b
 /* TakeLoan's custody bytes naming a standard: 121 NFT_TYPE_PNFT (122, 123 its PDA bumps) or NFT_TYPE_CORE (122, 123
  * zero); out of line, off a classic loan's path */
 __attribute__((noinline)) static bool custody_bytes_valid(const NewLoan *c, const u8 *d) {
-  return c->custody_data && (d[121] == NFT_TYPE_PNFT || (d[121] == NFT_TYPE_CORE && (d[122] | d[123]) == 0));
+  return c->custody_data && (d[121] == NFT_TYPE_PNFT || d[121] == NFT_TYPE_CNFT ||
+                             (d[121] == NFT_TYPE_CORE && (d[122] | d[123]) == 0));
 }
 
 u64 new_loan_parse(NewLoan *c) {
   const SolParameters *p = c->p;
-  if (c->trailing_data ? p->data_len <= LOAN_DATA_LEN : p->data_len != LOAN_DATA_LEN) return E_INVALID_INSTRUCTION;
+  /* TakeLoan of a compressed NFT: the leaf follows the terms (CNFT_LEAF_OFFSET) */
+  bool leaf_data = c->custody_data && p->data_len > CNFT_LEAF_OFFSET + 41 && p->data[121] == NFT_TYPE_CNFT;
+  if (c->trailing_data ? p->data_len <= LOAN_DATA_LEN : (p->data_len != LOAN_DATA_LEN && !leaf_data))
+    return E_INVALID_INSTRUCTION;
   const u8 *d = p->data;
   c->loan_bump = d[1];
   c->escrow_bump = d[2];
@@ -341,6 +345,55 @@ __attribute__((noinline)) static u64 take_loan_core_lock(const NewLoan *c, const
   return custody_lock(&held, c->borrower, &c->p->ka[9], c->collateral_amount);
 }
 
+/* A compressed NFT's TakeLoan: 7 and 9 the tree (w), 8 the asset id (no account; Bubblegum's ["asset", tree,
+ * nonce], bump data byte 122), 13 the tree config (bump byte 123), 14 Bubblegum, 15 SPL Account Compression, 16 SPL
+ * Noop, the whitelist after them, then the proof; data after the terms: root, nonce u64, proof length u8,
+ * MetadataArgs. The collection is the one the metadata names verified; Bubblegum checks the leaf commits to it.
+ * Out of line: classic loans pay nothing for it. */
+__attribute__((noinline)) static u64 take_loan_cnft_accounts(NewLoan *c, CnftAccounts *a, u8 *hashes) {
+  const SolParameters *p = c->p;
+  const SolAccountInfo *ka = p->ka;
+  const u8 *d = p->data;
+  if (p->data_len <= LOAN_DATA_LEN) return E_INVALID_INSTRUCTION;
+  if (p->ka_num < 17) return E_NOT_ENOUGH_ACCOUNTS;
+  if ((d[2] | d[3]) != 0) return E_INVALID_INSTRUCTION; /* no escrow, no metadata account */
+  if (c->collateral_amount != 1) return E_INVALID_COLLATERAL;
+  const u8 *leaf = d + CNFT_LEAF_OFFSET;
+  a->tree = &ka[7];
+  a->tree_config = &ka[13];
+  a->bubblegum = &ka[14];
+  a->compression = &ka[15];
+  a->noop = &ka[16];
+  a->system = c->sys;
+  a->owner = c->borrower;
+  a->root = leaf;
+  a->nonce = rd64(leaf + 32);
+  a->proof_len = leaf[40];
+  a->data_hash = hashes;
+  a->creator_hash = hashes + 32;
+  a->config_bump = d[123];
+  if (!pubkey_eq(ka[9].key, a->tree->key)) return E_ACCOUNT_MISMATCH;
+  if (a->nonce > 0xffffffffULL) return E_INVALID_INSTRUCTION;
+  u64 r = cnft_check_accounts(a);
+  if (r) return r;
+  if (!cnft_asset_id_matches(a->tree->key, a->nonce, d[122], c->mint->key)) return E_INVALID_PDA;
+  c->whitelist_index = 17;
+  u64 first = 17 + (c->pl->whitelist_enabled ? 1 : 0);
+  if (p->ka_num < first + a->proof_len) return E_NOT_ENOUGH_ACCOUNTS;
+  a->proof = &ka[first];
+  return cnft_read_metadata(leaf + 41, p->data_len - CNFT_LEAF_OFFSET - 41, &c->collection, hashes, hashes + 32);
+}
+
+/* the leaf goes to the loan PDA (created first); the loan records the leaf's nonce and the PDA bumps */
+__attribute__((noinline)) static u64 take_loan_cnft_lock(const NewLoan *c, const CnftAccounts *a) {
+  Loan *l = (Loan *)c->loan->data;
+  l->custody_bumps[0] = c->p->data[122];
+  l->custody_bumps[1] = a->config_bump;
+  l->leaf_nonce = (u32)a->nonce;
+  Custody held = {NFT_TYPE_CNFT, c->token, c->loan, NULL, c->escrow, {.cnft = a}};
+  return custody_lock(&held, c->borrower, &c->p->ka[9], c->collateral_amount);
+}
+
 /* accounts: see LAYOUT.md TakeLoan (0 borrower .. 12 system program; nft-pool: 13 metadata, 14 optional
  * whitelist; defi-pool: 13 optional whitelist; a pNFT or Core asset: LAYOUT.md "Custody") */
 u64 ix_take_loan(const SolParameters *p) {
@@ -355,12 +408,16 @@ u64 ix_take_loan(const SolParameters *p) {
   u8 metadata_bump = p->data[3];
   PnftAccounts pnft;
   CoreAccounts core;
+  CnftAccounts cnft;
+  u8 hashes[64]; /* a compressed NFT's data hash and creator hash */
   u8 decimals;
   u64 supply;
   if ((r = check_mint(c.mint, &decimals, &supply))) {
     /* no mint: a Core asset's accounts, or the error (nothing on a classic loan's path) */
-    if (c.nft_type != NFT_TYPE_CORE || is_defi) return r;
-    if ((r = take_loan_core_accounts(&c, &core))) return r;
+    if ((c.nft_type != NFT_TYPE_CORE && c.nft_type != NFT_TYPE_CNFT) || is_defi) return r;
+    if (c.nft_type == NFT_TYPE_CNFT ? (r = take_loan_cnft_accounts(&c, &cnft, hashes)) != 0
+                                    : (r = take_loan_core_accounts(&c, &core)) != 0)
+      return r;
   } else if (is_defi) {
     if (metadata_bump != 0 || c.nft_type != NFT_TYPE_CLASSIC) return E_INVALID_INSTRUCTION; /* NFT loans only */
     copy_key(&c.collection, c.mint->key);
@@ -398,6 +455,7 @@ u64 ix_take_loan(const SolParameters *p) {
   c.bk->available -= c.principal;
   new_loan_record(&c, is_defi);
   if (c.nft_type == NFT_TYPE_PNFT) return take_loan_pnft_lock(&c, &pnft);
+  if (c.nft_type == NFT_TYPE_CNFT) return take_loan_cnft_lock(&c, &cnft);
   return SUCCESS;
 }
 

@@ -5,6 +5,8 @@
 
 #define LOAN_DATA_LEN 124
 #define ATTESTATION_OFFSET 40
+/* TakeLoan of a compressed NFT: after the terms, root (32), nonce u64, proof length u8, MetadataArgs (Borsh) */
+#define CNFT_LEAF_OFFSET LOAN_DATA_LEN
 
 /* A loan being opened (TakeLoan, or the new loan of Extend). */
 typedef struct {

@@ -59,9 +59,44 @@ u64 settle_loan(const Settlement *s) {
 typedef struct {
   PnftAccounts pnft;
   CoreAccounts core;
+  CnftAccounts cnft;
 } StandardAccounts;
 /* the accounts of `l`'s standard in `a` */
-#define STANDARD_OF(l, a) ((l)->nft_type == NFT_TYPE_CORE ? (const void *)&(a).core : (const void *)&(a).pnft)
+#define STANDARD_OF(l, a)                                                                                     \
+  ((l)->nft_type == NFT_TYPE_CORE   ? (const void *)&(a).core                                                 \
+   : (l)->nft_type == NFT_TYPE_CNFT ? (const void *)&(a).cnft                                                 \
+                                    : (const void *)&(a).pnft)
+
+/* An ending's data: the tag, or for a compressed NFT's loan the tag, then the root the proof was taken against,
+ * the leaf's data hash and creator hash (Bubblegum checks them against the leaf the loan PDA owns) */
+#define CNFT_ENDING_DATA_LEN 97
+static bool ending_data_valid(const SolParameters *p) {
+  return p->data_len == 1 || p->data_len == CNFT_ENDING_DATA_LEN;
+}
+
+/* a compressed NFT loan's accounts at `first` (the tree config, Bubblegum, SPL Account Compression, SPL Noop, the
+ * system program, then the proof to the end); the tree is the loan's escrow; `owner` the borrower's wallet */
+static u64 cnft_ending_accounts(const SolParameters *p, const Loan *l, u64 first, const SolAccountInfo *tree,
+                                StandardAccounts *out) {
+  if (p->data_len != CNFT_ENDING_DATA_LEN) return E_INVALID_INSTRUCTION;
+  if (p->ka_num < first + 5) return E_NOT_ENOUGH_ACCOUNTS;
+  CnftAccounts *a = &out->cnft;
+  a->tree = tree;
+  a->tree_config = &p->ka[first];
+  a->bubblegum = &p->ka[first + 1];
+  a->compression = &p->ka[first + 2];
+  a->noop = &p->ka[first + 3];
+  a->system = &p->ka[first + 4];
+  a->owner = &p->ka[0];
+  a->proof = &p->ka[first + 5];
+  a->proof_len = p->ka_num - first - 5;
+  a->root = p->data + 1;
+  a->data_hash = p->data + 33;
+  a->creator_hash = p->data + 65;
+  a->nonce = l->leaf_nonce;
+  a->config_bump = l->custody_bumps[1];
+  return check_system_program(a->system);
+}
 
 /* a Core loan's custody accounts at `first` (the collection the asset names now, the Core program); the asset is
  * the loan's escrow, the borrower's wallet account 0 of Repay */
@@ -82,6 +117,7 @@ __attribute__((noinline)) static u64 repay_custody_accounts(const SolParameters 
                                                             StandardAccounts *out) {
   const SolAccountInfo *borrower = &p->ka[0];
   if (l->nft_type == NFT_TYPE_CORE) return core_ending_accounts(p, 10, &p->ka[6], borrower, out);
+  if (l->nft_type == NFT_TYPE_CNFT) return cnft_ending_accounts(p, l, 10, &p->ka[6], out);
   u64 r;
   PnftAccounts *pnft = &out->pnft;
   if (l->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
@@ -97,7 +133,7 @@ __attribute__((noinline)) static u64 repay_custody_accounts(const SolParameters 
  * and 7 the borrower's token account that holds it, 10.. the pNFT block (custody.h); a Core loan: 6 and 7 the
  * asset, 10 the collection it names now, 11 the Core program. data: tag */
 u64 ix_repay(const SolParameters *p) {
-  if (p->data_len != 1) return E_INVALID_INSTRUCTION;
+  if (!ending_data_valid(p)) return E_INVALID_INSTRUCTION;
   if (p->ka_num < 10) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
   const SolAccountInfo *borrower = &ka[0], *config = &ka[1], *pool = &ka[2], *bank = &ka[3], *vault = &ka[4];
@@ -111,6 +147,7 @@ u64 ix_repay(const SolParameters *p) {
   Pool *pl = (Pool *)pool->data;
   Bank *bk = (Bank *)bank->data;
   Loan *l = (Loan *)loan->data;
+  if (p->data_len != 1 && l->nft_type != NFT_TYPE_CNFT) return E_INVALID_INSTRUCTION;
   if (!pubkey_eq(&l->borrower, borrower->key)) return E_UNAUTHORIZED;
   if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
   if (!vault->is_writable) return E_NOT_WRITABLE;
@@ -143,6 +180,8 @@ __attribute__((noinline)) static u64 liquidate_custody_accounts(const SolParamet
   if (l->nft_type == NFT_TYPE_CORE)
     return pubkey_eq(p->ka[5].key, &pl->owner) ? core_ending_accounts(p, 7, &p->ka[4], liquidator, out)
                                                 : E_ACCOUNT_MISMATCH;
+  if (l->nft_type == NFT_TYPE_CNFT)
+    return pubkey_eq(p->ka[5].key, &pl->owner) ? cnft_ending_accounts(p, l, 7, &p->ka[4], out) : E_ACCOUNT_MISMATCH;
   u64 r;
   PnftAccounts *pnft = &out->pnft;
   if (l->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
@@ -170,7 +209,7 @@ __attribute__((noinline)) static u64 liquidate_custody_accounts(const SolParamet
  * the asset, 5 the pool owner's wallet, 7 the collection the asset names now, 8 the Core program.
  * data: tag */
 u64 ix_liquidate(const SolParameters *p) {
-  if (p->data_len != 1) return E_INVALID_INSTRUCTION;
+  if (!ending_data_valid(p)) return E_INVALID_INSTRUCTION;
   if (p->ka_num < 7) return E_NOT_ENOUGH_ACCOUNTS;
   const SolAccountInfo *ka = p->ka;
   const SolAccountInfo *liquidator = &ka[0], *pool = &ka[1], *bank = &ka[2], *loan = &ka[3], *escrow = &ka[4];
@@ -181,6 +220,7 @@ u64 ix_liquidate(const SolParameters *p) {
   Pool *pl = (Pool *)pool->data;
   Bank *bk = (Bank *)bank->data;
   Loan *l = (Loan *)loan->data;
+  if (p->data_len != 1 && l->nft_type != NFT_TYPE_CNFT) return E_INVALID_INSTRUCTION;
   if ((r = check_token_program(token))) return r;
   StandardAccounts standard;
   const void *custody = NULL; /* the standard's own accounts */
