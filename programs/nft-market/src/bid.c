@@ -57,7 +57,7 @@ u64 ix_place_bid(const SolParameters *p) {
   return SUCCESS;
 }
 
-static u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault, Bid **out) {
+u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault, Bid **out) {
   u64 r = check_state(bid, p->program_id, TAG_BID, sizeof(Bid));
   if (r) return r;
   Bid *b = (Bid *)bid->data;
@@ -72,7 +72,7 @@ static u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const Sol
 
 /* pays the vault out to `to` (m->to), closes it and the bid to the bidder; m->from is the vault, m->authority
  * the bid */
-static u64 settle_bid(TokenMove *m, const SolAccountInfo *bidder, Bid *b) {
+u64 settle_bid(TokenMove *m, const SolAccountInfo *bidder, Bid *b) {
   SolSignerSeed seeds[4];
   bid_seeds(b, seeds);
   SolSignerSeeds signer = {seeds, 4};
@@ -139,7 +139,6 @@ u64 ix_sell_to_bid(const SolParameters *p) {
   TokenMove pay = {token, vault, proceeds, bid, 0, NULL};
   if ((r = settle_bid(&pay, bidder, b))) return r;
   static const u8 EVENT[] = "filled";
-  SolBytes fields[2] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&price, 8}};
-  sol_log_data(fields, 2);
+  log_event(EVENT, sizeof(EVENT) - 1, price);
   return SUCCESS;
 }

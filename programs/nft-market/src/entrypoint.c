@@ -18,6 +18,10 @@ u64 entrypoint(const u8 *input) {
     case 3: return ix_place_bid(&p);
     case 4: return ix_cancel_bid(&p);
     case 5: return ix_sell_to_bid(&p);
+    case 6: return ix_list_core(&p);
+    case 7: return ix_delist_core(&p);
+    case 8: return ix_buy_core(&p);
+    case 9: return ix_sell_core_to_bid(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

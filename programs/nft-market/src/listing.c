@@ -4,7 +4,7 @@
 static const u8 LISTING_SEED[] = "listing";
 static const u8 ESCROW_SEED[] = "escrow";
 
-static void listing_seeds(const Listing *l, const SolPubkey *mint, SolSignerSeed *out) {
+void listing_seeds(const Listing *l, const SolPubkey *mint, SolSignerSeed *out) {
   out[0] = (SolSignerSeed){LISTING_SEED, sizeof(LISTING_SEED) - 1};
   out[1] = (SolSignerSeed){mint->x, 32};
   out[2] = (SolSignerSeed){&l->bump, 1};
@@ -54,15 +54,25 @@ u64 ix_list(const SolParameters *p) {
   return SUCCESS;
 }
 
-/* the listing (owned, tagged, at its PDA) and its escrow */
-static u64 load_listing(const SolParameters *p, const SolAccountInfo *listing, const SolAccountInfo *escrow,
-                        Listing **out) {
+/* the listing (owned, tagged, at its PDA) */
+u64 load_listing_state(const SolParameters *p, const SolAccountInfo *listing, Listing **out) {
   u64 r = check_state(listing, p->program_id, TAG_LISTING, sizeof(Listing));
   if (r) return r;
   Listing *l = (Listing *)listing->data;
   SolSignerSeed seeds[3];
   listing_seeds(l, &l->nft_mint, seeds);
   if ((r = verify_pda(seeds, 3, p->program_id, listing->key))) return r;
+  *out = l;
+  return SUCCESS;
+}
+
+/* a classic listing and its escrow */
+static u64 load_listing(const SolParameters *p, const SolAccountInfo *listing, const SolAccountInfo *escrow,
+                        Listing **out) {
+  Listing *l;
+  u64 r = load_listing_state(p, listing, &l);
+  if (r) return r;
+  if (l->standard != STANDARD_CLASSIC) return E_INVALID_OWNER;
   if (!pubkey_eq(&l->escrow, escrow->key)) return E_ACCOUNT_MISMATCH;
   if (!escrow->is_writable) return E_NOT_WRITABLE;
   *out = l;
@@ -125,7 +135,6 @@ u64 ix_buy(const SolParameters *p) {
   if ((r = token_close(&close))) return r;
   close_state(listing, seller);
   static const u8 EVENT[] = "bought";
-  SolBytes fields[2] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&price, 8}};
-  sol_log_data(fields, 2);
+  log_event(EVENT, sizeof(EVENT) - 1, price);
   return SUCCESS;
 }

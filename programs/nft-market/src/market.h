@@ -5,6 +5,7 @@
 #include "sol.h"
 #include "metaplex.h"
 #include "spl.h"
+#include "mpl_core.h"
 
 #define E_INVALID_INSTRUCTION 15200ULL
 #define E_NOT_ENOUGH_ACCOUNTS 15201ULL
@@ -24,13 +25,21 @@
 #define E_INVALID_METADATA 15215ULL
 #define E_NOT_IN_COLLECTION 15216ULL
 #define E_ACCOUNT_MISMATCH 15217ULL
+#define E_INVALID_CORE_PROGRAM 15218ULL
+#define E_UNSAFE_ASSET 15219ULL
+#define E_ASSET_FROZEN 15220ULL
 
 #define TAG_LISTING 1
 #define TAG_BID 2
 #define MARKET_VERSION 1
+/* Listing.standard (reserved0[0] before Core listings): which program holds the listed NFT */
+#define STANDARD_CLASSIC 0
+#define STANDARD_CORE 2
 
 typedef struct {
-  u8 tag, version, bump, escrow_bump, reserved0[4];
+  u8 tag, version, bump, escrow_bump, standard, reserved0[3];
+  /* classic: nft_mint the mint, escrow the listing's token account; Core: nft_mint the asset, escrow the Core
+   * collection the asset names (the listing PDA owns the asset itself) */
   SolPubkey seller, nft_mint, currency_mint, escrow;
   u64 price;
   i64 created_at;
@@ -78,3 +87,20 @@ u64 ix_buy(const SolParameters *p);
 u64 ix_place_bid(const SolParameters *p);
 u64 ix_cancel_bid(const SolParameters *p);
 u64 ix_sell_to_bid(const SolParameters *p);
+u64 ix_list_core(const SolParameters *p);
+u64 ix_delist_core(const SolParameters *p);
+u64 ix_buy_core(const SolParameters *p);
+u64 ix_sell_core_to_bid(const SolParameters *p);
+
+/* ---- listing.c / bid.c, shared with core.c ---- */
+void listing_seeds(const Listing *l, const SolPubkey *mint, SolSignerSeed *out);
+u64 load_listing_state(const SolParameters *p, const SolAccountInfo *listing, Listing **out);
+u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault, Bid **out);
+u64 settle_bid(TokenMove *m, const SolAccountInfo *bidder, Bid *b);
+void log_event(const u8 *name, u64 len, u64 price);
+
+/* ---- core.c ---- */
+/* A Core asset owned by `owner`, naming `collection` (a CollectionV1 of Core), with no permanent transfer, burn or
+ * freeze delegate nor transfer hook, not frozen; `core` is the Core program. */
+u64 check_core_asset(const SolAccountInfo *core, const SolAccountInfo *asset, const SolAccountInfo *collection,
+                     const SolPubkey *owner);

@@ -39,3 +39,8 @@ void close_state(const SolAccountInfo *a, const SolAccountInfo *to) {
   *to->lamports += *a->lamports;
   *a->lamports = 0;
 }
+
+void log_event(const u8 *name, u64 len, u64 price) {
+  SolBytes fields[2] = {{name, len}, {(const u8 *)&price, 8}};
+  sol_log_data(fields, 2);
+}

@@ -39,6 +39,9 @@ export const NFT_MARKET_ERRORS = {
   InvalidMetadata: 15215,
   NotInCollection: 15216,
   AccountMismatch: 15217,
+  InvalidCoreProgram: 15218,
+  UnsafeAsset: 15219,
+  AssetFrozen: 15220,
 } as const;
 
 const bytesOf = addressBytes;
@@ -79,9 +82,13 @@ export function findMarketVaultPda(programAddress: Address, bid: Address): Promi
 }
 
 export interface MarketListingAccount {
+  /** "classic": an SPL mint escrowed in `escrow`; "core": a Metaplex Core asset owned by the listing itself. */
+  standard: "classic" | "core";
   seller: Address;
+  /** The NFT mint (classic) or the Core asset. */
   nftMint: Address;
   currencyMint: Address;
+  /** Classic: the escrow token account; Core: the Core collection the asset names. */
   escrow: Address;
   price: bigint;
   createdAt: bigint;
@@ -106,6 +113,7 @@ export function decodeMarketListing(data: ReadonlyUint8Array): MarketListingAcco
     throw new Error("not a market listing");
   const v = view(data);
   return {
+    standard: data[4] === 2 ? "core" : "classic",
     seller: keyAt(data, 8),
     nftMint: keyAt(data, 40),
     currencyMint: keyAt(data, 72),
