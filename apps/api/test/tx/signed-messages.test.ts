@@ -225,6 +225,37 @@ describe("two API processes over one PostgreSQL database", () => {
     expect(await storeB.count()).toBe(0);
   });
 
+  it("claims co-signatures asked at once in one UPDATE, each message once, none expired or not needing the oracle", async () => {
+    let updates = 0;
+    const counting = {
+      query: (sql: string, params?: readonly unknown[]) => {
+        if (sql.includes("UPDATE issued_transactions")) updates++;
+        return t.db.query(sql, params as never);
+      },
+    };
+    const store = createIssuedMessageStore(counting as never);
+    const messages = Array.from({ length: 30 }, (_, i) => new Uint8Array([201, i, 2]));
+    const plain = new Uint8Array([201, 99, 3]);
+    await Promise.all([
+      ...messages.map((m, i) =>
+        store.remember(m, { kind: "NormalCoSigned", needsOracle: true, lastValidBlockHeight: 900 + i }),
+      ),
+      store.remember(plain, { kind: "Normal", needsOracle: false, lastValidBlockHeight: 950 }),
+    ]);
+    const claims = await Promise.all([
+      ...messages.map((m) => store.claimCosignUntil(m, NOW, 910)),
+      store.claimCosignUntil(messages[20]!, NOW, 910),
+      store.claimCosignUntil(plain, NOW, 910),
+    ]);
+    // expired before height 910: messages 0-9; the same message twice: the first caller only; no oracle: none
+    expect(claims.slice(0, 30)).toEqual(messages.map((_, i) => (i >= 10 ? 900 + i : undefined)));
+    expect(claims.slice(30)).toEqual([undefined, undefined]);
+    expect(updates).toBeLessThanOrEqual(2);
+    // claimed once for good
+    expect(await store.claimCosignUntil(messages[25]!, NOW, 910)).toBeUndefined();
+    expect(await store.claimCosign(messages[25]!, NOW)).toBe(false);
+  });
+
   it("stores messages remembered at once in a few INSERTs, every one of them", async () => {
     let inserts = 0;
     const counting = {

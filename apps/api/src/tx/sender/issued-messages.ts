@@ -77,19 +77,58 @@ export function createIssuedMessageStore(db: Queryable): IssuedMessageStore {
     for (const w of batch) w.done(error);
     flush();
   };
-  const claimCosignUntil: IssuedMessageStore["claimCosignUntil"] = async (
-    messageBytes,
-    nowSeconds,
-    blockHeight,
-  ) => {
-    const [row] = await db.query<{ last_valid_block_height: unknown }>(
-      `UPDATE issued_transactions SET cosigned_at = $2
-       WHERE hash = $1 AND cosigned_at IS NULL AND needs_oracle AND last_valid_block_height >= $3
-       RETURNING last_valid_block_height`,
-      [hashMessage(messageBytes), Math.floor(nowSeconds), blockHeight],
-    );
-    return row === undefined ? undefined : Number(row.last_valid_block_height);
+  // Claims asked for while one UPDATE is in flight (or in one event-loop turn) go to the database together in
+  // one statement; a message claimed twice in one batch is claimed by the first caller only.
+  type Claim = {
+    hash: string;
+    now: number;
+    height: number;
+    done: (height?: number, error?: unknown) => void;
   };
+  let claims: Claim[] = [];
+  let claiming = false;
+  let claimScheduled = false;
+  const flushClaims = () => {
+    claimScheduled = false;
+    if (claiming || claims.length === 0) return;
+    claiming = true;
+    const batch = claims.slice(0, REMEMBER_BATCH_ROWS);
+    claims = claims.slice(batch.length);
+    const first = new Map<string, Claim>();
+    for (const c of batch) if (!first.has(c.hash)) first.set(c.hash, c);
+    const unique = [...first.values()];
+    const settle = (rows: { hash: string; last_valid_block_height: unknown }[], error?: unknown) => {
+      claiming = false;
+      const won = new Map(rows.map((r) => [r.hash, Number(r.last_valid_block_height)]));
+      for (const c of batch)
+        if (error !== undefined) c.done(undefined, error);
+        else c.done(first.get(c.hash) === c ? won.get(c.hash) : undefined);
+      flushClaims();
+    };
+    db.query<{ hash: string; last_valid_block_height: unknown }>(
+      `UPDATE issued_transactions t SET cosigned_at = f.now
+       FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS f(hash, now, height)
+       WHERE t.hash = f.hash AND t.cosigned_at IS NULL AND t.needs_oracle AND t.last_valid_block_height >= f.height
+       RETURNING t.hash, t.last_valid_block_height`,
+      [unique.map((c) => c.hash), unique.map((c) => String(c.now)), unique.map((c) => String(c.height))],
+    ).then(
+      (rows) => settle(rows),
+      (error) => settle([], error ?? new Error("claim failed")),
+    );
+  };
+  const claimCosignUntil: IssuedMessageStore["claimCosignUntil"] = (messageBytes, nowSeconds, blockHeight) =>
+    new Promise<number | undefined>((resolve, reject) => {
+      claims.push({
+        hash: hashMessage(messageBytes),
+        now: Math.floor(nowSeconds),
+        height: blockHeight,
+        done: (height, error) => (error === undefined ? resolve(height) : reject(error)),
+      });
+      if (!claimScheduled && !claiming) {
+        claimScheduled = true;
+        setImmediate(flushClaims);
+      }
+    });
   return {
     remember(messageBytes, issued) {
       return new Promise<void>((resolve, reject) => {
