@@ -445,12 +445,15 @@ async function wireSize(w: World, ixs: Instruction[], payer: KeyPairSigner): Pro
   return getTransactionEncoder().encode(tx).length;
 }
 
-/** The transaction failed inside Bubblegum's Transfer (called by the lending program): the leaf did not verify. */
+/** The transaction failed inside Bubblegum's Transfer (called by the lending program): the leaf did not verify
+ * against the tree (SPL Account Compression's ConcurrentMerkleTreeError 6001, "Invalid root recomputed from proof"). */
 async function expectLeafRefused(w: World, ix: Instruction, payer: KeyPairSigner): Promise<void> {
   const out = await w.h.trySend([ix], payer);
   expect(out.ok).toBe(false);
   expect(out.logs.some((l) => l.includes(`Program ${BUBBLEGUM} invoke [2]`))).toBe(true);
-  expect(out.logs.some((l) => l.includes(`Program ${BUBBLEGUM} failed`))).toBe(true);
+  expect(out.logs.some((l) => l.includes("Invalid root recomputed from proof"))).toBe(true);
+  expect(out.logs).toContain(`Program ${COMPRESSION} failed: custom program error: 0x1771`);
+  expect(out.logs).toContain(`Program ${BUBBLEGUM} failed: custom program error: 0x1771`);
 }
 
 /** Nothing was written: no loan, the leaf still its owner's (the tree's root unchanged). */
