@@ -199,7 +199,8 @@ function hashesOf(args: Uint8Array, m: MetadataArgsInput) {
 
 interface CnftWorld extends World {
   authority: KeyPairSigner;
-  collection: Address;
+  /** the compressed collection the pool lists (a sized Token Metadata collection NFT) */
+  glass: Address;
   otherCollection: Address;
   cnftPool: Address;
   tree: TreeCopy;
@@ -286,19 +287,12 @@ async function cnftWorld(): Promise<CnftWorld> {
     if (([TM, BUBBLEGUM, COMPRESSION, NOOP] as string[]).includes(p.programId))
       w.h.svm.addProgram(address(p.programId), readVendoredProgram(p));
   const authority = await w.h.wallet(100_000_000_000n);
-  const collection = await newCollection(w, authority);
+  const glass = await newCollection(w, authority);
   const otherCollection = await newCollection(w, authority);
   const tree = await newTree(w, authority);
   const otherTree = await newTree(w, authority);
-  const cnftPool = await createPool(
-    w.h,
-    w.lender,
-    w.currency,
-    "nft-pool",
-    poolSeed++,
-    poolParams(collection),
-  );
-  return { ...w, authority, collection, otherCollection, cnftPool, tree, otherTree };
+  const cnftPool = await createPool(w.h, w.lender, w.currency, "nft-pool", poolSeed++, poolParams(glass));
+  return { ...w, authority, glass, otherCollection, cnftPool, tree, otherTree };
 }
 
 /** Mints a leaf to `owner` into `tree`: into `collection` (verified, MintToCollectionV1), or naming it unverified
@@ -309,7 +303,7 @@ async function mintLeaf(
 ): Promise<Leaf> {
   const tree = opts.tree ?? w.tree;
   const owner = opts.owner ?? w.borrower.address;
-  const collection = opts.collection === undefined ? w.collection : opts.collection;
+  const collection = opts.collection === undefined ? w.glass : opts.collection;
   const verified = opts.verified ?? collection !== null;
   const nonce = tree.leaves.size;
   const m: MetadataArgsInput = {
@@ -369,7 +363,7 @@ async function takeIx(w: CnftWorld, leaf: Leaf, o: TakeOverrides = {}) {
   const ix = await nftLoanIxFor(w, {
     mint: leaf.asset,
     account: tree,
-    collection: o.attested ?? w.collection,
+    collection: o.attested ?? w.glass,
     pool: w.cnftPool,
   });
   const accounts = [...(ix.accounts ?? [])].slice(0, 13);
@@ -479,7 +473,7 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     expect(w.h.data(take.loan)[7]).toBe(3); // nftType CompressedNft
     expect(loan.escrow).toBe(w.tree.address);
     expect(loan.collateralMint).toBe(a.asset);
-    expect(loan.collection).toBe(w.collection);
+    expect(loan.collection).toBe(w.glass);
 
     const takeB = await takeIx(w, b);
     expectOk(await w.h.trySend([takeB], w.borrower));
@@ -608,5 +602,50 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     // a liquidation before expiry + grace is refused before anything moves
     const early = await liquidateCnftIx(w, await w.h.wallet(), first.loan, a);
     await w.h.expectCode([early], E.NotLiquidatable);
+  }, 120_000);
+
+  it("checks the endings' accounts and data against the loan before anything moves", async () => {
+    const w = await cnftWorld();
+    const a = await mintLeaf(w);
+    const take = await takeIx(w, a);
+    expectOk(await w.h.trySend([take], w.borrower));
+    moved(a, take.loan);
+    const repay = await repayCnftIx(w, take.loan, a);
+    const accounts = [...(repay.accounts ?? [])];
+    // the tag alone: a compressed NFT's ending needs the root and the leaf's hashes
+    await w.h.expectCode([{ ...repay, data: repay.data.slice(0, 1) }], E.InvalidInstruction, w.borrower);
+    // another tree than the loan's
+    const swapped = accounts.map((m, i) => (i === 6 || i === 7 ? wr(w.otherTree.address) : m));
+    await w.h.expectCode([{ ...repay, accounts: swapped }], E.AccountMismatch, w.borrower);
+    // another tree's config, and a program that is not Bubblegum
+    const config = accounts.map((m, i) => (i === 10 ? ro(w.otherTree.config) : m));
+    await w.h.expectCode([{ ...repay, accounts: config }], E.InvalidPda, w.borrower);
+    const program = accounts.map((m, i) => (i === 11 ? ro(SYSTEM) : m));
+    await w.h.expectCode([{ ...repay, accounts: program }], E.InvalidProgramAccount, w.borrower);
+    // after expiry + grace: the leaf goes to the pool owner's wallet and nowhere else
+    w.h.advance(30n * DAY);
+    const liquidator = await w.h.wallet();
+    const liq = await liquidateCnftIx(w, liquidator, take.loan, a);
+    const elsewhere = (liq.accounts ?? []).map((m, i) => (i === 5 ? ro(liquidator.address) : m));
+    await w.h.expectCode([{ ...liq, accounts: elsewhere }], E.AccountMismatch, liquidator);
+    expectRoot(w, w.tree);
+    expect(loanOf(w, take.loan).status).toBe("Ongoing");
+    expectOk(await w.h.trySend([liq], liquidator));
+    moved(a, w.lender.address);
+    expectRoot(w, w.tree);
+    // a classic loan's ending refuses the compressed NFT's 97 bytes
+    const classic = await nftLoanIxFor(w, {
+      mint: w.nft.mint,
+      account: w.nft.account,
+      collection: w.collection,
+      pool: w.nftPool,
+    });
+    expectOk(await w.h.trySend([classic], w.borrower));
+    const classicRepay = await repayIx(w, classic.loan);
+    await w.h.expectCode(
+      [{ ...classicRepay, data: new Uint8Array(97).fill(9, 0, 1) }],
+      E.InvalidInstruction,
+      w.borrower,
+    );
   }, 120_000);
 });
