@@ -46,6 +46,7 @@ import {
   DAY,
   liquidateIx,
   loanOf,
+  moveLoanIx,
   nftLoanIxFor,
   poolParams,
   repayIx,
@@ -593,6 +594,17 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     const first = await takeIx(w, a);
     expectOk(await w.h.trySend([first], w.borrower));
     moved(a, first.loan);
+    // Extend does not move a compressed NFT's custody yet: refused (the asset id is no mint), nothing moved
+    const extend = await moveLoanIx(w, {
+      mint: a.asset,
+      collection: w.glass,
+      oldLoan: first.loan,
+      oldPool: w.cnftPool,
+    });
+    const moving = (extend.accounts ?? []).map((m, i) => (i === 7 || i === 9 ? wr(w.tree.address) : m));
+    await w.h.expectCode([{ ...extend, accounts: moving }], E.InvalidMint, w.borrower);
+    expect(w.h.exists(extend.loan)).toBe(false);
+    expectRoot(w, w.tree);
     // a second loan with a fresh proof: the leaf is the first loan's now, the borrower cannot move it
     const second = await takeIx(w, a);
     expect(second.loan).not.toBe(first.loan);
