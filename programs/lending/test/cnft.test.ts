@@ -4,7 +4,6 @@
 // pool owner at Liquidate. The test keeps its own copy of each tree (leaves hashed as Bubblegum hashes them) and
 // checks it against the root the chain holds after every step.
 import {
-  type BuildInstruction,
   createTreeInstructions,
   encodeMetadataArgs,
   getCompressedAssetId,
@@ -39,7 +38,7 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import type { TxOutcome } from "./support/harness.ts";
+import { computeLimit, expectOk, kit } from "./support/kit.ts";
 import {
   buildWorld,
   createPool,
@@ -61,7 +60,6 @@ const NOOP = address("noopb9bkMVfRPU8AsbpTUg8AQkHtKwMYZiFUjNRtMmV");
 const SYSTEM = address("11111111111111111111111111111111");
 const SYSVAR_INSTRUCTIONS = address("Sysvar1nstructions1111111111111111111111111");
 const TOKEN = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
-const COMPUTE_BUDGET = address("ComputeBudget111111111111111111111111111111");
 /** The demo's compressed collection shape: a proof of 3 nodes below the canopy. */
 const SHAPE = { maxDepth: 14, maxBufferSize: 64, canopyDepth: 11 };
 const PROOF_LEN = SHAPE.maxDepth - SHAPE.canopyDepth;
@@ -69,38 +67,6 @@ const dec = getAddressDecoder();
 const enc = getAddressEncoder();
 const ro = (a: Address) => ({ address: a, role: AccountRole.READONLY });
 const wr = (a: Address) => ({ address: a, role: AccountRole.WRITABLE });
-
-/** A BuildInstruction (the localnet's) as a kit instruction, the given signers signing. */
-function kit(ix: BuildInstruction, signers: KeyPairSigner[]): Instruction {
-  return {
-    programAddress: dec.decode(ix.programId),
-    data: ix.data,
-    accounts: ix.keys.map((k) => {
-      const a = dec.decode(k.pubkey);
-      const role = k.isSigner
-        ? k.isWritable
-          ? AccountRole.WRITABLE_SIGNER
-          : AccountRole.READONLY_SIGNER
-        : k.isWritable
-          ? AccountRole.WRITABLE
-          : AccountRole.READONLY;
-      const signer = k.isSigner ? signers.find((s) => s.address === a) : undefined;
-      return signer ? { address: a, role, signer } : { address: a, role };
-    }),
-  };
-}
-
-function computeLimit(units: number): Instruction {
-  const data = new Uint8Array(5);
-  data[0] = 2;
-  new DataView(data.buffer).setUint32(1, units, true);
-  return { programAddress: COMPUTE_BUDGET, accounts: [], data };
-}
-
-function expectOk(out: TxOutcome): TxOutcome {
-  if (!out.ok) throw new Error(`${out.error}\n${out.logs.slice(-15).join("\n")}`);
-  return out;
-}
 
 const keccak = (...parts: Uint8Array[]) => {
   const h = keccak_256.create();

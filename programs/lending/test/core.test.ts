@@ -30,7 +30,7 @@ import {
   transfer,
   updatePlugin,
 } from "./support/core.ts";
-import type { TxOutcome } from "./support/harness.ts";
+import { expectOk } from "./support/kit.ts";
 import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
 import {
   bankOf,
@@ -60,11 +60,6 @@ interface CoreWorld extends World {
 }
 
 let poolSeed = 200n;
-
-function expectOk(out: TxOutcome): TxOutcome {
-  if (!out.ok) throw new Error(`${out.error}\n${out.logs.slice(-15).join("\n")}`);
-  return out;
-}
 
 /** A Core collection (plugins optional) created by `authority`. */
 async function newCollection(w: World, authority: KeyPairSigner, plugins?: Plugin[]): Promise<Address> {

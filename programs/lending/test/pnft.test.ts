@@ -2,7 +2,6 @@
 // (the vendored binaries at their mainnet ids): the pNFT stays in the borrower's token account, delegated to the
 // loan PDA and locked for the loan's life; Repay unlocks and revokes; Liquidate transfers it to the pool owner.
 import {
-  type BuildInstruction,
   createOrUpdateRuleSetTransactions,
   createProgrammableNftV1,
   getAssociatedTokenAddress,
@@ -30,7 +29,7 @@ import {
   type KeyPairSigner,
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import type { TxOutcome } from "./support/harness.ts";
+import { computeLimit, expectOk, kit } from "./support/kit.ts";
 import {
   buildWorld,
   createPool,
@@ -51,41 +50,8 @@ const AUTH_RULES = address("auth9SigNpDKz4sJJ1DfCTuZrZNSAgh9sFD3rboVmgg");
 const SYSVAR_INSTRUCTIONS = address("Sysvar1nstructions1111111111111111111111111");
 const SYSTEM = address("11111111111111111111111111111111");
 const ATA_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
-const COMPUTE_BUDGET = address("ComputeBudget111111111111111111111111111111");
 const dec = getAddressDecoder();
 const enc = getAddressEncoder();
-
-/** A BuildInstruction (the localnet's) as a kit instruction, the given signers signing. */
-function kit(ix: BuildInstruction, signers: KeyPairSigner[]): Instruction {
-  return {
-    programAddress: dec.decode(ix.programId),
-    data: ix.data,
-    accounts: ix.keys.map((k) => {
-      const a = dec.decode(k.pubkey);
-      const role = k.isSigner
-        ? k.isWritable
-          ? AccountRole.WRITABLE_SIGNER
-          : AccountRole.READONLY_SIGNER
-        : k.isWritable
-          ? AccountRole.WRITABLE
-          : AccountRole.READONLY;
-      const signer = k.isSigner ? signers.find((s) => s.address === a) : undefined;
-      return signer ? { address: a, role, signer } : { address: a, role };
-    }),
-  };
-}
-
-function computeLimit(units: number): Instruction {
-  const data = new Uint8Array(5);
-  data[0] = 2;
-  new DataView(data.buffer).setUint32(1, units, true);
-  return { programAddress: COMPUTE_BUDGET, accounts: [], data };
-}
-
-function expectOk(out: TxOutcome): TxOutcome {
-  if (!out.ok) throw new Error(`${out.error}\n${out.logs.slice(-15).join("\n")}`);
-  return out;
-}
 
 async function pda(seeds: (string | Address)[]): Promise<[Address, number]> {
   const [a, bump] = await getProgramDerivedAddress({
