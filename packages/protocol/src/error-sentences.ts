@@ -158,6 +158,14 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This signed message was already used. Please sign again.";
     case 11006:
       return "Jito tips are not available on this network. Choose priority fees in Settings and try again.";
+    case ERROR_CODES.LOAN_LIQUIDITY_DELEGATED: {
+      if (e.params.viewer === "lender")
+        return "Your bank's idle funds are delegated to the lending venue, and filling a request cannot pull them back: withdraw delegated funds on My pools, then fill the request.";
+      const max = money("maxAmount");
+      return max && e.params.maxAmount !== "0"
+        ? `Most of this pool's funds are delegated to a lending venue, which this transaction cannot pull them back from, so the pool can lend ${max} right now: ask for at most that, or choose another pool.`
+        : "This pool's funds are delegated to a lending venue, which this transaction cannot pull them back from: choose another pool, or repay and take a new loan, which pulls them back.";
+    }
     case ERROR_CODES.NO_RELIABLE_PRICE:
       // params.collection: the collection's or token's name (never its address)
       return `No reliable price for ${e.params.collection ?? "this collateral"} right now.`;

@@ -40,6 +40,11 @@ export const ERROR_CODES = {
   LOAN_INSUFFICIENT_LIQUIDITY: 2009,
   /** The valuation service has no fresh, tight price for the collateral or currency (no quote, no co-signature). */
   NO_RELIABLE_PRICE: 2010,
+  /**
+   * The pool's idle liquidity is short but its bank's delegated liquidity would cover the loan, and this loan cannot
+   * pull delegated funds back (Extend, MarginSwap, mortgages, refinancing, request fills): refused before signing.
+   */
+  LOAN_LIQUIDITY_DELEGATED: 2011,
   // 3xxx pool form
   UNKNOWN_POOL_TYPE: 3000,
   INVALID_POOL_FORM_FIELD: 3001,
@@ -150,6 +155,8 @@ export const ERROR_MESSAGES = {
   [ERROR_CODES.LOAN_INSUFFICIENT_LIQUIDITY]:
     "Loan amount {amount} exceeds the pool's available liquidity ({available})",
   [ERROR_CODES.NO_RELIABLE_PRICE]: "No reliable price for {collection} right now",
+  [ERROR_CODES.LOAN_LIQUIDITY_DELEGATED]:
+    "The pool's idle liquidity ({maxAmount}) is short and this transaction cannot pull back the {delegatedAmount} its bank delegated to the lending venue",
 
   [ERROR_CODES.UNKNOWN_POOL_TYPE]: "Unknown pool type",
   [ERROR_CODES.INVALID_POOL_FORM_FIELD]: "Invalid pool form field {field}: {reason}",

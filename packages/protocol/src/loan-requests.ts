@@ -9,7 +9,7 @@
 import { ceilDiv } from "./amounts.ts";
 import { BPS, MIN_LOAN_DURATION_SECONDS } from "./constants.ts";
 import { computeTotalInterest } from "./interest.ts";
-import type { OfferRefusal } from "./offer-rules.ts";
+import { type OfferRefusal, refuseForDelegatedLiquidity } from "./offer-rules.ts";
 import { PROGRAM_ERROR_CODE, type ProgramErrorName } from "./program-errors.ts";
 
 /** Longest request (the program's MAX_POOL_DURATION: 365 days). */
@@ -61,6 +61,8 @@ export interface FillSource {
   poolType: "nft-pool" | "defi-pool";
   bankCurrency: string;
   bankAvailable: bigint;
+  /** What the bank delegated to the lending venue (FillRequest cannot pull it back), base units. */
+  bankDelegated?: bigint;
 }
 
 /** The checks that need no pool: the request is open and `lender` is not its borrower. */
@@ -86,6 +88,14 @@ export function checkRequestFill(
   if (source.bankCurrency !== request.currency) return refuse("InvalidMint");
   if (!Number.isInteger(aprBps) || aprBps < 1 || aprBps > request.maxAprBps)
     return refuse("RequestTermsMismatch");
+  const delegated = source.bankDelegated ?? 0n;
+  if (request.principal > source.bankAvailable && request.principal <= source.bankAvailable + delegated)
+    return refuseForDelegatedLiquidity({
+      mint: request.currency,
+      idleBaseUnits: source.bankAvailable,
+      delegatedBaseUnits: delegated,
+      viewer: "lender",
+    });
   if (request.principal > source.bankAvailable)
     return refuse("InsufficientLiquidity", {
       maxAmount: source.bankAvailable.toString(),

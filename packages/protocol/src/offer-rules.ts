@@ -14,6 +14,7 @@
  */
 import { bigintMin, ceilDiv, floorDiv } from "./amounts.ts";
 import { BPS, MIN_LOAN_DURATION_SECONDS, PROTOCOL_FEE_BPS, U64_MAX } from "./constants.ts";
+import { ERROR_CODES } from "./errors.ts";
 import { computeTotalInterest } from "./interest.ts";
 import { computeGraceSeconds } from "./loan-timing.ts";
 import { computeLoanNetworkCosts, type LoanNetworkCosts } from "./network-costs.ts";
@@ -142,10 +143,13 @@ export interface LoanOffer {
   network: LoanNetworkCosts;
 }
 
-/** Why an offer cannot be taken: the program's code and name, with parameters for a sentence. */
+/**
+ * Why an offer cannot be taken: the program's code and name (or LOAN_LIQUIDITY_DELEGATED, refused before signing),
+ * with parameters for a sentence.
+ */
 export interface OfferRefusal {
   code: number;
-  name: ProgramErrorName;
+  name: ProgramErrorName | "LOAN_LIQUIDITY_DELEGATED";
   /** Amounts are base-unit decimal strings of `mint`; USD figures are micro-USD strings. */
   params: Record<string, string>;
 }
@@ -204,6 +208,52 @@ export function computeOfferLimits(input: OfferInput, entry: OfferCollectionTerm
     byMaxUsd,
     minAmount: minAmount === null ? null : minAmount > 1n ? minAmount : 1n,
     maxAmount: lowest > 0n ? lowest : 0n,
+  };
+}
+
+/**
+ * The refusal of a loan whose pool has too little idle liquidity (`idleBaseUnits`) while its bank's delegated
+ * liquidity (`delegatedBaseUnits`) would cover it, for a transaction that cannot pull delegated funds back. `viewer`
+ * says who reads the sentence: the borrower (Extend, MarginSwap, mortgages, refinancing) or the lender filling a
+ * request from their own pool.
+ */
+export function refuseForDelegatedLiquidity(input: {
+  mint: string;
+  idleBaseUnits: bigint;
+  delegatedBaseUnits: bigint;
+  viewer: "borrower" | "lender";
+}): OfferRefusal {
+  return {
+    code: ERROR_CODES.LOAN_LIQUIDITY_DELEGATED,
+    name: "LOAN_LIQUIDITY_DELEGATED",
+    params: {
+      mint: input.mint,
+      maxAmount: (input.idleBaseUnits > 0n ? input.idleBaseUnits : 0n).toString(),
+      delegatedAmount: input.delegatedBaseUnits.toString(),
+      viewer: input.viewer,
+    },
+  };
+}
+
+/**
+ * The rule-book's decision for a loan that cannot pull delegated liquidity back (Extend, MarginSwap, mortgages,
+ * refinancing): its InsufficientLiquidity becomes LOAN_LIQUIDITY_DELEGATED when the bank's `delegatedBaseUnits`
+ * would have let the pool lend it, so the borrower reads why and what to do rather than a bare shortfall.
+ */
+export function evaluateLoanOfferWithoutPull(input: OfferInput, delegatedBaseUnits: bigint): OfferDecision {
+  const decision = evaluateLoanOffer(input);
+  if (decision.ok || decision.refusal.name !== "InsufficientLiquidity" || delegatedBaseUnits <= 0n)
+    return decision;
+  const bank = { ...input.bank, availableLiquidity: input.bank.availableLiquidity + delegatedBaseUnits };
+  if (!evaluateLoanOffer({ ...input, bank }).ok) return decision;
+  return {
+    ok: false,
+    refusal: refuseForDelegatedLiquidity({
+      mint: input.currencyMint,
+      idleBaseUnits: BigInt(decision.refusal.params.maxAmount ?? "0"),
+      delegatedBaseUnits,
+      viewer: "borrower",
+    }),
   };
 }
 

@@ -215,6 +215,7 @@ async function chooseSource(
         poolType: account.poolType,
         bankCurrency: bank.mint,
         bankAvailable: bank.availableLiquidity,
+        bankDelegated: bank.delegatedLiquidity,
       },
     };
   }

@@ -2,6 +2,7 @@ import {
   computeGraceSeconds,
   computeOwedInterest,
   evaluateLoanOffer,
+  evaluateLoanOfferWithoutPull,
   floorDiv,
   getNewLoanLiquidity,
   type LoanOffer,
@@ -168,7 +169,11 @@ export function evaluatePoolOffer(
     };
   }
   const input = toOfferInput(ask, account, bank, snapshot, valuation);
-  const decision = evaluateLoanOffer(input);
+  // a loan that cannot pull delegated funds back is refused, saying so, when they would have covered it
+  const decision =
+    ask.canPullDelegated === true
+      ? evaluateLoanOffer(input)
+      : evaluateLoanOfferWithoutPull(input, bank.delegatedLiquidity);
   if (!decision.ok) return { pool, refusal: decision.refusal };
   const { offer } = decision;
   return {
