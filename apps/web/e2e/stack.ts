@@ -122,7 +122,6 @@ export async function startStack(options: {
     SOLANA_RPC_URL: localnet.rpcUrl,
     LENDING_PROGRAM_ID: programId,
     INDEXER_RECONCILE_MS: "1000",
-    PRICE_REFRESH_MS: "60000",
     TX_REBROADCAST_MS: "500",
     ...marginfiEnv,
     ...options.env,
