@@ -34,6 +34,23 @@ describe("Extend, margin swap and request fills refuse clearly when the pool's l
   const sentence = (body: Record<string, unknown>) =>
     describeErrorForUser(body as unknown as CodedErrorBody, { amount: (a, m) => formatMoney(a, m) });
 
+  /** The borrower's request for `principal` USDC against `jto` JTO (base units), posted and landed. */
+  const postTokenRequest = (principal: bigint, jto: bigint) =>
+    buildSignSend(
+      w.app,
+      "/defi/post-loan-request",
+      {
+        borrower: borrower.address,
+        collateralMint: JTO_MINT,
+        collateralAmount: String(jto),
+        currency: USDC_MINT,
+        amount: String(principal),
+        duration: 7 * DAY,
+        maxApr: 4000,
+      },
+      [borrower],
+    );
+
   beforeAll(async () => {
     w = await startTxWorld({ swapVenue: true, lendingVenue: true });
     lender = (await fundedWallet(w.net)).signer;
@@ -124,20 +141,7 @@ describe("Extend, margin swap and request fills refuse clearly when the pool's l
   }, 60_000);
 
   it("filling a request for more than the idle liquidity: the lender is told to withdraw delegated funds first; the request stays open", async () => {
-    const posted = await buildSignSend(
-      w.app,
-      "/defi/post-loan-request",
-      {
-        borrower: borrower.address,
-        collateralMint: JTO_MINT,
-        collateralAmount: "200000000000",
-        currency: USDC_MINT,
-        amount: String(80n * USDC),
-        duration: 7 * DAY,
-        maxApr: 4000,
-      },
-      [borrower],
-    );
+    const posted = await postTokenRequest(80n * USDC, 200_000_000_000n);
     expect(posted.sent.error).toBeUndefined();
     const request = posted.built.metadata.request as Address;
     w.tx.state.invalidate();
@@ -155,20 +159,7 @@ describe("Extend, margin swap and request fills refuse clearly when the pool's l
     expect(decodeRequestAccount(await read(request)).status).toBe("Open");
 
     // more than idle and delegated together is still the plain shortfall
-    const huge = await buildSignSend(
-      w.app,
-      "/defi/post-loan-request",
-      {
-        borrower: borrower.address,
-        collateralMint: JTO_MINT,
-        collateralAmount: "100000000000",
-        currency: USDC_MINT,
-        amount: String(2_000n * USDC),
-        duration: 7 * DAY,
-        maxApr: 4000,
-      },
-      [borrower],
-    );
+    const huge = await postTokenRequest(2_000n * USDC, 100_000_000_000n);
     expect(huge.sent.error).toBeUndefined();
     w.tx.state.invalidate();
     const plain = await post(w.app, "/loan-request/fill", {
