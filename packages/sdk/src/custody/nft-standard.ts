@@ -1,16 +1,23 @@
-/** The NFT standards the lending program takes as collateral (the spec's loanType values, compressed NFTs aside). */
-export type NftStandard = "Nft" | "ProgrammableNft" | "CoreNft";
+/** The NFT standards the lending program takes as collateral (the spec's loanType values). */
+export type NftStandard = "Nft" | "ProgrammableNft" | "CoreNft" | "CompressedNft";
 
 /** Loan.nftType (byte 7) and TakeLoan data byte 121 of each standard. */
 export const NFT_TYPE_BYTE: Readonly<Record<NftStandard, number>> = {
   Nft: 0,
   ProgrammableNft: 1,
   CoreNft: 2,
+  CompressedNft: 3,
 };
 
 /** The standard a Loan.nftType byte names (an unknown byte reads as classic: the program writes only these). */
 export function nftStandardOf(nftType: number): NftStandard {
-  return nftType === 1 ? "ProgrammableNft" : nftType === 2 ? "CoreNft" : "Nft";
+  return nftType === 1
+    ? "ProgrammableNft"
+    : nftType === 2
+      ? "CoreNft"
+      : nftType === 3
+        ? "CompressedNft"
+        : "Nft";
 }
 
 /** A loan's loanType (spec section 3): Token for token collateral, else its NFT's standard. */
