@@ -5,6 +5,7 @@
  */
 import {
   DEMO_COLLECTIONS,
+  DEMO_CORE_COLLECTIONS,
   DEMO_TOKENS,
   USDC_MINT_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
@@ -27,7 +28,7 @@ export interface DemoLenderPlan {
 }
 
 function collectionId(symbol: string): string {
-  const found = DEMO_COLLECTIONS.find((c) => c.symbol === symbol);
+  const found = [...DEMO_COLLECTIONS, ...DEMO_CORE_COLLECTIONS].find((c) => c.symbol === symbol);
   if (!found) throw new Error(`demo collection ${symbol} is not in the demo world`);
   return found.collectionId;
 }
@@ -41,7 +42,7 @@ function tokenMint(symbol: string): string {
 const USDC = USDC_MINT_ADDRESS;
 const SOL = WRAPPED_SOL_MINT_ADDRESS;
 
-/** The demo lenders and their pools (USD prices of the demo world: OTTR 1875, RFROG 600, AQUA 4500, DRIP 180). */
+/** The demo lenders and their pools (USD prices of the demo world: OTTR 1875, RFROG 600, AQUA 4500, DRIP 180, KOI 1200). */
 export const DEMO_LENDERS: DemoLenderPlan[] = [
   {
     name: "Otter Capital",
@@ -185,6 +186,16 @@ export const DEMO_LENDERS: DemoLenderPlan[] = [
         loanDuration: 2,
         maxAmountUsd: 400,
         collections: [{ id: collectionId("RFROG"), ltv: 35, exposure: 50 }],
+      },
+      {
+        type: "nft-pool",
+        poolName: "Koi desk (SOL, Core)",
+        poolCurrency: SOL,
+        poolAmount: "120",
+        apy: 30,
+        loanDuration: 14,
+        maxAmountUsd: 2000,
+        collections: [{ id: collectionId("KOI"), ltv: 45, exposure: 50 }],
       },
     ],
   },

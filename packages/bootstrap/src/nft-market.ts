@@ -2,12 +2,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   DEMO_COLLECTIONS,
+  DEMO_CORE_COLLECTIONS,
   DEMO_TOKENS,
   USDC_MINT_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "@cistern/localnet";
 import { parsePriceMicroUsd } from "@cistern/protocol";
-import { findMarketBidPda, getListNftInstruction, getPlaceBidInstruction } from "@cistern/sdk";
+import {
+  findMarketBidPda,
+  getListCoreAssetInstruction,
+  getListNftInstruction,
+  getPlaceBidInstruction,
+} from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import type { ChainClient } from "./chain-client.ts";
 import { ensureLendingProgram, type ProgramDeployAction } from "./deploy-lending.ts";
@@ -27,6 +33,8 @@ export const DEMO_LISTINGS = [
 ] as const;
 /** Collection bids of the demo market maker in SOL and USDC, basis points of the collection's floor. */
 export const DEMO_BID_PRICES_BPS = [9_000, 8_000];
+/** The Core collections' bids take nonces from here on (their first one marks the Core book as seeded). */
+export const CORE_BID_NONCE_BASE = 1_000_000n;
 
 export interface NftMarketResult {
   programId: Address;
@@ -37,8 +45,15 @@ export interface NftMarketResult {
   bids: number;
 }
 
+type PricedCollection = {
+  collectionId: string;
+  symbol: string;
+  floorPriceLamports: string;
+  priceUsd: string;
+};
+
 /** A collection's floor in base units of `mint` (SOL: its seeded lamports; USDC: its USD price). */
-function floorIn(collection: (typeof DEMO_COLLECTIONS)[number], mint: string): bigint {
+function floorIn(collection: PricedCollection, mint: string): bigint {
   if (mint === WRAPPED_SOL_MINT_ADDRESS) return BigInt(collection.floorPriceLamports);
   const usdc = DEMO_TOKENS.find((t) => t.mint === mint)!;
   return (parsePriceMicroUsd(collection.priceUsd)! * 10n ** BigInt(usdc.decimals)) / 1_000_000n;
@@ -48,8 +63,10 @@ function floorIn(collection: (typeof DEMO_COLLECTIONS)[number], mint: string): b
  * The local NFT market, idempotently: its program deployed or upgraded (key `nft-market-program.json` in the
  * data dir, admin = upgrade authority), pinned as the lending program's NFT market (keeping the other pinned
  * venues), and with `demo` a market maker (key `demo-market-maker.json`) listing three NFTs of every demo
- * collection (DEMO_LISTINGS: two in SOL, one in USDC) and bidding DEMO_BID_PRICES_BPS of its floor in SOL and USDC
- * (its NFTs and currency come from the localnet faucet). The market is seeded once: its first bid marks it.
+ * collection, classic and Core (DEMO_LISTINGS: two in SOL, one in USDC) and bidding DEMO_BID_PRICES_BPS of its floor
+ * in SOL and USDC (its NFTs, Core assets and currency come from the localnet faucet). Each book is seeded once: the
+ * classic one's first bid (nonce 1) marks it, the Core one's (nonce CORE_BID_NONCE_BASE + 1) marks it, so a data
+ * dir seeded before Core listings gets them on its next start.
  */
 export async function ensureNftMarket(input: {
   chain: ChainClient;
@@ -79,50 +96,72 @@ export async function ensureNftMarket(input: {
   };
   if (!input.demo) return result;
   const maker = await loadOrCreateKeyFile(join(getKeysDir(input.dataDir), "demo-market-maker.json"));
-  const [firstBid] = await findMarketBidPda(program.address, maker.address, 1n);
-  if ((await chain.fetchAccount(firstBid)) !== null) return result;
+  const seeded = async (nonce: bigint) =>
+    (await chain.fetchAccount((await findMarketBidPda(program.address, maker.address, nonce))[0])) !== null;
+  const classicDone = await seeded(1n);
+  const coreDone = await seeded(CORE_BID_NONCE_BASE + 1n);
+  if (classicDone && coreDone) return result;
   await ensureLocalnetLamports(chain, maker.address, 50_000_000_000n, 100_000_000_000n);
 
   for (const round of DEMO_LISTINGS) {
     const faucet = (await chain.callLocalnetAdmin("localnet_faucet", [maker.address])) as {
       nfts: { mint: string; tokenAccount: string; collectionId: string }[];
+      coreAssets: { asset: string; collectionId: string }[];
     };
-    for (const nft of faucet.nfts) {
+    for (const nft of classicDone ? [] : faucet.nfts) {
       const collection = DEMO_COLLECTIONS.find((c) => c.collectionId === nft.collectionId)!;
-      const price = (floorIn(collection, round.currency) * BigInt(round.bps)) / 10_000n;
       const list = await getListNftInstruction({
         programAddress: program.address,
         seller: maker,
         nftMint: address(nft.mint),
         sellerNftAccount: address(nft.tokenAccount),
         currencyMint: address(round.currency),
-        price,
+        price: (floorIn(collection, round.currency) * BigInt(round.bps)) / 10_000n,
       });
       await chain.send(`list ${collection.symbol} #${nft.mint.slice(0, 4)}`, [list], maker);
       result.listings++;
     }
+    for (const asset of coreDone ? [] : faucet.coreAssets) {
+      const collection = DEMO_CORE_COLLECTIONS.find((c) => c.collectionId === asset.collectionId)!;
+      const list = await getListCoreAssetInstruction({
+        programAddress: program.address,
+        seller: maker,
+        asset: address(asset.asset),
+        collection: address(collection.collectionId),
+        currencyMint: address(round.currency),
+        price: (floorIn(collection, round.currency) * BigInt(round.bps)) / 10_000n,
+      });
+      await chain.send(`list ${collection.symbol} ${asset.asset.slice(0, 4)}`, [list], maker);
+      result.listings++;
+    }
   }
 
-  const bids = DEMO_COLLECTIONS.flatMap((collection) =>
-    [WRAPPED_SOL_MINT_ADDRESS, USDC_MINT_ADDRESS].flatMap((mint) =>
-      DEMO_BID_PRICES_BPS.map((bps) => ({
-        collection,
-        mint,
-        price: (floorIn(collection, mint) * BigInt(bps)) / 10_000n,
-      })),
-    ),
-  );
+  const bidsOn = (collections: readonly PricedCollection[], base: bigint) => {
+    const bids = collections.flatMap((collection) =>
+      [WRAPPED_SOL_MINT_ADDRESS, USDC_MINT_ADDRESS].flatMap((mint) =>
+        DEMO_BID_PRICES_BPS.map((bps) => ({
+          collection,
+          mint,
+          price: (floorIn(collection, mint) * BigInt(bps)) / 10_000n,
+        })),
+      ),
+    );
+    // the first bid (nonce base + 1) placed last: it marks the book as seeded
+    return bids.map((bid, i) => ({ ...bid, nonce: base + BigInt(i + 1) })).reverse();
+  };
+  const bids = [
+    ...(classicDone ? [] : bidsOn(DEMO_COLLECTIONS, 0n)),
+    ...(coreDone ? [] : bidsOn(DEMO_CORE_COLLECTIONS, CORE_BID_NONCE_BASE)),
+  ];
   const total = (mint: string) => bids.filter((b) => b.mint === mint).reduce((sum, b) => sum + b.price, 0n);
   const accounts = new Map<string, Address>();
   for (const mint of [WRAPPED_SOL_MINT_ADDRESS, USDC_MINT_ADDRESS])
     accounts.set(mint, await fundAdmin(chain, maker, address(mint), total(mint)));
-  // the first bid placed last: it marks the market as seeded
-  let nonce = BigInt(bids.length);
-  for (const bid of [...bids].reverse()) {
+  for (const bid of bids) {
     const place = await getPlaceBidInstruction({
       programAddress: program.address,
       bidder: maker,
-      nonce: nonce--,
+      nonce: bid.nonce,
       collection: address(bid.collection.collectionId),
       currencyMint: address(bid.mint),
       bidderCurrencyAccount: accounts.get(bid.mint)!,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:
 import { join } from "node:path";
 import {
   DEMO_COLLECTIONS,
+  DEMO_CORE_COLLECTIONS,
   DEMO_TOKENS,
   MARGINFI_PROGRAM,
   USDC_MINT_ADDRESS,
@@ -12,6 +13,7 @@ import {
   decodeConfigAccount,
   decodeLendingReserve,
   decodeMarketBid,
+  decodeMarketListing,
   decodePoolAccount,
   decodeSwapPool,
   decodeVenuesAccount,
@@ -22,7 +24,7 @@ import {
   findVenuesPda,
   PROGRAMDATA_METADATA_SIZE,
 } from "@cistern/sdk";
-import { type Address, address, getAddressEncoder } from "@solana/kit";
+import { type Address, address, getAddressDecoder, getAddressEncoder } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type BootstrapClusterResult,
@@ -55,7 +57,7 @@ const token = (symbol: string) => address(DEMO_TOKENS.find((t) => t.symbol === s
 const EXPECTED_DEPOSITS: { usdcBaseUnits: bigint; solBaseUnits: bigint }[] = [
   { usdcBaseUnits: 85_000_000_000n, solBaseUnits: 300_000_000_000n },
   { usdcBaseUnits: 20_000_000_000n, solBaseUnits: 650_000_000_000n },
-  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 80_000_000_000n },
+  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 200_000_000_000n },
 ];
 
 describe("bootstrapCluster on a real localnet", () => {
@@ -158,7 +160,7 @@ describe("bootstrapCluster on a real localnet", () => {
   it("publishes the pools with the intended terms", async () => {
     const lenders = first.demo!.lenders;
     const onChain = await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3);
-    expect(onChain).toHaveLength(10);
+    expect(onChain).toHaveLength(11);
     expect(onChain).toEqual(lenders.flatMap((l) => l.pools.map((p) => p.address)).sort());
 
     const fetchPool = async (owner: Address, seed: bigint) => {
@@ -282,8 +284,8 @@ describe("bootstrapCluster on a real localnet", () => {
       first.swapVenue!.programId,
       MARGINFI_PROGRAM,
     ]);
-    // three listings of each of the four demo collections, two bids each in SOL and USDC
-    expect([market.listings, market.bids]).toEqual([12, 16]);
+    // three listings of each of the four classic and the one Core demo collections, two bids each in SOL and USDC
+    expect([market.listings, market.bids]).toEqual([15, 20]);
     const accounts = await net.rpc
       .getProgramAccounts(market.programId, { encoding: "base64", commitment: "confirmed" })
       .send();
@@ -297,6 +299,28 @@ describe("bootstrapCluster on a real localnet", () => {
         .map((b) => b.price)
         .sort(),
     ).toEqual([1_500_000_000n, 1_687_500_000n]);
+    // the Core collection's book: three Core assets owned by their listings, bids of 90% and 80% of its 8 SOL floor
+    const koi = DEMO_CORE_COLLECTIONS[0]!;
+    const coreListings = accounts
+      .map((a) => ({ address: a.pubkey, data: Buffer.from(a.account.data[0], "base64") }))
+      .filter((a) => a.data.length === 160)
+      .map((a) => ({ address: a.address, listing: decodeMarketListing(a.data) }))
+      .filter((l) => l.listing.standard === "core");
+    expect(coreListings.map((l) => l.listing.escrow)).toEqual([
+      koi.collectionId,
+      koi.collectionId,
+      koi.collectionId,
+    ]);
+    for (const l of coreListings) {
+      const asset = (await fetchData(net.rpc, l.listing.nftMint))!;
+      expect(getAddressDecoder().decode(asset.subarray(1, 33))).toBe(l.address);
+    }
+    expect(
+      bids
+        .filter((b) => b.collection === koi.collectionId && b.currencyMint === WRAPPED_SOL_MINT_ADDRESS)
+        .map((b) => b.price)
+        .sort(),
+    ).toEqual([6_400_000_000n, 7_200_000_000n]);
   });
 
   it("is idempotent: a second run sends nothing and returns the same ids", async () => {
@@ -337,11 +361,11 @@ describe("bootstrapCluster on a real localnet", () => {
       Array(6).fill("unchanged"),
     );
     expect(second.demo!.lenders.flatMap((l) => l.pools.map((p) => p.action))).toEqual(
-      Array(10).fill("unchanged"),
+      Array(11).fill("unchanged"),
     );
     // No fee paid by anyone: no transaction was sent.
     expect(await balances()).toEqual(before);
-    expect(await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3)).toHaveLength(10);
+    expect(await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3)).toHaveLength(11);
     const [bank] = await findBankPda(first.lendingProgramId, first.demo!.lenders[0]!.address, USDC);
     expect(decodeBankAccount((await fetchData(net.rpc, bank))!).totalLiquidity).toBe(85_000_000_000n);
     expect(elapsedMs).toBeLessThan(10_000);

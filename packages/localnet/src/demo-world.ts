@@ -85,7 +85,11 @@ export interface DemoCoreAsset {
 export interface DemoCoreCollection {
   collectionId: string;
   seed: string;
+  symbol: string;
   name: string;
+  /** The floor the demo market maker prices its listings and bids from (lamports; USD at the demo SOL price). */
+  floorPriceLamports: string;
+  priceUsd: string;
   image: string;
   assets: DemoCoreAsset[];
 }
@@ -317,7 +321,10 @@ export const DEMO_CORE_COLLECTIONS: DemoCoreCollection[] = [
   {
     collectionId: "EgvyczPthtXxoDXHXYXhBa3cjsyonfD549LYgW4g8vDD",
     seed: "core-collection:KOI",
+    symbol: "KOI",
     name: "Cistern Koi",
+    floorPriceLamports: "8000000000",
+    priceUsd: "1200",
     image: getDemoImage("e67e22", "KOI"),
     assets: [
       "AoY8nL36ij2fqNqiheJ8Ug9he8RV2aL7drJF6R9U1FLm",

@@ -46,10 +46,14 @@ describe("catalogue, wallet assets and prices read from a seeded localnet", () =
       collectionId: string;
       floorPrice: string | null;
     }[];
-    expect(collections.map((c) => c.collectionId).sort()).toEqual(
-      DEMO_WORLD.collections.map((c) => c.collectionId).sort(),
-    );
-    for (const c of DEMO_WORLD.collections)
+    // classic, pNFT and Core collections alike
+    const demo = [
+      ...DEMO_WORLD.collections,
+      ...DEMO_WORLD.programmableCollections,
+      ...DEMO_WORLD.coreCollections,
+    ];
+    expect(collections.map((c) => c.collectionId).sort()).toEqual(demo.map((c) => c.collectionId).sort());
+    for (const c of demo)
       expect(collections.find((x) => x.collectionId === c.collectionId)?.floorPrice).toBeNull();
     const currencies = (await get("/currency/currencies")) as Record<
       string,

@@ -14,7 +14,7 @@ export const DEMO_CORE_COLLECTION = DEMO_WORLD.coreCollections[0]!;
 export function writeCatalogWithAllStandards(dir: string): string {
   const shipped = JSON.parse(
     readFileSync(new URL("../../src/catalog/catalogs/localnet.json", import.meta.url), "utf8"),
-  ) as { collections: unknown[] };
+  ) as { collections: { collectionId: string }[] };
   const entry = (
     c: { collectionId: string; name: string; image: string },
     symbol: string,
@@ -29,10 +29,13 @@ export function writeCatalogWithAllStandards(dir: string): string {
     tensorSlug: "",
     supply: 0,
   });
-  shipped.collections.push(
+  // the shipped catalogue lists them too now: added only when missing
+  for (const added of [
     entry(DEMO_PNFT_COLLECTION, DEMO_PNFT_COLLECTION.symbol, "ProgrammableNonFungible"),
-    entry(DEMO_CORE_COLLECTION, "KOI", "Core"),
-  );
+    entry(DEMO_CORE_COLLECTION, DEMO_CORE_COLLECTION.symbol, "Core"),
+  ])
+    if (!shipped.collections.some((c) => c.collectionId === added.collectionId))
+      shipped.collections.push(added);
   const file = join(dir, "catalog-all-standards.json");
   writeFileSync(file, JSON.stringify(shipped));
   return file;

@@ -2,8 +2,10 @@ import { ERROR_CODES } from "@cistern/protocol";
 import {
   decodeSwapPool,
   findBankPda,
+  findPoolPda,
   getAddSwapLiquidityInstruction,
   getInitializeSwapPoolInstruction,
+  getListCoreAssetInstruction,
   getListNftInstruction,
   getPlaceBidInstruction,
   getSwapInstruction,
@@ -48,6 +50,7 @@ describe("valuations that follow the local market", () => {
   let collectionName: string;
   let borrower: Awaited<ReturnType<typeof fundedWallet>>;
   const listed: { seller: KeyPairSigner; mint: Address; price: bigint }[] = [];
+  let corePool: Address;
 
   const quoteNft = () => post(w.app, "/nft/quote", { collection, duration: 7 * DAY, currency: USDC_MINT });
   const pageFloor = async () =>
@@ -125,25 +128,48 @@ describe("valuations that follow the local market", () => {
       (c) => c.collectionId === collection,
     )!.name;
     const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
-    const created = await buildSignSend(
-      w.app,
-      "/nft/create-pool",
-      {
-        bank,
-        owner: lender.address,
-        amount: "5000000000",
-        mint: USDC_MINT,
-        seed: "1",
-        param: {
-          apr: 2000,
-          limits: TEST_POOL_LIMITS,
-          collections: [{ collection, collectionLtv: 5000, exposure: 10000 }],
+    const createPool = async (seed: string, of: Address, amount: string) => {
+      const created = await buildSignSend(
+        w.app,
+        "/nft/create-pool",
+        {
+          bank,
+          owner: lender.address,
+          amount,
+          mint: USDC_MINT,
+          seed,
+          param: {
+            apr: 2000,
+            limits: TEST_POOL_LIMITS,
+            collections: [{ collection: of, collectionLtv: 5000, exposure: 10000 }],
+          },
         },
-      },
-      [lender],
-    );
-    expect(created.sent.result).not.toBeNull();
+        [lender],
+      );
+      expect(created.sent.result, JSON.stringify(created.sent)).not.toBeNull();
+      return created;
+    };
+    await createPool("1", collection, "5000000000");
     await createUsdcJtoPool(w, lender, 2, "5000000000");
+    // the Core collection: a pool lists it; three sellers list their Core asset at 8, 9 and 10 SOL, a bidder bids
+    // 7 SOL for any
+    const coreCollection = address(borrower.given.coreAssets[0]!.collectionId);
+    await w.net.fundWallet(lender.address, { tokens: [{ mint: USDC_MINT, amount: 1_000n * USDC }] });
+    await createPool("3", coreCollection, "1000000000");
+    corePool = (await findPoolPda(w.programId, lender.address, 3n))[0];
+    for (const price of [8n * SOL, 9n * SOL, 10n * SOL]) {
+      const seller = await fundedWallet(w.net);
+      await sendAsAdmin(w.app, w.tx, seller.signer, [
+        await getListCoreAssetInstruction({
+          programAddress: w.nftMarket!,
+          seller: seller.signer.address,
+          asset: address(seller.given.coreAssets[0]!.asset),
+          collection: coreCollection,
+          currencyMint: SOL_MINT,
+          price,
+        }),
+      ]);
+    }
     // three sellers list their NFT of the collection at 10, 12 and 15 SOL; a bidder bids 11 SOL for any
     for (const price of [10n * SOL, 12n * SOL, 15n * SOL]) {
       const seller = await fundedWallet(w.net);
@@ -162,18 +188,22 @@ describe("valuations that follow the local market", () => {
       listed.push({ seller: seller.signer, mint, price });
     }
     const bidder = await fundedWallet(w.net);
-    await w.net.fundWallet(bidder.signer.address, { tokens: [{ mint: SOL_MINT, amount: 11n * SOL }] });
-    await sendAsAdmin(w.app, w.tx, bidder.signer, [
-      await getPlaceBidInstruction({
-        programAddress: w.nftMarket!,
-        bidder: bidder.signer.address,
-        nonce: 1n,
-        collection,
-        currencyMint: SOL_MINT,
-        bidderCurrencyAccount: await findAssociatedTokenAddress(bidder.signer.address, SOL_MINT),
-        price: 11n * SOL,
-      }),
-    ]);
+    await w.net.fundWallet(bidder.signer.address, { tokens: [{ mint: SOL_MINT, amount: 18n * SOL }] });
+    for (const [nonce, on, price] of [
+      [1n, collection, 11n * SOL],
+      [2n, coreCollection, 7n * SOL],
+    ] as const)
+      await sendAsAdmin(w.app, w.tx, bidder.signer, [
+        await getPlaceBidInstruction({
+          programAddress: w.nftMarket!,
+          bidder: bidder.signer.address,
+          nonce,
+          collection: on,
+          currencyMint: SOL_MINT,
+          bidderCurrencyAccount: await findAssociatedTokenAddress(bidder.signer.address, SOL_MINT),
+          price,
+        }),
+      ]);
     w.tx.state.invalidate();
     await w.app.cistern.prices.refresh();
   }, 240_000);
@@ -212,6 +242,19 @@ describe("valuations that follow the local market", () => {
     });
     expect([take.status, take.body.code]).toEqual([422, ERROR_CODES.NO_RELIABLE_PRICE]);
     expect(await pageFloor()).toBeNull();
+  });
+
+  it("a new wallet's Core asset is valued from the market's Core listings and bid, and gets an offer", async () => {
+    // Core book: 8, 9, 10 SOL listed (the listings own the assets), 7 SOL bid -> min(8, 8.75) = 8 SOL = 1,200 USDC
+    const newcomer = await fundedWallet(w.net);
+    const asset = newcomer.given.coreAssets[0]!.asset;
+    const quote = () =>
+      post(w.app, "/nft/quote", { nftMint: asset, duration: 7 * DAY, borrower: newcomer.signer.address });
+    await expect.poll(async () => (await quote()).status, { timeout: 15_000 }).toBe(200);
+    const offer = await quote();
+    expect(offer.status, JSON.stringify(offer.body)).toBe(200);
+    expect(offer.body.pool).toBe(corePool);
+    expect(offer.body.collateralValue).toBe((1_200n * USDC).toString());
   });
 
   it("a large swap in one slot moves the token's value by at most 10% / window; a sustained move shows after the window", async () => {

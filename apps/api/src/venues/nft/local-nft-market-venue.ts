@@ -7,6 +7,7 @@ import {
   findMarketListingPda,
   findMetadataPda,
   findVenuesPda,
+  getBuyCoreAssetInstruction,
   getBuyNftInstruction,
   getSellToBidInstruction,
   MARKET_BID_SIZE,
@@ -36,7 +37,8 @@ interface MarketBook {
  * The embedded default's NFT market: the local market program that the lending program's Venues account pins
  * (deployed and seeded by the bootstrap). Its listings and bids are read from the chain (getProgramAccounts,
  * reused for at most MARKET_TTL_MS; a listing's collection is its NFT's verified collection, read from the
- * metadata); instructions are the program's Buy and SellToBid. Prices are checked again on chain.
+ * metadata; a Core listing's, the collection it records); instructions are the program's Buy (BuyCore for a Core
+ * asset, delivered to `nftDestination` as its new owner) and SellToBid. Prices are checked again on chain.
  */
 export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Address): NftMarketVenue {
   let marketProgram: Address | undefined;
@@ -87,10 +89,15 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     const listings = accounts
       .filter((a) => a.data.length === MARKET_LISTING_SIZE && a.data[0] === 1)
       .map((a) => ({ address: a.pubkey, listing: decodeMarketListing(a.data) }));
-    const collections = await collectionsOf(listings.map((l) => l.listing.nftMint));
+    // a Core listing records the collection its asset names (checked on chain at ListCore); a classic one's is
+    // its NFT's verified collection
+    const classic = listings.filter((l) => l.listing.standard === "classic");
+    const classicCollections = await collectionsOf(classic.map((l) => l.listing.nftMint));
+    const collectionOfListing = new Map(classic.map((l, i) => [l.address, classicCollections[i]]));
     const withCollection: NftListing[] = [];
-    listings.forEach((l, i) => {
-      const collection = collections[i];
+    listings.forEach((l) => {
+      const collection =
+        l.listing.standard === "core" ? l.listing.escrow : collectionOfListing.get(l.address);
       if (collection === null || collection === undefined) return;
       withCollection.push({
         mint: l.listing.nftMint,
@@ -156,6 +163,15 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       if (!account || account.owner !== programAddress || account.data.length !== MARKET_LISTING_SIZE)
         return null;
       const decoded = decodeMarketListing(account.data);
+      if (decoded.standard === "core")
+        return {
+          mint,
+          collection: decoded.escrow,
+          seller: decoded.seller,
+          currencyMint: decoded.currencyMint,
+          price: decoded.price,
+          listing,
+        };
       const collection = meta ? decodeMetadata(meta.data).collection : null;
       if (collection === null || !collection.verified) return null;
       return {
@@ -170,7 +186,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     async buyInstruction({ listing, buyer, payFrom, nftDestination, maxPrice }) {
       const programAddress = await program();
       const listingAddress = listing.listing as Address;
-      const [{ escrow }, sellerCurrency] = await Promise.all([
+      const [decoded, sellerCurrency] = await Promise.all([
         rpc.getMultipleAccounts([listingAddress]).then(({ accounts: [a] }) => {
           if (!a || a.owner !== programAddress)
             throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the listing is gone");
@@ -178,11 +194,24 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         }),
         findAssociatedTokenAddress(listing.seller, listing.currencyMint),
       ]);
+      if (decoded.standard === "core")
+        return getBuyCoreAssetInstruction({
+          programAddress,
+          buyer,
+          listing: listingAddress,
+          payFrom,
+          sellerCurrencyAccount: sellerCurrency,
+          newOwner: nftDestination,
+          seller: listing.seller,
+          asset: decoded.nftMint,
+          collection: decoded.escrow,
+          maxPrice,
+        });
       return getBuyNftInstruction({
         programAddress,
         buyer,
         listing: listingAddress,
-        escrow,
+        escrow: decoded.escrow,
         payFrom,
         sellerCurrencyAccount: sellerCurrency,
         nftDestination,

@@ -54,7 +54,8 @@ export interface NftMarketVenue {
   listingOf(mint: Address): Promise<NftListing | null>;
   /**
    * The venue instruction that buys `listing` for `buyer` (a signer of the transaction), paying from `payFrom`
-   * at most `maxPrice` and delivering the NFT to `nftDestination` (a loan's escrow, for a mortgage).
+   * at most `maxPrice` and delivering the NFT to `nftDestination` (a loan's escrow, for a mortgage; for a Core
+   * asset, its new owner).
    */
   buyInstruction(input: {
     listing: NftListing;
