@@ -20,8 +20,16 @@ import {
   TOKEN_STANDARD_PROGRAMMABLE_NON_FUNGIBLE,
 } from "../metaplex/metadata.ts";
 import { SDK_ERROR, SdkError } from "../sdk-error.ts";
+import {
+  BUBBLEGUM_PROGRAM_ADDRESS,
+  type CompressedCustody,
+  compressedTakeLoanTail,
+  SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS,
+  SPL_NOOP_PROGRAM_ADDRESS,
+} from "./compressed-custody.ts";
 import { NFT_TYPE_BYTE } from "./nft-standard.ts";
 
+export * from "./compressed-custody.ts";
 export * from "./nft-standard.ts";
 
 export const SYSVAR_INSTRUCTIONS_ADDRESS = "Sysvar1nstructions1111111111111111111111111" as Address;
@@ -69,7 +77,7 @@ export interface CoreCustody {
 }
 
 /** What a custody ending or beginning needs for one NFT. */
-export type NftCustody = ClassicCustody | ProgrammableCustody | CoreCustody;
+export type NftCustody = ClassicCustody | ProgrammableCustody | CoreCustody | CompressedCustody;
 
 /** The SPL associated token account of `owner` for `mint` (classic Token program). */
 export async function findAssociatedTokenPda(owner: Address, mint: Address): Promise<Address> {
@@ -143,6 +151,25 @@ function programmableBlock(c: ProgrammableCustody): AccountMeta[] {
   ];
 }
 
+/** Bubblegum, SPL Account Compression, SPL Noop (a compressed leaf's transfer). */
+function compressionPrograms(): AccountMeta[] {
+  return [
+    readonly(BUBBLEGUM_PROGRAM_ADDRESS),
+    readonly(SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS),
+    readonly(SPL_NOOP_PROGRAM_ADDRESS),
+  ];
+}
+
+/** A compressed leaf's Repay / Liquidate accounts: the tree config, the three programs, System, the proof. */
+function compressedEndingBlock(c: CompressedCustody): AccountMeta[] {
+  return [
+    readonly(c.treeConfig),
+    ...compressionPrograms(),
+    readonly(SYSTEM_PROGRAM_ADDRESS),
+    ...c.proof.map(readonly),
+  ];
+}
+
 /** A Core asset's Repay / Liquidate accounts: the collection it names now (the Core program's id if none), Core. */
 function coreEndingBlock(c: CoreCustody): AccountMeta[] {
   return [readonly(c.collection ?? MPL_CORE_PROGRAM_ADDRESS), readonly(MPL_CORE_PROGRAM_ADDRESS)];
@@ -164,6 +191,12 @@ export function getTakeLoanCustody(
   /** Account 13 instead of the metadata PDA (a Core asset: its collection); null: the metadata PDA. */
   replacesMetadata: Address | null;
   accounts: AccountMeta[];
+  /** Accounts after the optional whitelist (a compressed leaf: its proof). */
+  trailingAccounts?: AccountMeta[];
+  /** Data after the 124 bytes of terms (a compressed leaf: root, nonce, proof length, MetadataArgs). */
+  dataTail?: Uint8Array;
+  /** Account 8 (a compressed leaf: its asset id, no account); null: the collateral mint as given. */
+  replacesMint?: Address;
 } {
   if (c.standard === "Nft")
     return {
@@ -172,6 +205,23 @@ export function getTakeLoanCustody(
       replacesMetadata: null,
       accounts: [],
     };
+  if (c.standard === "CompressedNft") {
+    if (c.collection === null)
+      invalid(`compressed NFT ${c.assetId} is in no verified collection, so no pool lends against it`);
+    return {
+      holder: c.tree,
+      data: {
+        nftType: NFT_TYPE_BYTE.CompressedNft,
+        masterEditionBump: c.assetBump,
+        tokenRecordBump: c.treeConfigBump,
+      },
+      replacesMetadata: c.treeConfig,
+      accounts: compressionPrograms(),
+      trailingAccounts: c.proof.map(readonly),
+      dataTail: compressedTakeLoanTail(c),
+      replacesMint: c.assetId,
+    };
+  }
   if (c.standard === "CoreNft") {
     if (c.collection === null)
       invalid(`Core asset ${c.asset} belongs to no collection, so no pool lends against it`);
@@ -199,6 +249,7 @@ export function getTakeLoanCustody(
 export function getRepayCustody(c: NftCustody): { holder: Address | null; accounts: AccountMeta[] } {
   if (c.standard === "Nft") return { holder: null, accounts: [] };
   if (c.standard === "CoreNft") return { holder: c.asset, accounts: coreEndingBlock(c) };
+  if (c.standard === "CompressedNft") return { holder: c.tree, accounts: compressedEndingBlock(c) };
   return { holder: c.tokenAccount, accounts: programmableBlock(c) };
 }
 
@@ -214,6 +265,7 @@ export async function getLiquidateCustody(
 ): Promise<{ holder: Address | null; accounts: AccountMeta[] }> {
   if (c.standard === "Nft") return { holder: null, accounts: [] };
   if (c.standard === "CoreNft") return { holder: c.asset, accounts: coreEndingBlock(c) };
+  if (c.standard === "CompressedNft") return { holder: c.tree, accounts: compressedEndingBlock(c) };
   const via = await findAssociatedTokenPda(parties.loan, c.mint);
   const [[ownerRecord], [viaRecord]] = await Promise.all([
     findTokenRecordPda(c.mint, parties.poolOwnerTokenAccount),
@@ -245,6 +297,10 @@ export function getMoveCustody(
 ): { holder: Address | null; mintWritable: boolean; accounts: AccountMeta[] } {
   if (c.standard === "Nft") return { holder: null, mintWritable: false, accounts: [] };
   if (c.standard === "CoreNft") return { holder: c.asset, mintWritable: true, accounts: coreEndingBlock(c) };
+  if (c.standard === "CompressedNft")
+    invalid(
+      "extending or refinancing a loan against a compressed NFT is not available (the program refuses it)",
+    );
   if (newPoolOwner === null) invalid("moving a programmable NFT's loan needs the new pool's owner");
   return {
     holder: c.tokenAccount,

@@ -1,6 +1,7 @@
 import { type Address, type FixedSizeCodec, getStructCodec, type Instruction } from "@solana/kit";
 import { u8, u32, u64, withReserved } from "../codecs/primitives.ts";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
+import { compressedEndingData } from "../custody/compressed-custody.ts";
 import {
   getLiquidateCustody,
   getMoveCustody,
@@ -183,7 +184,7 @@ export async function getTakeLoanInstruction(
       "the custody was read for another token account than the borrower's collateral account",
     );
   const holder = custody.holder ?? escrow;
-  if (custody.replacesMetadata !== null) data[3] = 0; // a Core asset has no metadata PDA
+  if (custody.replacesMetadata !== null) data[3] = 0; // a Core asset or a leaf has no metadata PDA
   const accounts = [
     signer(input.borrower, true),
     signer(input.oracle, false),
@@ -194,7 +195,11 @@ export async function getTakeLoanInstruction(
     writable(loan),
     writable(holder),
     // a Core asset is its own "mint", written by Core's transfer
-    custody.replacesMetadata === null ? readonly(input.collateralMint) : writable(input.collateralMint),
+    custody.replacesMint !== undefined
+      ? readonly(custody.replacesMint)
+      : custody.replacesMetadata === null
+        ? readonly(input.collateralMint)
+        : writable(input.collateralMint),
     writable(input.borrowerCollateralTokenAccount),
     writable(input.borrowerCurrencyTokenAccount),
     readonly(TOKEN_PROGRAM_ADDRESS),
@@ -202,6 +207,7 @@ export async function getTakeLoanInstruction(
   ];
   if (metadata) accounts.push(readonly(custody.replacesMetadata ?? metadata[0]), ...custody.accounts);
   if (input.whitelist) accounts.push(readonly(input.whitelist));
+  accounts.push(...(custody.trailingAccounts ?? []));
   if (input.pullFromVenue) {
     const pull = input.pullFromVenue;
     data[120] = accounts.length;
@@ -213,7 +219,13 @@ export async function getTakeLoanInstruction(
       writable(pull.venueVault),
     );
   }
-  return { programAddress: input.programAddress, accounts, data, loan, escrow: holder };
+  const full = custody.dataTail === undefined ? data : Uint8Array.from([...data, ...custody.dataTail]);
+  return { programAddress: input.programAddress, accounts, data: full, loan, escrow: holder };
+}
+
+/** A Repay's or Liquidate's data: the tag (a compressed leaf: then root, data hash and creator hash). */
+function endingData(tag: number, custody: NftCustody | undefined): Uint8Array {
+  return custody?.standard === "CompressedNft" ? compressedEndingData(tag, custody) : new Uint8Array([tag]);
 }
 
 /**
@@ -250,7 +262,7 @@ export async function getRepayInstruction(input: {
       readonly(TOKEN_PROGRAM_ADDRESS),
       ...custody.accounts,
     ],
-    data: new Uint8Array([INSTRUCTION_TAG.Repay]),
+    data: endingData(INSTRUCTION_TAG.Repay, input.custody),
   };
 }
 
@@ -371,6 +383,6 @@ export async function getLiquidateInstruction(input: {
       readonly(TOKEN_PROGRAM_ADDRESS),
       ...custody.accounts,
     ],
-    data: new Uint8Array([INSTRUCTION_TAG.Liquidate]),
+    data: endingData(INSTRUCTION_TAG.Liquidate, input.custody?.custody),
   };
 }
