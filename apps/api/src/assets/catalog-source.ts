@@ -14,7 +14,7 @@ export interface CatalogToken {
 }
 
 /** The Metaplex standard of a collection's NFTs. */
-export type CollectionStandard = "NonFungible" | "ProgrammableNonFungible" | "Core";
+export type CollectionStandard = "NonFungible" | "ProgrammableNonFungible" | "Core" | "Compressed";
 
 /** An NFT collection of the catalogue, by its verified collection key. */
 export interface CatalogCollection {
@@ -42,7 +42,12 @@ export interface CatalogSource {
 }
 
 const ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-const STANDARDS: readonly CollectionStandard[] = ["NonFungible", "ProgrammableNonFungible", "Core"];
+const STANDARDS: readonly CollectionStandard[] = [
+  "NonFungible",
+  "ProgrammableNonFungible",
+  "Core",
+  "Compressed",
+];
 
 /** Parses and checks a catalogue file's JSON; throws naming the first bad entry. */
 export function parseCatalog(json: unknown, origin: string): Catalog {

@@ -1,3 +1,4 @@
+import type { DasCompressedAsset, DasProof } from "@cistern/sdk";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import { fetchUpstream } from "../http/upstream-fetch.ts";
 import type { AssetNft, AssetSource, NftType, TokenBalance } from "./asset-source.ts";
@@ -86,6 +87,7 @@ export function createDasAssetSource(
 ): AssetSource & {
   fetchAssets(mints: string[]): Promise<(AssetNft | null)[]>;
   fetchCompressedLeaf(assetId: string): Promise<CompressedLeafProof | null>;
+  fetchCompressedAsset(assetId: string): Promise<{ asset: DasCompressedAsset; proof: DasProof } | null>;
 } {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retries = options.retries ?? 3;
@@ -181,6 +183,18 @@ export function createDasAssetSource(
         root: proof.root,
         proof: proof.proof,
       };
+    },
+    /** getAsset and a fresh getAssetProof of a compressed asset (null: DAS knows no compressed asset by this id). */
+    async fetchCompressedAsset(assetId) {
+      const asset = await call<DasCompressedAsset | null>("getAsset", { id: assetId }).catch(
+        (error: unknown) => {
+          if (error instanceof ApiError && /not found/i.test(error.message)) return null;
+          throw error;
+        },
+      );
+      if (!asset?.compression?.compressed) return null;
+      const proof = await call<DasProof>("getAssetProof", { id: assetId });
+      return { asset, proof };
     },
     async fetchAssets(mints) {
       const out: (AssetNft | null)[] = [];

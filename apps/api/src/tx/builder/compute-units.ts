@@ -1,4 +1,4 @@
-import { INSTRUCTION_TAG, TOKEN_METADATA_PROGRAM_ADDRESS } from "@cistern/sdk";
+import { BUBBLEGUM_PROGRAM_ADDRESS, INSTRUCTION_TAG, TOKEN_METADATA_PROGRAM_ADDRESS } from "@cistern/sdk";
 import type { Instruction } from "@solana/kit";
 import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "./whitelist-builder.ts";
 import {
@@ -47,6 +47,18 @@ const PROGRAMMABLE_CU: Record<number, number> = {
   [INSTRUCTION_TAG.Refinance]: 260_000,
 };
 
+/**
+ * A compressed NFT's custody runs Bubblegum's Transfer (and SPL Account Compression's proof check) inside the
+ * lending instruction: measured with the real binaries (LiteSVM, a depth-14 tree with canopy 11, LAYOUT.md) take-loan
+ * 64,100-67,200 CU, repay 60,300-63,300, liquidate 60,000-61,500; doubled less a little for headroom (a tree with a
+ * smaller canopy passes a longer proof).
+ */
+const COMPRESSED_CU: Record<number, number> = {
+  [INSTRUCTION_TAG.TakeLoan]: 120_000,
+  [INSTRUCTION_TAG.Repay]: 110_000,
+  [INSTRUCTION_TAG.Liquidate]: 110_000,
+};
+
 function lendingCu(ix: Instruction): number {
   const tag = ix.data?.[0] ?? -1;
   if (tag === INSTRUCTION_TAG.Migrate)
@@ -54,6 +66,8 @@ function lendingCu(ix: Instruction): number {
   // the custody block names Token Metadata only for a programmable NFT
   if (ix.accounts?.some((a) => a.address === TOKEN_METADATA_PROGRAM_ADDRESS) && PROGRAMMABLE_CU[tag])
     return PROGRAMMABLE_CU[tag];
+  if (ix.accounts?.some((a) => a.address === BUBBLEGUM_PROGRAM_ADDRESS) && COMPRESSED_CU[tag])
+    return COMPRESSED_CU[tag];
   return LENDING_CU[tag] ?? 50_000;
 }
 

@@ -69,9 +69,9 @@ export async function liquidatePlan(
   const pool = await tx.state.getPool(loan.pool);
   if (pool === null) throw badRequest(`pool ${loan.pool} of loan ${input.loan} no longer exists`);
   const custody = await readLoanCustody(tx, loan);
-  // a Core asset goes to the pool owner's wallet itself
+  // a Core asset or a compressed NFT goes to the pool owner's wallet itself
   const ownerAta =
-    custody.standard === "CoreNft"
+    custody.standard === "CoreNft" || custody.standard === "CompressedNft"
       ? pool.owner
       : await findAssociatedTokenAddress(pool.owner, loan.collateralMint);
   const ownerAtaIx = createAssociatedTokenIdempotent(payer, ownerAta, pool.owner, loan.collateralMint);

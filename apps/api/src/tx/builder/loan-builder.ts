@@ -82,7 +82,8 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     const nft = await resolveNft(tx, input.collateralMint, input.borrower);
     collection = nft.collection;
     collateralAccount = nft.ownerTokenAccount!;
-    custody = await readCustody(tx, address(input.collateralMint), collateralAccount);
+    // a compressed NFT's custody (with its proof) was read from DAS just now
+    custody = nft.compressed ?? (await readCustody(tx, address(input.collateralMint), collateralAccount));
   }
   const request = {
     poolType: isDefi ? ("defi-pool" as const) : ("nft-pool" as const),
@@ -101,6 +102,11 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
   const attestation = await createAttestation(tx, { offer, collection, borrower: input.borrower, valuation });
   const currency = offer.account.currencyMint;
   const flow = await currencyFlow(borrower, currency);
+  // a compressed NFT's proof and metadata fill the packet: the borrower's token account is created only when missing
+  if (custody.standard === "CompressedNft" && currency !== NATIVE_MINT) {
+    const [existing] = await tx.state.getAccounts([flow.tokenAccount]);
+    if (existing) flow.before = [];
+  }
   const pull = await venuePullFor(tx, offer);
   const built = await getTakeLoanInstruction({
     poolType: offer.account.poolType,

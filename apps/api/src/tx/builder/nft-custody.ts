@@ -1,13 +1,18 @@
 import {
   type AccountReader,
+  type CompressedCustody,
+  compressedCustodyFromDas,
   type LoanAccount,
   type NftCustody,
   type NftStandard,
   readNftCustody,
+  readTreeShape,
+  SdkError,
 } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
+import { createDasAssetSource } from "../../assets/das-asset-source.ts";
 import type { TxContext } from "../tx-context.ts";
-import { unprocessable } from "../tx-errors.ts";
+import { badRequest, unprocessable } from "../tx-errors.ts";
 
 /** The SDK's chain read over the builder's batched account reader (what a standard's custody needs). */
 export function chainReader(tx: TxContext): AccountReader {
@@ -19,11 +24,40 @@ export function readCustody(tx: TxContext, mint: Address, tokenAccount: Address)
   return readNftCustody(chainReader(tx), { mint, tokenAccount });
 }
 
+/**
+ * A compressed NFT's custody from DAS now (getAsset and a fresh getAssetProof, never cached: a proof goes stale when
+ * another leaf of the tree changes), the proof cut below the tree's canopy (read from the tree account). Null when
+ * DAS knows no compressed asset by this id; 400 when its metadata or proof do not match its leaf.
+ */
+export async function readCompressedCustody(
+  tx: TxContext,
+  assetId: string,
+): Promise<CompressedCustody | null> {
+  const das = createDasAssetSource(tx.app.config.dasUrl ?? tx.app.config.solanaRpcUrl);
+  const found = await das.fetchCompressedAsset(assetId);
+  if (found === null) return null;
+  const tree = found.asset.compression?.tree;
+  const [treeAccount] = tree ? await tx.state.getAccounts([tree]) : [null];
+  const shape = treeAccount ? readTreeShape(treeAccount.data) : null;
+  if (shape === null) throw badRequest(`the tree of compressed NFT ${assetId} is not on the chain`);
+  try {
+    return await compressedCustodyFromDas(found.asset, found.proof, shape.canopyDepth);
+  } catch (error) {
+    if (error instanceof SdkError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
 /** The custody of an ongoing loan's NFT (a pNFT stays in the token account the loan records as its escrow). */
-export function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise<NftCustody> {
-  return loan.isDefi || loan.nftType === "Nft"
-    ? Promise.resolve({ standard: "Nft" })
-    : readCustody(tx, loan.collateralMint, loan.escrow);
+export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise<NftCustody> {
+  if (loan.isDefi || loan.nftType === "Nft") return { standard: "Nft" };
+  if (loan.nftType === "CompressedNft") {
+    const custody = await readCompressedCustody(tx, loan.collateralMint);
+    if (custody === null || custody.tree !== loan.escrow)
+      throw unprocessable(`DAS does not serve the compressed NFT ${loan.collateralMint} of this loan`);
+    return custody;
+  }
+  return readCustody(tx, loan.collateralMint, loan.escrow);
 }
 
 /**
@@ -37,6 +71,11 @@ export function requireClassicCustody(loan: LoanAccount, what: string): void {
 /** Refuses (422) `standard` when it is not a classic NFT: "<what> <a programmable NFT> is not available yet; <instead>". */
 export function refuseUnlessClassic(standard: NftStandard, what: string, instead: string): void {
   if (standard === "Nft") return;
-  const named = standard === "ProgrammableNft" ? "a programmable NFT" : "a Core asset";
+  const named =
+    standard === "ProgrammableNft"
+      ? "a programmable NFT"
+      : standard === "CoreNft"
+        ? "a Core asset"
+        : "a compressed NFT";
   throw unprocessable(`${what} ${named} is not available yet; ${instead}`);
 }

@@ -92,9 +92,11 @@ export async function postRequestPlan(
     collateralAccount = await findAssociatedTokenAddress(borrower, address(input.collateralMint));
   } else {
     if (input.collateralAmount !== 1n) throw badRequest("an NFT request pledges exactly 1 NFT");
-    collateralAccount = (await resolveNft(tx, input.collateralMint, input.borrower)).ownerTokenAccount!;
+    const nft = await resolveNft(tx, input.collateralMint, input.borrower);
+    collateralAccount = nft.ownerTokenAccount!;
     // a request escrows its NFT, which the program does only for a classic NFT (for now)
-    const { standard } = await readCustody(tx, address(input.collateralMint), collateralAccount);
+    const { standard } =
+      nft.compressed ?? (await readCustody(tx, address(input.collateralMint), collateralAccount));
     refuseUnlessClassic(standard, "A loan request against", "borrow from a pool instead");
   }
   const ix = await getPostRequestInstruction({

@@ -1,6 +1,7 @@
-import { address, decodeCoreAsset, MPL_CORE_PROGRAM_ADDRESS } from "@cistern/sdk";
+import { address, type CompressedCustody, decodeCoreAsset, MPL_CORE_PROGRAM_ADDRESS } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
 import { getMetadataAddress, parseMetaplexMetadata } from "../../assets/metaplex-metadata.ts";
+import { readCompressedCustody } from "../builder/nft-custody.ts";
 import { findAssociatedTokenAddress } from "../builder/wire-instructions.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest } from "../tx-errors.ts";
@@ -17,7 +18,7 @@ export async function resolveNft(
   tx: TxContext,
   mint: string,
   owner?: string,
-): Promise<{ collection: string; ownerTokenAccount?: Address }> {
+): Promise<{ collection: string; ownerTokenAccount?: Address; compressed?: CompressedCustody }> {
   const metadataAddress = await getMetadataAddress(mint);
   const ownerAta =
     owner === undefined ? undefined : await findAssociatedTokenAddress(address(owner), address(mint));
@@ -34,6 +35,23 @@ export async function resolveNft(
       collection: core.collection,
       ...(owner !== undefined ? { ownerTokenAccount: address(mint) } : {}),
     };
+  }
+  if (!metadata && !asset) {
+    // no account by this id: a compressed NFT's asset id, resolved through DAS (with a proof taken now)
+    const compressed = await readCompressedCustody(tx, mint);
+    if (compressed !== null) {
+      if (compressed.collection === null)
+        throw badRequest(`compressed NFT ${mint} has no verified collection`);
+      if (owner !== undefined && compressed.owner !== owner)
+        throw badRequest(`${owner} does not own compressed NFT ${mint}`);
+      if (owner !== undefined && compressed.delegate !== owner)
+        throw badRequest(`compressed NFT ${mint} has a delegate: revoke it before borrowing against it`);
+      return {
+        collection: compressed.collection,
+        ...(owner !== undefined ? { ownerTokenAccount: compressed.tree } : {}),
+        compressed,
+      };
+    }
   }
   const parsed = metadata ? parseMetaplexMetadata(metadata.data) : null;
   if (parsed === null) throw badRequest(`${mint} is not an NFT with Metaplex metadata`);

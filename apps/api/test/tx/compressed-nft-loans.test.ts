@@ -1,0 +1,216 @@
+// Loans against a compressed NFT (Bubblegum V1 leaf of the demo "Cistern Shells" tree) through the API on the
+// localnet (the real Bubblegum, SPL Account Compression and Noop): quote and take-loan resolve the asset id through
+// the localnet's DAS, the builder takes a fresh proof at build time, the loan is visible as CompressedNft, repay
+// returns the leaf, and the keeper's liquidation moves another one to the pool owner; ownership read with DAS getAsset.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO_WORLD } from "@cistern/localnet";
+import { findBankPda, findPoolPda } from "@cistern/sdk";
+import type { Address, KeyPairSigner } from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIndexer } from "../../src/indexer/indexer.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
+import { DEMO_PRICES } from "../helpers/fixed-valuation.ts";
+import {
+  advanceClock,
+  buildSignSend,
+  fundedWallet,
+  post,
+  startTxWorld,
+  TEST_POOL_LIMITS,
+  type TxWorld,
+  USDC_MINT,
+} from "./support/tx-world.ts";
+
+const DAY = 86_400;
+const SHELLS = DEMO_WORLD.compressedCollections[0]!;
+const quiet = { info: () => {}, warn: () => {} };
+const wireBytes = (b64: string) => Buffer.from(b64, "base64").length;
+
+/** The localnet catalogue with the compressed collection added, for CATALOG_FILE. */
+function writeCatalogWithShells(dir: string): string {
+  const shipped = JSON.parse(
+    readFileSync(new URL("../../src/catalog/catalogs/localnet.json", import.meta.url), "utf8"),
+  ) as { collections: { collectionId: string }[] };
+  if (!shipped.collections.some((c) => c.collectionId === SHELLS.collectionId))
+    shipped.collections.push({
+      collectionId: SHELLS.collectionId,
+      symbol: SHELLS.symbol,
+      name: SHELLS.name,
+      image: SHELLS.image,
+      standard: "Compressed",
+      magicEdenSlug: "",
+      tensorSlug: "",
+      supply: 0,
+    } as { collectionId: string });
+  const file = join(dir, "catalog-shells.json");
+  writeFileSync(file, JSON.stringify(shipped));
+  return file;
+}
+
+describe("loans against a compressed NFT through the API (real Bubblegum, DAS from the localnet's chain)", () => {
+  let w: TxWorld;
+  let dir: string;
+  let lender: KeyPairSigner;
+  let pool: Address;
+  const figures: string[] = [];
+
+  async function dasOwner(assetId: string): Promise<string | undefined> {
+    const response = await fetch(w.net.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getAsset", params: { id: assetId } }),
+    });
+    const body = (await response.json()) as { result?: { ownership: { owner: string } } };
+    return body.result?.ownership.owner;
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "cistern-cnft-"));
+    w = await startTxWorld({
+      env: { CATALOG_FILE: writeCatalogWithShells(dir) },
+      prices: {
+        tokens: DEMO_PRICES.tokens,
+        collections: { ...DEMO_PRICES.collections, [SHELLS.collectionId]: 10_000_000_000n },
+      },
+    });
+    lender = (await fundedWallet(w.net)).signer;
+    const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
+    const created = await buildSignSend(
+      w.app,
+      "/nft/create-pool",
+      {
+        bank,
+        owner: lender.address,
+        amount: "5000000000",
+        mint: USDC_MINT,
+        seed: "9",
+        param: {
+          apr: 2000,
+          limits: TEST_POOL_LIMITS,
+          collections: [{ collection: SHELLS.collectionId, collectionLtv: 5000, exposure: 10000 }],
+        },
+      },
+      [lender],
+    );
+    expect(created.sent.error).toBeUndefined();
+    pool = (await findPoolPda(w.programId, lender.address, 9n))[0];
+    // the protocol's lookup table (Bubblegum, Compression and Noop among its addresses)
+    await ensureProtocolLookupTable(w.tx, lender);
+    await new Promise((r) => setTimeout(r, 500));
+    w.tx.state.invalidate();
+  }, 180_000);
+  afterAll(async () => {
+    console.log(figures.join("\n"));
+    await w?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function borrow(borrower: KeyPairSigner, nftMint: string) {
+    const quote = await post(w.app, "/nft/quote", { nftMint, duration: DAY, borrower: borrower.address });
+    expect(quote.status).toBe(200);
+    expect(quote.body.pool).toBe(pool);
+    const r = await buildSignSend(
+      w.app,
+      "/nft/take-loan",
+      { borrower: borrower.address, nftMint, duration: DAY, amount: "100000000", pool },
+      [borrower],
+    );
+    expect(r.sent.error).toBeUndefined();
+    return { loan: r.built.metadata.loan as Address, built: r.built };
+  }
+
+  it("refuses a leaf the borrower does not own, before anything is built", async () => {
+    const a = await fundedWallet(w.net);
+    const b = await fundedWallet(w.net);
+    const leaf = a.given.compressedNfts[0]!.assetId;
+    const r = await post(w.app, "/nft/take-loan", {
+      borrower: b.signer.address,
+      nftMint: leaf,
+      duration: DAY,
+      amount: "100000000",
+      pool,
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain("does not own compressed NFT");
+    expect(await dasOwner(leaf)).toBe(a.signer.address);
+  }, 120_000);
+
+  it("take (the loan PDA owns the leaf), visible as CompressedNft, repay returns it", async () => {
+    const b = await fundedWallet(w.net);
+    const given = b.given.compressedNfts[0]!;
+    expect(given.collectionId).toBe(SHELLS.collectionId);
+    const leaf = given.assetId;
+    expect(await dasOwner(leaf)).toBe(b.signer.address);
+    const { loan, built } = await borrow(b.signer, leaf);
+    expect(built.metadata.loanType).toBe("CompressedNft");
+    const takeBytes = wireBytes(built.transactions[0]!);
+    figures.push(`cNFT take-loan: ${takeBytes} B, CU limit ${(built.metadata.computeUnits as number[])[0]}`);
+    expect(takeBytes).toBeLessThanOrEqual(1232);
+    expect(await dasOwner(leaf)).toBe(loan);
+    const [onChain] = await w.tx.state.getLoans([loan]);
+    expect(onChain).toMatchObject({
+      status: "Ongoing",
+      nftType: "CompressedNft",
+      escrow: given.tree,
+      collateralMint: leaf,
+    });
+
+    const indexer = createIndexer({
+      db: w.tx.app.db,
+      rpc: w.tx.app.rpc,
+      wsUrl: w.net.wsUrl,
+      programId: w.programId,
+      reconcileIntervalMs: 60_000,
+      log: w.app.log,
+    });
+    await indexer.reconcile();
+    const listed = (
+      await w.app.inject({ method: "GET", url: `/loan/user?pubkey=${b.signer.address}` })
+    ).json() as { loans: { pubkey: string; loanType: string }[] };
+    expect(listed.loans.find((l) => l.pubkey === loan)?.loanType).toBe("CompressedNft");
+
+    // another leaf of the tree changes (a new wallet's faucet mints one): the repay's proof is taken fresh
+    await fundedWallet(w.net);
+    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
+    const repaid = await buildSignSend(
+      w.app,
+      "/nft/repay-loan",
+      { borrower: b.signer.address, loans: [loan] },
+      [b.signer],
+    );
+    expect(repaid.sent.error).toBeUndefined();
+    figures.push(
+      `cNFT repay: ${wireBytes(repaid.built.transactions[0]!)} B, CU limit ${(repaid.built.metadata.computeUnits as number[])[0]}`,
+    );
+    expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Repaid");
+    expect(await dasOwner(leaf)).toBe(b.signer.address);
+  }, 240_000);
+
+  it("default: after a clock jump the keeper moves the leaf to the pool owner", async () => {
+    const b = await fundedWallet(w.net);
+    const leaf = b.given.compressedNfts[0]!.assetId;
+    const { loan } = await borrow(b.signer, leaf);
+    await fundedWallet(w.net); // the tree changes again before the liquidation
+    await advanceClock(w, DAY + 2 * 3600);
+    const keeper = (await fundedWallet(w.net)).signer;
+    const round = await createLiquidationKeeper(w.tx, keeper, quiet).runRound();
+    expect(round.failed).toEqual([]);
+    expect(round.liquidated.map((l) => l.loan)).toContain(loan);
+    const done = round.liquidated.find((l) => l.loan === loan)!;
+    const t = await w.tx.app.rpc.call<{
+      transaction: [string, string];
+      meta: { computeUnitsConsumed: number };
+    }>("getTransaction", [
+      done.signature,
+      { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+    ]);
+    figures.push(
+      `keeper liquidation of the cNFT: ${wireBytes(t.transaction[0])} B, ${t.meta.computeUnitsConsumed} CU used`,
+    );
+    expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Liquidated");
+    expect(await dasOwner(leaf)).toBe(lender.address);
+  }, 240_000);
+});
