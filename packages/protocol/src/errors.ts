@@ -60,6 +60,11 @@ export const ERROR_CODES = {
   NO_SIGNATURE_CONFIRMATION: 5002,
   BLOCK_HEIGHT_EXCEEDED: 5003,
   TRANSACTION_SEND_FAILED: 5004,
+  /**
+   * A compressed NFT's proof went stale between build and landing (another leaf of its tree changed): SPL Account
+   * Compression's ConcurrentMerkleTreeError 6001, told from the lending program's own 6001 by the failing program.
+   */
+  TRANSACTION_SEND_STALE_PROOF: 5005,
   // 14000-14099 wallet adapter
   WALLET_SIGN_MESSAGE_UNSUPPORTED: 14000,
   WALLET_SEND_VERSIONED_UNSUPPORTED: 14001,
@@ -173,6 +178,8 @@ export const ERROR_MESSAGES = {
   [ERROR_CODES.BLOCK_HEIGHT_EXCEEDED]:
     "The transaction was not confirmed in time. This is due to network congestion. Please try again in few mins.",
   [ERROR_CODES.TRANSACTION_SEND_FAILED]: "{message}",
+  [ERROR_CODES.TRANSACTION_SEND_STALE_PROOF]:
+    "The NFT's tree changed since this transaction was built. Please try again.",
 
   [ERROR_CODES.WALLET_SIGN_MESSAGE_UNSUPPORTED]:
     "Wallet does not support signing messages. Ledger are not supported for now to update pool metadata.",

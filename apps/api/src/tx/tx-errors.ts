@@ -3,8 +3,9 @@ import {
   type OfferRefusal,
   PROGRAM_ERROR_CODE,
   ERROR_CODES as PROTOCOL_CODES,
+  ERROR_MESSAGES as PROTOCOL_MESSAGES,
 } from "@cistern/protocol";
-import { decodeLendingError, isSdkError } from "@cistern/sdk";
+import { decodeLendingError, isSdkError, SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS } from "@cistern/sdk";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import { isInvalidAddressError } from "../errors/error-handler.ts";
 
@@ -85,6 +86,20 @@ export function describeChainFailure(
   logs: readonly string[],
   _programId: string,
 ): ChainFailure {
+  // SPL Account Compression's 6001 (a compressed NFT's proof no longer verifies: its tree changed) reaches the
+  // transaction as Custom(6001) on the lending instruction, the lending program's own NotEnoughAccounts: the program
+  // the logs say failed first tells them apart
+  const firstFailed = logs.find((l) => /^Program \w+ failed/.test(l));
+  if (
+    firstFailed?.startsWith(`Program ${SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS} failed`) &&
+    /0x1771\b/.test(firstFailed)
+  )
+    return {
+      code: PROTOCOL_CODES.TRANSACTION_SEND_STALE_PROOF,
+      name: "TRANSACTION_SEND_STALE_PROOF",
+      message: PROTOCOL_MESSAGES[PROTOCOL_CODES.TRANSACTION_SEND_STALE_PROOF],
+      params: {},
+    };
   const decoded = decodeLendingError({ err });
   if (decoded) return { code: decoded.code, name: decoded.name, message: decoded.message, params: {} };
   const failed = logs.find((l) => / failed: /.test(l));

@@ -18,6 +18,7 @@ import {
   buildSignSend,
   fundedWallet,
   post,
+  signAll,
   startTxWorld,
   TEST_POOL_LIMITS,
   type TxWorld,
@@ -137,6 +138,33 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     expect(r.body.message).toContain("does not own compressed NFT");
     expect(await dasOwner(leaf)).toBe(a.signer.address);
   }, 120_000);
+
+  it("a proof gone stale between build and landing: the sender answers the tree changed, nothing is lent", async () => {
+    const b = await fundedWallet(w.net);
+    const leaf = b.given.compressedNfts[0]!.assetId;
+    const body = { borrower: b.signer.address, nftMint: leaf, duration: DAY, amount: "100000000", pool };
+    // two take-loans built against the same proof; the first lands and moves the leaf, so the second's proof is stale
+    const second = await post(w.app, "/nft/take-loan", body);
+    expect(second.status).toBe(200);
+    const first = await buildSignSend(w.app, "/nft/take-loan", body, [b.signer]);
+    expect(first.sent.error).toBeUndefined();
+    const built = second.body as unknown as Parameters<typeof signAll>[0];
+    const [signed] = await signAll(built, [b.signer]);
+    const sent = await post(w.app, "/send-cos-transaction", {
+      transaction: signed,
+      blockHeight: built.lastValidBlockHeight,
+    });
+    expect(sent.body.error).toMatchObject({
+      code: 5005,
+      name: "TRANSACTION_SEND_STALE_PROOF",
+      message: "The NFT's tree changed since this transaction was built. Please try again.",
+    });
+    expect(await dasOwner(leaf)).toBe(first.built.metadata.loan);
+    const [never] = await w.tx.state.getLoans([
+      (built as unknown as { metadata: { loan: Address } }).metadata.loan,
+    ]);
+    expect(never ?? null).toBeNull();
+  }, 180_000);
 
   it("take (the loan PDA owns the leaf), visible as CompressedNft, repay returns it", async () => {
     const b = await fundedWallet(w.net);
