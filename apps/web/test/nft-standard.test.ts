@@ -1,0 +1,18 @@
+// The borrower's sentences per NFT standard (src/features/borrow/nft-standard.ts): every standard the API lends
+// against has its custody sentence, and the loans that cannot be sold instantly say so.
+import { describe, expect, it } from "vitest";
+import { describeCustody, getNoSaleNote } from "../src/features/borrow/nft-standard.ts";
+
+describe("NFT standard sentences", () => {
+  it("a compressed NFT can be borrowed against: its custody in one sentence, no instant sell", () => {
+    expect(describeCustody("CompressedNft")).toBe(
+      "The loan holds it until you repay; if the loan defaults it goes to the lender.",
+    );
+    expect(getNoSaleNote("CompressedNft")).toBe(
+      "A loan against a compressed NFT cannot be sold instantly yet.",
+    );
+    for (const s of ["Nft", "ProgrammableNft", "CoreNft", "CompressedNft"] as const)
+      expect(describeCustody(s)).not.toBeNull();
+    expect(getNoSaleNote("Nft")).toBeNull();
+  });
+});
