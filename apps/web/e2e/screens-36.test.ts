@@ -3,8 +3,8 @@
  */
 import { mkdir } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
-import { SOL_MINT, USDC_MINT } from "@cistern/protocol";
-import { decodeLoanAccount } from "@cistern/sdk";
+import { formatMoney, SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { decodeLoanAccount, decodePoolAccount } from "@cistern/sdk";
 import { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -619,6 +619,90 @@ describe("#36 actions within reach (headless Chromium, localnet)", { timeout: 60
       await shot(borrower, `36-bell-refinanced-${width}`);
       await centre.getByRole("button", { name: "Close notifications" }).click();
     }
+    expect(pageErrors).toEqual([]);
+  });
+  it("#36 a loan ended by auto-sell reads 'sold at liquidation for' its proceeds in the lender's History and the borrower's bell, never 'collateral to the lender' (1280 and 360 px)", async () => {
+    const me = borrowerKey.publicKey.toBase58();
+    const rpcUrl = stack!.localnet.rpcUrl;
+    const dragons = DEMO_WORLD.collections.find((c) => c.symbol === "DRIP")!;
+    const dragon = (await stack!.localnet.faucet(me)).nfts.find(
+      (n) => n.collectionId === dragons.collectionId,
+    )!;
+    // a lender whose dragon pool (the cheapest, at 10%) auto-sells liquidated collateral
+    const key = Keypair.generate();
+    const owner = key.publicKey.toBase58();
+    await stack!.localnet.faucet(owner);
+    await stack!.localnet.fundWallet(owner, { lamports: 10_000_000_000n });
+    const desk = await openAs(browser!, key, pageErrors);
+    await createUsdcNftPool(desk, stack!.webUrl, {
+      amount: "300",
+      collections: [dragons.collectionId],
+      usdcMint: USDC_MINT,
+      apr: "10",
+      name: "Auto-sell desk",
+    });
+    const pools = (await (await fetch(`${stack!.apiUrl}/pool/get-by-owner?owner=${owner}`)).json()) as {
+      pools: { pubkey: string }[];
+    };
+    const pool = pools.pools[0]!.pubkey;
+    await desk.goto(`${stack!.webUrl}/my-pools/${pool}`);
+    const terms = desk.getByRole("form", { name: "Update pool" });
+    await terms.waitFor({ timeout: 30_000 });
+    await terms.getByLabel("Auto-sell liquidated collateral").check();
+    await confirmed(desk, () => terms.getByRole("button", { name: "Update pool" }).click());
+    expect(decodePoolAccount(await getAccountData(rpcUrl, pool)).flags.autoSell).toBe(true);
+
+    // a 20 USDC loan for a day on a dragon, left unpaid past expiry and grace: the keeper sells it to the best bid
+    await borrowNftOnPage(borrower, stack!.webUrl, { nftName: dragon.name, amount: "20", days: "1" });
+    const ongoing = async () =>
+      (
+        (await (await fetch(`${stack!.apiUrl}/loan/user?pubkey=${me}&limit=100`)).json()) as {
+          loans: { pubkey: string; collateral: string; status: string }[];
+        }
+      ).loans.find((l) => l.collateral === dragon.mint && l.status === "ongoing")?.pubkey;
+    await expect.poll(ongoing, { timeout: 30_000 }).toBeDefined();
+    const loan = (await ongoing())!;
+    expect(decodeLoanAccount(await getAccountData(rpcUrl, loan)).pool).toBe(pool);
+    await rpc(rpcUrl, "localnet_advanceClock", [4 * 86_400]);
+    const round = await stack!.runKeeperRound();
+    expect(round.liquidated.find((l) => l.loan === loan)?.autoSold).toBe(true);
+    // the chain: closed by the auto-sale, the NFT with the bidder (neither the lender nor the borrower)
+    const ended = decodeLoanAccount(await getAccountData(rpcUrl, loan));
+    expect(ended.closedBy).toBe("AutoSold");
+    expect(await getTokenBalance(rpcUrl, owner, dragon.mint)).toBe(0n);
+    expect(await getTokenBalance(rpcUrl, me, dragon.mint)).toBe(0n);
+    const proceeds = formatMoney(ended.repaidAmount, USDC_MINT);
+
+    for (const [width, height] of [
+      [1280, 900],
+      [360, 740],
+    ] as const) {
+      // the lender's History: sold at liquidation for the proceeds, not "collateral to the lender"
+      await desk.setViewportSize({ width, height });
+      await desk.goto(`${stack!.webUrl}/loans`);
+      await desk.getByRole("tab", { name: "Loans on my pools" }).click();
+      const row = desk.getByTestId("lender-loan-history").locator(`[data-loan="${loan}"]`).first();
+      await row.getByText("Sold at liquidation", { exact: true }).waitFor({ timeout: 30_000 });
+      expect(await row.textContent()).toContain(`sold at liquidation for ${proceeds}, all to the lender`);
+      expect(await row.textContent()).not.toContain("collateral to the lender");
+      await shot(desk, `36-auto-sold-history-${width}`);
+      // the borrower's bell: the collateral was sold, for what, and that nothing comes back
+      await borrower.setViewportSize({ width, height });
+      await borrower.goto(`${stack!.webUrl}/loans`);
+      await borrower.getByTestId("notifications-button").click();
+      const centre = borrower.getByTestId("notifications-panel");
+      const note = centre.locator('[data-kind="auto-sold"]').first();
+      await note.waitFor({ timeout: 30_000 });
+      expect(await note.textContent()).toMatch(
+        new RegExp(
+          `^Collateral sold at liquidation.*its collateral was sold for ${proceeds.replace(/[.]/g, "\\.")}, all paid to the lender's bank`,
+        ),
+      );
+      expect(await note.textContent()).not.toContain("the collateral went to the lender");
+      await shot(borrower, `36-auto-sold-bell-${width}`);
+      await centre.getByRole("button", { name: "Close notifications" }).click();
+    }
+    await desk.context().close();
     expect(pageErrors).toEqual([]);
   });
 });

@@ -4,6 +4,9 @@ import { toQueryString } from "../../kit/api.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import { type MarginOffer, parseMarginOffers } from "./margin-model.ts";
 
+/** How often the open Margin page asks for its terms again. */
+const MARGIN_OFFERS_REFRESH_MS = 15_000;
+
 /** Margin terms of every pool lending `currency` against `target` for a down payment (multi-quote, mode margin). */
 export function useMarginOffers(input: {
   owner: string;
@@ -34,6 +37,9 @@ export function useMarginOffers(input: {
         }),
       ),
     retry: false,
+    // the terms follow the market while the page is open: prices move, and pools open, fill and close
+    refetchInterval: MARGIN_OFFERS_REFRESH_MS,
+    refetchIntervalInBackground: false,
   });
 }
 
