@@ -200,6 +200,16 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     ).json() as { loans: { pubkey: string; loanType: string }[] };
     expect(listed.loans.find((l) => l.pubkey === loan)?.loanType).toBe("CompressedNft");
 
+    // extend is refused in one sentence before anything is built (the program moves no compressed loan)
+    const extend = await post(w.app, "/nft/extend-loan", {
+      borrower: b.signer.address,
+      loan,
+      duration: 2 * DAY,
+    });
+    expect(extend.status).toBe(422);
+    expect(extend.body.message).toBe(
+      "Extending or refinancing a loan against a compressed NFT is not available yet; repay it and borrow again instead",
+    );
     // another leaf of the tree changes (a new wallet's faucet mints one): the repay's proof is taken fresh
     await fundedWallet(w.net);
     await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
