@@ -348,4 +348,35 @@ describe("useTransaction", () => {
     ]);
     expect(recorder.last()).toHaveLength(1);
   });
+  it("a compressed NFT's proof gone stale is built, signed and sent once more; stale twice, the user reads why", async () => {
+    const STALE = "The NFT's tree changed since this transaction was built. Please try again.";
+    const staleAnswer = {
+      status: 200,
+      body: { error: { code: 5005, name: "TRANSACTION_SEND_STALE_PROOF", message: STALE } },
+    };
+    let sends = 0;
+    const happy = happyResponder();
+    const exchanges = installFetch((path, body) => {
+      if (path === "/bank/deposit") return happy(path, body);
+      sends += 1;
+      return sends === 1 ? staleAnswer : happy(path, body);
+    });
+    const { hook } = setup(makeWallet());
+    expect(await run(hook)).toBe("sig-send-transaction");
+    expect(exchanges.map((e) => e.path)).toEqual([
+      "/bank/deposit",
+      "/send-transaction",
+      "/bank/deposit",
+      "/send-transaction",
+    ]);
+
+    cleanup();
+    clearToasts();
+    const again = installFetch((path, body) => (path === "/bank/deposit" ? happy(path, body) : staleAnswer));
+    const recorder = recordToastTitles();
+    const second = setup(makeWallet());
+    expect(await run(second.hook)).toBeNull();
+    expect(again.filter((e) => e.path === "/bank/deposit")).toHaveLength(2);
+    expect(JSON.stringify(recorder.last())).toContain(STALE);
+  });
 });

@@ -77,6 +77,13 @@ export function getSignatureFromSendResponse(response: SendResponse | null | und
               typeof error.message === "string"
             ? error.message
             : JSON.stringify(error);
+    // a compressed NFT's proof gone stale keeps its code: the client builds again, once
+    if (
+      typeof error === "object" &&
+      "code" in error &&
+      error.code === ERROR_CODES.TRANSACTION_SEND_STALE_PROOF
+    )
+      throw new CisternError(ERROR_CODES.TRANSACTION_SEND_STALE_PROOF, undefined, { cause: error });
     if (message.includes("block height exceeded")) {
       throw new CisternError(ERROR_CODES.BLOCK_HEIGHT_EXCEEDED, undefined, { cause: error });
     }

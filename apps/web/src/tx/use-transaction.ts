@@ -1,6 +1,8 @@
 import {
   type ActionName,
+  CisternError,
   describeErrorForUser,
+  ERROR_CODES,
   getActionErrorToast,
   getErrorText,
   getExplorerTransactionUrl,
@@ -120,29 +122,41 @@ export function useTransaction(): UseTransactionResult {
         const { publicKey, signAllTransactions, signTransaction } = wallet;
         const adapter = wallet.wallet?.adapter;
         if (!publicKey || !adapter) throw new Error("Wallet not connected");
-        const built = await buildTransactions(config.apiUrl, request.path, request.payload, {
-          referrer: getStoredReferrer(),
-          options: { ...getBuilderPriorityFeeOptions(settings.priorityFee) },
+        // A compressed NFT's proof can go stale between build and landing (another leaf of its tree changed):
+        // the transaction is built again with a fresh proof and signed once more, once.
+        const attempt = async () => {
+          const built = await buildTransactions(config.apiUrl, request.path, request.payload, {
+            referrer: getStoredReferrer(),
+            options: { ...getBuilderPriorityFeeOptions(settings.priorityFee) },
+          });
+          const transactions = deserializeTransactions(built.transactions);
+          await prepareForWallet(
+            transactions,
+            { publicKey, supportedTransactionVersions: adapter.supportedTransactionVersions },
+            connection,
+          );
+          dispatch({ type: "requestSignature" });
+          let signed: AnyTransaction[];
+          if (signAllTransactions) signed = await signAllTransactions(transactions);
+          else if (signTransaction) signed = [await signTransaction(transactions[0]!)];
+          else throw new Error("Wallet does not support signing transactions");
+          dispatch({ type: "send" });
+          const signature = await sendSignedTransactions(
+            config.apiUrl,
+            built.kind,
+            serializeTransactions(signed),
+            built.lastValidBlockHeight,
+            (sig) => dispatch({ type: "send", signature: sig }),
+          );
+          return { built, signature };
+        };
+        const { built, signature } = await attempt().catch((error: unknown) => {
+          if (!(error instanceof CisternError) || error.code !== ERROR_CODES.TRANSACTION_SEND_STALE_PROOF)
+            throw error;
+          stateRef.current = transactionReducer(stateRef.current, { type: "clear" });
+          dispatch({ type: "prepare", action: request.action });
+          return attempt();
         });
-        const transactions = deserializeTransactions(built.transactions);
-        await prepareForWallet(
-          transactions,
-          { publicKey, supportedTransactionVersions: adapter.supportedTransactionVersions },
-          connection,
-        );
-        dispatch({ type: "requestSignature" });
-        let signed: AnyTransaction[];
-        if (signAllTransactions) signed = await signAllTransactions(transactions);
-        else if (signTransaction) signed = [await signTransaction(transactions[0]!)];
-        else throw new Error("Wallet does not support signing transactions");
-        dispatch({ type: "send" });
-        const signature = await sendSignedTransactions(
-          config.apiUrl,
-          built.kind,
-          serializeTransactions(signed),
-          built.lastValidBlockHeight,
-          (sig) => dispatch({ type: "send", signature: sig }),
-        );
         dispatch({ type: "confirm", signature });
         request.onConfirmed?.(built.metadata ?? {});
         analytics.action("transaction_confirmed", { action: request.action, kind: built.kind });
