@@ -151,7 +151,7 @@ describe("accounts and bytes the program checks itself", () => {
     await w.h.expectCode(
       [
         patchData(await nftLoanIx(w), (d) => {
-          d[121] = 2; // no such standard (1 is ProgrammableNft: byte 121 names the collateral's standard)
+          d[121] = 4; // no such standard (1 pNFT, 2 Core, 3 compressed: byte 121 names the collateral's standard)
         }),
       ],
       E.InvalidInstruction,
