@@ -170,9 +170,11 @@ describe("catalogue files", () => {
     expect(catalog.tokens.map((t) => [t.mint, t.symbol, t.decimals, t.role])).toEqual(
       DEMO_WORLD.tokens.map((t) => [t.mint, t.symbol, t.decimals, t.role]),
     );
-    expect(catalog.collections.map((c) => [c.collectionId, c.name, c.standard])).toEqual(
-      DEMO_WORLD.collections.map((c) => [c.collectionId, c.name, "NonFungible"]),
-    );
+    expect(catalog.collections.map((c) => [c.collectionId, c.name, c.standard])).toEqual([
+      ...DEMO_WORLD.collections.map((c) => [c.collectionId, c.name, "NonFungible"]),
+      ...DEMO_WORLD.programmableCollections.map((c) => [c.collectionId, c.name, "ProgrammableNonFungible"]),
+      ...DEMO_WORLD.coreCollections.map((c) => [c.collectionId, c.name, "Core"]),
+    ]);
   });
 
   it("the devnet and mainnet files load, every token with a Pyth feed", async () => {
