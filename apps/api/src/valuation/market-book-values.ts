@@ -34,15 +34,16 @@ export function createMarketBookValueSource(
       const out = new Map<string, CollectionReading>();
       const at = now();
       await Promise.all(
-        collections.map(async (c) => {
-          // the book is read fresh once a refresh (SOL's), the other currencies' views reuse that read
+        collections.map(async (c, n) => {
+          // the whole book is read fresh once a refresh (by the first collection's first view, which starts the
+          // read before the others ask); every other view reuses that read
           const books = [];
           for (const [i, mint] of currencies.entries())
             books.push(
               await market.collection({
                 collection: address(c.collectionId),
                 currencyMint: address(mint),
-                fresh: i === 0,
+                fresh: n === 0 && i === 0,
               }),
             );
           const listings = books.flatMap((b) => b.listings.map((l) => toLamports(l.price, b.currencyMint)));
