@@ -110,8 +110,9 @@ export async function createApp(config: ApiConfig, overrides: AppOverrides = {})
     db,
     now,
     (error) => app.log.warn({ err: error }, "catalogue load failed"),
-    // a collection the catalogue file gives no image takes its collection NFT's, from DAS
-    async (collectionId) => (await assets.fetchAsset(collectionId))?.image || null,
+    // a token or collection the catalogue file gives no image takes its mint's (a collection's: its collection
+    // NFT's), from DAS
+    (id) => assets.fetchImage(id),
   );
   let loadedCatalog: Catalog | undefined;
   const prices = createValuationService({

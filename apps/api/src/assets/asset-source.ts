@@ -30,4 +30,6 @@ export interface AssetSource {
   fetchTokenBalances(owner: string): Promise<TokenBalance[]>;
   fetchNfts(owner: string): Promise<AssetNft[]>;
   fetchAsset(mint: string): Promise<AssetNft | null>;
+  /** The image the asset API gives any asset, a fungible token's too (null when it knows none). */
+  fetchImage(id: string): Promise<string | null>;
 }

@@ -14,22 +14,30 @@ const EMPTY: Catalog = { tokens: [], collections: [] };
 export const CATALOG_RETRY_SECONDS = 10;
 
 /**
- * A collection's image when its catalogue entry has none: its collection NFT's, from the asset API (DAS getAsset);
- * null when the asset API does not know it (the entry keeps no image).
+ * An image for a catalogue entry that has none, from the asset API (DAS getAsset): a collection's is its collection
+ * NFT's, a token's its mint's; null when the asset API does not know it (the entry keeps no image).
  */
-export type CollectionImageLookup = (collectionId: string) => Promise<string | null>;
+export type AssetImageLookup = (id: string) => Promise<string | null>;
 
-/** Fills the images the catalogue file leaves out from the asset API; a failed lookup leaves the entry as it is. */
-async function withImages(catalog: Catalog, lookup: CollectionImageLookup | undefined): Promise<Catalog> {
-  if (lookup === undefined || catalog.collections.every((c) => c.image !== "")) return catalog;
-  const collections = await Promise.all(
-    catalog.collections.map(async (c) => {
-      if (c.image !== "") return c;
-      const image = await lookup(c.collectionId).catch(() => null);
-      return image ? { ...c, image } : c;
-    }),
-  );
-  return { ...catalog, collections };
+/** `entry` with the asset API's image when the catalogue file gives it none; a failed lookup leaves it as it is. */
+async function withImage<T extends { image: string }>(
+  entry: T,
+  id: string,
+  lookup: AssetImageLookup,
+): Promise<T> {
+  if (entry.image !== "") return entry;
+  const image = await lookup(id).catch(() => null);
+  return image ? { ...entry, image } : entry;
+}
+
+/** Fills the images the catalogue file leaves out (tokens and collections) from the asset API. */
+async function withImages(catalog: Catalog, lookup: AssetImageLookup | undefined): Promise<Catalog> {
+  if (lookup === undefined) return catalog;
+  const [tokens, collections] = await Promise.all([
+    Promise.all(catalog.tokens.map((t) => withImage(t, t.mint, lookup))),
+    Promise.all(catalog.collections.map((c) => withImage(c, c.collectionId, lookup))),
+  ]);
+  return { tokens, collections };
 }
 
 /** Creates the catalogue service; a source failure yields an empty catalogue (logged by the caller). */
@@ -38,7 +46,7 @@ export function createCatalogService(
   db: Database,
   now: () => number,
   onError: (error: unknown) => void,
-  imageOf?: CollectionImageLookup,
+  imageOf?: AssetImageLookup,
 ): CatalogService {
   let cached: Catalog | undefined;
   let loading: Promise<Catalog> | undefined;

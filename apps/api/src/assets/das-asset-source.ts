@@ -60,6 +60,11 @@ function nftType(asset: DasAsset): NftType | null {
   return "Nft";
 }
 
+/** An asset's image: its links' image, else its metadata uri (an inline image, or a JSON a client reads it from). */
+function imageOf(asset: DasAsset): string {
+  return asset.content?.links?.image || asset.content?.json_uri || "";
+}
+
 function toNft(asset: DasAsset): AssetNft | null {
   const type = nftType(asset);
   if (type === null) return null;
@@ -67,7 +72,7 @@ function toNft(asset: DasAsset): AssetNft | null {
     mint: asset.id,
     name: asset.content?.metadata?.name ?? "",
     symbol: asset.content?.metadata?.symbol ?? "",
-    image: asset.content?.links?.image ?? asset.content?.json_uri ?? "",
+    image: imageOf(asset),
     // DAS groups an asset under a collection only once the collection is verified
     collection: asset.grouping?.find((g) => g.group_key === "collection")?.group_value ?? null,
     nftType: type,
@@ -155,6 +160,13 @@ export function createDasAssetSource(
         throw error;
       });
       return asset === null ? null : toNft(asset);
+    },
+    async fetchImage(id) {
+      const asset = await call<DasAsset | null>("getAsset", { id }).catch((error: unknown) => {
+        if (error instanceof ApiError && /not found/i.test(error.message)) return null;
+        throw error;
+      });
+      return asset === null ? null : imageOf(asset) || null;
     },
     async fetchCompressedLeaf(assetId) {
       const asset = await call<DasAsset | null>("getAsset", { id: assetId }).catch((error: unknown) => {

@@ -171,6 +171,8 @@ describe("the DAS asset source, against a server answering the DAS API's shapes"
       catalog: makeCatalog(COLLECTION),
       das: createDasAssetSource(server.url, { retries: 1, backoffMs: 5 }),
     });
+    // the catalogue loads first (it asks the asset API for the images its file leaves out)
+    await app.inject({ url: "/currency/currencies" });
     script.push("503", "503");
     const r = await app.inject({ url: `/asset/assets?pubkey=${OWNER}` });
     expect(r.statusCode).toBe(200);

@@ -69,6 +69,8 @@ export async function createTestApp(
     das?: AssetSource;
     /** Prices the app stands on (default: USDC 1, SOL 150 USD, every catalogue collection 12.5 SOL). */
     prices?: FixedPrices;
+    /** Images the in-memory asset API knows by id beyond its NFTs' (e.g. a token mint's). */
+    images?: Record<string, string>;
   },
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -84,6 +86,7 @@ export async function createTestApp(
     fetchNfts: async () => options.nfts ?? [],
     fetchTokenBalances: async () => options.tokens ?? [],
     fetchAsset: async (mint) => options.nfts?.find((n) => n.mint === mint) ?? null,
+    fetchImage: async (id) => options.nfts?.find((n) => n.mint === id)?.image || options.images?.[id] || null,
   };
   const nowSeconds = options.now ?? 1_700_100_000;
   const prices = options.prices ?? {
