@@ -437,6 +437,11 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     expect(await centre.locator('[data-kind="due-soon"]').first().textContent()).toMatch(
       /^A loan is due soon[\d.,]+ USDC loan on \S.*Repay [\d.,]+ USDC by .+ UTC \(in \d+h \d+m\) to keep your collateral\.$/,
     );
+    // the loan the extension closed reads as an extension, never as a repayment with the collateral back
+    const extendedNote =
+      /^Loan extended40 USDC loan on \S.*Your 40 USDC loan was extended: you paid the interest so far and it continues as a new loan at [\d.]+% APR, due .+ UTC\. Your collateral stays locked until you repay it\.$/;
+    expect(await centre.locator('[data-kind="extended"]').first().textContent()).toMatch(extendedNote);
+    expect(await centre.textContent()).not.toMatch(/40 USDC loan is repaid/);
     await shot(borrower, "08b-notifications");
     await centre.getByRole("button", { name: "Close notifications" }).click();
     expect(await borrower.getByTestId("notifications-count").count()).toBe(0);
@@ -486,6 +491,12 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       );
     expect(rights.filter(([right]) => right > 360)).toEqual([]);
     await shot(borrower, "08c-past-due-360");
+    // and the bell at 360 px says the same of the extension
+    await borrower.getByTestId("notifications-button").click();
+    const phoneCentre = borrower.getByTestId("notifications-panel");
+    await phoneCentre.locator('[data-kind="extended"]').first().waitFor({ timeout: 30_000 });
+    expect(await phoneCentre.locator('[data-kind="extended"]').first().textContent()).toMatch(extendedNote);
+    await phoneCentre.getByRole("button", { name: "Close notifications" }).click();
     await borrower.setViewportSize({ width: 1280, height: 900 });
 
     // The liquidation keeper (on by default on the localnet) ends it while the lender has Loans on my pools open,
