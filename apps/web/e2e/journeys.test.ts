@@ -1333,6 +1333,9 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
     await borrower.goto(`${stack!.webUrl}/loans`);
     const row = borrower.locator(`tr[data-loan="${dragonLoan.address}"]`);
     await row.waitFor({ timeout: 30_000 });
+    // the mortgage's row names the NFT bought, never its mint
+    await row.getByText(dragonNft.name).first().waitFor({ timeout: 30_000 });
+    expect(await row.textContent()).not.toContain(dragon.mint.slice(0, 6));
     await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
     expect(await tokenBalance(me, dragon.mint)).toBe(1n);
     // History reads "Paid off" and the bell says the mortgage is paid off (the NFT was never "back": it is new)
@@ -1341,13 +1344,20 @@ describe("journeys (headless Chromium, localnet, API write path)", { timeout: 18
       .locator(`tr[data-loan="${dragonLoan.address}"]`)
       .getByText("Paid off", { exact: true })
       .waitFor({ timeout: 30_000 });
-    await borrower.getByTestId("notifications-button").click();
-    const paidOff = borrower.getByTestId("notifications-panel").locator('[data-kind="paid-off"]').first();
-    await paidOff.waitFor({ timeout: 30_000 });
-    expect(await paidOff.textContent()).toMatch(
-      /^Mortgage paid off.*Your [\d.,]+ USDC mortgage is paid off: the NFT you bought with it is now in your wallet\.$/,
-    );
-    await borrower.getByRole("button", { name: "Close notifications" }).click();
+    for (const [width, height] of [
+      [1280, 900],
+      [360, 740],
+    ] as const) {
+      await borrower.setViewportSize({ width, height });
+      await borrower.getByTestId("notifications-button").click();
+      const paidOff = borrower.getByTestId("notifications-panel").locator('[data-kind="paid-off"]').first();
+      await paidOff.waitFor({ timeout: 30_000 });
+      expect(await paidOff.textContent()).toMatch(
+        /^Mortgage paid off.*Your [\d.,]+ USDC mortgage is paid off: the NFT you bought with it is now in your wallet\.$/,
+      );
+      await borrower.getByRole("button", { name: "Close notifications" }).click();
+    }
+    await borrower.setViewportSize({ width: 1280, height: 900 });
 
     // a frog on a mortgage, left unpaid: after expiry and grace the lender takes it, the down payment is lost
     const frog = listed(frogs.collectionId)!;
