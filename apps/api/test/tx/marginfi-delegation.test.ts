@@ -45,6 +45,7 @@ import {
   I80F48_ONE,
 } from "../../src/venues/lending/marginfi-accounts.ts";
 import {
+  advanceClock,
   buildSignSend,
   createUsdcJtoPool,
   fundedWallet,
@@ -372,5 +373,34 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
     const b = await readBank();
     expect(b.delegatedLiquidity).toBe(await marginfiValue());
     expect(b.totalLiquidity).toBe(b.availableLiquidity + b.delegatedLiquidity + 300_000_000n);
+  });
+
+  it("with marginfi's oracles stale, a loan that pulls from marginfi still lands: a lender-only position needs no price", async () => {
+    w.net.marginfiOracles.pause();
+    try {
+      await advanceClock(w, 120);
+      w.tx.state.invalidate();
+      const before = await readBank();
+      const borrower = (await fundedWallet(w.net)).signer;
+      const amount = before.availableLiquidity + 50_000_000n;
+      const taken = await buildSignSend(
+        w.app,
+        "/defi/take-loan",
+        {
+          borrower: borrower.address,
+          collateralMint: JTO_MINT,
+          collateralAmount: "300000000000",
+          duration: 7 * DAY,
+          amount: amount.toString(),
+        },
+        [borrower],
+      );
+      expect(taken.sent.error).toBeUndefined();
+      const b = await readBank();
+      expect(b.delegatedLiquidity).toBe(await marginfiValue());
+      expect(b.delegatedLiquidity < before.delegatedLiquidity).toBe(true);
+    } finally {
+      w.net.marginfiOracles.resume();
+    }
   });
 });
