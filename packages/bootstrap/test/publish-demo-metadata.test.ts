@@ -7,11 +7,15 @@ import {
   BOOTSTRAP_ERROR,
   type BootstrapClusterResult,
   bootstrapCluster,
+  DEMO_LENDERS,
   type DemoSeedResult,
   isBootstrapError,
   publishDemoPoolMetadata,
 } from "../src/index.ts";
 import { LENDING_SO_PATH, startTestLocalnet, tempDir } from "./helpers.ts";
+
+/** The demo plan's pools, every lender's. */
+const DEMO_POOL_COUNT = DEMO_LENDERS.flatMap((l) => l.pools).length;
 
 type MetadataRow = { pubkey: string; metadata: { name: string; thumbnail: string } };
 
@@ -64,11 +68,11 @@ describe("publishDemoPoolMetadata: demo pool names through the API's POST /pool/
 
   it("gives every demo pool its name and collateral image; a second run posts nothing", async () => {
     const pools = demo.lenders.flatMap((l) => l.pools);
-    expect(pools).toHaveLength(10);
+    expect(pools).toHaveLength(DEMO_POOL_COUNT);
 
     const first = await publishDemoPoolMetadata({ apiUrl: api.url, dataDir, demo });
-    expect(first.posted).toBe(10);
-    expect(first.pools.map((p) => p.action)).toEqual(Array(10).fill("updated"));
+    expect(first.posted).toBe(DEMO_POOL_COUNT);
+    expect(first.pools.map((p) => p.action)).toEqual(Array(DEMO_POOL_COUNT).fill("updated"));
 
     const metadata = await fetchMetadata();
     for (const pool of pools) expect(metadata.get(pool.address)?.name).toBe(pool.name);
@@ -86,7 +90,7 @@ describe("publishDemoPoolMetadata: demo pool names through the API's POST /pool/
 
     const second = await publishDemoPoolMetadata({ apiUrl: api.url, dataDir, demo });
     expect(second.posted).toBe(0);
-    expect(second.pools.map((p) => p.action)).toEqual(Array(10).fill("unchanged"));
+    expect(second.pools.map((p) => p.action)).toEqual(Array(DEMO_POOL_COUNT).fill("unchanged"));
     expect(await fetchMetadata()).toEqual(metadata);
   });
 

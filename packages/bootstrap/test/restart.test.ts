@@ -1,8 +1,11 @@
 import { rmSync } from "node:fs";
 import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
 import { afterAll, describe, expect, it } from "vitest";
-import { bootstrapCluster, readClusterInfo } from "../src/index.ts";
+import { bootstrapCluster, DEMO_LENDERS, readClusterInfo } from "../src/index.ts";
 import { LENDING_SO_PATH, tempDir } from "./helpers.ts";
+
+/** The demo plan's pools, every lender's. */
+const DEMO_POOL_COUNT = DEMO_LENDERS.flatMap((l) => l.pools).length;
 
 /** What `npm start` does: one data dir shared by the localnet (ledger) and the bootstrap (keys, cluster.json). */
 describe("bootstrap across localnet restarts", () => {
@@ -33,7 +36,7 @@ describe("bootstrap across localnet restarts", () => {
     expect(restarted.lendingProgramId).toBe(first.lendingProgramId);
     expect([restarted.programAction, restarted.configAction]).toEqual(["unchanged", "unchanged"]);
     expect(restarted.demo!.lenders.flatMap((l) => l.pools.map((p) => p.action))).toEqual(
-      Array(10).fill("unchanged"),
+      Array(DEMO_POOL_COUNT).fill("unchanged"),
     );
     await net!.close();
 
@@ -46,7 +49,7 @@ describe("bootstrap across localnet restarts", () => {
       Array(6).fill("deposited"),
     );
     expect(reset.demo!.lenders.flatMap((l) => l.pools.map((p) => p.action))).toEqual(
-      Array(10).fill("created"),
+      Array(DEMO_POOL_COUNT).fill("created"),
     );
     expect(readClusterInfo(dataDir).rpcUrl).toBe(net!.rpcUrl);
   });
