@@ -76,19 +76,6 @@ u64 ix_list_core(const SolParameters *p) {
   return SUCCESS;
 }
 
-/* a Core listing of `asset` */
-static u64 load_core_listing(const SolParameters *p, const SolAccountInfo *listing, const SolAccountInfo *asset,
-                             Listing **out) {
-  Listing *l;
-  u64 r = load_listing_state(p, listing, &l);
-  if (r) return r;
-  if (l->standard != STANDARD_CORE) return E_INVALID_OWNER;
-  if (!pubkey_eq(&l->nft_mint, asset->key)) return E_ACCOUNT_MISMATCH;
-  if (!asset->is_writable) return E_NOT_WRITABLE;
-  *out = l;
-  return SUCCESS;
-}
-
 /* 7 DelistCore: data [7]; accounts: 0 seller (s, w), 1 listing (w), 2 asset (w), 3 the collection it names,
  * 4 Core program. The asset returns to the seller; the listing closes to the seller. */
 u64 ix_delist_core(const SolParameters *p) {
@@ -99,7 +86,7 @@ u64 ix_delist_core(const SolParameters *p) {
   if (!seller->is_signer) return E_MISSING_SIGNER;
   if (!seller->is_writable) return E_NOT_WRITABLE;
   Listing *l;
-  u64 r = load_core_listing(p, listing, asset, &l);
+  u64 r = load_listing_of(p, listing, STANDARD_CORE, asset, &l);
   if (r) return r;
   if (!pubkey_eq(&l->seller, seller->key)) return E_UNAUTHORIZED;
   SolSignerSeed seeds[3];
@@ -124,7 +111,7 @@ u64 ix_buy_core(const SolParameters *p) {
   if (!buyer->is_signer) return E_MISSING_SIGNER;
   if (!buyer->is_writable) return E_NOT_WRITABLE;
   Listing *l;
-  u64 r = load_core_listing(p, listing, asset, &l);
+  u64 r = load_listing_of(p, listing, STANDARD_CORE, asset, &l);
   if (r) return r;
   if (l->price > rd64(p->data + 1)) return E_PRICE_MOVED;
   if (!pubkey_eq(&l->seller, seller->key)) return E_ACCOUNT_MISMATCH;

@@ -66,15 +66,15 @@ u64 load_listing_state(const SolParameters *p, const SolAccountInfo *listing, Li
   return SUCCESS;
 }
 
-/* a classic listing and its escrow */
-static u64 load_listing(const SolParameters *p, const SolAccountInfo *listing, const SolAccountInfo *escrow,
-                        Listing **out) {
+/* a listing of `standard` and what holds its NFT, writable: a classic listing's escrow, a Core listing's asset */
+u64 load_listing_of(const SolParameters *p, const SolAccountInfo *listing, u8 standard, const SolAccountInfo *held,
+                    Listing **out) {
   Listing *l;
   u64 r = load_listing_state(p, listing, &l);
   if (r) return r;
-  if (l->standard != STANDARD_CLASSIC) return E_INVALID_OWNER;
-  if (!pubkey_eq(&l->escrow, escrow->key)) return E_ACCOUNT_MISMATCH;
-  if (!escrow->is_writable) return E_NOT_WRITABLE;
+  if (l->standard != standard) return E_INVALID_OWNER;
+  if (!pubkey_eq(standard == STANDARD_CORE ? &l->nft_mint : &l->escrow, held->key)) return E_ACCOUNT_MISMATCH;
+  if (!held->is_writable) return E_NOT_WRITABLE;
   *out = l;
   return SUCCESS;
 }
@@ -89,7 +89,7 @@ u64 ix_delist(const SolParameters *p) {
   if (!seller->is_signer) return E_MISSING_SIGNER;
   if (!seller->is_writable) return E_NOT_WRITABLE;
   Listing *l;
-  u64 r = load_listing(p, listing, escrow, &l);
+  u64 r = load_listing_of(p, listing, STANDARD_CLASSIC, escrow, &l);
   if (r) return r;
   if (!pubkey_eq(&l->seller, seller->key)) return E_UNAUTHORIZED;
   if ((r = check_token_program(token)) || (r = check_token_account(dest, &l->nft_mint, seller->key))) return r;
@@ -114,7 +114,7 @@ u64 ix_buy(const SolParameters *p) {
   const SolAccountInfo *proceeds = &p->ka[4], *dest = &p->ka[5], *seller = &p->ka[6], *token = &p->ka[7];
   if (!buyer->is_signer) return E_MISSING_SIGNER;
   Listing *l;
-  u64 r = load_listing(p, listing, escrow, &l);
+  u64 r = load_listing_of(p, listing, STANDARD_CLASSIC, escrow, &l);
   if (r) return r;
   if (l->price > rd64(p->data + 1)) return E_PRICE_MOVED;
   if (!pubkey_eq(&l->seller, seller->key)) return E_ACCOUNT_MISMATCH;

@@ -95,6 +95,8 @@ u64 ix_sell_core_to_bid(const SolParameters *p);
 /* ---- listing.c / bid.c, shared with core.c ---- */
 void listing_seeds(const Listing *l, const SolPubkey *mint, SolSignerSeed *out);
 u64 load_listing_state(const SolParameters *p, const SolAccountInfo *listing, Listing **out);
+u64 load_listing_of(const SolParameters *p, const SolAccountInfo *listing, u8 standard, const SolAccountInfo *held,
+                    Listing **out);
 u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault, Bid **out);
 u64 settle_bid(TokenMove *m, const SolAccountInfo *bidder, Bid *b);
 void log_event(const u8 *name, u64 len, u64 price);
