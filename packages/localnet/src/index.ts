@@ -24,6 +24,7 @@ export {
   type LocalKeypair,
   loadOrCreateKeypair,
 } from "./keypair.ts";
+export { getComputeUnitLimitKitInstruction, toKitInstruction } from "./kit-instruction.ts";
 export * from "./marginfi/index.ts";
 export {
   type ClassicNftSpec,

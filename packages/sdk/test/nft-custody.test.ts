@@ -3,11 +3,12 @@
 // Rules binaries (loaded at their mainnet ids in LiteSVM).
 import { fileURLToPath } from "node:url";
 import {
-  type BuildInstruction,
+  getComputeUnitLimitKitInstruction as computeLimit,
   createOrUpdateRuleSetTransactions,
   createProgrammableNftV1,
   getDemoRuleSetOperations,
   getRuleSetAddress,
+  toKitInstruction as kit,
   mintProgrammableNftV1,
   readVendoredProgram,
   VENDORED_PROGRAMS,
@@ -19,7 +20,6 @@ import {
   generateKeyPairSigner,
   getAddressDecoder,
   getAddressEncoder,
-  type Instruction,
   type KeyPairSigner,
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
@@ -57,34 +57,7 @@ import {
 } from "../src/testing/index.ts";
 
 const LENDING_SO = fileURLToPath(new URL("../../../programs/lending/build/lending.so", import.meta.url));
-const COMPUTE_BUDGET = "ComputeBudget111111111111111111111111111111" as Address;
 const dec = getAddressDecoder();
-
-function kit(ix: BuildInstruction, signers: KeyPairSigner[]): Instruction {
-  return {
-    programAddress: dec.decode(ix.programId),
-    data: ix.data,
-    accounts: ix.keys.map((k) => {
-      const a = dec.decode(k.pubkey);
-      const role = k.isSigner
-        ? k.isWritable
-          ? AccountRole.WRITABLE_SIGNER
-          : AccountRole.READONLY_SIGNER
-        : k.isWritable
-          ? AccountRole.WRITABLE
-          : AccountRole.READONLY;
-      const signer = k.isSigner ? signers.find((s) => s.address === a) : undefined;
-      return signer ? { address: a, role, signer } : { address: a, role };
-    }),
-  };
-}
-
-function computeLimit(units: number): Instruction {
-  const data = new Uint8Array(5);
-  data[0] = 2;
-  new DataView(data.buffer).setUint32(1, units, true);
-  return { programAddress: COMPUTE_BUDGET, data };
-}
 
 /** The chain read the builders take, over LiteSVM. */
 const reader =
