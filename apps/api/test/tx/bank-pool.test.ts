@@ -19,11 +19,11 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIndexer } from "../../src/indexer/indexer.ts";
 import { setComputeUnitLimit, systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import {
   type Built,
   buildSignSend,
+  createWorldIndexer,
   fundedWallet,
   post,
   SOL_MINT,
@@ -259,14 +259,7 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
 
   it("updates pool metadata and the user profile with a wallet-signed link message", async () => {
     const [defiPool] = await findPoolPda(w.programId, lender.address, 8n);
-    const indexer = createIndexer({
-      db: w.tx.app.db,
-      rpc: w.tx.app.rpc,
-      wsUrl: w.net.wsUrl,
-      programId: w.programId,
-      reconcileIntervalMs: 60_000,
-      log: w.app.log,
-    });
+    const indexer = createWorldIndexer(w);
     await indexer.reconcile();
     // the wallet asks for the link message, signs it, and the API accepts that signature once
     const linkFor = async (signer: KeyPairSigner) => {

@@ -9,13 +9,13 @@ import { DEMO_WORLD } from "@cistern/localnet";
 import { findBankPda, findPoolPda } from "@cistern/sdk";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIndexer } from "../../src/indexer/indexer.ts";
 import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import { DEMO_PRICES } from "../helpers/fixed-valuation.ts";
 import {
   advanceClock,
   buildSignSend,
+  createWorldIndexer,
   fundedWallet,
   post,
   signAll,
@@ -186,14 +186,7 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
       collateralMint: leaf,
     });
 
-    const indexer = createIndexer({
-      db: w.tx.app.db,
-      rpc: w.tx.app.rpc,
-      wsUrl: w.net.wsUrl,
-      programId: w.programId,
-      reconcileIntervalMs: 60_000,
-      log: w.app.log,
-    });
+    const indexer = createWorldIndexer(w);
     await indexer.reconcile();
     const listed = (
       await w.app.inject({ method: "GET", url: `/loan/user?pubkey=${b.signer.address}` })

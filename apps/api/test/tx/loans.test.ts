@@ -11,11 +11,11 @@ import {
   partiallySignTransaction,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIndexer } from "../../src/indexer/indexer.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {
   type Built,
   buildSignSend,
+  createWorldIndexer,
   fundedWallet,
   post,
   SOL_MINT,
@@ -159,14 +159,7 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
     }[];
     expect(tokens.find((c) => c.id === JTO)).toMatchObject({ pools: 1 });
     // the liquidity summary answers from the indexed pools and banks: index them first
-    await createIndexer({
-      db: w.tx.app.db,
-      rpc: w.tx.app.rpc,
-      wsUrl: w.net.wsUrl,
-      programId: w.programId,
-      reconcileIntervalMs: 60_000,
-      log: w.app.log,
-    }).reconcile();
+    await createWorldIndexer(w).reconcile();
     const liq = (
       await w.app.inject({ method: "GET", url: `/defi/liquidity?currency=${USDC_MINT}` })
     ).json() as { availableLiquidity: string }[];
@@ -291,14 +284,7 @@ describe("loans: quotes, take (nft, defi), extend, repay (one, many, bundle) on 
     expect(loan!.protocolFeePaid).toBeGreaterThan(0n);
     expect((await w.tx.state.getBank(loan!.bank))!.feesOwed).toBeGreaterThanOrEqual(loan!.protocolFeePaid);
     // The read side's indexer picks the loans up and its routes show them.
-    const indexer = createIndexer({
-      db: w.tx.app.db,
-      rpc: w.tx.app.rpc,
-      wsUrl: w.net.wsUrl,
-      programId: w.programId,
-      reconcileIntervalMs: 60_000,
-      log: w.app.log,
-    });
+    const indexer = createWorldIndexer(w);
     await indexer.reconcile();
     const listed = (
       await w.app.inject({ method: "GET", url: `/loan/user?pubkey=${borrower.address}` })

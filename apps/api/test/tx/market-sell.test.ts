@@ -2,12 +2,12 @@ import { computeOwedInterest, computeProtocolFee, parseLoan } from "@cistern/pro
 import { findBankPda } from "@cistern/sdk";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIndexer } from "../../src/indexer/indexer.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import {
   buildSignSend,
   createUsdcJtoPool,
+  createWorldIndexer,
   fundedWallet,
   JTO_MINT,
   post,
@@ -151,14 +151,7 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
     const received = (await tokenBalance(w, borrower.address, USDC_MINT)) - before;
     expect(received).toBe(BigInt(sale.expectedProceeds!) - 30_000_000n - owed);
     // the read side: the loan is sold, with its sale (proceeds, slot, signature) read from the transaction
-    const indexer = createIndexer({
-      db: w.tx.app.db,
-      rpc: w.tx.app.rpc,
-      wsUrl: w.net.wsUrl,
-      programId: w.programId,
-      reconcileIntervalMs: 60_000,
-      log: w.app.log,
-    });
+    const indexer = createWorldIndexer(w);
     await indexer.reconcile();
     const listed = (await w.app.inject({ url: `/loan/user?pubkey=${borrower.address}` })).json() as {
       loans: { pubkey: string; status: string; soldAmount: string; sale?: Record<string, unknown> }[];
@@ -257,14 +250,7 @@ describe("market sell through the local swap venue (Jupiter's shapes), on localn
     // the borrower paid the down payment; the 40 USDC bought about 16 JTO, locked
     expect(usdcBefore - (await tokenBalance(w, borrower.address, USDC_MINT))).toBe(20_000_000n);
     // the read side: the spec's kind carries the down payment, read from the opening transaction
-    const indexer = createIndexer({
-      db: w.tx.app.db,
-      rpc: w.tx.app.rpc,
-      wsUrl: w.net.wsUrl,
-      programId: w.programId,
-      reconcileIntervalMs: 60_000,
-      log: w.app.log,
-    });
+    const indexer = createWorldIndexer(w);
     await indexer.reconcile();
     const listed = (await w.app.inject({ url: `/loan/user?pubkey=${borrower.address}` })).json() as {
       loans: { pubkey: string; kind: unknown; status: string }[];

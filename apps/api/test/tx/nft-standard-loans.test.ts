@@ -23,7 +23,6 @@ import {
   type KeyPairSigner,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIndexer } from "../../src/indexer/indexer.ts";
 import {
   ensureProtocolLookupTable,
   getProtocolTableAddresses,
@@ -39,6 +38,7 @@ import {
 import {
   advanceClock,
   buildSignSend,
+  createWorldIndexer,
   fundedWallet,
   post,
   signAll,
@@ -165,14 +165,7 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     const [onChain] = await w.tx.state.getLoans([loan]);
     expect(onChain).toMatchObject({ status: "Ongoing", nftType: "ProgrammableNft", escrow: token });
 
-    const indexer = createIndexer({
-      db: w.tx.app.db,
-      rpc: w.tx.app.rpc,
-      wsUrl: w.net.wsUrl,
-      programId: w.programId,
-      reconcileIntervalMs: 60_000,
-      log: w.app.log,
-    });
+    const indexer = createWorldIndexer(w);
     await indexer.reconcile();
     const listed = (
       await w.app.inject({ method: "GET", url: `/loan/user?pubkey=${b.signer.address}` })

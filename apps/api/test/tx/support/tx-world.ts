@@ -28,6 +28,7 @@ import { getTransferInstruction } from "@solana-program/token";
 import type { FastifyInstance } from "fastify";
 import { createApp } from "../../../src/app.ts";
 import { loadConfig } from "../../../src/config/config.ts";
+import { createIndexer, type Indexer } from "../../../src/indexer/indexer.ts";
 import { registerTxRoutes, type TxContext } from "../../../src/tx/index.ts";
 import { createFixedValuationSources, DEMO_PRICES, type FixedPrices } from "../../helpers/fixed-valuation.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/test-database.ts";
@@ -175,6 +176,18 @@ export async function createUsdcJtoPool(
 }
 
 /** Advances the localnet clock and waits until the Clock sysvar the builder reads shows it. */
+/** The world's read side: an indexer of its program over its database (run `reconcile()` to index the chain now). */
+export function createWorldIndexer(w: TxWorld): Indexer {
+  return createIndexer({
+    db: w.tx.app.db,
+    rpc: w.tx.app.rpc,
+    wsUrl: w.net.wsUrl,
+    programId: w.programId,
+    reconcileIntervalMs: 60_000,
+    log: w.app.log,
+  });
+}
+
 export async function advanceClock(w: TxWorld, seconds: number): Promise<void> {
   const target = (await w.tx.clock.unixTime()) + seconds;
   await w.net.advanceClock(seconds);
