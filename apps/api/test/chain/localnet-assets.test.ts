@@ -46,11 +46,12 @@ describe("catalogue, wallet assets and prices read from a seeded localnet", () =
       collectionId: string;
       floorPrice: string | null;
     }[];
-    // classic, pNFT and Core collections alike
+    // classic, pNFT, Core and compressed collections alike
     const demo = [
       ...DEMO_WORLD.collections,
       ...DEMO_WORLD.programmableCollections,
       ...DEMO_WORLD.coreCollections,
+      ...DEMO_WORLD.compressedCollections,
     ];
     expect(collections.map((c) => c.collectionId).sort()).toEqual(demo.map((c) => c.collectionId).sort());
     for (const c of demo)

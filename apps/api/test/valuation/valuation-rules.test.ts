@@ -174,6 +174,7 @@ describe("catalogue files", () => {
       ...DEMO_WORLD.collections.map((c) => [c.collectionId, c.name, "NonFungible"]),
       ...DEMO_WORLD.programmableCollections.map((c) => [c.collectionId, c.name, "ProgrammableNonFungible"]),
       ...DEMO_WORLD.coreCollections.map((c) => [c.collectionId, c.name, "Core"]),
+      ...DEMO_WORLD.compressedCollections.map((c) => [c.collectionId, c.name, "Compressed"]),
     ]);
   });
 
