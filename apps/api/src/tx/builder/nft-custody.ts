@@ -61,6 +61,15 @@ export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise
 }
 
 /**
+ * Whether building for this custody asks the chain first: a pNFT governed by a rule set, which only Token Auth Rules
+ * can say allows the loan (its delegate and the transfers a liquidation makes). Its builds are simulated, so a
+ * refusal is told before anything is signed (TRANSACTION_SEND_RULE_SET_REFUSED).
+ */
+export function asksRuleSet(custody: NftCustody): boolean {
+  return custody.standard === "ProgrammableNft" && custody.ruleSet !== null;
+}
+
+/**
  * Refuses (422) an ending the program does not take yet for a programmable NFT or a Core asset (Extend, Refinance,
  * instant and market sell: the program answers InvalidCollateral); repay and liquidation work for every standard.
  */
