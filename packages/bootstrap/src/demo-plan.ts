@@ -205,7 +205,7 @@ export const DEMO_LENDERS: DemoLenderPlan[] = [
         poolName: "Shell desk (SOL, compressed)",
         poolCurrency: SOL,
         poolAmount: "40",
-        apy: 35,
+        apy: 32,
         loanDuration: 14,
         maxAmountUsd: 600,
         collections: [{ id: collectionId("SHELL"), ltv: 40, exposure: 50 }],

@@ -58,7 +58,7 @@ const token = (symbol: string) => address(DEMO_TOKENS.find((t) => t.symbol === s
 const EXPECTED_DEPOSITS: { usdcBaseUnits: bigint; solBaseUnits: bigint }[] = [
   { usdcBaseUnits: 85_000_000_000n, solBaseUnits: 300_000_000_000n },
   { usdcBaseUnits: 20_000_000_000n, solBaseUnits: 650_000_000_000n },
-  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 200_000_000_000n },
+  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 240_000_000_000n },
 ];
 
 describe("bootstrapCluster on a real localnet", () => {
@@ -285,8 +285,9 @@ describe("bootstrapCluster on a real localnet", () => {
       first.swapVenue!.programId,
       MARGINFI_PROGRAM,
     ]);
-    // three listings of each of the four classic and the one Core demo collections, two bids each in SOL and USDC
-    expect([market.listings, market.bids]).toEqual([15, 20]);
+    // three listings of each of the four classic, the one Core and the one compressed demo collections, two bids
+    // each in SOL and USDC
+    expect([market.listings, market.bids]).toEqual([18, 24]);
     const accounts = await net.rpc
       .getProgramAccounts(market.programId, { encoding: "base64", commitment: "confirmed" })
       .send();
