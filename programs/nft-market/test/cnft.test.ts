@@ -28,11 +28,14 @@ import {
   mintTo,
   sendWithLiteSvm,
 } from "@cistern/sdk/testing";
+import { buildSources } from "@cistern/toolchain";
 import {
+  AccountRole,
   type Address,
   appendTransactionMessageInstructions,
   createTransactionMessage,
   generateKeyPairSigner,
+  getProgramDerivedAddress,
   getTransactionEncoder,
   type Instruction,
   type KeyPairSigner,
@@ -449,5 +452,44 @@ describe("local NFT market: compressed NFTs sold into a collection bid", () => {
     expect(decodeMarketBid(getAccountData(m.svm, second.bid)!).price).toBe(90n * USDC);
     expect(getTokenBalance(m.svm, seller.currencyAccount)).toBe(100n * USDC);
     expectRoot(m);
+  });
+
+  it("a program's PDA that owns a leaf sells it into a bid by CPI, signing as the seller (as a loan will)", async () => {
+    // test/fixtures/pda-seller.c: forwards a market instruction, signing for its PDA ["seller"]
+    const fixture = await buildSources({
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      sources: ["test/fixtures/pda-seller.c", "../toolchain/c/libsol.c"],
+      includeDirs: ["../toolchain/c"],
+    });
+    const holder = (await generateKeyPairSigner()).address;
+    m.svm.addProgram(holder, fixture.so);
+    const [pda, bump] = await getProgramDerivedAddress({ programAddress: holder, seeds: ["seller"] });
+    const leaf = await leafOf(m, pda);
+    const b = await bidOn(m, 100n * USDC);
+    const payee = await wallet(m);
+    const sale = getSellCompressedNftToBidInstruction({
+      programAddress: m.programAddress,
+      seller: pda,
+      sellerSignsByCpi: true,
+      bid: b.bid,
+      vault: b.vault,
+      bidder: b.bidder.signer.address,
+      proceeds: payee.currencyAccount,
+      leaf: await marketLeaf(leaf),
+      minPrice: 100n * USDC,
+    });
+    // sent directly, nobody signs for the PDA
+    expect(await failure(send(m, [sale], payee.signer))).toBe(E.MissingSigner);
+    const viaProgram: Instruction = {
+      programAddress: holder,
+      accounts: [{ address: m.programAddress, role: AccountRole.READONLY }, ...(sale.accounts ?? [])],
+      data: Uint8Array.from([bump, ...sale.data!]),
+    };
+    const out = await send(m, [viaProgram], payee.signer);
+    console.log(`SellCnftToBid by CPI (a PDA seller): ${out.computeUnits} CU`);
+    moved(leaf, b.bidder.signer.address);
+    expectRoot(m);
+    expect(getTokenBalance(m.svm, payee.currencyAccount)).toBe(100n * USDC);
+    expect(getAccountData(m.svm, b.bid)).toBeNull();
   });
 });
