@@ -3,79 +3,32 @@
 // of Cistern Shells) is valued from the market maker's compressed listings and bids (listings owned by the market's
 // listing PDAs, their collection recorded from the leaf's verified metadata) and gets an offer from the demo pool
 // that lists the compressed collection. The twin of localnet-start-core.test.ts.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { DEMO_WORLD } from "@cistern/localnet";
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapCluster } from "../../../../packages/bootstrap/src/index.ts";
-import { loadConfig } from "../../src/config/config.ts";
-import { type RunningApi, startApi } from "../../src/start-api.ts";
-
-const so = (name: string) =>
-  fileURLToPath(new URL(`../../../../programs/${name}/build/${name}.so`, import.meta.url));
-const DAY = 86_400;
+import { type NpmStartWorld, startNpmStartWorld } from "../helpers/npm-start-world.ts";
 
 describe("npm start: a new wallet's compressed NFT", () => {
-  let root: string;
-  let localnet: LocalnetHandle;
-  let api: RunningApi;
-  let shellPool: string;
+  let world: NpmStartWorld;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "cistern-start-cnft-"));
-    localnet = await startLocalnet({ rpcPort: 0, dataDir: join(root, "localnet"), seed: true });
-    const cluster = await bootstrapCluster({
-      rpcUrl: localnet.rpcUrl,
-      wsUrl: localnet.wsUrl,
-      dataDir: root,
-      cluster: "localnet",
-      lendingSoPath: so("lending"),
-      swapVenueSoPath: so("swap-venue"),
-      lendingVenueSoPath: so("lending-venue"),
-      nftMarketSoPath: so("nft-market"),
-      demo: true,
-    });
-    const shells = DEMO_WORLD.compressedCollections[0]!.collectionId;
-    const pools = cluster.demo!.lenders.flatMap((l) => l.pools);
-    shellPool = pools.find((p) => p.plan.params.collections.some((c) => c.id === shells))!.address;
-    api = await startApi(
-      loadConfig({
-        LOG_LEVEL: "silent",
-        API_PORT: "0",
-        SOLANA_RPC_URL: localnet.rpcUrl,
-        SOLANA_WS_URL: localnet.wsUrl,
-        SOLANA_CLUSTER: "localnet",
-        DATA_DIR: root,
-        LENDING_PROGRAM_ID: cluster.lendingProgramId,
-      }),
-    );
+    world = await startNpmStartWorld("cistern-start-cnft-");
   }, 600_000);
   afterAll(async () => {
-    await api?.close();
-    await localnet?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await world?.close();
   });
 
   it("is valued from the market's compressed book (2 SOL floor, 1.8 SOL best bid) and gets the Shell desk's offer", async () => {
     const wallet = (await generateKeyPairSigner()).address;
-    const given = await localnet.faucet(wallet);
+    const given = await world.localnet.faucet(wallet);
     const asset = given.compressedNfts[0]!.assetId;
-    const quote = async () => {
-      const r = await fetch(`${api.url}/nft/quote`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ nftMint: asset, duration: 7 * DAY, borrower: wallet }),
-      });
-      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-    };
-    await expect.poll(async () => (await quote()).status, { timeout: 60_000, interval: 500 }).toBe(200);
-    const offer = await quote();
+    await expect
+      .poll(async () => (await world.quote(asset, wallet)).status, { timeout: 60_000, interval: 500 })
+      .toBe(200);
+    const offer = await world.quote(asset, wallet);
     // min(floor 2 SOL, best bid 1.8 SOL x 125% = 2.25 SOL) = 2 SOL; the pool lends 40% of it
     expect(offer.body).toMatchObject({
-      pool: shellPool,
+      pool: world.poolListing(DEMO_WORLD.compressedCollections[0]!.collectionId),
       collateralValue: "2000000000",
       maxBorrowAmount: "800000000",
     });
