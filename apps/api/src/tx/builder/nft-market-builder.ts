@@ -158,6 +158,9 @@ export async function quoteMortgage(
   requireNotOracle(tx, "buyer", input.buyer);
   const listing = await requireListing(tx, input.mint);
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
+  // the lending program buys only a mint into a new loan's escrow
+  if (listing.compressed)
+    throw unprocessable("Buying a compressed NFT with a loan is not available yet; buy it outright instead");
   const request = {
     poolType: "nft-pool" as const,
     collateralId: listing.collection,
