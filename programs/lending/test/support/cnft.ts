@@ -10,6 +10,7 @@ import {
   createTreeInstructions,
   encodeMetadataArgs,
   getCompressedAssetId,
+  getLeafHash,
   getMasterEditionAddress,
   getMetadataAddress,
   getTreeConfigAddress,
@@ -116,16 +117,15 @@ export interface Leaf {
 }
 
 function leafNode(l: Leaf, owner: Address): Uint8Array {
-  const o = enc.encode(owner) as Uint8Array;
-  return keccak(
-    Uint8Array.of(1),
-    enc.encode(l.asset) as Uint8Array,
-    o,
-    o,
-    u64le(BigInt(l.nonce)),
-    l.dataHash,
-    l.creatorHash,
-  );
+  const hash = getLeafHash({
+    assetId: l.asset,
+    owner,
+    delegate: owner,
+    nonce: BigInt(l.nonce),
+    dataHash: dec.decode(l.dataHash),
+    creatorHash: dec.decode(l.creatorHash),
+  });
+  return enc.encode(address(hash)) as Uint8Array;
 }
 
 /** The leaf now belongs to `owner` (as a Transfer leaves it: delegate = owner). */
