@@ -258,4 +258,57 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Liquidated");
     expect(await dasOwner(leaf)).toBe(lender.address);
   }, 240_000);
+
+  it("refinance to another lender's cheaper pool with a fresh proof: the new loan PDA owns the leaf", async () => {
+    // (last: the cheaper pool it opens would win the quotes of the tests before it)
+    const b = await fundedWallet(w.net);
+    const leaf = b.given.compressedNfts[0]!.assetId;
+    const { loan } = await borrow(b.signer, leaf);
+    // another lender lends against the collection at a lower rate
+    const other = (await fundedWallet(w.net)).signer;
+    const [bank] = await findBankPda(w.programId, other.address, USDC_MINT);
+    const created = await buildSignSend(
+      w.app,
+      "/nft/create-pool",
+      {
+        bank,
+        owner: other.address,
+        amount: "5000000000",
+        mint: USDC_MINT,
+        seed: "11",
+        param: {
+          apr: 1000,
+          limits: TEST_POOL_LIMITS,
+          collections: [{ collection: SHELLS.collectionId, collectionLtv: 5000, exposure: 10000 }],
+        },
+      },
+      [other],
+    );
+    expect(created.sent.error).toBeUndefined();
+    const cheap = (await findPoolPda(w.programId, other.address, 11n))[0];
+    w.tx.state.invalidate();
+    await fundedWallet(w.net); // the tree changes before the refinance is built
+    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
+    const moved = await buildSignSend(
+      w.app,
+      "/nft/refinance-loan",
+      { borrower: b.signer.address, loan, pool: cheap },
+      [b.signer],
+    );
+    expect(moved.sent.error).toBeUndefined();
+    const next = moved.built.metadata.loan as Address;
+    const bytes = wireBytes(moved.built.transactions[0]!);
+    figures.push(
+      `cNFT refinance: ${bytes} B, CU limit ${(moved.built.metadata.computeUnits as number[])[0]}`,
+    );
+    expect(bytes).toBeLessThanOrEqual(1232);
+    expect(await dasOwner(leaf)).toBe(next);
+    expect((await w.tx.state.getLoans([next]))[0]).toMatchObject({
+      status: "Ongoing",
+      nftType: "CompressedNft",
+      pool: cheap,
+      collateralMint: leaf,
+    });
+    expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Repaid");
+  }, 240_000);
 });
