@@ -16,6 +16,7 @@ import { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureProtocolLookupTable } from "../../api/src/tx/builder/protocol-lookup-table.ts";
+import { dasOwner as dasOwnerAt } from "../../api/test/helpers/das-owner.ts";
 import { createFixedValuationSources } from "../../api/test/helpers/fixed-valuation.ts";
 import {
   ALL_STANDARDS_PRICES,
@@ -84,14 +85,7 @@ async function coreOwner(): Promise<string | undefined> {
   return decodeCoreAsset(await getAccountData(stack!.localnet.rpcUrl, core.asset))?.owner;
 }
 
-async function dasOwner(assetId: string): Promise<string> {
-  const response = await fetch(stack!.localnet.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getAsset", params: { id: assetId } }),
-  });
-  return ((await response.json()) as { result: { ownership: { owner: string } } }).result.ownership.owner;
-}
+const dasOwner = async (assetId: string) => (await dasOwnerAt(stack!.localnet.rpcUrl, assetId))!;
 
 /** The lender's USDC pool lending against the compressed collection, built by the API and signed with its key. */
 async function createPoolThroughApi(): Promise<void> {

@@ -1,16 +1,11 @@
-// Extend and Refinance of a loan against a compressed NFT (CompressedNft, nftType 3) through the real Bubblegum, SPL
-// Account Compression and SPL Noop: the leaf never returns to the borrower; the old loan PDA transfers it to the new
-// one (Bubblegum Transfer, signed with the old loan's seeds) with a proof taken fresh when the transaction is built.
-// The test's copy of the tree is checked against the chain's root after every step.
-import { transferLeaf } from "@cistern/localnet";
 import { getExtendInstruction, getLiquidateInstruction, getRefinanceInstruction } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import {
   type CnftWorld,
+  changeOtherLeaves,
   cnftWorld,
   custodyOf,
-  dec,
   E,
   expectLeafRefused,
   expectRoot,
@@ -20,7 +15,7 @@ import {
   takeIx,
   wireSize,
 } from "./support/cnft.ts";
-import { computeLimit, expectOk, kit } from "./support/kit.ts";
+import { computeLimit, expectOk } from "./support/kit.ts";
 import {
   attestation,
   bankOf,
@@ -40,27 +35,6 @@ async function openLoan(w: CnftWorld): Promise<{ loan: Address; leaf: Leaf }> {
   expectOk(await w.h.trySend([take], w.borrower));
   moved(leaf, take.loan);
   return { loan: take.loan, leaf };
-}
-
-/** Another leaf of the tree changes hands (a stranger mints one and gives it away): every older proof is stale. */
-async function changeOtherLeaves(w: CnftWorld): Promise<void> {
-  const stranger = await w.h.wallet();
-  const other = await mintLeaf(w, { owner: stranger.address });
-  const give = transferLeaf({
-    tree: w.tree.address,
-    owner: stranger.address,
-    delegate: stranger.address,
-    newOwner: w.borrower.address,
-    root: dec.decode(w.tree.root),
-    dataHash: dec.decode(other.dataHash),
-    creatorHash: dec.decode(other.creatorHash),
-    nonce: BigInt(other.nonce),
-    index: other.nonce,
-    proof: w.tree.proof(other.nonce),
-  });
-  expectOk(await w.h.trySend([kit(give, [stranger])], stranger));
-  moved(other, w.borrower.address);
-  expectRoot(w, w.tree);
 }
 
 /** Extend of `oldLoan` (in the cnft pool), or Refinance into `target`, built by the SDK from the leaf's custody now. */

@@ -23,6 +23,7 @@ import {
 import { describe, expect, it } from "vitest";
 import {
   type CnftWorld,
+  changeOtherLeaves,
   cnftWorld,
   custodyOf,
   dec,
@@ -150,26 +151,6 @@ async function expectRefused(
   const out = await w.h.trySend([ix], payer);
   expect(out.ok).toBe(false);
   expect(out.customCode).toBe(code);
-}
-
-/** Another leaf of the tree changes hands: every older proof of the tree is stale. */
-async function changeOtherLeaves(w: RequestWorld): Promise<void> {
-  const stranger = await w.h.wallet();
-  const other = await mintLeaf(w, { owner: stranger.address });
-  const give = transferLeaf({
-    tree: w.tree.address,
-    owner: stranger.address,
-    delegate: stranger.address,
-    newOwner: w.borrower.address,
-    root: dec.decode(w.tree.root),
-    dataHash: dec.decode(other.dataHash),
-    creatorHash: dec.decode(other.creatorHash),
-    nonce: BigInt(other.nonce),
-    index: other.nonce,
-    proof: w.tree.proof(other.nonce),
-  });
-  expectOk(await w.h.trySend([kit(give, [stranger])], stranger));
-  moved(other, w.borrower.address);
 }
 
 describe("loan requests of Core assets (the real Core program)", { timeout: 120_000 }, () => {

@@ -11,6 +11,7 @@ import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
+import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";
 import { DEMO_PRICES } from "../helpers/fixed-valuation.ts";
 import {
   advanceClock,
@@ -58,15 +59,7 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
   let pool: Address;
   const figures: string[] = [];
 
-  async function dasOwner(assetId: string): Promise<string | undefined> {
-    const response = await fetch(w.net.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getAsset", params: { id: assetId } }),
-    });
-    const body = (await response.json()) as { result?: { ownership: { owner: string } } };
-    return body.result?.ownership.owner;
-  }
+  const dasOwner = (assetId: string) => dasOwnerAt(w.net.rpcUrl, assetId);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "cistern-cnft-"));

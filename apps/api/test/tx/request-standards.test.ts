@@ -11,6 +11,7 @@ import { decodeCoreAsset, decodeLoanAccount, decodeRequestAccount, findBankPda }
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";
 import {
   ALL_STANDARDS_PRICES,
   DEMO_CORE_COLLECTION,
@@ -38,15 +39,8 @@ describe("loan requests against a Core asset and a compressed NFT through the AP
 
   const read = async (a: Address) => (await w.tx.state.getAccounts([a]))[0] ?? null;
   const coreOwner = async (asset: Address) => decodeCoreAsset((await read(asset))!.data)?.owner;
-  async function dasOwner(assetId: string): Promise<string | undefined> {
-    const response = await fetch(w.net.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getAsset", params: { id: assetId } }),
-    });
-    const body = (await response.json()) as { result?: { ownership: { owner: string } } };
-    return body.result?.ownership.owner;
-  }
+  const dasOwner = (assetId: string) => dasOwnerAt(w.net.rpcUrl, assetId);
+
   const postBody = (borrower: KeyPairSigner, nftMint: string) => ({
     borrower: borrower.address,
     nftMint,

@@ -13,6 +13,7 @@ import {
   mintV1,
   readMerkleTree,
   readVendoredProgram,
+  transferLeaf,
   VENDORED_PROGRAMS,
 } from "@cistern/localnet";
 import { type CompressedCustody, LENDING_ERROR_CODE } from "@cistern/sdk";
@@ -448,4 +449,27 @@ export async function custodyOf(leaf: Leaf): Promise<CompressedCustody> {
     owner: leaf.owner,
     delegate: leaf.owner,
   };
+}
+
+/** Other leaves of the world's tree change (a stranger mints one and gives it to the borrower): every proof taken
+ * before is stale. Returns the leaf given. */
+export async function changeOtherLeaves(w: CnftWorld): Promise<Leaf> {
+  const stranger = await w.h.wallet();
+  const other = await mintLeaf(w, { owner: stranger.address });
+  const give = transferLeaf({
+    tree: w.tree.address,
+    owner: stranger.address,
+    delegate: stranger.address,
+    newOwner: w.borrower.address,
+    root: dec.decode(w.tree.root),
+    dataHash: dec.decode(other.dataHash),
+    creatorHash: dec.decode(other.creatorHash),
+    nonce: BigInt(other.nonce),
+    index: other.nonce,
+    proof: w.tree.proof(other.nonce),
+  });
+  expectOk(await w.h.trySend([kit(give, [stranger])], stranger));
+  moved(other, w.borrower.address);
+  expectRoot(w, w.tree);
+  return other;
 }

@@ -27,7 +27,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { randomNonce, requireNotOracle } from "./loan-builder.ts";
-import { readCompressedCustody, readCustody } from "./nft-custody.ts";
+import { readCustody, readHeldCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
@@ -38,13 +38,7 @@ import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./w
  */
 async function readRequestCustody(tx: TxContext, request: RequestAccount): Promise<NftCustody | null> {
   if (request.isDefi || request.nftType === "Nft") return null;
-  if (request.nftType === "CompressedNft") {
-    const custody = await readCompressedCustody(tx, request.collateralMint);
-    if (custody === null || custody.tree !== request.escrow)
-      throw unprocessable(`DAS does not serve the compressed NFT ${request.collateralMint} of this request`);
-    return custody;
-  }
-  return readCustody(tx, request.collateralMint, request.escrow);
+  return readHeldCustody(tx, request, "request");
 }
 
 /** A 422 carrying the program's refusal (its code travels to the web's sentence). */
