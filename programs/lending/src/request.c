@@ -161,6 +161,7 @@ u64 ix_post_request(const SolParameters *p) {
   if (nft_type != NFT_TYPE_CLASSIC) {
     if ((r = post_request_standard(p, nft_type, &standard, &collection))) return r;
   } else {
+    if (p->data_len != POST_DATA_LEN) return E_INVALID_INSTRUCTION; /* a classic request names no standard */
     u8 decimals;
     u64 supply;
     if ((r = check_mint(mint, &decimals, &supply))) return r;

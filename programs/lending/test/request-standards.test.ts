@@ -418,13 +418,15 @@ describe("loan requests of compressed NFTs (Bubblegum V1)", { timeout: 120_000 }
     expect(requestOf(w, post.request).status).toBe("Cancelled");
   });
 
-  it("refuses a request naming another standard (a programmable NFT's byte) before anything moves", async () => {
+  it("refuses a request naming another standard (a programmable NFT's byte) or a classic one with the standard bytes, before anything moves", async () => {
     const w = await requestWorld();
     const asset = await mintAsset(w);
     const post = await postIx(w, asset, coreCustody(w, asset));
     const data = Uint8Array.from(post.data ?? []);
     data[41] = 1; // ProgrammableNft
     await expectRefused(w, { ...post, data }, E.InvalidCollateral);
+    data[41] = 0; // the classic escrow names no standard: its data is 41 bytes
+    await expectRefused(w, { ...post, data }, E.InvalidInstruction);
     expect(w.h.exists(post.request)).toBe(false);
     expect(ownerOf(w, asset)).toBe(w.borrower.address);
   });
