@@ -32,6 +32,7 @@ export * from "./metaplex/metadata.ts";
 export * from "./metaplex/token-record.ts";
 export * from "./nft-market/core-listings.ts";
 export * from "./nft-market/nft-market.ts";
+export * from "./nft-market/pnft-listings.ts";
 export * from "./pda.ts";
 export * from "./sdk-error.ts";
 export * from "./swap-venue/swap-venue.ts";

@@ -1,7 +1,7 @@
 /* Local NFT market entrypoint: decodes the input and dispatches on the first data byte. */
 #include "market.h"
 
-#define MAX_ACCOUNTS 12
+#define MAX_ACCOUNTS 22
 
 u64 entrypoint(const u8 *input) {
   SolAccountInfo ka[MAX_ACCOUNTS];
@@ -22,6 +22,10 @@ u64 entrypoint(const u8 *input) {
     case 7: return ix_delist_core(&p);
     case 8: return ix_buy_core(&p);
     case 9: return ix_sell_core_to_bid(&p);
+    case 10: return ix_list_pnft(&p);
+    case 11: return ix_delist_pnft(&p);
+    case 12: return ix_buy_pnft(&p);
+    case 13: return ix_sell_pnft_to_bid(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -28,18 +28,22 @@
 #define E_INVALID_CORE_PROGRAM 15218ULL
 #define E_UNSAFE_ASSET 15219ULL
 #define E_ASSET_FROZEN 15220ULL
+#define E_INVALID_TM_PROGRAM 15221ULL
+#define E_NOT_PROGRAMMABLE 15222ULL
 
 #define TAG_LISTING 1
 #define TAG_BID 2
 #define MARKET_VERSION 1
 /* Listing.standard (reserved0[0] before Core listings): which program holds the listed NFT */
 #define STANDARD_CLASSIC 0
+#define STANDARD_PNFT 1
 #define STANDARD_CORE 2
 
 typedef struct {
   u8 tag, version, bump, escrow_bump, standard, reserved0[3];
-  /* classic: nft_mint the mint, escrow the listing's token account; Core: nft_mint the asset, escrow the Core
-   * collection the asset names (the listing PDA owns the asset itself) */
+  /* classic: nft_mint the mint, escrow the listing's token account; pNFT: nft_mint the mint, escrow the listing
+   * PDA's associated token account; Core: nft_mint the asset, escrow the Core collection the asset names (the
+   * listing PDA owns the asset itself) */
   SolPubkey seller, nft_mint, currency_mint, escrow;
   u64 price;
   i64 created_at;
@@ -91,12 +95,18 @@ u64 ix_list_core(const SolParameters *p);
 u64 ix_delist_core(const SolParameters *p);
 u64 ix_buy_core(const SolParameters *p);
 u64 ix_sell_core_to_bid(const SolParameters *p);
+u64 ix_list_pnft(const SolParameters *p);
+u64 ix_delist_pnft(const SolParameters *p);
+u64 ix_buy_pnft(const SolParameters *p);
+u64 ix_sell_pnft_to_bid(const SolParameters *p);
 
 /* ---- listing.c / bid.c, shared with core.c ---- */
 void listing_seeds(const Listing *l, const SolPubkey *mint, SolSignerSeed *out);
 u64 load_listing_state(const SolParameters *p, const SolAccountInfo *listing, Listing **out);
 u64 load_listing_of(const SolParameters *p, const SolAccountInfo *listing, u8 standard, const SolAccountInfo *held,
                     Listing **out);
+/* the bid PDA's signer seeds ["bid", bidder, nonce, bump] */
+void bid_seeds(const Bid *b, SolSignerSeed *out);
 u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault, Bid **out);
 u64 settle_bid(TokenMove *m, const SolAccountInfo *bidder, Bid *b);
 void log_event(const u8 *name, u64 len, u64 price);

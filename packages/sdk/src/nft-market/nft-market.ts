@@ -42,6 +42,8 @@ export const NFT_MARKET_ERRORS = {
   InvalidCoreProgram: 15218,
   UnsafeAsset: 15219,
   AssetFrozen: 15220,
+  InvalidTokenMetadataProgram: 15221,
+  NotProgrammable: 15222,
 } as const;
 
 const bytesOf = addressBytes;
@@ -82,13 +84,16 @@ export function findMarketVaultPda(programAddress: Address, bid: Address): Promi
 }
 
 export interface MarketListingAccount {
-  /** "classic": an SPL mint escrowed in `escrow`; "core": a Metaplex Core asset owned by the listing itself. */
-  standard: "classic" | "core";
+  /**
+   * "classic": an SPL mint escrowed in `escrow`; "programmable": a pNFT in the listing PDA's associated token
+   * account (`escrow`); "core": a Metaplex Core asset owned by the listing itself.
+   */
+  standard: "classic" | "programmable" | "core";
   seller: Address;
   /** The NFT mint (classic) or the Core asset. */
   nftMint: Address;
   currencyMint: Address;
-  /** Classic: the escrow token account; Core: the Core collection the asset names. */
+  /** Classic: the escrow token account; pNFT: the listing's token account; Core: the Core collection the asset names. */
   escrow: Address;
   price: bigint;
   createdAt: bigint;
@@ -104,6 +109,9 @@ export interface MarketBidAccount {
   createdAt: bigint;
 }
 
+/** Listing.standard: 0 classic, 1 pNFT, 2 Core. */
+const LISTING_STANDARDS: readonly MarketListingAccount["standard"][] = ["classic", "programmable", "core"];
+
 const view = (data: ReadonlyUint8Array) => new DataView(data.buffer, data.byteOffset, data.byteLength);
 const keyAt = (data: ReadonlyUint8Array, offset: number) => addressFromBytes(data.slice(offset, offset + 32));
 
@@ -113,7 +121,7 @@ export function decodeMarketListing(data: ReadonlyUint8Array): MarketListingAcco
     throw new Error("not a market listing");
   const v = view(data);
   return {
-    standard: data[4] === 2 ? "core" : "classic",
+    standard: LISTING_STANDARDS[data[4] ?? 0] ?? "classic",
     seller: keyAt(data, 8),
     nftMint: keyAt(data, 40),
     currencyMint: keyAt(data, 72),
