@@ -3,16 +3,21 @@ import { join } from "node:path";
 import {
   DEMO_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
+  getComputeUnitLimitKitInstruction,
   USDC_MINT_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "@cistern/localnet";
 import { parsePriceMicroUsd } from "@cistern/protocol";
 import {
+  type AccountReader,
   findMarketBidPda,
   getListCoreAssetInstruction,
   getListNftInstruction,
+  getListPnftInstruction,
   getPlaceBidInstruction,
+  readNftCustody,
 } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import type { ChainClient } from "./chain-client.ts";
@@ -35,6 +40,10 @@ export const DEMO_LISTINGS = [
 export const DEMO_BID_PRICES_BPS = [9_000, 8_000];
 /** The Core collections' bids take nonces from here on (their first one marks the Core book as seeded). */
 export const CORE_BID_NONCE_BASE = 1_000_000n;
+/** The pNFT collections' bids take nonces from here on (their first one marks the pNFT book as seeded). */
+export const PNFT_BID_NONCE_BASE = 2_000_000n;
+/** Compute units of a ListPnft transaction (Token Metadata's Transfer v1 with the rule set: about 150,000). */
+const LIST_PNFT_COMPUTE_UNITS = 400_000;
 
 export interface NftMarketResult {
   programId: Address;
@@ -63,10 +72,12 @@ function floorIn(collection: PricedCollection, mint: string): bigint {
  * The local NFT market, idempotently: its program deployed or upgraded (key `nft-market-program.json` in the
  * data dir, admin = upgrade authority), pinned as the lending program's NFT market (keeping the other pinned
  * venues), and with `demo` a market maker (key `demo-market-maker.json`) listing three NFTs of every demo
- * collection, classic and Core (DEMO_LISTINGS: two in SOL, one in USDC) and bidding DEMO_BID_PRICES_BPS of its floor
- * in SOL and USDC (its NFTs, Core assets and currency come from the localnet faucet). Each book is seeded once: the
- * classic one's first bid (nonce 1) marks it, the Core one's (nonce CORE_BID_NONCE_BASE + 1) marks it, so a data
- * dir seeded before Core listings gets them on its next start.
+ * collection, classic, programmable and Core (DEMO_LISTINGS: two in SOL, one in USDC) and bidding DEMO_BID_PRICES_BPS
+ * of its floor in SOL and USDC (its NFTs, pNFTs, Core assets and currency come from the localnet faucet). Before
+ * listing pNFTs it has the demo rule set allow the lending program and the market (a pNFT moves to the listing PDA
+ * only when the rule set allows the market). Each book is seeded once: the classic one's first bid (nonce 1) marks
+ * it, the Core one's (nonce CORE_BID_NONCE_BASE + 1) and the pNFT one's (PNFT_BID_NONCE_BASE + 1) theirs, so a data
+ * dir seeded before Core or pNFT listings gets them on its next start.
  */
 export async function ensureNftMarket(input: {
   chain: ChainClient;
@@ -100,12 +111,19 @@ export async function ensureNftMarket(input: {
     (await chain.fetchAccount((await findMarketBidPda(program.address, maker.address, nonce))[0])) !== null;
   const classicDone = await seeded(1n);
   const coreDone = await seeded(CORE_BID_NONCE_BASE + 1n);
-  if (classicDone && coreDone) return result;
+  const pnftDone = await seeded(PNFT_BID_NONCE_BASE + 1n);
+  if (classicDone && coreDone && pnftDone) return result;
   await ensureLocalnetLamports(chain, maker.address, 50_000_000_000n, 100_000_000_000n);
+  if (!pnftDone)
+    await chain.callLocalnetAdmin("localnet_setDemoRuleSetPrograms", [
+      [input.lendingProgramId, program.address],
+    ]);
+  const read: AccountReader = (addresses) => Promise.all(addresses.map((a) => chain.fetchAccount(a)));
 
   for (const round of DEMO_LISTINGS) {
     const faucet = (await chain.callLocalnetAdmin("localnet_faucet", [maker.address])) as {
       nfts: { mint: string; tokenAccount: string; collectionId: string }[];
+      programmableNfts: { mint: string; tokenAccount: string; collectionId: string }[];
       coreAssets: { asset: string; collectionId: string }[];
     };
     for (const nft of classicDone ? [] : faucet.nfts) {
@@ -119,6 +137,27 @@ export async function ensureNftMarket(input: {
         price: (floorIn(collection, round.currency) * BigInt(round.bps)) / 10_000n,
       });
       await chain.send(`list ${collection.symbol} #${nft.mint.slice(0, 4)}`, [list], maker);
+      result.listings++;
+    }
+    for (const nft of pnftDone ? [] : faucet.programmableNfts) {
+      const collection = DEMO_PROGRAMMABLE_COLLECTIONS.find((c) => c.collectionId === nft.collectionId)!;
+      const custody = await readNftCustody(read, {
+        mint: address(nft.mint),
+        tokenAccount: address(nft.tokenAccount),
+      });
+      if (custody.standard !== "ProgrammableNft") throw new Error(`${nft.mint} is not a pNFT`);
+      const list = await getListPnftInstruction({
+        programAddress: program.address,
+        seller: maker,
+        nft: custody,
+        currencyMint: address(round.currency),
+        price: (floorIn(collection, round.currency) * BigInt(round.bps)) / 10_000n,
+      });
+      await chain.send(
+        `list ${collection.symbol} #${nft.mint.slice(0, 4)}`,
+        [getComputeUnitLimitKitInstruction(LIST_PNFT_COMPUTE_UNITS), list],
+        maker,
+      );
       result.listings++;
     }
     for (const asset of coreDone ? [] : faucet.coreAssets) {
@@ -152,6 +191,7 @@ export async function ensureNftMarket(input: {
   const bids = [
     ...(classicDone ? [] : bidsOn(DEMO_COLLECTIONS, 0n)),
     ...(coreDone ? [] : bidsOn(DEMO_CORE_COLLECTIONS, CORE_BID_NONCE_BASE)),
+    ...(pnftDone ? [] : bidsOn(DEMO_PROGRAMMABLE_COLLECTIONS, PNFT_BID_NONCE_BASE)),
   ];
   const total = (mint: string) => bids.filter((b) => b.mint === mint).reduce((sum, b) => sum + b.price, 0n);
   const accounts = new Map<string, Address>();

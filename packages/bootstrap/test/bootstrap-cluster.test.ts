@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   DEMO_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
   MARGINFI_PROGRAM,
   USDC_MINT_ADDRESS,
@@ -57,7 +58,7 @@ const token = (symbol: string) => address(DEMO_TOKENS.find((t) => t.symbol === s
 const EXPECTED_DEPOSITS: { usdcBaseUnits: bigint; solBaseUnits: bigint }[] = [
   { usdcBaseUnits: 85_000_000_000n, solBaseUnits: 300_000_000_000n },
   { usdcBaseUnits: 20_000_000_000n, solBaseUnits: 650_000_000_000n },
-  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 200_000_000_000n },
+  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 300_000_000_000n },
 ];
 
 describe("bootstrapCluster on a real localnet", () => {
@@ -160,7 +161,7 @@ describe("bootstrapCluster on a real localnet", () => {
   it("publishes the pools with the intended terms", async () => {
     const lenders = first.demo!.lenders;
     const onChain = await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3);
-    expect(onChain).toHaveLength(11);
+    expect(onChain).toHaveLength(12);
     expect(onChain).toEqual(lenders.flatMap((l) => l.pools.map((p) => p.address)).sort());
 
     const fetchPool = async (owner: Address, seed: bigint) => {
@@ -284,8 +285,9 @@ describe("bootstrapCluster on a real localnet", () => {
       first.swapVenue!.programId,
       MARGINFI_PROGRAM,
     ]);
-    // three listings of each of the four classic and the one Core demo collections, two bids each in SOL and USDC
-    expect([market.listings, market.bids]).toEqual([15, 20]);
+    // three listings of each of the four classic, the one pNFT and the one Core demo collections, two bids each in
+    // SOL and USDC
+    expect([market.listings, market.bids]).toEqual([18, 24]);
     const accounts = await net.rpc
       .getProgramAccounts(market.programId, { encoding: "base64", commitment: "confirmed" })
       .send();
@@ -321,6 +323,27 @@ describe("bootstrapCluster on a real localnet", () => {
         .map((b) => b.price)
         .sort(),
     ).toEqual([6_400_000_000n, 7_200_000_000n]);
+    // the pNFT collection's book: three pNFTs held by their listings (in the listing PDA's token account, moved
+    // there by Token Metadata under the demo rule set), bids of 90% and 80% of its 5 SOL floor
+    const petrels = DEMO_PROGRAMMABLE_COLLECTIONS[0]!;
+    const pnftListings = accounts
+      .map((a) => ({ address: a.pubkey, data: Buffer.from(a.account.data[0], "base64") }))
+      .filter((a) => a.data.length === 160)
+      .map((a) => ({ address: a.address, listing: decodeMarketListing(a.data) }))
+      .filter((l) => l.listing.standard === "programmable");
+    expect(pnftListings).toHaveLength(3);
+    for (const l of pnftListings) {
+      const held = (await fetchData(net.rpc, l.listing.escrow))!;
+      expect(getAddressDecoder().decode(held.subarray(0, 32))).toBe(l.listing.nftMint);
+      expect(getAddressDecoder().decode(held.subarray(32, 64))).toBe(l.address);
+      expect(Buffer.from(held).readBigUInt64LE(64)).toBe(1n);
+    }
+    expect(
+      bids
+        .filter((b) => b.collection === petrels.collectionId && b.currencyMint === WRAPPED_SOL_MINT_ADDRESS)
+        .map((b) => b.price)
+        .sort(),
+    ).toEqual([4_000_000_000n, 4_500_000_000n]);
   });
 
   it("is idempotent: a second run sends nothing and returns the same ids", async () => {
@@ -361,11 +384,11 @@ describe("bootstrapCluster on a real localnet", () => {
       Array(6).fill("unchanged"),
     );
     expect(second.demo!.lenders.flatMap((l) => l.pools.map((p) => p.action))).toEqual(
-      Array(11).fill("unchanged"),
+      Array(12).fill("unchanged"),
     );
     // No fee paid by anyone: no transaction was sent.
     expect(await balances()).toEqual(before);
-    expect(await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3)).toHaveLength(11);
+    expect(await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3)).toHaveLength(12);
     const [bank] = await findBankPda(first.lendingProgramId, first.demo!.lenders[0]!.address, USDC);
     expect(decodeBankAccount((await fetchData(net.rpc, bank))!).totalLiquidity).toBe(85_000_000_000n);
     expect(elapsedMs).toBeLessThan(10_000);

@@ -1,4 +1,5 @@
 import {
+  type AccountReader,
   addressFromBytes,
   decodeMarketBid,
   decodeMarketListing,
@@ -9,10 +10,14 @@ import {
   findVenuesPda,
   getBuyCoreAssetInstruction,
   getBuyNftInstruction,
+  getBuyPnftInstruction,
+  getSellPnftToBidInstruction,
   getSellToBidInstruction,
   MARKET_BID_SIZE,
   MARKET_LISTING_SIZE,
   NO_VENUE,
+  type ProgrammableCustody,
+  readNftCustody,
 } from "@cistern/sdk";
 import { type Address, getAddressDecoder } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
@@ -37,12 +42,24 @@ interface MarketBook {
  * The embedded default's NFT market: the local market program that the lending program's Venues account pins
  * (deployed and seeded by the bootstrap). Its listings and bids are read from the chain (getProgramAccounts,
  * reused for at most MARKET_TTL_MS; a listing's collection is its NFT's verified collection, read from the
- * metadata; a Core listing's, the collection it records); instructions are the program's Buy (BuyCore for a Core
- * asset, delivered to `nftDestination` as its new owner) and SellToBid. Prices are checked again on chain.
+ * metadata, for a classic NFT and a pNFT alike; a Core listing's, the collection it records); instructions are the
+ * program's Buy (BuyCore for a Core asset and BuyPnft for a pNFT, delivered to `nftDestination` as its new owner)
+ * and SellToBid (SellPnftToBid for a pNFT, with the accounts its metadata names read from the chain). Prices are
+ * checked again on chain.
  */
 export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Address): NftMarketVenue {
   let marketProgram: Address | undefined;
   let cached: { at: number; book: Promise<MarketBook> } | undefined;
+  const read: AccountReader = async (addresses) =>
+    (await rpc.getMultipleAccounts([...addresses])).accounts.map((a) =>
+      a ? { owner: a.owner, data: a.data } : null,
+    );
+
+  /** A pNFT's Token Metadata accounts as `tokenAccount` holds it; null when the mint is not a pNFT. */
+  async function programmable(mint: Address, tokenAccount: Address): Promise<ProgrammableCustody | null> {
+    const custody = await readNftCustody(read, { mint, tokenAccount });
+    return custody.standard === "ProgrammableNft" ? custody : null;
+  }
 
   async function program(): Promise<Address> {
     if (marketProgram !== undefined) return marketProgram;
@@ -89,9 +106,9 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     const listings = accounts
       .filter((a) => a.data.length === MARKET_LISTING_SIZE && a.data[0] === 1)
       .map((a) => ({ address: a.pubkey, listing: decodeMarketListing(a.data) }));
-    // a Core listing records the collection its asset names (checked on chain at ListCore); a classic one's is
-    // its NFT's verified collection
-    const classic = listings.filter((l) => l.listing.standard === "classic");
+    // a Core listing records the collection its asset names (checked on chain at ListCore); a classic or pNFT
+    // one's is its NFT's verified collection
+    const classic = listings.filter((l) => l.listing.standard !== "core");
     const classicCollections = await collectionsOf(classic.map((l) => l.listing.nftMint));
     const collectionOfListing = new Map(classic.map((l, i) => [l.address, classicCollections[i]]));
     const withCollection: NftListing[] = [];
@@ -194,6 +211,21 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         }),
         findAssociatedTokenAddress(listing.seller, listing.currencyMint),
       ]);
+      if (decoded.standard === "programmable") {
+        const nft = await programmable(decoded.nftMint, decoded.escrow);
+        if (nft === null)
+          throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the listed pNFT's metadata is gone");
+        return getBuyPnftInstruction({
+          programAddress,
+          buyer,
+          payFrom,
+          sellerCurrencyAccount: sellerCurrency,
+          seller: listing.seller,
+          newOwner: nftDestination,
+          nft,
+          maxPrice,
+        });
+      }
       if (decoded.standard === "core")
         return getBuyCoreAssetInstruction({
           programAddress,
@@ -229,6 +261,24 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       if (!account || account.owner !== programAddress)
         throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the bid is gone");
       const decoded = decodeMarketBid(account.data);
+      const nft = await programmable(nftMint, nftSource);
+      // a pNFT: Token Metadata creates the bidder's token account and record (the payer paying) in the sale
+      if (nft !== null)
+        return {
+          setup: [],
+          sale: await getSellPnftToBidInstruction({
+            programAddress,
+            seller,
+            sellerSignsByCpi,
+            payer,
+            bid: bid.bid,
+            vault: decoded.vault,
+            bidder: bid.bidder,
+            nft,
+            proceeds,
+            minPrice,
+          }),
+        };
       return {
         setup: [createAssociatedTokenIdempotent(payer, bidderNft, bid.bidder, nftMint)],
         sale: await getSellToBidInstruction({

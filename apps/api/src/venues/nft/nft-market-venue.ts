@@ -55,7 +55,7 @@ export interface NftMarketVenue {
   /**
    * The venue instruction that buys `listing` for `buyer` (a signer of the transaction), paying from `payFrom`
    * at most `maxPrice` and delivering the NFT to `nftDestination` (a loan's escrow, for a mortgage; for a Core
-   * asset, its new owner).
+   * asset or a pNFT, its new owner: a pNFT lands in the new owner's associated token account).
    */
   buyInstruction(input: {
     listing: NftListing;
