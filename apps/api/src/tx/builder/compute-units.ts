@@ -59,6 +59,14 @@ const COMPRESSED_CU: Record<number, number> = {
   [INSTRUCTION_TAG.Liquidate]: 110_000,
 };
 
+/**
+ * The NFT market's programmable NFT instructions (tags 10-13; they name Token Metadata): Transfer v1 with the rule
+ * set inside, measured with the real binaries (LiteSVM, programs/nft-market/README.md) ListPnft about 150,000 CU,
+ * DelistPnft 130,000, BuyPnft 148,000, SellPnftToBid 297,000 (two Transfer v1, through the bid's token account);
+ * with headroom for other rule sets.
+ */
+const MARKET_PNFT_CU: Record<number, number> = { 10: 200_000, 11: 180_000, 12: 200_000, 13: 380_000 };
+
 function lendingCu(ix: Instruction): number {
   const tag = ix.data?.[0] ?? -1;
   if (tag === INSTRUCTION_TAG.Migrate)
@@ -88,6 +96,8 @@ function otherCu(ix: Instruction): number {
     case ADDRESS_LOOKUP_TABLE_PROGRAM:
       return 20_000;
     default:
+      if (ix.accounts?.some((a) => a.address === TOKEN_METADATA_PROGRAM_ADDRESS))
+        return MARKET_PNFT_CU[ix.data?.[0] ?? -1] ?? 50_000;
       return 50_000;
   }
 }

@@ -7,6 +7,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError } from "../tx-errors.ts";
 import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
 import { instantSellPlan, quoteInstantSell, quoteMortgage, takeMortgagePlan } from "./nft-market-builder.ts";
+import { buyPlan, delistPlan, listPlan, sellToBidPlan } from "./nft-trade-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
 
 const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
@@ -31,6 +32,27 @@ const MortgageBody = body({
   duration: Duration,
   amount: Type.Optional(BaseUnits("principal (the most the pool lends when absent)")),
   pool: Type.Optional(Pubkey),
+});
+
+const ListBody = body({
+  seller: Pubkey,
+  nftMint: Pubkey,
+  currency: Pubkey,
+  price: BaseUnits("the asking price"),
+});
+const DelistBody = body({ seller: Pubkey, nftMint: Pubkey });
+const BuyBody = body({
+  buyer: Pubkey,
+  nftMint: Pubkey,
+  maxPrice: Type.Optional(
+    BaseUnits("the most the buyer pays (the price shown); the listing's price when absent"),
+  ),
+});
+const SellToBidBody = body({
+  seller: Pubkey,
+  nftMint: Pubkey,
+  currency: Pubkey,
+  minPrice: Type.Optional(BaseUnits("the least bid accepted (the price shown); the best bid when absent")),
 });
 
 interface MortgageFields {
@@ -72,8 +94,54 @@ const ListingSchema = Type.Object({
   price: Type.String({ description: "base units of currency" }),
 });
 
-/** NFT market routes: instant sell, mortgage (builders and quotes) and the market's listings and bids. */
+/** NFT market routes: list, delist, buy, sell into a bid, instant sell, mortgage (builders and quotes) and the market's listings and bids. */
 export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): void {
+  const STANDARDS =
+    "a classic NFT, a programmable NFT (through Token Metadata and its rule set) or a Core asset";
+  builderRoute<CommonBody & { seller: string; nftMint: string; currency: string; price: string }>(
+    app,
+    tx,
+    "/nft/list",
+    `List the seller's NFT on the NFT market at a price in a currency: ${STANDARDS}. Kind Normal.`,
+    ListBody,
+    (b) => listPlan(tx, { ...b, price: parseBaseUnits("price", b.price) }),
+  );
+  builderRoute<CommonBody & { seller: string; nftMint: string }>(
+    app,
+    tx,
+    "/nft/delist",
+    "Withdraw the seller's listing: the NFT returns to the seller. Kind Normal.",
+    DelistBody,
+    (b) => delistPlan(tx, b),
+  );
+  builderRoute<CommonBody & { buyer: string; nftMint: string; maxPrice?: string }>(
+    app,
+    tx,
+    "/nft/buy",
+    `Buy a listed NFT outright (${STANDARDS}), paying at most maxPrice. Kind Normal.`,
+    BuyBody,
+    (b) =>
+      buyPlan(tx, {
+        buyer: b.buyer,
+        nftMint: b.nftMint,
+        ...(b.maxPrice !== undefined ? { maxPrice: parseBaseUnits("maxPrice", b.maxPrice) } : {}),
+      }),
+  );
+  builderRoute<CommonBody & { seller: string; nftMint: string; currency: string; minPrice?: string }>(
+    app,
+    tx,
+    "/nft/sell-to-bid",
+    `Sell the seller's NFT (${STANDARDS}) into the best bid on its collection in a currency, for at least ` +
+      "minPrice. 422 when no bid is there or it fell below minPrice. Kind Normal.",
+    SellToBidBody,
+    (b) =>
+      sellToBidPlan(tx, {
+        seller: b.seller,
+        nftMint: b.nftMint,
+        currency: b.currency,
+        ...(b.minPrice !== undefined ? { minPrice: parseBaseUnits("minPrice", b.minPrice) } : {}),
+      }),
+  );
   builderRoute<CommonBody & { borrower: string; loan: string; minPrice?: string }>(
     app,
     tx,

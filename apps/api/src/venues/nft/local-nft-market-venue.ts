@@ -11,6 +11,13 @@ import {
   getBuyCoreAssetInstruction,
   getBuyNftInstruction,
   getBuyPnftInstruction,
+  getDelistCoreAssetInstruction,
+  getDelistNftInstruction,
+  getDelistPnftInstruction,
+  getListCoreAssetInstruction,
+  getListNftInstruction,
+  getListPnftInstruction,
+  getSellCoreToBidInstruction,
   getSellPnftToBidInstruction,
   getSellToBidInstruction,
   MARKET_BID_SIZE,
@@ -59,6 +66,16 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
   async function programmable(mint: Address, tokenAccount: Address): Promise<ProgrammableCustody | null> {
     const custody = await readNftCustody(read, { mint, tokenAccount });
     return custody.standard === "ProgrammableNft" ? custody : null;
+  }
+
+  /** The listing of `mint` as the chain holds it now (400 when there is none). */
+  async function listingAccount(mint: Address) {
+    const programAddress = await program();
+    const [listing] = await findMarketListingPda(programAddress, mint);
+    const [account] = (await rpc.getMultipleAccounts([listing])).accounts;
+    if (!account || account.owner !== programAddress || account.data.length !== MARKET_LISTING_SIZE)
+      throw new ApiError(ERROR_CODES.INVALID_INPUT, `NFT ${mint} is not listed on the market`);
+    return { programAddress, listing, decoded: decodeMarketListing(account.data) };
   }
 
   async function program(): Promise<Address> {
@@ -251,6 +268,74 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         maxPrice,
       });
     },
+    async listInstructions({ seller, nftMint, currencyMint, price }) {
+      const programAddress = await program();
+      const sellerNftAccount = await findAssociatedTokenAddress(seller, nftMint);
+      const custody = await readNftCustody(read, { mint: nftMint, tokenAccount: sellerNftAccount });
+      if (custody.standard === "ProgrammableNft")
+        return [await getListPnftInstruction({ programAddress, seller, nft: custody, currencyMint, price })];
+      if (custody.standard === "CoreNft") {
+        if (custody.collection === null)
+          throw new ApiError(ERROR_CODES.INVALID_INPUT, `Core asset ${nftMint} belongs to no collection`);
+        return [
+          await getListCoreAssetInstruction({
+            programAddress,
+            seller,
+            asset: nftMint,
+            collection: custody.collection,
+            currencyMint,
+            price,
+          }),
+        ];
+      }
+      if (custody.standard !== "Nft")
+        throw new ApiError(ERROR_CODES.INVALID_INPUT, "a compressed NFT cannot be listed on this market");
+      return [
+        await getListNftInstruction({
+          programAddress,
+          seller,
+          nftMint,
+          sellerNftAccount,
+          currencyMint,
+          price,
+        }),
+      ];
+    },
+    async delistInstructions({ seller, nftMint }) {
+      const { programAddress, listing, decoded } = await listingAccount(nftMint);
+      if (decoded.seller !== seller)
+        throw new ApiError(
+          ERROR_CODES.INVALID_INPUT,
+          `NFT ${nftMint} is listed by ${decoded.seller}, not ${seller}`,
+        );
+      if (decoded.standard === "core")
+        return [
+          getDelistCoreAssetInstruction({
+            programAddress,
+            seller,
+            listing,
+            asset: nftMint,
+            collection: decoded.escrow,
+          }),
+        ];
+      if (decoded.standard === "programmable") {
+        const nft = await programmable(nftMint, decoded.escrow);
+        if (nft === null)
+          throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the listed pNFT's metadata is gone");
+        return [await getDelistPnftInstruction({ programAddress, seller, nft })];
+      }
+      const back = await findAssociatedTokenAddress(seller, nftMint);
+      return [
+        createAssociatedTokenIdempotent(seller, back, seller, nftMint),
+        getDelistNftInstruction({
+          programAddress,
+          seller,
+          listing,
+          escrow: decoded.escrow,
+          sellerNftAccount: back,
+        }),
+      ];
+    },
     async sellInstructions({ bid, nftMint, seller, sellerSignsByCpi, nftSource, proceeds, minPrice, payer }) {
       const programAddress = await program();
       const [{ accounts }, bidderNft] = await Promise.all([
@@ -261,7 +346,23 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       if (!account || account.owner !== programAddress)
         throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the bid is gone");
       const decoded = decodeMarketBid(account.data);
-      const nft = await programmable(nftMint, nftSource);
+      const custody = await readNftCustody(read, { mint: nftMint, tokenAccount: nftSource });
+      if (custody.standard === "CoreNft")
+        return {
+          setup: [],
+          sale: getSellCoreToBidInstruction({
+            programAddress,
+            seller,
+            bid: bid.bid,
+            vault: decoded.vault,
+            bidder: bid.bidder,
+            asset: nftMint,
+            collection: bid.collection,
+            proceeds,
+            minPrice,
+          }),
+        };
+      const nft = custody.standard === "ProgrammableNft" ? custody : null;
       // a pNFT: Token Metadata creates the bidder's token account and record (the payer paying) in the sale
       if (nft !== null)
         return {

@@ -69,6 +69,19 @@ export interface NftMarketVenue {
    * signs for it, as a loan does for its escrow) into `bid`, paying at least `minPrice` into `proceeds`.
    * `setup` runs before the sale (e.g. the bidder's token account for the NFT, paid by `payer`).
    */
+  /**
+   * The instructions that list `nftMint` (a classic NFT or pNFT in `seller`'s associated token account, or a Core
+   * asset `seller` owns) at `price` in `currencyMint`, with the accounts its standard needs read from the chain.
+   * Absent: the venue takes no listings through this API.
+   */
+  listInstructions?(input: {
+    seller: Address;
+    nftMint: Address;
+    currencyMint: Address;
+    price: bigint;
+  }): Promise<Instruction[]>;
+  /** The instructions that withdraw `seller`'s listing of `nftMint` (the NFT back to the seller). */
+  delistInstructions?(input: { seller: Address; nftMint: Address }): Promise<Instruction[]>;
   sellInstructions(input: {
     bid: CollectionBid;
     nftMint: Address;
