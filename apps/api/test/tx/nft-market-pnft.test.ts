@@ -95,6 +95,16 @@ describe("programmable NFTs on the NFT market through the builder (real Token Me
     expect(cheap.status).toBe(422);
     const own = await post(w.app, "/nft/buy", { buyer: seller.signer.address, nftMint: nft });
     expect(own.status).toBe(400);
+    // a loan buys a classic NFT only for now (TakeMortgage escrows a classic NFT): one plain sentence, nothing built
+    const mortgage = await post(w.app, "/nft/take-mortgage-quote", {
+      buyer: buyer.signer.address,
+      nftMint: nft,
+      duration: 7 * 86_400,
+    });
+    expect(mortgage.status).toBe(422);
+    expect(mortgage.body.message).toBe(
+      "A loan to buy a programmable NFT is not available yet; buy it outright instead",
+    );
   });
 
   it("shows the pNFT listing in the collection's market; a buyer pays the price and holds the pNFT", async () => {
@@ -103,7 +113,9 @@ describe("programmable NFTs on the NFT market through the builder (real Token Me
     expect(market.json()).toMatchObject({
       venue: "local",
       floorPrice: String(100n * USDC),
-      listings: [{ mint: nft, seller: seller.signer.address, price: String(100n * USDC) }],
+      listings: [
+        { mint: nft, seller: seller.signer.address, price: String(100n * USDC), standard: "programmable" },
+      ],
     });
     const [sellerBefore, buyerBefore] = [await usdc(seller.signer.address), await usdc(buyer.signer.address)];
     const bought = await buildSignSend(

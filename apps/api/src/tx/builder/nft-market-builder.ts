@@ -14,6 +14,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
+import { refuseUnlessClassic } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
   createAssociatedTokenIdempotent,
@@ -158,6 +159,13 @@ export async function quoteMortgage(
   requireNotOracle(tx, "buyer", input.buyer);
   const listing = await requireListing(tx, input.mint);
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
+  // TakeMortgage escrows a classic NFT: a pNFT or Core asset is bought outright (POST /nft/buy) for now
+  if (listing.standard === "programmable" || listing.standard === "core")
+    refuseUnlessClassic(
+      listing.standard === "programmable" ? "ProgrammableNft" : "CoreNft",
+      "A loan to buy",
+      "buy it outright instead",
+    );
   const request = {
     poolType: "nft-pool" as const,
     collateralId: listing.collection,

@@ -85,6 +85,7 @@ const listingView = (l: NftListing) => ({
   seller: l.seller,
   currency: l.currencyMint,
   price: l.price.toString(),
+  ...(l.standard ? { standard: l.standard } : {}),
 });
 const ListingSchema = Type.Object({
   mint: Pubkey,
@@ -92,6 +93,12 @@ const ListingSchema = Type.Object({
   seller: Pubkey,
   currency: Pubkey,
   price: Type.String({ description: "base units of currency" }),
+  standard: Type.Optional(
+    Type.Union([Type.Literal("classic"), Type.Literal("programmable"), Type.Literal("core")], {
+      description:
+        "the NFT's standard, when the venue records it; a mortgage buys a classic NFT only (for now)",
+    }),
+  ),
 });
 
 /** NFT market routes: list, delist, buy, sell into a bid, instant sell, mortgage (builders and quotes) and the market's listings and bids. */

@@ -140,6 +140,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         currencyMint: l.listing.currencyMint,
         price: l.listing.price,
         listing: l.address,
+        standard: l.listing.standard,
       });
     });
     const bids = accounts
@@ -205,6 +206,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
           currencyMint: decoded.currencyMint,
           price: decoded.price,
           listing,
+          standard: decoded.standard,
         };
       const collection = meta ? decodeMetadata(meta.data).collection : null;
       if (collection === null || !collection.verified) return null;
@@ -215,6 +217,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         currencyMint: decoded.currencyMint,
         price: decoded.price,
         listing,
+        standard: decoded.standard,
       };
     },
     async buyInstruction({ listing, buyer, payFrom, nftDestination, maxPrice }) {

@@ -9,6 +9,8 @@ export interface NftListing {
   price: bigint;
   /** The venue's listing account (local market) or order id (Tensor), as its buy instruction needs it. */
   listing: string;
+  /** The NFT's standard, when the venue knows it (the local market records it in the listing). */
+  standard?: "classic" | "programmable" | "core";
 }
 
 /** An offer to buy any NFT of a collection. Amounts in base units of `currencyMint`. */
