@@ -313,7 +313,16 @@ describe("local NFT market: pNFT listings", () => {
     const elsewhere = withAccount(await buy(250n * USDC), 6, buyer.currencyAccount);
     expect(await failure(send(m, [elsewhere], buyer.signer))).toBe(NFT_MARKET_ERRORS.AccountMismatch);
     expect(getTokenBalance(m.svm, buyer.currencyAccount)).toBe(300n * USDC);
+    // lamports sent to the listing and its token account change nothing (the seller gets them with the rents)
+    for (const a of [ix.listing, ix.escrow]) {
+      const account = m.svm.getAccount(a);
+      if (!account.exists) throw new Error("missing");
+      m.svm.setAccount({ ...account, address: a, lamports: lamports(account.lamports + 1_000_000n) });
+    }
+    const sellerLamports = m.svm.getBalance(seller.signer.address) ?? 0n;
+    const rents = (m.svm.getBalance(ix.listing) ?? 0n) + (m.svm.getBalance(ix.escrow) ?? 0n);
     const bought = await send(m, [await buy(250n * USDC)], buyer.signer);
+    expect(m.svm.getBalance(seller.signer.address)).toBe(sellerLamports + rents);
     console.log(`BuyPnft: ${bought.computeUnits} CU`);
     expect(await holds(m, buyer.signer.address, nft)).toBe(true);
     expect(await holds(m, ix.listing, nft)).toBe(false);
