@@ -73,9 +73,7 @@ export async function buyPlan(
   if (listing.seller === buyer) throw badRequest("you cannot buy your own listing");
   const maxPrice = input.maxPrice ?? listing.price;
   if (listing.price > maxPrice)
-    throw unprocessable(
-      `The listing's price rose to ${listing.price} base units, above the ${maxPrice} you accepted`,
-    );
+    throw unprocessable("The seller raised the price above the one you accepted, so nothing was bought.");
   const buyerAta = await findAssociatedTokenAddress(buyer, mint);
   const [flow, custody, sellerCurrency] = await Promise.all([
     currencyFlow(buyer, listing.currencyMint, listing.currencyMint === NATIVE_MINT ? listing.price : 0n),
@@ -124,11 +122,9 @@ export async function sellToBidPlan(
     fresh: true,
   });
   const bid = market.bids[0];
-  if (bid === undefined) throw unprocessable("No one bids on this collection in this currency right now");
+  if (bid === undefined) throw unprocessable("No one bids on this collection in this currency right now.");
   if (input.minPrice !== undefined && bid.price < input.minPrice)
-    throw unprocessable(
-      `The best bid fell to ${bid.price} base units, below the ${input.minPrice} you accepted`,
-    );
+    throw unprocessable("The best bid fell below the price you accepted, so nothing was sold.");
   const flow = await currencyFlow(seller, address(input.currency));
   const sale = await tx.nftMarket.sellInstructions({
     bid,

@@ -74,7 +74,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     const [listing] = await findMarketListingPda(programAddress, mint);
     const [account] = (await rpc.getMultipleAccounts([listing])).accounts;
     if (!account || account.owner !== programAddress || account.data.length !== MARKET_LISTING_SIZE)
-      throw new ApiError(ERROR_CODES.INVALID_INPUT, `NFT ${mint} is not listed on the market`);
+      throw new ApiError(ERROR_CODES.INVALID_INPUT, "This NFT is not listed on the market.");
     return { programAddress, listing, decoded: decodeMarketListing(account.data) };
   }
 
@@ -279,7 +279,10 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         return [await getListPnftInstruction({ programAddress, seller, nft: custody, currencyMint, price })];
       if (custody.standard === "CoreNft") {
         if (custody.collection === null)
-          throw new ApiError(ERROR_CODES.INVALID_INPUT, `Core asset ${nftMint} belongs to no collection`);
+          throw new ApiError(
+            ERROR_CODES.INVALID_INPUT,
+            "This Core asset belongs to no collection, so it cannot be listed.",
+          );
         return [
           await getListCoreAssetInstruction({
             programAddress,
@@ -292,7 +295,10 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         ];
       }
       if (custody.standard !== "Nft")
-        throw new ApiError(ERROR_CODES.INVALID_INPUT, "a compressed NFT cannot be listed on this market");
+        throw new ApiError(
+          ERROR_CODES.INVALID_INPUT,
+          "A compressed NFT cannot be listed on this market yet.",
+        );
       return [
         await getListNftInstruction({
           programAddress,
@@ -307,10 +313,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     async delistInstructions({ seller, nftMint }) {
       const { programAddress, listing, decoded } = await listingAccount(nftMint);
       if (decoded.seller !== seller)
-        throw new ApiError(
-          ERROR_CODES.INVALID_INPUT,
-          `NFT ${nftMint} is listed by ${decoded.seller}, not ${seller}`,
-        );
+        throw new ApiError(ERROR_CODES.INVALID_INPUT, "Only the seller can withdraw this listing.");
       if (decoded.standard === "core")
         return [
           getDelistCoreAssetInstruction({
