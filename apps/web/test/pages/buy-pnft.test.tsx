@@ -49,6 +49,9 @@ describe("Buy NFTs: a programmable NFT listing", () => {
     await waitFor(() => expect(cardOf("Storm Petrel #9")).toBeDefined());
     const card = cardOf("Storm Petrel #9");
     expect(card.textContent).toContain("120");
+    // no loan, so no APR on the card (the classic one shows its pools' lowest)
+    expect(card.textContent).not.toContain("APR");
+    expect(cardOf("Drip Dragon #2").textContent).toContain("from 20% APR");
     expect(card.querySelector('[data-testid="mortgage-choose"]')).toBeNull();
     expect(card.querySelector('[data-testid="mortgage-card-down"]')?.textContent).toBe(
       "A loan cannot buy a programmable NFT yet; you can buy it outright.",

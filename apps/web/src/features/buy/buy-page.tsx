@@ -56,7 +56,11 @@ export function BuyPage() {
                 </div>
                 <p>
                   <strong>{formatMoney(BigInt(item.listing.price), item.listing.currency)}</strong>{" "}
-                  <span className="muted pg-small">from {formatBps(item.pools[0]!.mortgageAprBps)} APR</span>
+                  {financeable(item) ? (
+                    <span className="muted pg-small">
+                      from {formatBps(item.pools[0]!.mortgageAprBps)} APR
+                    </span>
+                  ) : null}
                 </p>
                 {financeable(item) ? (
                   <DownPayment item={item} />
