@@ -42,8 +42,8 @@ export const NFT_MARKET_ERRORS = {
   InvalidCoreProgram: 15218,
   UnsafeAsset: 15219,
   AssetFrozen: 15220,
-  InvalidTokenMetadataProgram: 15221,
-  NotProgrammable: 15222,
+  InvalidTokenMetadataProgram: 15222,
+  NotProgrammable: 15223,
 } as const;
 
 const bytesOf = addressBytes;
