@@ -1,83 +1,34 @@
 // `npm start` as scripts/start.ts composes it (a seeded localnet, the bootstrap with its demo lenders, NFT market
-// and market maker, the demo rule set allowing the lending program and the market, the API valuing collections from
-// the chain): a new wallet's programmable NFT is valued from the market maker's pNFT listings and bids (held by the
-// listings through Token Metadata under the demo rule set) and gets an offer from the demo pool that lists the pNFT
-// collection.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+// and market maker, the API valuing collections from the chain): a new wallet's programmable NFT is valued from the
+// market maker's pNFT listings and bids (each listed pNFT held by its listing through Token Metadata, under the demo
+// rule set the bootstrap has allow the lending program and the market) and gets an offer from the demo pool that
+// lists the pNFT collection.
+import { DEMO_WORLD } from "@cistern/localnet";
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapCluster } from "../../../../packages/bootstrap/src/index.ts";
-import { loadConfig } from "../../src/config/config.ts";
-import { type RunningApi, startApi } from "../../src/start-api.ts";
-
-const so = (name: string) =>
-  fileURLToPath(new URL(`../../../../programs/${name}/build/${name}.so`, import.meta.url));
-const DAY = 86_400;
+import { type NpmStartWorld, startNpmStartWorld } from "../helpers/npm-start-world.ts";
 
 describe("npm start: a new wallet's programmable NFT", () => {
-  let root: string;
-  let localnet: LocalnetHandle;
-  let api: RunningApi;
-  let pnftPool: string;
+  let world: NpmStartWorld;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "cistern-start-pnft-"));
-    localnet = await startLocalnet({ rpcPort: 0, dataDir: join(root, "localnet"), seed: true });
-    const cluster = await bootstrapCluster({
-      rpcUrl: localnet.rpcUrl,
-      wsUrl: localnet.wsUrl,
-      dataDir: root,
-      cluster: "localnet",
-      lendingSoPath: so("lending"),
-      swapVenueSoPath: so("swap-venue"),
-      lendingVenueSoPath: so("lending-venue"),
-      nftMarketSoPath: so("nft-market"),
-      demo: true,
-    });
-    // as scripts/start.ts does after the bootstrap
-    await localnet.setDemoRuleSetPrograms([cluster.lendingProgramId, cluster.nftMarket!.programId]);
-    const petrels = DEMO_WORLD.programmableCollections[0]!.collectionId;
-    const pools = cluster.demo!.lenders.flatMap((l) => l.pools);
-    pnftPool = pools.find((p) => p.plan.params.collections.some((c) => c.id === petrels))!.address;
-    api = await startApi(
-      loadConfig({
-        LOG_LEVEL: "silent",
-        API_PORT: "0",
-        SOLANA_RPC_URL: localnet.rpcUrl,
-        SOLANA_WS_URL: localnet.wsUrl,
-        SOLANA_CLUSTER: "localnet",
-        DATA_DIR: root,
-        LENDING_PROGRAM_ID: cluster.lendingProgramId,
-      }),
-    );
+    world = await startNpmStartWorld("cistern-start-pnft-");
   }, 600_000);
   afterAll(async () => {
-    await api?.close();
-    await localnet?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await world?.close();
   });
 
   it("is valued from the market's pNFT book (5 SOL floor, 4.5 SOL best bid) and gets the Petrel desk's offer", async () => {
     const wallet = (await generateKeyPairSigner()).address;
-    const given = await localnet.faucet(wallet);
-    const asset = given.programmableNfts[0]!.mint;
-    const quote = async () => {
-      const r = await fetch(`${api.url}/nft/quote`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ nftMint: asset, duration: 7 * DAY, borrower: wallet }),
-      });
-      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-    };
-    await expect.poll(async () => (await quote()).status, { timeout: 60_000, interval: 500 }).toBe(200);
-    const offer = await quote();
+    const given = await world.localnet.faucet(wallet);
+    const mint = given.programmableNfts[0]!.mint;
+    await expect
+      .poll(async () => (await world.quote(mint, wallet)).status, { timeout: 60_000, interval: 500 })
+      .toBe(200);
+    const offer = await world.quote(mint, wallet);
     // min(floor 5 SOL, best bid 4.5 SOL x 125% = 5.625 SOL) = 5 SOL; the pool lends 40% of it
     expect(offer.body).toMatchObject({
-      pool: pnftPool,
+      pool: world.poolListing(DEMO_WORLD.programmableCollections[0]!.collectionId),
       collateralValue: "5000000000",
       maxBorrowAmount: "2000000000",
     });
