@@ -206,7 +206,7 @@ export const DEMO_LENDERS: DemoLenderPlan[] = [
         poolName: "Petrel desk (SOL, pNFT)",
         poolCurrency: SOL,
         poolAmount: "100",
-        apy: 32,
+        apy: 26,
         loanDuration: 14,
         maxAmountUsd: 1500,
         collections: [{ id: collectionId("PETL"), ltv: 40, exposure: 50 }],

@@ -41,7 +41,7 @@ export const DEMO_BID_PRICES_BPS = [9_000, 8_000];
 /** The Core collections' bids take nonces from here on (their first one marks the Core book as seeded). */
 export const CORE_BID_NONCE_BASE = 1_000_000n;
 /** The pNFT collections' bids take nonces from here on (their first one marks the pNFT book as seeded). */
-export const PNFT_BID_NONCE_BASE = 2_000_000n;
+export const PNFT_BID_NONCE_BASE = 3_000_000n;
 /** Compute units of a ListPnft transaction (Token Metadata's Transfer v1 with the rule set: about 150,000). */
 const LIST_PNFT_COMPUTE_UNITS = 400_000;
 
