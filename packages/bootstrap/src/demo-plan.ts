@@ -5,6 +5,7 @@
  */
 import {
   DEMO_COLLECTIONS,
+  DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
   DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
@@ -29,9 +30,12 @@ export interface DemoLenderPlan {
 }
 
 function collectionId(symbol: string): string {
-  const found = [...DEMO_COLLECTIONS, ...DEMO_CORE_COLLECTIONS, ...DEMO_PROGRAMMABLE_COLLECTIONS].find(
-    (c) => c.symbol === symbol,
-  );
+  const found = [
+    ...DEMO_COLLECTIONS,
+    ...DEMO_CORE_COLLECTIONS,
+    ...DEMO_PROGRAMMABLE_COLLECTIONS,
+    ...DEMO_COMPRESSED_COLLECTIONS,
+  ].find((c) => c.symbol === symbol);
   if (!found) throw new Error(`demo collection ${symbol} is not in the demo world`);
   return found.collectionId;
 }
@@ -210,6 +214,16 @@ export const DEMO_LENDERS: DemoLenderPlan[] = [
         loanDuration: 14,
         maxAmountUsd: 1500,
         collections: [{ id: collectionId("PETL"), ltv: 40, exposure: 50 }],
+      },
+      {
+        type: "nft-pool",
+        poolName: "Shell desk (SOL, compressed)",
+        poolCurrency: SOL,
+        poolAmount: "40",
+        apy: 32,
+        loanDuration: 14,
+        maxAmountUsd: 600,
+        collections: [{ id: collectionId("SHELL"), ltv: 40, exposure: 50 }],
       },
     ],
   },

@@ -6,8 +6,8 @@ import { CisternError, ERROR_CODES, getErrorText } from "./errors.ts";
 /**
  * Action names, verbatim from the spec's error catalogue, plus Cistern's own "Liquidate Loan" (the spec
  * lists no liquidation; a lender liquidates a loan unpaid past expiry + grace), "Swap" (the swap widget's
- * trade on the swap venue), "Buy NFT" (an outright purchase of a market listing), "Refinance Loan", the loan request actions (post, cancel, fill) and "Upgrade Pool" (Migrate
- * after a program upgrade).
+ * trade on the swap venue), "Buy NFT" (an outright purchase of a market listing), "Refinance Loan", the loan request
+ * actions (post, cancel, fill) and "Upgrade Pool" (Migrate after a program upgrade).
  */
 export const ACTION_NAMES = [
   "Close Pool",

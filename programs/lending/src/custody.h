@@ -10,6 +10,7 @@
  */
 #pragma once
 #include "lending.h"
+#include "bubblegum.h"
 
 /* Loan.nft_type */
 #define NFT_TYPE_CLASSIC 0 /* SPL token (an NFT or a token) in an escrow token account of the loan PDA */
@@ -46,19 +47,13 @@ typedef struct {
   const SolAccountInfo *owner;      /* the borrower's wallet */
 } CoreAccounts;
 
-/* The accounts and leaf a compressed NFT's custody goes through (Bubblegum Transfer). */
-#define CNFT_MAX_PROOF 24
-typedef struct {
-  const SolAccountInfo *tree;        /* the Merkle tree (== the custody's `escrow`) */
-  const SolAccountInfo *tree_config; /* Bubblegum's tree config PDA [tree] */
-  const SolAccountInfo *bubblegum, *compression, *noop, *system;
-  const SolAccountInfo *owner;       /* TakeLoan: the borrower's wallet (the leaf's owner and delegate) */
-  const SolAccountInfo *proof;       /* the proof nodes below the canopy, proof_len accounts */
-  u64 proof_len;
-  const u8 *root, *data_hash, *creator_hash; /* 32 bytes each */
-  u64 nonce;                         /* the leaf's nonce (= its index) */
-  u8 config_bump;
-} CnftAccounts;
+/* The accounts and leaf a compressed NFT's custody goes through (Bubblegum Transfer; the shared
+ * programs/toolchain/c/bubblegum.h): `owner` is TakeLoan's borrower (the leaf's owner and delegate), Repay's borrower. */
+typedef BubblegumAccounts CnftAccounts;
+/* Bytes of instruction data that name a leaf after its holder has it: the root the proof was taken against, the
+ * leaf's data hash, its creator hash (Repay, Liquidate, CancelRequest after the tag; Extend, Refinance after the
+ * terms; FillRequest after its 32 bytes) */
+#define CNFT_LEAF_HASHES_LEN 96
 
 /* The custody of one holder (a Loan or Request PDA; it signs with `signer`). */
 typedef struct {
@@ -75,12 +70,13 @@ typedef struct {
   };
 } Custody;
 
-/* A moving loan's (Extend, Refinance) pNFT or Core custody: the standard's accounts (first, so the union's address is
- * either's) and the new loan PDA's signer seeds (it becomes the delegate, or the owner). */
+/* A moving loan's (Extend, Refinance) pNFT, Core or compressed NFT custody: the standard's accounts (first, so the
+ * union's address is any one's) and the new loan PDA's signer seeds (it becomes the delegate, or the owner). */
 typedef struct {
   union {
     PnftAccounts pnft;
     CoreAccounts core;
+    CnftAccounts cnft;
   };
   SolSignerSeed new_seeds[5];
   SolSignerSeeds new_signer;
@@ -113,14 +109,28 @@ u64 core_lock(const Custody *c);
 u64 core_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
 
 /* ---- custody_cnft.c ---- */
-extern const SolPubkey BUBBLEGUM_PROGRAM_ID;
-/* the program ids, the tree (SPL Account Compression's, writable), the tree config (Bubblegum's PDA of the tree) */
+/* the shared checks of bubblegum.h in the lending program's codes: InvalidProgramAccount, InvalidOwner, NotWritable,
+ * NotEnoughAccounts (a proof too long), InvalidPda */
 u64 cnft_check_accounts(const CnftAccounts *a);
-/* whether `asset` is Bubblegum's asset id ["asset", tree, nonce] with `bump` */
-bool cnft_asset_id_matches(const SolPubkey *tree, u64 nonce, u8 bump, const SolPubkey *asset);
-/* parses MetadataArgs (Borsh, exactly `len` bytes): its verified collection, and the data and creator hashes
- * Bubblegum commits to in a leaf (InvalidMetadata; CollectionNotVerified when it names none verified) */
+/* bubblegum_read_metadata in the lending program's codes (InvalidMetadata; CollectionNotVerified) */
 u64 cnft_read_metadata(const u8 *args, u64 len, SolPubkey *collection, u8 *data_hash, u8 *creator_hash);
+/* a held leaf's accounts at `first`: the tree config, Bubblegum, SPL Account Compression, SPL Noop, then (with_system)
+ * the system program, then the proof to the end of the accounts; `leaf` the CNFT_LEAF_HASHES_LEN bytes of data. The
+ * caller sets tree, system (when not here), owner, nonce and config_bump. */
+u64 cnft_block(const SolParameters *p, u64 first, bool with_system, const u8 *leaf, CnftAccounts *a);
+/* A leaf's beginning (TakeLoan, PostRequest): the data from `tail_at` on is the root (32), the nonce u64 (< 2^32), the
+ * proof length u8 and the MetadataArgs to the end; the caller set tree, tree_config, the programs, system, owner and
+ * config_bump. cnft_begin checks the accounts (cnft_check_accounts), that `asset` is the leaf's asset id with
+ * `asset_bump`, takes the proof at `proof_first`, and reads the verified collection and the leaf's hashes. */
+#define CNFT_TAIL_HEADER_LEN 41
+typedef struct {
+  u64 tail_at, proof_first;
+  u8 asset_bump;
+  const SolPubkey *asset;
+  SolPubkey collection; /* out: the collection the metadata names verified */
+  u8 hashes[64];        /* out: the leaf's data hash and creator hash (a->data_hash, a->creator_hash point here) */
+} CnftBeginning;
+u64 cnft_begin(const SolParameters *p, CnftAccounts *a, CnftBeginning *b);
 /* the owner transfers the leaf to the holder (Bubblegum Transfer) */
 u64 cnft_lock(const Custody *c);
 /* the holder transfers the leaf to `new_owner`, signing with its seeds */

@@ -1,7 +1,8 @@
 /* Local NFT market entrypoint: decodes the input and dispatches on the first data byte. */
 #include "market.h"
 
-#define MAX_ACCOUNTS 22
+/* BuyCnft: 13 accounts and a proof of up to BUBBLEGUM_MAX_PROOF nodes */
+#define MAX_ACCOUNTS (13 + BUBBLEGUM_MAX_PROOF)
 
 u64 entrypoint(const u8 *input) {
   SolAccountInfo ka[MAX_ACCOUNTS];
@@ -26,6 +27,10 @@ u64 entrypoint(const u8 *input) {
     case 11: return ix_delist_pnft(&p);
     case 12: return ix_buy_pnft(&p);
     case 13: return ix_sell_pnft_to_bid(&p);
+    case 14: return ix_list_cnft(&p);
+    case 15: return ix_delist_cnft(&p);
+    case 16: return ix_buy_cnft(&p);
+    case 17: return ix_sell_cnft_to_bid(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -42,6 +42,7 @@ export const NFT_MARKET_ERRORS = {
   InvalidCoreProgram: 15218,
   UnsafeAsset: 15219,
   AssetFrozen: 15220,
+  InvalidBubblegumProgram: 15221,
   InvalidTokenMetadataProgram: 15222,
   NotProgrammable: 15223,
 } as const;
@@ -86,18 +87,26 @@ export function findMarketVaultPda(programAddress: Address, bid: Address): Promi
 export interface MarketListingAccount {
   /**
    * "classic": an SPL mint escrowed in `escrow`; "programmable": a pNFT in the listing PDA's associated token
-   * account (`escrow`); "core": a Metaplex Core asset owned by the listing itself.
+   * account (`escrow`); "core": a Metaplex Core asset owned by the listing itself; "compressed": a Bubblegum V1 leaf
+   * owned by the listing itself.
    */
-  standard: "classic" | "programmable" | "core";
+  standard: "classic" | "programmable" | "core" | "compressed";
   seller: Address;
-  /** The NFT mint (classic) or the Core asset. */
+  /** The NFT mint (classic), the Core asset, or the compressed NFT's asset id. */
   nftMint: Address;
   currencyMint: Address;
-  /** Classic: the escrow token account; pNFT: the listing's token account; Core: the Core collection the asset names. */
+  /**
+   * Classic: the escrow token account; pNFT: the listing's token account; Core: the Core collection the asset names;
+   * compressed: the collection its metadata names verified.
+   */
   escrow: Address;
   price: bigint;
   createdAt: bigint;
+  /** Compressed: the leaf's nonce (its index in the tree); 0 otherwise. */
+  leafNonce: bigint;
 }
+
+const LISTING_STANDARDS = { 0: "classic", 1: "programmable", 2: "core", 3: "compressed" } as const;
 
 export interface MarketBidAccount {
   bidder: Address;
@@ -110,7 +119,6 @@ export interface MarketBidAccount {
 }
 
 /** Listing.standard: 0 classic, 1 pNFT, 2 Core. */
-const LISTING_STANDARDS: readonly MarketListingAccount["standard"][] = ["classic", "programmable", "core"];
 
 const view = (data: ReadonlyUint8Array) => new DataView(data.buffer, data.byteOffset, data.byteLength);
 const keyAt = (data: ReadonlyUint8Array, offset: number) => addressFromBytes(data.slice(offset, offset + 32));
@@ -121,13 +129,14 @@ export function decodeMarketListing(data: ReadonlyUint8Array): MarketListingAcco
     throw new Error("not a market listing");
   const v = view(data);
   return {
-    standard: LISTING_STANDARDS[data[4] ?? 0] ?? "classic",
+    standard: LISTING_STANDARDS[data[4] as keyof typeof LISTING_STANDARDS] ?? "classic",
     seller: keyAt(data, 8),
     nftMint: keyAt(data, 40),
     currencyMint: keyAt(data, 72),
     escrow: keyAt(data, 104),
     price: v.getBigUint64(136, true),
     createdAt: v.getBigInt64(144, true),
+    leafNonce: data[4] === 3 ? v.getBigUint64(152, true) : 0n,
   };
 }
 

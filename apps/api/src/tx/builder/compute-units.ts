@@ -57,6 +57,13 @@ const COMPRESSED_CU: Record<number, number> = {
   [INSTRUCTION_TAG.TakeLoan]: 120_000,
   [INSTRUCTION_TAG.Repay]: 110_000,
   [INSTRUCTION_TAG.Liquidate]: 110_000,
+  // the leaf moves old loan PDA -> new one (63,500-69,600 measured), request PDA <-> borrower or loan PDA (post
+  // 61,900-64,900, fill 62,900-65,900, cancel 59,700-67,200)
+  [INSTRUCTION_TAG.Extend]: 130_000,
+  [INSTRUCTION_TAG.Refinance]: 130_000,
+  [INSTRUCTION_TAG.PostRequest]: 120_000,
+  [INSTRUCTION_TAG.FillRequest]: 120_000,
+  [INSTRUCTION_TAG.CancelRequest]: 110_000,
 };
 
 /**
@@ -67,6 +74,16 @@ const COMPRESSED_CU: Record<number, number> = {
  */
 const MARKET_PNFT_CU: Record<number, number> = { 10: 200_000, 11: 180_000, 12: 200_000, 13: 380_000 };
 
+/**
+ * A venue instruction that moves a compressed NFT (the NFT market's ListCnft, DelistCnft, BuyCnft, SellCnftToBid:
+ * Bubblegum's Transfer inside): measured with the real binaries (LiteSVM, the demo's tree, programs/nft-market
+ * LAYOUT.md) 59,500-67,200 CU; doubled for headroom (a longer proof, the bump searches).
+ */
+const COMPRESSED_VENUE_CU = 130_000;
+
+const movesLeaf = (ix: Instruction) =>
+  ix.accounts?.some((a) => a.address === BUBBLEGUM_PROGRAM_ADDRESS) ?? false;
+
 function lendingCu(ix: Instruction): number {
   const tag = ix.data?.[0] ?? -1;
   if (tag === INSTRUCTION_TAG.Migrate)
@@ -74,8 +91,7 @@ function lendingCu(ix: Instruction): number {
   // the custody block names Token Metadata only for a programmable NFT
   if (ix.accounts?.some((a) => a.address === TOKEN_METADATA_PROGRAM_ADDRESS) && PROGRAMMABLE_CU[tag])
     return PROGRAMMABLE_CU[tag];
-  if (ix.accounts?.some((a) => a.address === BUBBLEGUM_PROGRAM_ADDRESS) && COMPRESSED_CU[tag])
-    return COMPRESSED_CU[tag];
+  if (movesLeaf(ix) && COMPRESSED_CU[tag]) return COMPRESSED_CU[tag];
   return LENDING_CU[tag] ?? 50_000;
 }
 
@@ -96,6 +112,7 @@ function otherCu(ix: Instruction): number {
     case ADDRESS_LOOKUP_TABLE_PROGRAM:
       return 20_000;
     default:
+      if (movesLeaf(ix)) return COMPRESSED_VENUE_CU;
       if (ix.accounts?.some((a) => a.address === TOKEN_METADATA_PROGRAM_ADDRESS))
         return MARKET_PNFT_CU[ix.data?.[0] ?? -1] ?? 50_000;
       return 50_000;

@@ -159,7 +159,9 @@ export async function quoteMortgage(
   requireNotOracle(tx, "buyer", input.buyer);
   const listing = await requireListing(tx, input.mint);
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
-  // TakeMortgage escrows a classic NFT: a pNFT or Core asset is bought outright (POST /nft/buy) for now
+  // TakeMortgage escrows a classic NFT: a pNFT, Core asset or compressed NFT is bought outright for now
+  if (listing.standard === "compressed")
+    throw unprocessable("Buying a compressed NFT with a loan is not available yet; buy it outright instead");
   if (listing.standard === "programmable" || listing.standard === "core")
     refuseUnlessClassic(
       listing.standard === "programmable" ? "ProgrammableNft" : "CoreNft",

@@ -6,7 +6,7 @@ import { parseBaseUnits } from "../builder/builder-schemas.ts";
 import { requireClassicCustody } from "../builder/nft-custody.ts";
 import { findRefinanceOffer } from "../builder/refinance-builder.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, loanNotOngoing, toRequestError, unprocessable } from "../tx-errors.ts";
+import { badRequest, loanNotOngoing, toRequestError } from "../tx-errors.ts";
 import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
 import { quoteLeastCollateral } from "./least-collateral.ts";
 import { fetchLiquiditySummaries, LiquiditySummarySchema } from "./liquidity-summary.ts";
@@ -71,11 +71,6 @@ export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: bo
     throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
   // the sales move the collateral out of a classic escrow only (for now)
   if (!movesCustody) requireClassicCustody(account, "Selling");
-  // the program moves a compressed NFT's loan to no other loan (Extend and Refinance refuse it)
-  else if (!account.isDefi && account.nftType === "CompressedNft")
-    throw unprocessable(
-      "Extending or refinancing a loan against a compressed NFT is not available yet; repay it and borrow again instead",
-    );
   return account;
 }
 

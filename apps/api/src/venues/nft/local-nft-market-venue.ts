@@ -8,20 +8,25 @@ import {
   findMarketListingPda,
   findMetadataPda,
   findVenuesPda,
+  getBuyCompressedNftInstruction,
   getBuyCoreAssetInstruction,
   getBuyNftInstruction,
   getBuyPnftInstruction,
+  getDelistCompressedNftInstruction,
   getDelistCoreAssetInstruction,
   getDelistNftInstruction,
   getDelistPnftInstruction,
+  getListCompressedNftInstruction,
   getListCoreAssetInstruction,
   getListNftInstruction,
   getListPnftInstruction,
+  getSellCompressedNftToBidInstruction,
   getSellCoreToBidInstruction,
   getSellPnftToBidInstruction,
   getSellToBidInstruction,
   MARKET_BID_SIZE,
   MARKET_LISTING_SIZE,
+  type MarketListingAccount,
   NO_VENUE,
   type ProgrammableCustody,
   readNftCustody,
@@ -33,7 +38,12 @@ import {
   createAssociatedTokenIdempotent,
   findAssociatedTokenAddress,
 } from "../../tx/builder/wire-instructions.ts";
-import type { CollectionBid, NftListing, NftMarketVenue } from "./nft-market-venue.ts";
+import type {
+  CollectionBid,
+  CompressedMarketActions,
+  NftListing,
+  NftMarketVenue,
+} from "./nft-market-venue.ts";
 
 /** How long the market's accounts read for one answer are reused, milliseconds. */
 export const MARKET_TTL_MS = 500;
@@ -45,14 +55,19 @@ interface MarketBook {
   bids: CollectionBid[];
 }
 
+/** A Core or compressed listing records its collection (checked on chain when listed); a classic one does not. */
+function recordsCollection(listing: MarketListingAccount): boolean {
+  return listing.standard === "core" || listing.standard === "compressed";
+}
+
 /**
  * The embedded default's NFT market: the local market program that the lending program's Venues account pins
  * (deployed and seeded by the bootstrap). Its listings and bids are read from the chain (getProgramAccounts,
  * reused for at most MARKET_TTL_MS; a listing's collection is its NFT's verified collection, read from the
- * metadata, for a classic NFT and a pNFT alike; a Core listing's, the collection it records); instructions are the
- * program's Buy (BuyCore for a Core asset and BuyPnft for a pNFT, delivered to `nftDestination` as its new owner)
- * and SellToBid (SellPnftToBid for a pNFT, with the accounts its metadata names read from the chain). Prices are
- * checked again on chain.
+ * metadata, for a classic NFT and a pNFT alike; a Core or compressed listing's, the collection it records); instructions
+ * are the program's Buy (BuyCore for a Core asset and BuyPnft for a pNFT, delivered to `nftDestination` as its new
+ * owner) and SellToBid (SellPnftToBid for a pNFT, with the accounts its metadata names read from the chain); a
+ * compressed listing is bought through `compressed.buy` with its leaf from DAS. Prices are checked again on chain.
  */
 export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Address): NftMarketVenue {
   let marketProgram: Address | undefined;
@@ -123,15 +138,17 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     const listings = accounts
       .filter((a) => a.data.length === MARKET_LISTING_SIZE && a.data[0] === 1)
       .map((a) => ({ address: a.pubkey, listing: decodeMarketListing(a.data) }));
-    // a Core listing records the collection its asset names (checked on chain at ListCore); a classic or pNFT
+    // a Core listing records the collection its asset names (checked on chain at ListCore), a compressed one the
+    // collection its leaf's metadata names verified (checked by Bubblegum's transfer at ListCnft); a classic or pNFT
     // one's is its NFT's verified collection
-    const classic = listings.filter((l) => l.listing.standard !== "core");
+    const classic = listings.filter(
+      (l) => l.listing.standard === "classic" || l.listing.standard === "programmable",
+    );
     const classicCollections = await collectionsOf(classic.map((l) => l.listing.nftMint));
     const collectionOfListing = new Map(classic.map((l, i) => [l.address, classicCollections[i]]));
     const withCollection: NftListing[] = [];
     listings.forEach((l) => {
-      const collection =
-        l.listing.standard === "core" ? l.listing.escrow : collectionOfListing.get(l.address);
+      const collection = recordsCollection(l.listing) ? l.listing.escrow : collectionOfListing.get(l.address);
       if (collection === null || collection === undefined) return;
       withCollection.push({
         mint: l.listing.nftMint,
@@ -170,8 +187,60 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     return cached.book;
   }
 
+  const compressed: CompressedMarketActions = {
+    async list({ seller, leaf, currencyMint, price }) {
+      return getListCompressedNftInstruction({
+        programAddress: await program(),
+        seller,
+        leaf,
+        currencyMint,
+        price,
+      });
+    },
+    async delist({ seller, listing, leaf }) {
+      return getDelistCompressedNftInstruction({
+        programAddress: await program(),
+        seller,
+        listing: listing.listing as Address,
+        leaf,
+      });
+    },
+    async buy({ listing, buyer, payFrom, newOwner, leaf, maxPrice }) {
+      return getBuyCompressedNftInstruction({
+        programAddress: await program(),
+        buyer,
+        listing: listing.listing as Address,
+        payFrom,
+        sellerCurrencyAccount: await findAssociatedTokenAddress(listing.seller, listing.currencyMint),
+        newOwner,
+        seller: listing.seller,
+        leaf,
+        maxPrice,
+      });
+    },
+    async sell({ bid, seller, sellerSignsByCpi, leaf, proceeds, minPrice }) {
+      const programAddress = await program();
+      const { accounts } = await rpc.getMultipleAccounts([bid.bid]);
+      const account = accounts[0];
+      if (!account || account.owner !== programAddress)
+        throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the bid is gone");
+      return getSellCompressedNftToBidInstruction({
+        programAddress,
+        seller,
+        sellerSignsByCpi,
+        bid: bid.bid,
+        vault: decodeMarketBid(account.data).vault,
+        bidder: bid.bidder,
+        proceeds,
+        leaf,
+        minPrice,
+      });
+    },
+  };
+
   return {
     name: "local",
+    compressed,
     async collection({ collection, currencyMint, fresh }) {
       const { listings, bids } = await book(fresh);
       const ours = listings
@@ -198,7 +267,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       if (!account || account.owner !== programAddress || account.data.length !== MARKET_LISTING_SIZE)
         return null;
       const decoded = decodeMarketListing(account.data);
-      if (decoded.standard === "core")
+      if (recordsCollection(decoded))
         return {
           mint,
           collection: decoded.escrow,
@@ -231,6 +300,11 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         }),
         findAssociatedTokenAddress(listing.seller, listing.currencyMint),
       ]);
+      if (decoded.standard === "compressed")
+        throw new ApiError(
+          ERROR_CODES.UPSTREAM_FAILED,
+          "a compressed NFT's listing is bought with its leaf from DAS (the venue's compressed.buy)",
+        );
       if (decoded.standard === "programmable") {
         const nft = await programmable(decoded.nftMint, decoded.escrow);
         if (nft === null)

@@ -46,3 +46,14 @@ export function getNoSaleNote(loanType: string): string | null {
   if (loanType === "CompressedNft") return "A loan against a compressed NFT cannot be sold instantly yet.";
   return null;
 }
+
+/**
+ * Why an NFT (by its standard) cannot be posted in a loan request, or null when it can: a request holds a classic NFT
+ * in its escrow and a Core asset or a compressed NFT itself; a programmable NFT's lock could not pass from the request
+ * to the lender's loan without the borrower signing again.
+ */
+export function getNoRequestNote(standard: NftStandard): string | null {
+  if (standard === "ProgrammableNft")
+    return "A programmable NFT cannot be posted in a loan request: borrow from an offer instead.";
+  return null;
+}
