@@ -14,6 +14,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
+import { refuseUnlessClassic } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
   createAssociatedTokenIdempotent,
@@ -140,7 +141,7 @@ export async function instantSellPlan(
 }
 
 /** The listing of `mint` on the NFT market, or 400 when it is not for sale. */
-async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
+export async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
   const listing = await tx.nftMarket.listingOf(address(mint));
   if (listing === null) throw badRequest(`NFT ${mint} is not listed for sale`);
   return listing;
@@ -158,9 +159,15 @@ export async function quoteMortgage(
   requireNotOracle(tx, "buyer", input.buyer);
   const listing = await requireListing(tx, input.mint);
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
-  // the lending program buys only a mint into a new loan's escrow
-  if (listing.compressed)
+  // TakeMortgage escrows a classic NFT: a pNFT, Core asset or compressed NFT is bought outright for now
+  if (listing.standard === "compressed")
     throw unprocessable("Buying a compressed NFT with a loan is not available yet; buy it outright instead");
+  if (listing.standard === "programmable" || listing.standard === "core")
+    refuseUnlessClassic(
+      listing.standard === "programmable" ? "ProgrammableNft" : "CoreNft",
+      "A loan to buy",
+      "buy it outright instead",
+    );
   const request = {
     poolType: "nft-pool" as const,
     collateralId: listing.collection,
