@@ -42,3 +42,13 @@ u64 custody_move_other(const Custody *from, const Custody *to, const SolAccountI
   u64 r = pnft_release_to_owner(from);
   return r ? r : pnft_lock(to);
 }
+
+u64 custody_sell_other(const Custody *c, const SwapCall *venue) {
+  if (c->nft_type == NFT_TYPE_CORE) return core_sell(c, venue);
+  return E_INVALID_COLLATERAL; /* a pNFT or compressed NFT: not sold through a venue yet */
+}
+
+u64 custody_receive_other(const Custody *c, const SwapCall *venue, const SolPubkey *collection) {
+  if (c->nft_type == NFT_TYPE_CORE && c->core) return core_receive(c, venue, collection);
+  return E_INVALID_COLLATERAL; /* a pNFT or compressed NFT: not bought through a venue yet */
+}

@@ -57,10 +57,64 @@ u64 check_sale_venue(const SolAccountInfo *venues, const SolAccountInfo *venue, 
   return is_pinned(&v->swap_program, venue) || is_pinned(&v->market_program, venue) ? SUCCESS : E_INVALID_VENUE;
 }
 
+/* The sale and the settlement, once the accounts are checked: the venue (accounts from 12, the loan PDA signing)
+ * takes the collateral from custody (custody_sell: what left it, read from the chain), the proceeds are what reached
+ * the borrower's currency account (9); they must cover principal + the interest owed now, and the loan is paid off
+ * as Repay would (settle_sold_loan) and ends Sold. One body, inline in the classic path and in the other standards'. */
+__attribute__((always_inline)) static inline u64 sell_and_settle(const SolParameters *p, const Custody *held) {
+  const SolAccountInfo *ka = p->ka;
+  const SolAccountInfo *borrower = &ka[0], *config = &ka[1], *pool = &ka[3], *bank = &ka[4], *vault = &ka[5];
+  const SolAccountInfo *loan = &ka[6], *escrow = &ka[7], *collateral = &ka[8], *currency = &ka[9];
+  const SolAccountInfo *token = &ka[10], *swap = &ka[11];
+  Loan *l = (Loan *)loan->data;
+  u64 currency_before = rd64(currency->data + 64), sold;
+  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l};
+  /* what the venue took from custody and what reached the borrower: nothing else counts */
+  u64 r = custody_sell(held, &call, &sold);
+  if (r) return r;
+  u64 currency_after = rd64(currency->data + 64);
+  if (currency_after <= currency_before) return E_SALE_SHORT;
+  u64 proceeds = currency_after - currency_before;
+
+  SolClock clock;
+  if ((r = clock_now(&clock))) return r;
+  u64 owed, due;
+  if (!owed_interest(l, clock.unix_timestamp, &owed) || !add_ok(l->principal, owed, &due)) return E_MATH_OVERFLOW;
+  if (proceeds < due) return E_SALE_SHORT;
+  Settlement s = {borrower, token,   currency, vault, loan, escrow, collateral, (const Config *)config->data,
+                  (Pool *)pool->data, (Bank *)bank->data, l, clock.unix_timestamp};
+  if ((r = settle_sold_loan(&s))) return r;
+  l->status = LOAN_SOLD;
+  l->closed_by = CLOSED_SOLD;
+  l->sold_at = clock.unix_timestamp;
+  /* the sale for the indexer: "sold", collateral sold, proceeds (base units, u64 LE each) */
+  static const u8 EVENT[] = "sold";
+  SolBytes fields[3] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&sold, 8}, {(const u8 *)&proceeds, 8}};
+  sol_log_data(fields, 3);
+  return SUCCESS;
+}
+
+u64 check_sale_custody(const Loan *l, const SolAccountInfo *asset, const SolAccountInfo *other) {
+  if (l->nft_type != NFT_TYPE_CORE) return E_INVALID_COLLATERAL;
+  return pubkey_eq(other->key, asset->key) ? SUCCESS : E_ACCOUNT_MISMATCH;
+}
+
+/* MarketSell of a loan whose collateral is not in a classic escrow (a Core asset: accounts 7 and 8 the asset); out
+ * of line, off a classic loan's path */
+__attribute__((noinline)) static u64 market_sell_standard(const SolParameters *p) {
+  const SolAccountInfo *ka = p->ka;
+  const Loan *l = (const Loan *)ka[6].data;
+  u64 r = check_sale_custody(l, &ka[7], &ka[8]);
+  if (r) return r;
+  Custody held = {l->nft_type, &ka[10], &ka[6], NULL, &ka[7], {NULL}};
+  return sell_and_settle(p, &held);
+}
+
 /* accounts: 0 borrower (s, w), 1 config, 2 venues, 3 pool (w), 4 bank (w), 5 vault (w), 6 loan (w), 7 escrow (w),
  * 8 borrower collateral token account (w), 9 borrower currency token account (w), 10 token program, 11 swap
  * program or NFT market (one the venues account pins), 12.. the venue
- * instruction's accounts in its order. data: tag, then the swap instruction's data (at most 512 bytes). */
+ * instruction's accounts in its order. A Core loan: 7 and 8 the asset (the market's SellCoreToBid, the loan PDA its
+ * seller). data: tag, then the swap instruction's data (at most 512 bytes). */
 u64 ix_market_sell(const SolParameters *p) {
   if (p->data_len < 2 || p->data_len > 1 + MAX_SWAP_DATA) return E_INVALID_INSTRUCTION;
   if (p->ka_num <= SWAP_FIRST_ACCOUNT) return E_NOT_ENOUGH_ACCOUNTS;
@@ -73,39 +127,15 @@ u64 ix_market_sell(const SolParameters *p) {
   if ((r = check_config(config, p->program_id, false))) return r;
   if ((r = check_sale_venue(venues, swap, p->program_id))) return r;
   if ((r = check_loan_accounts(p, pool, bank, loan, escrow))) return r;
-  const Config *cfg = (const Config *)config->data;
-  Pool *pl = (Pool *)pool->data;
-  Bank *bk = (Bank *)bank->data;
-  Loan *l = (Loan *)loan->data;
+  const Bank *bk = (const Bank *)bank->data;
+  const Loan *l = (const Loan *)loan->data;
   if (!pubkey_eq(&l->borrower, borrower->key)) return E_UNAUTHORIZED;
-  if (l->nft_type != NFT_TYPE_CLASSIC) return E_INVALID_COLLATERAL; /* a pNFT or Core asset: not sold here yet */
   if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
   if (!vault->is_writable) return E_NOT_WRITABLE;
   if ((r = check_token_program(token))) return r;
-  if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
   if ((r = check_wallet_currency_account(currency, &bk->mint, borrower->key, vault))) return r;
-
-  u64 escrow_before = rd64(escrow->data + 64), currency_before = rd64(currency->data + 64);
-  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l};
-  if ((r = invoke_loan_swap(&call))) return r;
-  u64 escrow_after = rd64(escrow->data + 64), currency_after = rd64(currency->data + 64);
-  /* what the venue took from the escrow and what reached the borrower: nothing else counts */
-  if (escrow_after >= escrow_before || currency_after <= currency_before) return E_SALE_SHORT;
-  u64 sold = escrow_before - escrow_after, proceeds = currency_after - currency_before;
-
-  SolClock clock;
-  if ((r = clock_now(&clock))) return r;
-  u64 owed, due;
-  if (!owed_interest(l, clock.unix_timestamp, &owed) || !add_ok(l->principal, owed, &due)) return E_MATH_OVERFLOW;
-  if (proceeds < due) return E_SALE_SHORT;
-  Settlement s = {borrower, token, currency, vault, loan, escrow, collateral, cfg, pl, bk, l, clock.unix_timestamp};
-  if ((r = settle_loan(&s))) return r;
-  l->status = LOAN_SOLD;
-  l->closed_by = CLOSED_SOLD;
-  l->sold_at = clock.unix_timestamp;
-  /* the sale for the indexer: "sold", collateral sold, proceeds (base units, u64 LE each) */
-  static const u8 EVENT[] = "sold";
-  SolBytes fields[3] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&sold, 8}, {(const u8 *)&proceeds, 8}};
-  sol_log_data(fields, 3);
-  return SUCCESS;
+  if (l->nft_type != NFT_TYPE_CLASSIC) return market_sell_standard(p);
+  if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
+  Custody held = {NFT_TYPE_CLASSIC, token, loan, NULL, escrow, {NULL}};
+  return sell_and_settle(p, &held);
 }

@@ -1,7 +1,6 @@
 // Loans against Metaplex Core assets (CoreNft, nftType 2) through the real Core program (the vendored binary at its
 // mainnet id): the asset is transferred to the loan PDA at TakeLoan (Core TransferV1) and back by the loan PDA at
 // Repay, or to the pool owner at Liquidate. What the chain holds is read after every step.
-import { MPL_CORE_PROGRAM, readVendoredProgram, VENDORED_PROGRAMS } from "@cistern/localnet";
 import { LENDING_ERROR_CODE } from "@cistern/sdk";
 import {
   AccountRole,
@@ -21,7 +20,6 @@ import {
   CORE,
   changeCollectionAuthority,
   createAsset,
-  createCollection,
   PLUGIN,
   type Plugin,
   readAsset,
@@ -30,92 +28,35 @@ import {
   transfer,
   updatePlugin,
 } from "./support/core.ts";
+import {
+  type CoreWorld,
+  coreWorld,
+  mintAsset,
+  newCollection,
+  nextPoolSeed,
+  type Opened,
+  openLoan,
+  ownerOf,
+  takeIx,
+} from "./support/core-world.ts";
 import { expectOk } from "./support/kit.ts";
 import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
 import {
   bankOf,
-  buildWorld,
   createPool,
   DAY,
   liquidateIx,
   loanOf,
   moveLoanIx,
-  nftLoanIxFor,
   otherLenderPool,
   poolOf,
   poolParams,
   repayIx,
-  type World,
 } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
 const ro = (a: Address) => ({ address: a, role: AccountRole.READONLY });
 const wr = (a: Address) => ({ address: a, role: AccountRole.WRITABLE });
-
-interface CoreWorld extends World {
-  /** the collections' update authority (creates collections and assets) */
-  authority: KeyPairSigner;
-  coreCollection: Address;
-  corePool: Address;
-}
-
-let poolSeed = 200n;
-
-/** A Core collection (plugins optional) created by `authority`. */
-async function newCollection(w: World, authority: KeyPairSigner, plugins?: Plugin[]): Promise<Address> {
-  const c = await generateKeyPairSigner();
-  expectOk(await w.h.trySend([createCollection(c, authority, plugins)], authority));
-  return c.address;
-}
-
-/** Loads Core, creates a Core collection and an nft-pool listing it. */
-async function coreWorld(): Promise<CoreWorld> {
-  const w = await buildWorld();
-  const core = VENDORED_PROGRAMS.find((p) => p.programId === MPL_CORE_PROGRAM);
-  if (!core) throw new Error("Core is not vendored");
-  w.h.svm.addProgram(CORE, readVendoredProgram(core));
-  const authority = await w.h.wallet(100_000_000_000n);
-  const coreCollection = await newCollection(w, authority);
-  const corePool = await createPool(
-    w.h,
-    w.lender,
-    w.currency,
-    "nft-pool",
-    poolSeed++,
-    poolParams(coreCollection),
-  );
-  return { ...w, authority, coreCollection, corePool };
-}
-
-/** An asset of `collection` (its update authority signs), owned by the borrower. */
-async function mintAsset(w: CoreWorld, collection = w.coreCollection, plugins?: Plugin[]): Promise<Address> {
-  const asset = await generateKeyPairSigner();
-  expectOk(
-    await w.h.trySend(
-      [createAsset(asset, collection, w.authority, w.borrower.address, plugins)],
-      w.authority,
-    ),
-  );
-  return asset.address;
-}
-
-const ownerOf = (w: World, asset: Address) => readAsset(w.h.data(asset)).owner;
-
-/** TakeLoan of a Core asset (LAYOUT.md "Core assets"): 7, 8, 9 the asset, 13 its collection, 14 Core. */
-async function takeIx(w: CoreWorld, asset: Address, collection = w.coreCollection, pool = w.corePool) {
-  const ix = await nftLoanIxFor(w, { mint: asset, account: asset, collection, pool });
-  const accounts = [...(ix.accounts ?? [])];
-  accounts[7] = wr(asset);
-  accounts[8] = wr(asset);
-  accounts[9] = wr(asset);
-  accounts[13] = ro(collection);
-  accounts.splice(14, 0, ro(CORE));
-  const data = new Uint8Array(ix.data ?? []);
-  data[2] = 0;
-  data[3] = 0;
-  data[121] = 2; // CoreNft
-  return { ...ix, accounts, data };
-}
 
 /** Repay of a Core loan: 6 and 7 the asset, 10 the collection it names now, 11 Core. */
 async function repayCoreIx(w: CoreWorld, loan: Address, asset: Address, collection = w.coreCollection) {
@@ -149,11 +90,6 @@ async function liquidateCoreIx(
   return { ...ix, accounts };
 }
 
-interface Opened {
-  loan: Address;
-  asset: Address;
-}
-
 /** Extend (same pool) or, given a target pool, Refinance of a Core loan: 7, 9 and 10 the asset, then (after the
  * optional whitelist) the collection the asset names and Core. */
 async function moveCoreIx(
@@ -175,14 +111,6 @@ async function moveCoreIx(
   accounts[10] = wr(asset);
   accounts.push(ro(w.coreCollection), ro(CORE));
   return { ...ix, accounts };
-}
-
-/** Takes a loan against a fresh asset; returns the loan and the asset. */
-async function openLoan(w: CoreWorld): Promise<Opened & { computeUnits: bigint }> {
-  const asset = await mintAsset(w);
-  const ix = await takeIx(w, asset);
-  const out = expectOk(await w.h.trySend([ix]));
-  return { loan: ix.loan, asset, computeUnits: out.computeUnits };
 }
 
 /** Repays `repaid` a day on, liquidates `defaulted` after its grace; each asset ends where it must. */
@@ -314,7 +242,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
       w.lender,
       w.currency,
       "nft-pool",
-      poolSeed++,
+      nextPoolSeed(),
       poolParams(lookAlike),
     );
     const forged = await mintAsset(w);
@@ -475,7 +403,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
         ? await newCollection(w, w.authority, collectionPlugins)
         : w.coreCollection;
       const pool = collectionPlugins
-        ? await createPool(w.h, w.lender, w.currency, "nft-pool", poolSeed++, poolParams(collection))
+        ? await createPool(w.h, w.lender, w.currency, "nft-pool", nextPoolSeed(), poolParams(collection))
         : w.corePool;
       const asset = await mintAsset(w, collection, assetPlugins);
       const ix = await takeIx(w, asset, collection, pool);
@@ -496,7 +424,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
       w.lender,
       w.currency,
       "nft-pool",
-      poolSeed++,
+      nextPoolSeed(),
       poolParams(hooked),
     );
     const asset = await mintAsset(w, hooked);

@@ -308,3 +308,47 @@ export function getMoveCustody(
     accounts: [...programmableBlock(c), readonly(newPoolOwner)],
   };
 }
+
+function notSoldThroughVenue(c: NftCustody): never {
+  const what = c.standard === "ProgrammableNft" ? "a programmable NFT" : "a compressed NFT";
+  invalid(
+    `selling or buying ${what} through the NFT market with a loan is not available (the program refuses it)`,
+  );
+}
+
+/**
+ * What a standard changes in MarketSell and LiquidateSell (LAYOUT.md "Sales of a Core asset"): account 7 (null: the
+ * escrow PDA) and account 8 (null: the collateral token account given). A Core asset: both the asset, and the venue's
+ * instruction is the NFT market's SellCoreToBid with the loan PDA as its seller.
+ */
+export function getSaleCustody(c: NftCustody): { holder: Address | null; collateralAccount: Address | null } {
+  if (c.standard === "Nft") return { holder: null, collateralAccount: null };
+  if (c.standard === "CoreNft") return { holder: c.asset, collateralAccount: c.asset };
+  return notSoldThroughVenue(c);
+}
+
+/**
+ * What a standard changes in TakeMortgage (LAYOUT.md "Sales of a Core asset"): the account the purchase delivers the
+ * NFT to (account 7; null: the escrow PDA), whether account 8 (the asset) is written, account 13 (null: the metadata
+ * PDA) and data byte 121. A Core asset: 7 and 8 the asset, 13 the collection it names, byte 121 CoreNft; the
+ * market's BuyCore names the loan PDA as the new owner.
+ */
+export function getMortgageCustody(c: NftCustody): {
+  holder: Address | null;
+  mintWritable: boolean;
+  replacesMetadata: Address | null;
+  nftType: number;
+} {
+  if (c.standard === "Nft") return { holder: null, mintWritable: false, replacesMetadata: null, nftType: 0 };
+  if (c.standard === "CoreNft") {
+    if (c.collection === null)
+      invalid(`Core asset ${c.asset} belongs to no collection, so no pool lends against it`);
+    return {
+      holder: c.asset,
+      mintWritable: true,
+      replacesMetadata: c.collection,
+      nftType: NFT_TYPE_BYTE.CoreNft,
+    };
+  }
+  return notSoldThroughVenue(c);
+}

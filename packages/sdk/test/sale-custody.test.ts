@@ -1,0 +1,83 @@
+// What a standard changes in the sale endings (MarketSell, LiquidateSell) and in TakeMortgage (LAYOUT.md "Sales of a
+// Core asset"); the builders run against the real program in programs/lending/test/core-sale.test.ts.
+import { type Address, generateKeyPairSigner } from "@solana/kit";
+import { describe, expect, it } from "vitest";
+import {
+  getMarketSellInstruction,
+  getMortgageCustody,
+  getSaleCustody,
+  getTakeMortgageInstruction,
+  type NftCustody,
+} from "../src/index.ts";
+
+const address = async () => (await generateKeyPairSigner()).address;
+
+describe("sale and mortgage custody per standard", () => {
+  it("a Core asset: accounts 7 and 8 the asset; a mortgage writes it, names its collection at 13 and byte 121 = 2", async () => {
+    const [asset, collection, owner, program, pool, bank, loan, currency, market] = await Promise.all(
+      Array.from({ length: 9 }, address),
+    );
+    const core: NftCustody = { standard: "CoreNft", asset, collection, owner };
+    expect(getSaleCustody(core)).toEqual({ holder: asset, collateralAccount: asset });
+    expect(getSaleCustody({ standard: "Nft" })).toEqual({ holder: null, collateralAccount: null });
+    expect(getMortgageCustody(core)).toEqual({
+      holder: asset,
+      mintWritable: true,
+      replacesMetadata: collection,
+      nftType: 2,
+    });
+    const sell = await getMarketSellInstruction({
+      programAddress: program,
+      borrower: owner,
+      pool,
+      bank,
+      loan,
+      borrowerCollateralTokenAccount: currency,
+      borrowerCurrencyTokenAccount: currency,
+      swap: { programAddress: market, accounts: [], data: Uint8Array.of(9) },
+      custody: core,
+    });
+    expect([sell.accounts![7]!.address, sell.accounts![8]!.address]).toEqual([asset, asset]);
+    const buy = { programAddress: market, accounts: [], data: Uint8Array.of(8) };
+    const mortgage = await getTakeMortgageInstruction({
+      programAddress: program,
+      borrower: owner,
+      oracle: owner,
+      pool,
+      bank,
+      collateralMint: asset,
+      borrowerCurrencyTokenAccount: currency,
+      buy,
+      custody: core,
+      nonce: 1n,
+      principalBaseUnits: 1n,
+      durationSeconds: 86_400n,
+      collateralAmountBaseUnits: 1n,
+      expectedAprBps: 1500,
+      attestation: {
+        collateralValueBaseUnits: 2n,
+        collection: collection as Address,
+        currencyPriceMicroUsd: 1_000_000n,
+        walletAgeSeconds: 0n,
+        pastLoans: 0n,
+        volumeMicroUsd: 0n,
+        slot: 1n,
+      },
+    });
+    const a = mortgage.accounts!;
+    expect([a[7]!.address, a[8]!.address, a[13]!.address]).toEqual([asset, asset, collection]);
+    expect(mortgage.escrow).toBe(asset);
+    expect([mortgage.data![2], mortgage.data![3], mortgage.data![121]]).toEqual([0, 0, 2]);
+  });
+
+  it("refuses a pNFT or a compressed NFT with a sentence, and a Core asset in no collection for a mortgage", async () => {
+    const mint = await address();
+    const pnft = { standard: "ProgrammableNft", mint } as unknown as NftCustody;
+    const cnft = { standard: "CompressedNft", assetId: mint } as unknown as NftCustody;
+    expect(() => getSaleCustody(pnft)).toThrow(/programmable NFT .* not available/);
+    expect(() => getMortgageCustody(cnft)).toThrow(/compressed NFT .* not available/);
+    expect(() =>
+      getMortgageCustody({ standard: "CoreNft", asset: mint, collection: null, owner: mint }),
+    ).toThrow(/belongs to no collection/);
+  });
+});
