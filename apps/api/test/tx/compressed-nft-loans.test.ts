@@ -203,6 +203,12 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     expect(extend.body.message).toBe(
       "Extending or refinancing a loan against a compressed NFT is not available yet; repay it and borrow again instead",
     );
+    // and so is an instant sell (the program sells a classic NFT's or a Core asset's loan only)
+    const sell = await post(w.app, "/nft/instant-sell-quote", { borrower: b.signer.address, loan });
+    expect([sell.status, sell.body.message]).toEqual([
+      422,
+      "Selling a loan against a compressed NFT is not available yet; repay it instead",
+    ]);
     // another leaf of the tree changes (a new wallet's faucet mints one): the repay's proof is taken fresh
     await fundedWallet(w.net);
     await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });

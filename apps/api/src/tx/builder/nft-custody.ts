@@ -2,6 +2,7 @@ import {
   type AccountReader,
   type CompressedCustody,
   compressedCustodyFromDas,
+  findEscrowPda,
   type LoanAccount,
   type NftCustody,
   type NftStandard,
@@ -60,22 +61,54 @@ export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise
   return readCustody(tx, loan.collateralMint, loan.escrow);
 }
 
+/** The standards the program sells and buys through the NFT market (MarketSell, LiquidateSell, TakeMortgage). */
+export const SOLD_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
+
 /**
- * Refuses (422) an ending the program does not take yet for a programmable NFT or a Core asset (Extend, Refinance,
- * instant and market sell: the program answers InvalidCollateral); repay and liquidation work for every standard.
+ * Refuses (422) a sale the program does not take yet (instant sell of a programmable or compressed NFT's loan: the
+ * program answers InvalidCollateral); a classic NFT's and a Core asset's loans are sold, and repay and liquidation
+ * work for every standard.
  */
-export function requireClassicCustody(loan: LoanAccount, what: string): void {
-  if (!loan.isDefi) refuseUnlessClassic(loan.nftType, `${what} a loan against`, "repay it instead");
+export function requireSaleCustody(loan: LoanAccount, what: string): void {
+  if (!loan.isDefi)
+    refuseUnless(loan.nftType, SOLD_THROUGH_MARKET, `${what} a loan against`, "repay it instead");
 }
 
 /** Refuses (422) `standard` when it is not a classic NFT: "<what> <a programmable NFT> is not available yet; <instead>". */
 export function refuseUnlessClassic(standard: NftStandard, what: string, instead: string): void {
-  if (standard === "Nft") return;
+  refuseUnless(standard, ["Nft"], what, instead);
+}
+
+/** Refuses (422) `standard` when it is not one of `taken`: "<what> <a programmable NFT> is not available yet; <instead>". */
+export function refuseUnless(
+  standard: NftStandard,
+  taken: readonly NftStandard[],
+  what: string,
+  instead: string,
+): void {
+  if (taken.includes(standard)) return;
   const named =
     standard === "ProgrammableNft"
       ? "a programmable NFT"
       : standard === "CoreNft"
         ? "a Core asset"
-        : "a compressed NFT";
+        : standard === "CompressedNft"
+          ? "a compressed NFT"
+          : "a classic NFT";
   throw unprocessable(`${what} ${named} is not available yet; ${instead}`);
+}
+
+/** The account that holds a sold loan's NFT (a Core asset: the asset; a classic NFT: the escrow PDA). */
+export async function saleHolder(tx: TxContext, loan: Address, custody: NftCustody): Promise<Address> {
+  return custody.standard === "CoreNft" ? custody.asset : (await findEscrowPda(tx.programId, loan))[0];
+}
+
+/** A Core asset's collection for the market's Core instructions (422 when it names none: no pool lends on it). */
+export function coreSaleOf(custody: NftCustody): { collection: Address } | undefined {
+  if (custody.standard !== "CoreNft") return undefined;
+  if (custody.collection === null)
+    throw unprocessable(
+      `The Core asset ${custody.asset} no longer names a collection, so no bid can take it`,
+    );
+  return { collection: custody.collection };
 }

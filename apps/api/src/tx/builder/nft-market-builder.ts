@@ -6,6 +6,7 @@ import {
   getMarketSellInstruction,
   getTakeMortgageInstruction,
 } from "@cistern/sdk";
+import type { Address } from "@solana/kit";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteJson, quoteLoanFresh } from "../calculator/quote-service.ts";
@@ -14,12 +15,23 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
+import {
+  coreSaleOf,
+  readCustody,
+  readLoanCustody,
+  refuseUnless,
+  SOLD_THROUGH_MARKET,
+  saleHolder,
+} from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
   createAssociatedTokenIdempotent,
   findAssociatedTokenAddress,
   NATIVE_MINT,
 } from "./wire-instructions.ts";
+
+/** `{ core }` for a Core asset's sale, nothing for a classic NFT's (the venue's optional input). */
+const optionalCore = (core: { collection: Address } | undefined) => (core === undefined ? {} : { core });
 
 function saleShort(message: string, params: Record<string, string>) {
   return Object.assign(unprocessable(message), {
@@ -90,7 +102,9 @@ export async function instantSellPlan(
     tx.state.getConfig(),
   ]);
   if (config === null) throw unprocessable("The lending program is not initialised");
-  const [escrow] = await findEscrowPda(tx.programId, address(input.loan));
+  // a classic NFT sits in the loan's escrow; a Core asset is owned by the loan PDA (read from the chain now)
+  const custody = await readLoanCustody(tx, loan);
+  const escrow = await saleHolder(tx, address(input.loan), custody);
   if (input.escrow !== undefined && input.escrow !== escrow)
     throw badRequest(`escrowAddress ${input.escrow} is not loan ${input.loan}'s escrow`);
   if (input.minPrice !== undefined && bid.price < input.minPrice)
@@ -112,17 +126,21 @@ export async function instantSellPlan(
     proceeds: flow.tokenAccount,
     minPrice: input.minPrice ?? bid.price,
     payer: borrower,
+    ...optionalCore(coreSaleOf(custody)),
   });
-  const collateralAta = await findAssociatedTokenAddress(borrower, loan.collateralMint);
+  // a classic NFT's unsold part returns to the borrower's token account; a Core asset leaves whole
+  const collateralAta =
+    custody.standard === "CoreNft" ? null : await findAssociatedTokenAddress(borrower, loan.collateralMint);
   const ix = await getMarketSellInstruction({
     programAddress: tx.programId,
     borrower,
     pool: loan.pool,
     bank: loan.bank,
     loan: address(input.loan),
-    borrowerCollateralTokenAccount: collateralAta,
+    borrowerCollateralTokenAccount: collateralAta ?? escrow,
     borrowerCurrencyTokenAccount: flow.tokenAccount,
     swap: sale.sale,
+    custody,
   });
   return {
     feePayer: borrower,
@@ -130,7 +148,9 @@ export async function instantSellPlan(
       [
         ...flow.before,
         ...sale.setup,
-        createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint),
+        ...(collateralAta === null
+          ? []
+          : [createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint)]),
         ix,
         ...flow.after,
       ],
@@ -158,6 +178,9 @@ export async function quoteMortgage(
   requireNotOracle(tx, "buyer", input.buyer);
   const listing = await requireListing(tx, input.mint);
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
+  // the listed NFT's standard, read from the chain: the program buys a classic NFT or a Core asset with a mortgage
+  const custody = await readCustody(tx, listing.mint, listing.mint);
+  refuseUnless(custody.standard, SOLD_THROUGH_MARKET, "Buying with a mortgage", "buy it outright instead");
   const request = {
     poolType: "nft-pool" as const,
     collateralId: listing.collection,
@@ -187,7 +210,7 @@ export async function quoteMortgage(
     totalCost: (listing.price + interest).toString(),
     seller: listing.seller,
   };
-  return { ...result, listing, terms };
+  return { ...result, listing, terms, custody };
 }
 
 /**
@@ -200,7 +223,7 @@ export async function takeMortgagePlan(
   tx: TxContext,
   input: { buyer: string; mint: string; durationSeconds: number; amount?: bigint; pool?: string },
 ): Promise<BuildPlan> {
-  const { offer, valuation, quote, listing, terms } = await quoteMortgage(tx, input);
+  const { offer, valuation, quote, listing, terms, custody } = await quoteMortgage(tx, input);
   const buyer = address(input.buyer);
   const attestation = await createAttestation(tx, {
     offer,
@@ -210,7 +233,8 @@ export async function takeMortgagePlan(
   });
   const nonce = randomNonce();
   const [loan] = await findLoanPda(tx.programId, address(offer.pool), buyer, nonce);
-  const [escrow] = await findEscrowPda(tx.programId, loan);
+  // a classic NFT is delivered into the loan's escrow; a Core asset to the loan PDA as its new owner
+  const escrow = custody.standard === "CoreNft" ? loan : (await findEscrowPda(tx.programId, loan))[0];
   const downPayment = listing.price - offer.amount;
   const flow = await currencyFlow(
     buyer,
@@ -239,17 +263,29 @@ export async function takeMortgagePlan(
     collateralAmountBaseUnits: 1n,
     expectedAprBps: offer.offer.aprBps,
     attestation,
+    custody,
   });
-  // where the NFT goes if the mortgage is liquidated, and the seller's proceeds account, created when missing
+  // where a classic NFT goes if the mortgage is liquidated (a Core asset goes to the pool owner's wallet itself),
+  // and the seller's proceeds account, created when missing
   const poolOwner = offer.account.owner;
-  const ownerCollateral = await findAssociatedTokenAddress(poolOwner, listing.mint);
+  const ownerCollateral =
+    custody.standard === "CoreNft"
+      ? []
+      : [
+          createAssociatedTokenIdempotent(
+            buyer,
+            await findAssociatedTokenAddress(poolOwner, listing.mint),
+            poolOwner,
+            listing.mint,
+          ),
+        ];
   const sellerCurrency = await findAssociatedTokenAddress(listing.seller, listing.currencyMint);
   return {
     feePayer: buyer,
     groups: [
       [
         ...flow.before,
-        createAssociatedTokenIdempotent(buyer, ownerCollateral, poolOwner, listing.mint),
+        ...ownerCollateral,
         createAssociatedTokenIdempotent(buyer, sellerCurrency, listing.seller, listing.currencyMint),
         ix,
         ...flow.after,

@@ -9,6 +9,7 @@ import {
   findVenuesPda,
   getBuyCoreAssetInstruction,
   getBuyNftInstruction,
+  getSellCoreToBidInstruction,
   getSellToBidInstruction,
   MARKET_BID_SIZE,
   MARKET_LISTING_SIZE,
@@ -219,7 +220,17 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         maxPrice,
       });
     },
-    async sellInstructions({ bid, nftMint, seller, sellerSignsByCpi, nftSource, proceeds, minPrice, payer }) {
+    async sellInstructions({
+      bid,
+      nftMint,
+      seller,
+      sellerSignsByCpi,
+      nftSource,
+      proceeds,
+      minPrice,
+      payer,
+      core,
+    }) {
       const programAddress = await program();
       const [{ accounts }, bidderNft] = await Promise.all([
         rpc.getMultipleAccounts([bid.bid]),
@@ -229,6 +240,22 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       if (!account || account.owner !== programAddress)
         throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the bid is gone");
       const decoded = decodeMarketBid(account.data);
+      // a Core asset goes to the bidder as its new owner: no token account to create
+      if (core !== undefined)
+        return {
+          setup: [],
+          sale: getSellCoreToBidInstruction({
+            programAddress,
+            seller,
+            bid: bid.bid,
+            vault: decoded.vault,
+            bidder: bid.bidder,
+            asset: nftSource,
+            collection: core.collection,
+            proceeds,
+            minPrice,
+          }),
+        };
       return {
         setup: [createAssociatedTokenIdempotent(payer, bidderNft, bid.bidder, nftMint)],
         sale: await getSellToBidInstruction({

@@ -67,7 +67,8 @@ export interface NftMarketVenue {
   /**
    * The instructions that sell the NFT in `nftSource` (authority `seller`; `sellerSignsByCpi` when a program
    * signs for it, as a loan does for its escrow) into `bid`, paying at least `minPrice` into `proceeds`.
-   * `setup` runs before the sale (e.g. the bidder's token account for the NFT, paid by `payer`).
+   * `setup` runs before the sale (e.g. the bidder's token account for the NFT, paid by `payer`). A Metaplex Core
+   * asset (`core`: the collection it names): `nftMint` and `nftSource` are the asset, `seller` its owner.
    */
   sellInstructions(input: {
     bid: CollectionBid;
@@ -78,5 +79,6 @@ export interface NftMarketVenue {
     proceeds: Address;
     minPrice: bigint;
     payer: Address;
+    core?: { collection: Address };
   }): Promise<{ setup: Instruction[]; sale: Instruction }>;
 }
