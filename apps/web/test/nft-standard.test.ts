@@ -15,4 +15,11 @@ describe("NFT standard sentences", () => {
       expect(describeCustody(s)).not.toBeNull();
     expect(getNoSaleNote("Nft")).toBeNull();
   });
+
+  it("a Core asset's loan is sold instantly like a classic NFT's; a programmable NFT's is not yet", () => {
+    expect(getNoSaleNote("CoreNft")).toBeNull();
+    expect(getNoSaleNote("ProgrammableNft")).toBe(
+      "A loan against a programmable NFT cannot be sold instantly yet.",
+    );
+  });
 });

@@ -1,13 +1,16 @@
 import { useQueries } from "@tanstack/react-query";
 import { useAppContext } from "../app-context.ts";
+import { type NftStandard, parseNftStandard } from "../features/borrow/nft-standard.ts";
 import { requestJson } from "../tx/http-client.ts";
 
-/** An NFT's name and image as its metadata says (GET /asset/asset). */
+/** An NFT's name, image and standard as the API reads them (GET /asset/asset). */
 export interface NftAsset {
   mint: string;
   name: string;
   /** Image URL; "" when the metadata has none. */
   image: string;
+  /** Its standard (the API's nftType); null when the answer names none. */
+  standard: NftStandard | null;
 }
 
 /** Parses GET /asset/asset: null for an unknown mint or an answer without a name. */
@@ -15,7 +18,12 @@ export function parseNftAsset(body: unknown): NftAsset | null {
   if (body === null || typeof body !== "object") return null;
   const raw = body as Record<string, unknown>;
   if (typeof raw.mint !== "string" || typeof raw.name !== "string" || raw.name.trim() === "") return null;
-  return { mint: raw.mint, name: raw.name.trim(), image: typeof raw.image === "string" ? raw.image : "" };
+  return {
+    mint: raw.mint,
+    name: raw.name.trim(),
+    image: typeof raw.image === "string" ? raw.image : "",
+    standard: parseNftStandard(raw.nftType),
+  };
 }
 
 /**

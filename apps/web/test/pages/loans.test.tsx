@@ -122,7 +122,7 @@ describe("loans page", () => {
     expect(screen.queryByTestId("refinance-hint")).toBeNull();
   });
 
-  it("says a loan's collateral is a programmable NFT or a Core asset (a classic NFT's row stays as it was)", async () => {
+  it("says a loan's collateral is a programmable NFT or a Core asset; a Core asset's loan is sold instantly, a pNFT's says why not", async () => {
     const borrower = Keypair.generate();
     const me = borrower.publicKey.toBase58();
     const classic = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY });
@@ -147,15 +147,17 @@ describe("loans page", () => {
       "· Programmable NFT",
       "· Core asset",
     ]);
-    // their rows offer Repay and Extend but no instant sell, and say why
+    // every row offers Repay and Extend; the classic NFT's and the Core asset's an instant sell, the pNFT's says why not
     const row = (loan: { pubkey: string }) =>
       table.querySelector(`[data-loan="${loan.pubkey}"]`)! as HTMLElement;
-    expect(within(row(classic)).queryByTestId("instant-sell")).not.toBeNull();
+    for (const loan of [classic, core])
+      expect(within(row(loan)).getByTestId("instant-sell").textContent).toBe("Instant sell");
+    expect(within(row(core)).queryByTestId("no-sale-why")).toBeNull();
     for (const loan of [pnft, core]) {
       expect(within(row(loan)).getByRole("button", { name: "Extend" })).toBeDefined();
       expect(within(row(loan)).getByRole("button", { name: "Repay" })).toBeDefined();
-      expect(within(row(loan)).queryByTestId("instant-sell")).toBeNull();
     }
+    expect(within(row(pnft)).queryByTestId("instant-sell")).toBeNull();
     expect(within(row(pnft)).getByTestId("no-sale-why").textContent).toBe(
       "A loan against a programmable NFT cannot be sold instantly yet.",
     );

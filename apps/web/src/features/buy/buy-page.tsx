@@ -2,10 +2,11 @@ import { describeErrorForUser } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useId, useState } from "react";
 import { useCurrencyBalance } from "../../data/balances.ts";
-import { useNftAssets } from "../../data/nft-assets.ts";
+import { type NftAsset, useNftAssets } from "../../data/nft-assets.ts";
 import { formatBps, formatDateTime, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, TermsList, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { describeNftStandard } from "../borrow/nft-standard.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { NftImage } from "../pools/nft-figure.tsx";
 import {
@@ -14,6 +15,12 @@ import {
   useMortgageListings,
   useMortgageTerms,
 } from "./buy-data.ts";
+
+/** " · Core asset" after a listed NFT's collection when it is not a classic NFT (nothing for a classic one). */
+function standardNote(asset: NftAsset | undefined): string {
+  const standard = asset?.standard ?? null;
+  return standard === null || standard === "Nft" ? "" : ` · ${describeNftStandard(standard)}`;
+}
 
 /** Buy now, pay later: NFTs for sale that a pool would finance, and the mortgage terms before signing. */
 export function BuyPage() {
@@ -50,6 +57,7 @@ export function BuyPage() {
                     {nfts.has(item.listing.mint) ? (
                       <small className="muted" data-testid="listing-collection">
                         {name(item.listing.collection)}
+                        {standardNote(nfts.get(item.listing.mint))}
                       </small>
                     ) : null}
                   </div>
