@@ -1,8 +1,18 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { USDC_MINT } from "@cistern/protocol";
+import { findBankPda } from "@cistern/sdk";
+import {
+  type Address,
+  createKeyPairSignerFromBytes,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+} from "@solana/kit";
 import type { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { TEST_OUTPUT_DIR } from "./harness.ts";
+import type { Stack } from "./stack.ts";
 
 /** A page whose development wallet is `keypair` (auto-connected on load); page errors are collected. */
 export async function openAs(browser: Browser, keypair: Keypair, errors: string[]): Promise<Page> {
@@ -183,4 +193,77 @@ export async function borrowNftOnPage(
   await page.getByLabel(/Duration/).fill(input.days);
   await page.getByTestId("quote").waitFor({ timeout: 30_000 });
   await confirmed(page, () => page.getByTestId("borrow-submit").click());
+}
+
+/**
+ * A USDC nft-pool of `lender` lending 2,000 USDC against `collections` at 50% LTV (36.5% APR, 1 to 7 days, 1 to 1,000
+ * USD), built by the API and signed with the lender's key: for journeys whose subject is the borrower (the create
+ * page is the journeys' own subject). Throws when the API refuses to send it.
+ */
+export async function createNftPoolThroughApi(
+  stack: Pick<Stack, "apiUrl" | "programId">,
+  lender: Keypair,
+  input: { seed: string; collections: string[] },
+): Promise<void> {
+  const owner = lender.publicKey.toBase58();
+  const [bank] = await findBankPda(stack.programId as Address, owner as Address, USDC_MINT as Address);
+  const post = async <T>(path: string, body: unknown) =>
+    (await (
+      await fetch(`${stack.apiUrl}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })
+    ).json()) as T;
+  const built = await post<{ transactions: string[]; lastValidBlockHeight: number; kind: string }>(
+    "/nft/create-pool",
+    {
+      bank,
+      owner,
+      amount: "2000000000",
+      mint: USDC_MINT,
+      seed: input.seed,
+      param: {
+        apr: 3650,
+        limits: { minDuration: 86_400, maxDuration: 7 * 86_400, maxAmountUsd: 1000, minAmountUsd: 1 },
+        collections: input.collections.map((collection) => ({
+          collection,
+          collectionLtv: 5000,
+          exposure: 10000,
+        })),
+      },
+    },
+  );
+  if (!Array.isArray(built.transactions)) throw new Error(`create-pool refused: ${JSON.stringify(built)}`);
+  const signer = await createKeyPairSignerFromBytes(lender.secretKey);
+  const signed = await Promise.all(
+    built.transactions.map(async (b64) =>
+      getBase64EncodedWireTransaction(
+        await partiallySignTransaction(
+          [signer.keyPair],
+          getTransactionDecoder().decode(Buffer.from(b64, "base64")),
+        ),
+      ),
+    ),
+  );
+  // in order: a first pool opens the bank in the transaction before it
+  const sent =
+    built.kind === "Bundle"
+      ? [
+          await post<{ result?: string | null }>("/send-bundle", {
+            transactions: signed,
+            blockHeight: built.lastValidBlockHeight,
+          }),
+        ]
+      : [];
+  if (built.kind !== "Bundle")
+    for (const transaction of signed)
+      sent.push(
+        await post<{ result?: string | null }>("/send-transaction", {
+          transaction,
+          blockHeight: built.lastValidBlockHeight,
+        }),
+      );
+  const failed = sent.find((r) => !r.result);
+  if (failed) throw new Error(`the pool was not created: ${JSON.stringify(failed)}`);
 }

@@ -2,23 +2,15 @@
  * @vitest-environment node
  */
 import { mkdir } from "node:fs/promises";
-import { USDC_MINT } from "@cistern/protocol";
 import {
   addressFromBytes,
   decodeCoreAsset,
   decodeLoanAccount,
   decodeTokenRecord,
   findAssociatedTokenPda,
-  findBankPda,
   findTokenRecordPda,
 } from "@cistern/sdk";
-import {
-  type Address,
-  createKeyPairSignerFromBytes,
-  getBase64EncodedWireTransaction,
-  getTransactionDecoder,
-  partiallySignTransaction,
-} from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,7 +23,7 @@ import {
 } from "../../api/test/helpers/nft-standards-catalog.ts";
 import { getAccountData } from "./chain-reads.ts";
 import { launchChromium, makeTempDir, removeDir, TEST_OUTPUT_DIR } from "./harness.ts";
-import { borrowNftOnPage, confirmed, openAs, shot } from "./journey-helpers.ts";
+import { borrowNftOnPage, confirmed, createNftPoolThroughApi, openAs, shot } from "./journey-helpers.ts";
 import { JOURNEY_SLOT_MS, rpc, type Stack, startStack } from "./stack.ts";
 
 // Issue #32 on a world of its own (the journeys' stack): a new user borrows against a programmable NFT and a
@@ -104,68 +96,12 @@ async function loanOn(collateral: string): Promise<{ pubkey: string; status: str
   return { pubkey: found.pubkey, status: found.loan.status, nftType: found.loan.nftType };
 }
 
-/**
- * The lender's USDC pool lending against both collections at 50% LTV, built by the API and signed with the lender's
- * key (the create-pool page is the journeys' own subject).
- */
-async function createPoolThroughApi(): Promise<void> {
-  const owner = lenderKey.publicKey.toBase58();
-  const [bank] = await findBankPda(stack!.programId as Address, owner as Address, USDC_MINT as Address);
-  const built = (await (
-    await fetch(`${stack!.apiUrl}/nft/create-pool`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        bank,
-        owner,
-        amount: "2000000000",
-        mint: USDC_MINT,
-        seed: "32",
-        param: {
-          apr: 3650,
-          limits: { minDuration: 86_400, maxDuration: 7 * 86_400, maxAmountUsd: 1000, minAmountUsd: 1 },
-          collections: [DEMO_PNFT_COLLECTION, DEMO_CORE_COLLECTION].map((c) => ({
-            collection: c.collectionId,
-            collectionLtv: 5000,
-            exposure: 10000,
-          })),
-        },
-      }),
-    })
-  ).json()) as { transactions: string[]; lastValidBlockHeight: number; kind: string };
-  const signer = await createKeyPairSignerFromBytes(lenderKey.secretKey);
-  const signed = await Promise.all(
-    built.transactions.map(async (b64) =>
-      getBase64EncodedWireTransaction(
-        await partiallySignTransaction(
-          [signer.keyPair],
-          getTransactionDecoder().decode(Buffer.from(b64, "base64")),
-        ),
-      ),
-    ),
-  );
-  const post = async (path: string, body: unknown) =>
-    (await (
-      await fetch(`${stack!.apiUrl}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      })
-    ).json()) as { result: string | null };
-  if (built.kind === "Bundle")
-    expect(
-      (await post("/send-bundle", { transactions: signed, blockHeight: built.lastValidBlockHeight })).result,
-    ).not.toBeNull();
-  else
-    for (const transaction of signed)
-      expect(
-        (await post("/send-transaction", { transaction, blockHeight: built.lastValidBlockHeight })).result,
-      ).not.toBeNull();
-}
-
 describe("loans against a programmable NFT and a Core asset (#32)", () => {
   it("a lender lends against both standards; the borrower sees each asset's standard at 1280 and 360 px", async () => {
-    await createPoolThroughApi();
+    await createNftPoolThroughApi(stack!, lenderKey, {
+      seed: "32",
+      collections: [DEMO_PNFT_COLLECTION.collectionId, DEMO_CORE_COLLECTION.collectionId],
+    });
     await borrower.goto(`${stack!.webUrl}/borrow`);
     const list = borrower.getByTestId("nft-list");
     const petrel = list.getByRole("button", { name: new RegExp(pnft.name.replace(/[#]/g, "\\$&")) });

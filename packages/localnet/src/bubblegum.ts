@@ -4,12 +4,14 @@
  * program's IDL (mpl-bubblegum `idls/bubblegum.json`), and the account layouts read back (TreeConfig, the
  * concurrent Merkle tree's header and current root).
  */
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { decodeAddress, encodeBase58 } from "./base58.ts";
 import {
   BUBBLEGUM_DISCRIMINATOR,
   encodeMetadataArgs,
   type MetadataArgsInput,
 } from "./das/bubblegum-metadata.ts";
+import { hashPair } from "./das/merkle-tree.ts";
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from "./demo-world.ts";
 import { findProgramAddressSync } from "./pda.ts";
 import { getMasterEditionAddress, getMetadataAddress } from "./token-metadata.ts";
@@ -100,6 +102,41 @@ export function readMerkleTree(data: Uint8Array): (TreeShape & { root: string; s
     root: encodeBase58(data.subarray(rootAt, rootAt + 32)),
     seq,
   };
+}
+
+/**
+ * The hash a Bubblegum V1 leaf holds (LeafSchema V1): keccak(version 1, asset id, owner, delegate, nonce u64 LE, data
+ * hash, creator hash), base58 in and out; what tells from the tree who owns a compressed asset.
+ */
+export function getLeafHash(leaf: {
+  assetId: string;
+  owner: string;
+  delegate: string;
+  nonce: bigint;
+  dataHash: string;
+  creatorHash: string;
+}): string {
+  const h = keccak_256.create();
+  h.update(Uint8Array.of(1));
+  for (const a of [leaf.assetId, leaf.owner, leaf.delegate]) h.update(decodeAddress(a));
+  h.update(u64(leaf.nonce));
+  h.update(decodeAddress(leaf.dataHash));
+  h.update(decodeAddress(leaf.creatorHash));
+  return encodeBase58(h.digest());
+}
+
+/**
+ * The root a leaf and its proof (DAS getAssetProof: the leaf, its siblings from the bottom up, the leaf's heap index
+ * 2^depth + leaf index) hash up to, base58: equal to the tree account's root when the proof verifies.
+ */
+export function getRootFromProof(p: { leaf: string; proof: string[]; nodeIndex: number }): string {
+  let node = decodeAddress(p.leaf);
+  let index = p.nodeIndex - 2 ** p.proof.length;
+  for (const sibling of p.proof) {
+    node = index % 2 === 0 ? hashPair(node, decodeAddress(sibling)) : hashPair(decodeAddress(sibling), node);
+    index = Math.floor(index / 2);
+  }
+  return encodeBase58(node);
 }
 
 /** The System createAccount of a tree account (owner SPL Account Compression), then CreateTreeConfig. */

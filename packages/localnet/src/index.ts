@@ -1,7 +1,9 @@
 export {
   createTreeInstructions,
   getCompressedAssetId,
+  getLeafHash,
   getMerkleTreeAccountSize,
+  getRootFromProof,
   getTreeConfigAddress,
   mintToCollectionV1,
   mintV1,

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeAddress, encodeBase58 } from "../src/base58.ts";
-import { hashPair } from "../src/das/merkle-tree.ts";
 import {
   BUBBLEGUM_PROGRAM,
   buildSignedTransaction,
@@ -10,6 +9,7 @@ import {
   generateLocalKeypair,
   getCompressedAssetId,
   getMetadataAddress,
+  getRootFromProof,
   getTreeConfigAddress,
   type LocalKeypair,
   loadOrCreateKeypair,
@@ -51,17 +51,9 @@ interface Proof {
 
 const SHELLS = DEMO_COMPRESSED_COLLECTIONS[0]!;
 
-/** The root a leaf and its proof hash up to (the tree's node hash, keccak of the two children). */
-function rootOf(proof: Proof): string {
-  const depth = proof.proof.length;
-  let node = decodeAddress(proof.leaf);
-  let index = proof.node_index - 2 ** depth;
-  for (const sibling of proof.proof) {
-    node = index % 2 === 0 ? hashPair(node, decodeAddress(sibling)) : hashPair(decodeAddress(sibling), node);
-    index = Math.floor(index / 2);
-  }
-  return encodeBase58(node);
-}
+/** The root a served proof hashes up to. */
+const rootOf = (proof: Proof) =>
+  getRootFromProof({ leaf: proof.leaf, proof: proof.proof, nodeIndex: proof.node_index });
 
 describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localnet's DAS from its own chain", () => {
   let net: Awaited<ReturnType<typeof startTestLocalnet>>;

@@ -3,408 +3,37 @@
 // the loan PDA at TakeLoan (Bubblegum Transfer, with the proof), the loan PDA transfers it back at Repay, or to the
 // pool owner at Liquidate. The test keeps its own copy of each tree (leaves hashed as Bubblegum hashes them) and
 // checks it against the root the chain holds after every step.
-import {
-  createTreeInstructions,
-  encodeMetadataArgs,
-  getCompressedAssetId,
-  getMasterEditionAddress,
-  getMetadataAddress,
-  getTreeConfigAddress,
-  type MetadataArgsInput,
-  mintToCollectionV1,
-  mintV1,
-  readMerkleTree,
-  readVendoredProgram,
-  transferLeaf,
-  VENDORED_PROGRAMS,
-} from "@cistern/localnet";
+import { transferLeaf } from "@cistern/localnet";
 import { LENDING_ERROR_CODE } from "@cistern/sdk";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import {
-  AccountRole,
   type Address,
-  address,
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
   generateKeyPairSigner,
   getAddressDecoder,
-  getAddressEncoder,
-  getProgramDerivedAddress,
-  getTransactionEncoder,
   type Instruction,
   type KeyPairSigner,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { computeLimit, expectOk, kit } from "./support/kit.ts";
 import {
-  buildWorld,
-  createPool,
-  DAY,
-  liquidateIx,
-  loanOf,
-  moveLoanIx,
-  nftLoanIxFor,
-  poolParams,
-  repayIx,
-  type World,
-} from "./support/world.ts";
+  BUBBLEGUM,
+  type CnftWorld,
+  COMPRESSION,
+  cnftWorld,
+  expectRoot,
+  type Leaf,
+  liquidateCnftIx,
+  mintLeaf,
+  moved,
+  repayCnftIx,
+  ro,
+  SYSTEM,
+  takeCnftIx,
+  wr,
+} from "./support/cnft-world.ts";
+import { expectOk, kit, wireSize } from "./support/kit.ts";
+import { DAY, loanOf, moveLoanIx, nftLoanIxFor, repayIx, type World } from "./support/world.ts";
 
-const E = LENDING_ERROR_CODE;
-const TM = address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
-const BUBBLEGUM = address("BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY");
-const COMPRESSION = address("cmtDvXumGCrqC1Age74AVPhSRVXJMd8PJS91L8KbNCK");
-const NOOP = address("noopb9bkMVfRPU8AsbpTUg8AQkHtKwMYZiFUjNRtMmV");
-const SYSTEM = address("11111111111111111111111111111111");
-const SYSVAR_INSTRUCTIONS = address("Sysvar1nstructions1111111111111111111111111");
-const TOKEN = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
-/** The demo's compressed collection shape: a proof of 3 nodes below the canopy. */
-const SHAPE = { maxDepth: 14, maxBufferSize: 64, canopyDepth: 11 };
-const PROOF_LEN = SHAPE.maxDepth - SHAPE.canopyDepth;
 const dec = getAddressDecoder();
-const enc = getAddressEncoder();
-const ro = (a: Address) => ({ address: a, role: AccountRole.READONLY });
-const wr = (a: Address) => ({ address: a, role: AccountRole.WRITABLE });
-
-const keccak = (...parts: Uint8Array[]) => {
-  const h = keccak_256.create();
-  for (const p of parts) h.update(p);
-  return h.digest();
-};
-const u64le = (v: bigint) => {
-  const b = new Uint8Array(8);
-  new DataView(b.buffer).setBigUint64(0, v, true);
-  return b;
-};
-
-/** A copy of one tree's leaves, hashed as SPL Account Compression hashes nodes (keccak(left || right)). */
-class TreeCopy {
-  readonly leaves = new Map<number, Uint8Array>();
-  private readonly empty: Uint8Array[] = [new Uint8Array(32)];
-  constructor(
-    readonly address: Address,
-    readonly config: Address,
-  ) {
-    for (let l = 1; l <= SHAPE.maxDepth; l++) this.empty.push(keccak(this.empty[l - 1]!, this.empty[l - 1]!));
-  }
-  node(level: number, index: number): Uint8Array {
-    const from = index * 2 ** level;
-    const to = from + 2 ** level;
-    if (![...this.leaves.keys()].some((i) => i >= from && i < to)) return this.empty[level]!;
-    if (level === 0) return this.leaves.get(index)!;
-    return keccak(this.node(level - 1, 2 * index), this.node(level - 1, 2 * index + 1));
-  }
-  get root(): Uint8Array {
-    return this.node(SHAPE.maxDepth, 0);
-  }
-  /** The proof nodes below the canopy, as accounts. */
-  proof(index: number): Address[] {
-    return Array.from({ length: PROOF_LEN }, (_, level) =>
-      dec.decode(this.node(level, (index >> level) ^ 1)),
-    );
-  }
-}
-
-/** A leaf as Bubblegum states it. */
-interface Leaf {
-  tree: TreeCopy;
-  nonce: number;
-  asset: Address;
-  assetBump: number;
-  /** MetadataArgs as the leaf commits to them (collection verified when minted into one). */
-  args: Uint8Array;
-  dataHash: Uint8Array;
-  creatorHash: Uint8Array;
-  owner: Address;
-}
-
-function leafNode(l: Leaf, owner: Address): Uint8Array {
-  const o = enc.encode(owner) as Uint8Array;
-  return keccak(
-    Uint8Array.of(1),
-    enc.encode(l.asset) as Uint8Array,
-    o,
-    o,
-    u64le(BigInt(l.nonce)),
-    l.dataHash,
-    l.creatorHash,
-  );
-}
-
-/** The leaf now belongs to `owner` (as a Transfer leaves it: delegate = owner). */
-function moved(l: Leaf, owner: Address): void {
-  l.owner = owner;
-  l.tree.leaves.set(l.nonce, leafNode(l, owner));
-}
-
-/** MetadataArgs with the collection's `verified` flag set as a mint into the collection sets it before hashing. */
-function committedArgs(m: MetadataArgsInput, verified: boolean): Uint8Array {
-  const args = Uint8Array.from(encodeMetadataArgs(m));
-  if (m.collection !== null) {
-    const at =
-      12 +
-      Buffer.byteLength(m.name) +
-      Buffer.byteLength(m.symbol) +
-      Buffer.byteLength(m.uri) +
-      2 +
-      5; /* primary sale, mutable, edition nonce None, token standard Some(NonFungible) */
-    args[at + 1] = verified ? 1 : 0;
-  }
-  return args;
-}
-
-function hashesOf(args: Uint8Array, m: MetadataArgsInput) {
-  const fee = new Uint8Array(2);
-  new DataView(fee.buffer).setUint16(0, m.sellerFeeBasisPoints, true);
-  const creators = m.creators.map((c) =>
-    Uint8Array.from([...(enc.encode(address(c.address)) as Uint8Array), c.verified ? 1 : 0, c.share]),
-  );
-  return { dataHash: keccak(keccak(args), fee), creatorHash: keccak(...creators) };
-}
-
-interface CnftWorld extends World {
-  authority: KeyPairSigner;
-  /** the compressed collection the pool lists (a sized Token Metadata collection NFT) */
-  glass: Address;
-  otherCollection: Address;
-  cnftPool: Address;
-  tree: TreeCopy;
-  otherTree: TreeCopy;
-}
-
-let poolSeed = 300n;
-let nameCounter = 0;
-
-/** CreateV1 of a sized NonFungible collection NFT (Token Metadata), `authority` its update authority. */
-function createCollectionNft(mint: Address, authority: Address): Instruction {
-  const parts: number[] = [42, 0]; // Create, CreateArgs::V1
-  const str = (s: string) => {
-    const b = Buffer.from(s);
-    parts.push(...u32le(b.length), ...b);
-  };
-  str("Sea Glass");
-  str("GLASS");
-  str("https://example.invalid/c.json");
-  parts.push(0xf4, 0x01); // seller fee 500
-  parts.push(1, ...u32le(1), ...(enc.encode(authority) as Uint8Array), 1, 100); // creators
-  parts.push(0, 1, 0); // primary sale, mutable, NonFungible
-  parts.push(0, 0); // collection, uses
-  parts.push(1, 0, ...u64le(0n)); // collection details V1 { size 0 }
-  parts.push(0); // rule set
-  parts.push(1, 0); // decimals Some(0)
-  parts.push(1, 0); // print supply Some(Zero)
-  return {
-    programAddress: TM,
-    data: Uint8Array.from(parts),
-    accounts: [
-      wr(address(getMetadataAddress(mint))),
-      wr(address(getMasterEditionAddress(mint))),
-      { address: mint, role: AccountRole.WRITABLE_SIGNER },
-      { address: authority, role: AccountRole.READONLY_SIGNER },
-      { address: authority, role: AccountRole.WRITABLE_SIGNER },
-      { address: authority, role: AccountRole.READONLY_SIGNER },
-      ro(SYSTEM),
-      ro(SYSVAR_INSTRUCTIONS),
-      ro(TOKEN),
-    ],
-  };
-}
-function u32le(v: number): number[] {
-  return [v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >> 24) & 255];
-}
-
-async function newCollection(w: World, authority: KeyPairSigner): Promise<Address> {
-  const mint = await generateKeyPairSigner();
-  const ix = createCollectionNft(mint.address, authority.address);
-  const accounts = (ix.accounts ?? []).map((a) =>
-    a.address === mint.address
-      ? { ...a, signer: mint }
-      : a.address === authority.address
-        ? { ...a, signer: authority }
-        : a,
-  );
-  expectOk(await w.h.trySend([computeLimit(400_000), { ...ix, accounts }], authority));
-  return mint.address;
-}
-
-async function newTree(w: World, authority: KeyPairSigner): Promise<TreeCopy> {
-  const tree = await generateKeyPairSigner();
-  const lamports = 10_000_000_000n;
-  const ixs = createTreeInstructions({
-    payer: authority.address,
-    tree: tree.address,
-    shape: SHAPE,
-    lamports,
-  });
-  expectOk(
-    await w.h.trySend(
-      ixs.map((ix) => kit(ix, [authority, tree])),
-      authority,
-    ),
-  );
-  return new TreeCopy(tree.address, address(getTreeConfigAddress(tree.address)));
-}
-
-/** Loads Token Metadata, Bubblegum, Compression and Noop; two collections, two trees, a pool listing the first. */
-async function cnftWorld(): Promise<CnftWorld> {
-  const w = await buildWorld();
-  for (const p of VENDORED_PROGRAMS)
-    if (([TM, BUBBLEGUM, COMPRESSION, NOOP] as string[]).includes(p.programId))
-      w.h.svm.addProgram(address(p.programId), readVendoredProgram(p));
-  const authority = await w.h.wallet(100_000_000_000n);
-  const glass = await newCollection(w, authority);
-  const otherCollection = await newCollection(w, authority);
-  const tree = await newTree(w, authority);
-  const otherTree = await newTree(w, authority);
-  const cnftPool = await createPool(w.h, w.lender, w.currency, "nft-pool", poolSeed++, poolParams(glass));
-  return { ...w, authority, glass, otherCollection, cnftPool, tree, otherTree };
-}
-
-/** Mints a leaf to `owner` into `tree`: into `collection` (verified, MintToCollectionV1), or naming it unverified
- * (MintV1), or outside any (null). */
-async function mintLeaf(
-  w: CnftWorld,
-  opts: { owner?: Address; tree?: TreeCopy; collection?: Address | null; verified?: boolean } = {},
-): Promise<Leaf> {
-  const tree = opts.tree ?? w.tree;
-  const owner = opts.owner ?? w.borrower.address;
-  const collection = opts.collection === undefined ? w.glass : opts.collection;
-  const verified = opts.verified ?? collection !== null;
-  const nonce = tree.leaves.size;
-  const m: MetadataArgsInput = {
-    name: `Glass #${++nameCounter}`,
-    symbol: "GLASS",
-    uri: "https://example.invalid/1.json",
-    sellerFeeBasisPoints: 500,
-    collection,
-    creators: [{ address: w.authority.address, verified: false, share: 100 }],
-  };
-  const ix =
-    verified && collection !== null
-      ? mintToCollectionV1({
-          tree: tree.address,
-          owner,
-          authority: w.authority.address,
-          metadata: { ...m, collection },
-        })
-      : mintV1({ tree: tree.address, owner, authority: w.authority.address, metadata: m });
-  expectOk(await w.h.trySend([computeLimit(400_000), kit(ix, [w.authority])], w.authority));
-  const args = committedArgs(m, verified);
-  const [asset, assetBump] = await getProgramDerivedAddress({
-    programAddress: BUBBLEGUM,
-    seeds: ["asset", enc.encode(tree.address), u64le(BigInt(nonce))],
-  });
-  expect(asset).toBe(getCompressedAssetId(tree.address, BigInt(nonce)));
-  const leaf: Leaf = { tree, nonce, asset, assetBump, args, ...hashesOf(args, m), owner };
-  moved(leaf, owner);
-  expectRoot(w, tree);
-  return leaf;
-}
-
-/** The chain's root of `tree` is the copy's: every leaf is what the test says it is. */
-function expectRoot(w: World, tree: TreeCopy): void {
-  const onChain = readMerkleTree(w.h.data(tree.address));
-  expect(onChain?.root).toBe(dec.decode(tree.root));
-}
-
-async function configBump(tree: Address): Promise<number> {
-  const [, bump] = await getProgramDerivedAddress({ programAddress: BUBBLEGUM, seeds: [enc.encode(tree)] });
-  return bump;
-}
-
-interface TakeOverrides {
-  args?: Uint8Array;
-  proof?: Address[];
-  treeAccount?: Address;
-  bubblegum?: Address;
-  attested?: Address;
-  root?: Uint8Array;
-}
-
-/** TakeLoan of a compressed NFT (LAYOUT.md "Compressed NFTs"): 7 and 9 the tree, 8 the asset id, 13 the tree config,
- * 14 Bubblegum, 15 Compression, 16 Noop, then the proof; data: the terms, root, nonce, proof length, MetadataArgs. */
-async function takeIx(w: CnftWorld, leaf: Leaf, o: TakeOverrides = {}) {
-  const tree = o.treeAccount ?? leaf.tree.address;
-  const ix = await nftLoanIxFor(w, {
-    mint: leaf.asset,
-    account: tree,
-    collection: o.attested ?? w.glass,
-    pool: w.cnftPool,
-  });
-  const accounts = [...(ix.accounts ?? [])].slice(0, 13);
-  accounts[7] = wr(tree);
-  accounts[8] = ro(leaf.asset);
-  accounts[9] = wr(tree);
-  const proof = o.proof ?? leaf.tree.proof(leaf.nonce);
-  accounts.push(
-    ro(address(getTreeConfigAddress(tree))),
-    ro(o.bubblegum ?? BUBBLEGUM),
-    ro(COMPRESSION),
-    ro(NOOP),
-    ...proof.map(ro),
-  );
-  const terms = new Uint8Array(ix.data ?? []);
-  terms[2] = 0;
-  terms[3] = 0;
-  terms[121] = 3; // CompressedNft
-  terms[122] = leaf.assetBump;
-  terms[123] = await configBump(tree);
-  const data = Uint8Array.from([
-    ...terms,
-    ...(o.root ?? leaf.tree.root),
-    ...u64le(BigInt(leaf.nonce)),
-    proof.length,
-    ...(o.args ?? leaf.args),
-  ]);
-  return { ...ix, accounts, data };
-}
-
-/** The tag, root, data hash, creator hash of an ending. */
-function endingData(leaf: Leaf, tag: number, dataHash = leaf.dataHash): Uint8Array {
-  return Uint8Array.from([tag, ...leaf.tree.root, ...dataHash, ...leaf.creatorHash]);
-}
-const CNFT_ACCOUNTS = (leaf: Leaf) => [
-  ro(leaf.tree.config),
-  ro(BUBBLEGUM),
-  ro(COMPRESSION),
-  ro(NOOP),
-  ro(SYSTEM),
-  ...leaf.tree.proof(leaf.nonce).map(ro),
-];
-
-/** Repay: 6 and 7 the tree, 10 the tree config, 11 Bubblegum, 12 Compression, 13 Noop, 14 System, then the proof. */
-async function repayCnftIx(w: CnftWorld, loan: Address, leaf: Leaf, dataHash?: Uint8Array) {
-  const ix = await repayIx(w, loan, w.cnftPool, leaf.tree.address);
-  const accounts = [...(ix.accounts ?? [])];
-  accounts[6] = wr(leaf.tree.address);
-  accounts[7] = wr(leaf.tree.address);
-  accounts.push(...CNFT_ACCOUNTS(leaf));
-  return { ...ix, accounts, data: endingData(leaf, (ix.data ?? [])[0]!, dataHash) };
-}
-
-/** Liquidate: 4 the tree, 5 the pool owner's wallet, 7 the tree config, 8.. as Repay's 11.., then the proof. */
-async function liquidateCnftIx(w: CnftWorld, liquidator: KeyPairSigner, loan: Address, leaf: Leaf) {
-  const ix = await liquidateIx(w, liquidator, loan, w.lender.address, w.cnftPool);
-  const accounts = [...(ix.accounts ?? [])];
-  accounts[4] = wr(leaf.tree.address);
-  accounts[5] = ro(w.lender.address);
-  accounts.push(...CNFT_ACCOUNTS(leaf));
-  return { ...ix, accounts, data: endingData(leaf, (ix.data ?? [])[0]!) };
-}
-
-/** The wire size of a transaction of `ixs` paid by `payer`. */
-async function wireSize(w: World, ixs: Instruction[], payer: KeyPairSigner): Promise<number> {
-  const tx = await pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) => w.h.svm.setTransactionMessageLifetimeUsingLatestBlockhash(m),
-    (m) => appendTransactionMessageInstructions(ixs, m),
-    (m) => signTransactionMessageWithSigners(m),
-  );
-  return getTransactionEncoder().encode(tx).length;
-}
+const E = LENDING_ERROR_CODE;
 
 /** The transaction failed inside Bubblegum's Transfer (called by the lending program): the leaf did not verify
  * against the tree (SPL Account Compression's ConcurrentMerkleTreeError 6001, "Invalid root recomputed from proof"). */
@@ -428,8 +57,8 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     const w = await cnftWorld();
     const a = await mintLeaf(w);
     const b = await mintLeaf(w);
-    const take = await takeIx(w, a);
-    const size = await wireSize(w, [take], w.borrower);
+    const take = await takeCnftIx(w, a);
+    const size = await wireSize(w.h, [take], w.borrower);
     const out = expectOk(await w.h.trySend([take], w.borrower));
     console.log(`cNFT take-loan: ${out.computeUnits} CU, ${size} B (limit 1,232)`);
     expect(size).toBeLessThanOrEqual(1232);
@@ -442,7 +71,7 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     expect(loan.collateralMint).toBe(a.asset);
     expect(loan.collection).toBe(w.glass);
 
-    const takeB = await takeIx(w, b);
+    const takeB = await takeCnftIx(w, b);
     expectOk(await w.h.trySend([takeB], w.borrower));
     moved(b, takeB.loan);
 
@@ -471,7 +100,7 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     expect(loanOf(w, take.loan).status).toBe("Ongoing");
     const repay = await repayCnftIx(w, take.loan, a);
     const repaid = expectOk(await w.h.trySend([repay], w.borrower));
-    console.log(`cNFT repay: ${repaid.computeUnits} CU, ${await wireSize(w, [repay], w.borrower)} B`);
+    console.log(`cNFT repay: ${repaid.computeUnits} CU, ${await wireSize(w.h, [repay], w.borrower)} B`);
     moved(a, w.borrower.address);
     expectRoot(w, w.tree);
     expect(loanOf(w, take.loan).status).toBe("Repaid");
@@ -480,7 +109,7 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     const liquidator = await w.h.wallet();
     const liq = await liquidateCnftIx(w, liquidator, takeB.loan, b);
     const liquidated = expectOk(await w.h.trySend([liq], liquidator));
-    console.log(`cNFT liquidate: ${liquidated.computeUnits} CU, ${await wireSize(w, [liq], liquidator)} B`);
+    console.log(`cNFT liquidate: ${liquidated.computeUnits} CU, ${await wireSize(w.h, [liq], liquidator)} B`);
     moved(b, w.lender.address);
     expectRoot(w, w.tree);
     expect(loanOf(w, takeB.loan).status).toBe("Liquidated");
@@ -493,33 +122,33 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     const other = await mintLeaf(w, { tree: w.otherTree });
 
     const junk = (await generateKeyPairSigner()).address;
-    const wrongProof = await takeIx(w, a, { proof: [junk, ...a.tree.proof(a.nonce).slice(1)] });
+    const wrongProof = await takeCnftIx(w, a, { proof: [junk, ...a.tree.proof(a.nonce).slice(1)] });
     await expectLeafRefused(w, wrongProof, w.borrower);
     expectUntouched(w, wrongProof.loan, a);
 
-    const otherProof = await takeIx(w, a, { proof: w.otherTree.proof(a.nonce) });
+    const otherProof = await takeCnftIx(w, a, { proof: w.otherTree.proof(a.nonce) });
     await expectLeafRefused(w, otherProof, w.borrower);
     expectUntouched(w, otherProof.loan, a);
 
     // the other tree's account with this tree's asset id: the asset id is not that tree's
     await w.h.expectCode(
-      [await takeIx(w, a, { treeAccount: w.otherTree.address })],
+      [await takeCnftIx(w, a, { treeAccount: w.otherTree.address })],
       E.InvalidPda,
       w.borrower,
     );
     // this tree's asset id with the other tree's leaf data and proof: no such leaf in this tree
-    const mixed = await takeIx(w, { ...a, args: other.args }, { proof: w.otherTree.proof(other.nonce) });
+    const mixed = await takeCnftIx(w, { ...a, args: other.args }, { proof: w.otherTree.proof(other.nonce) });
     await expectLeafRefused(w, mixed, w.borrower);
     expectUntouched(w, mixed.loan, a);
 
     const stranger = await w.h.wallet();
     const theirs = await mintLeaf(w, { owner: stranger.address });
-    const notOwned = await takeIx(w, theirs);
+    const notOwned = await takeCnftIx(w, theirs);
     await expectLeafRefused(w, notOwned, w.borrower);
     expectUntouched(w, notOwned.loan, theirs);
 
     // the programs are checked by id
-    await w.h.expectCode([await takeIx(w, a, { bubblegum: junk })], E.InvalidProgramAccount, w.borrower);
+    await w.h.expectCode([await takeCnftIx(w, a, { bubblegum: junk })], E.InvalidProgramAccount, w.borrower);
   }, 120_000);
 
   it("refuses metadata claiming a verified collection the leaf does not commit to, and a collection outside the pool", async () => {
@@ -530,25 +159,25 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     const at = claimed.length - 4 - 34 - 2 - 34; // collection Some { verified, key } before uses, version, creators
     expect(claimed[at]).toBe(1);
     claimed[at + 1] = 1;
-    const lie = await takeIx(w, unverified, { args: claimed });
+    const lie = await takeCnftIx(w, unverified, { args: claimed });
     await expectLeafRefused(w, lie, w.borrower);
     expectUntouched(w, lie.loan, unverified);
     // as it is: not verified
-    await w.h.expectCode([await takeIx(w, unverified)], E.CollectionNotVerified, w.borrower);
+    await w.h.expectCode([await takeCnftIx(w, unverified)], E.CollectionNotVerified, w.borrower);
     // no collection at all
     const loose = await mintLeaf(w, { collection: null });
-    await w.h.expectCode([await takeIx(w, loose)], E.CollectionNotVerified, w.borrower);
+    await w.h.expectCode([await takeCnftIx(w, loose)], E.CollectionNotVerified, w.borrower);
     // a verified collection the pool does not list, attested as itself or as the pool's
     const outside = await mintLeaf(w, { collection: w.otherCollection });
     await w.h.expectCode(
-      [await takeIx(w, outside, { attested: w.otherCollection })],
+      [await takeCnftIx(w, outside, { attested: w.otherCollection })],
       E.CollectionNotInPool,
       w.borrower,
     );
-    await w.h.expectCode([await takeIx(w, outside)], E.CollectionNotInPool, w.borrower);
+    await w.h.expectCode([await takeCnftIx(w, outside)], E.CollectionNotInPool, w.borrower);
     // metadata that does not parse
     await w.h.expectCode(
-      [await takeIx(w, outside, { args: outside.args.slice(0, outside.args.length - 1) })],
+      [await takeCnftIx(w, outside, { args: outside.args.slice(0, outside.args.length - 1) })],
       E.InvalidMetadata,
       w.borrower,
     );
@@ -557,7 +186,7 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
   it("refuses the same leaf in two loans", async () => {
     const w = await cnftWorld();
     const a = await mintLeaf(w);
-    const first = await takeIx(w, a);
+    const first = await takeCnftIx(w, a);
     expectOk(await w.h.trySend([first], w.borrower));
     moved(a, first.loan);
     // Extend does not move a compressed NFT's custody yet: refused (the asset id is no mint), nothing moved
@@ -572,7 +201,7 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     expect(w.h.exists(extend.loan)).toBe(false);
     expectRoot(w, w.tree);
     // a second loan with a fresh proof: the leaf is the first loan's now, the borrower cannot move it
-    const second = await takeIx(w, a);
+    const second = await takeCnftIx(w, a);
     expect(second.loan).not.toBe(first.loan);
     await expectLeafRefused(w, second, w.borrower);
     expectUntouched(w, second.loan, a);
@@ -585,7 +214,7 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
   it("checks the endings' accounts and data against the loan before anything moves", async () => {
     const w = await cnftWorld();
     const a = await mintLeaf(w);
-    const take = await takeIx(w, a);
+    const take = await takeCnftIx(w, a);
     expectOk(await w.h.trySend([take], w.borrower));
     moved(a, take.loan);
     const repay = await repayCnftIx(w, take.loan, a);

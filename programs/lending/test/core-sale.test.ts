@@ -29,10 +29,9 @@ import {
   coreWorld,
   mintAsset,
   newCollection,
-  nextPoolSeed,
   openLoan,
   ownerOf,
-  takeIx,
+  takeCoreIx,
 } from "./support/core-world.ts";
 import { expectOk } from "./support/kit.ts";
 import { MARKET_SO } from "./support/nft-sale-world.ts";
@@ -52,6 +51,7 @@ import {
 const E = LENDING_ERROR_CODE;
 const MORTGAGE_APR_BPS = 1500;
 const SALE_FLAGS = { autoSell: true, mortgage: true, compounding: false };
+let poolSeed = 300n; // the world's Core pool is seed 200
 
 interface SaleWorld extends CoreWorld {
   market: Address;
@@ -394,11 +394,11 @@ describe("auto-sell of a defaulted Core loan (LiquidateSell + SellCoreToBid)", {
       s.lender,
       s.currency,
       "nft-pool",
-      nextPoolSeed(),
+      poolSeed++,
       poolParams(s.coreCollection),
     );
     const asset = await mintAsset(s);
-    const take = await takeIx(s, asset, s.coreCollection, plain);
+    const take = await takeCoreIx(s, asset, s.coreCollection, plain);
     expectOk(await s.h.trySend([take]));
     s.h.advance(30n * DAY);
     const refused = await autoSell(s, { loan: take.loan, asset }, bid);
@@ -459,7 +459,7 @@ describe("mortgage of a listed Core asset (TakeMortgage + the market's BuyCore)"
       s.lender,
       s.currency,
       "nft-pool",
-      nextPoolSeed(),
+      poolSeed++,
       poolParams(lookAlike, { flags: SALE_FLAGS, mortgageAprBps: MORTGAGE_APR_BPS }),
     );
     const forged = await listAsset(s, 100n * ONE);

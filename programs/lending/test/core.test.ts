@@ -8,7 +8,6 @@ import {
   generateKeyPairSigner,
   getAddressEncoder,
   type Instruction,
-  type KeyPairSigner,
   lamports,
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
@@ -17,7 +16,6 @@ import {
   addTransferOracle,
   approvePlugin,
   burn,
-  CORE,
   changeCollectionAuthority,
   createAsset,
   PLUGIN,
@@ -31,87 +29,25 @@ import {
 import {
   type CoreWorld,
   coreWorld,
+  liquidateCoreIx,
   mintAsset,
+  moveCoreIx,
   newCollection,
-  nextPoolSeed,
   type Opened,
   openLoan,
   ownerOf,
-  takeIx,
+  repayCoreIx,
+  takeCoreIx,
 } from "./support/core-world.ts";
 import { expectOk } from "./support/kit.ts";
 import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
-import {
-  bankOf,
-  createPool,
-  DAY,
-  liquidateIx,
-  loanOf,
-  moveLoanIx,
-  otherLenderPool,
-  poolOf,
-  poolParams,
-  repayIx,
-} from "./support/world.ts";
+import { bankOf, createPool, DAY, loanOf, otherLenderPool, poolOf, poolParams } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
 const ro = (a: Address) => ({ address: a, role: AccountRole.READONLY });
 const wr = (a: Address) => ({ address: a, role: AccountRole.WRITABLE });
 
-/** Repay of a Core loan: 6 and 7 the asset, 10 the collection it names now, 11 Core. */
-async function repayCoreIx(w: CoreWorld, loan: Address, asset: Address, collection = w.coreCollection) {
-  const ix = await repayIx(w, loan, w.corePool, asset);
-  const accounts = [...(ix.accounts ?? [])];
-  accounts[6] = wr(asset);
-  accounts[7] = wr(asset);
-  accounts.push(ro(collection), ro(CORE));
-  return { ...ix, accounts };
-}
-
-/** Liquidate of a Core loan: 4 the asset, 5 the pool owner's wallet, 7 the collection, 8 Core. */
-async function liquidateCoreIx(
-  w: CoreWorld,
-  liquidator: KeyPairSigner,
-  loan: Address,
-  asset: Address,
-  collection = w.coreCollection,
-  pool: { pool: Address; bank: Address; owner: Address } = {
-    pool: w.corePool,
-    bank: w.bank,
-    owner: w.lender.address,
-  },
-) {
-  const ix = await liquidateIx(w, liquidator, loan, pool.owner, pool.pool);
-  const accounts = [...(ix.accounts ?? [])];
-  accounts[2] = wr(pool.bank);
-  accounts[4] = wr(asset);
-  accounts[5] = ro(pool.owner);
-  accounts.push(ro(collection), ro(CORE));
-  return { ...ix, accounts };
-}
-
-/** Extend (same pool) or, given a target pool, Refinance of a Core loan: 7, 9 and 10 the asset, then (after the
- * optional whitelist) the collection the asset names and Core. */
-async function moveCoreIx(
-  w: CoreWorld,
-  oldLoan: Address,
-  asset: Address,
-  target?: { pool: Address; bank: Address },
-) {
-  const ix = await moveLoanIx(w, {
-    mint: asset,
-    collection: w.coreCollection,
-    oldLoan,
-    oldPool: w.corePool,
-    target,
-  });
-  const accounts = [...(ix.accounts ?? [])];
-  accounts[7] = wr(asset);
-  accounts[9] = wr(asset);
-  accounts[10] = wr(asset);
-  accounts.push(ro(w.coreCollection), ro(CORE));
-  return { ...ix, accounts };
-}
+let poolSeed = 201n;
 
 /** Repays `repaid` a day on, liquidates `defaulted` after its grace; each asset ends where it must. */
 async function repayOneLiquidateOther(w: CoreWorld, repaid: Opened, defaulted: Opened) {
@@ -144,7 +80,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
   it("take: the loan PDA owns the asset, still in its collection; the borrower cannot transfer, burn, update or delegate it", async () => {
     const w = await coreWorld();
     const asset = await mintAsset(w);
-    const ix = await takeIx(w, asset);
+    const ix = await takeCoreIx(w, asset);
     const borrowerBefore = tokenBalance(w.h, w.borrowerAta);
     const out = expectOk(await w.h.trySend([ix]));
     console.log(`Core take-loan transaction: ${out.computeUnits} CU`);
@@ -226,7 +162,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
     // a real Core collection the pool does not list
     const other = await newCollection(w, w.authority);
     const outsider = await mintAsset(w, other);
-    await expectRefused(w, await takeIx(w, outsider, other), outsider, E.CollectionNotInPool);
+    await expectRefused(w, await takeCoreIx(w, outsider, other), outsider, E.CollectionNotInPool);
 
     // a look-alike: the bytes of a Core collection under another program's ownership, listed by a pool, and an
     // asset (Core's) naming it
@@ -242,7 +178,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
       w.lender,
       w.currency,
       "nft-pool",
-      nextPoolSeed(),
+      poolSeed++,
       poolParams(lookAlike),
     );
     const forged = await mintAsset(w);
@@ -251,20 +187,20 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
     bytes.set(getAddressEncoder().encode(lookAlike), 34); // update authority Collection(lookAlike)
     w.h.svm.setAccount({ ...forgedAccount, address: forged, data: bytes } as never);
     expect(readAsset(w.h.data(forged)).updateAuthority).toBe(lookAlike);
-    await expectRefused(w, await takeIx(w, forged, lookAlike, lookAlikePool), forged, E.InvalidMetadata);
+    await expectRefused(w, await takeCoreIx(w, forged, lookAlike, lookAlikePool), forged, E.InvalidMetadata);
 
     // an asset's bytes under another program's ownership, naming the real collection
     const fake = (await generateKeyPairSigner()).address;
     const realAsset = w.h.svm.getAccount(await mintAsset(w));
     w.h.svm.setAccount({ ...realAsset, address: fake, programAddress: w.authority.address } as never);
-    const fakeIx = await takeIx(w, fake);
+    const fakeIx = await takeCoreIx(w, fake);
     const r = await w.h.trySend([fakeIx]);
     expect(r.customCode).toBe(E.InvalidMetadata);
     expect(w.h.exists(fakeIx.loan)).toBe(false);
 
     // account 13 is not the collection the asset names
     const asset = await mintAsset(w);
-    const wrongCollection = await takeIx(w, asset, w.coreCollection);
+    const wrongCollection = await takeCoreIx(w, asset, w.coreCollection);
     const accounts = [...(wrongCollection.accounts ?? [])];
     accounts[13] = ro(other);
     await expectRefused(w, { ...wrongCollection, accounts }, asset, E.InvalidMetadata);
@@ -278,7 +214,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
         w.authority,
       ),
     );
-    const notOwned = await takeIx(w, someoneElses.address);
+    const notOwned = await takeCoreIx(w, someoneElses.address);
     const r2 = await w.h.trySend([notOwned]);
     expect(r2.customCode).toBe(E.InvalidCollateral);
     expect(ownerOf(w, someoneElses.address)).toBe(stranger.address);
@@ -311,7 +247,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
     expect(
       (await w.h.trySend([transfer(asset, w.coreCollection, w.borrower, friend.address)], w.borrower)).ok,
     ).toBe(false);
-    await expectRefused(w, await takeIx(w, asset), asset, E.CollateralFrozen);
+    await expectRefused(w, await takeCoreIx(w, asset), asset, E.CollateralFrozen);
     // once the delegate thaws it, the loan is taken and the delegate's power is gone (reset to the owner)
     expectOk(
       await w.h.trySend(
@@ -319,7 +255,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
         stranger,
       ),
     );
-    const ix = await takeIx(w, asset);
+    const ix = await takeCoreIx(w, asset);
     expectOk(await w.h.trySend([ix]));
     const refreeze = await w.h.trySend(
       [updatePlugin(asset, w.coreCollection, stranger, { type: PLUGIN.FreezeDelegate, frozen: true })],
@@ -345,7 +281,7 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
         w.borrower,
       ),
     );
-    const ix = await takeIx(w, asset);
+    const ix = await takeCoreIx(w, asset);
     expectOk(await w.h.trySend([ix]));
     expect(
       (await w.h.trySend([transfer(asset, w.coreCollection, delegate, delegate.address)], delegate)).ok,
@@ -403,10 +339,10 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
         ? await newCollection(w, w.authority, collectionPlugins)
         : w.coreCollection;
       const pool = collectionPlugins
-        ? await createPool(w.h, w.lender, w.currency, "nft-pool", nextPoolSeed(), poolParams(collection))
+        ? await createPool(w.h, w.lender, w.currency, "nft-pool", poolSeed++, poolParams(collection))
         : w.corePool;
       const asset = await mintAsset(w, collection, assetPlugins);
-      const ix = await takeIx(w, asset, collection, pool);
+      const ix = await takeCoreIx(w, asset, collection, pool);
       if (code === null) {
         expectOk(await w.h.trySend([ix]));
         expect(ownerOf(w, asset), what).toBe(ix.loan);
@@ -424,11 +360,11 @@ describe("loans against Metaplex Core assets (the real Core program)", { timeout
       w.lender,
       w.currency,
       "nft-pool",
-      nextPoolSeed(),
+      poolSeed++,
       poolParams(hooked),
     );
     const asset = await mintAsset(w, hooked);
-    await expectRefused(w, await takeIx(w, asset, hooked, hookedPool), asset, E.UnsafeCollateral);
+    await expectRefused(w, await takeCoreIx(w, asset, hooked, hookedPool), asset, E.UnsafeCollateral);
   });
 
   it("repay and liquidate after the collection's update authority changed", async () => {

@@ -1,239 +1,40 @@
 // Loans against programmable NFTs (pNFT), escrowless, through the real Token Metadata and Token Auth Rules programs
 // (the vendored binaries at their mainnet ids): the pNFT stays in the borrower's token account, delegated to the
 // loan PDA and locked for the loan's life; Repay unlocks and revokes; Liquidate transfers it to the pool owner.
-import {
-  createOrUpdateRuleSetTransactions,
-  createProgrammableNftV1,
-  getAssociatedTokenAddress,
-  getDemoRuleSetOperations,
-  getRuleSetAddress,
-  getTokenRecordAddress,
-  mintProgrammableNftV1,
-  type RuleV2,
-  readVendoredProgram,
-  transferProgrammableNftV1,
-  VENDORED_PROGRAMS,
-  verifyCollectionV1,
-} from "@cistern/localnet";
+import { createProgrammableNftV1, type RuleV2, transferProgrammableNftV1 } from "@cistern/localnet";
 import { LENDING_ERROR_CODE } from "@cistern/sdk";
 import {
   AccountRole,
-  type AccountSignerMeta,
   type Address,
   address,
   generateKeyPairSigner,
   getAddressDecoder,
-  getAddressEncoder,
-  getProgramDerivedAddress,
   type Instruction,
   type KeyPairSigner,
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { computeLimit, expectOk, kit } from "./support/kit.ts";
 import {
-  buildWorld,
-  createPool,
-  DAY,
-  liquidateIx,
-  loanOf,
-  moveLoanIx,
-  nftLoanIxFor,
-  otherLenderPool,
-  poolParams,
-  repayIx,
-  type World,
-} from "./support/world.ts";
+  AUTH_RULES,
+  liquidatePnftIx,
+  meta,
+  mintPnft,
+  movePnftIx,
+  type Pnft,
+  pnftWorld,
+  repayPnftIx,
+  SYSTEM,
+  SYSVAR_INSTRUCTIONS,
+  signs,
+  TM,
+  takePnftIx,
+  W,
+} from "./support/pnft-world.ts";
+import { DAY, loanOf, otherLenderPool, type World } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
-const TM = address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
-const AUTH_RULES = address("auth9SigNpDKz4sJJ1DfCTuZrZNSAgh9sFD3rboVmgg");
-const SYSVAR_INSTRUCTIONS = address("Sysvar1nstructions1111111111111111111111111");
-const SYSTEM = address("11111111111111111111111111111111");
-const ATA_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
+const TOKEN = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 const dec = getAddressDecoder();
-const enc = getAddressEncoder();
-
-async function pda(seeds: (string | Address)[]): Promise<[Address, number]> {
-  const [a, bump] = await getProgramDerivedAddress({
-    programAddress: TM,
-    seeds: seeds.map((s) => (s.length >= 32 && !s.includes("_") ? enc.encode(s as Address) : s)),
-  });
-  return [a, bump];
-}
-
-interface Pnft {
-  mint: Address;
-  collection: Address;
-  ruleSet: Address;
-  token: Address;
-  metadata: [Address, number];
-  edition: [Address, number];
-  record: [Address, number];
-}
-
-interface PnftWorld extends World {
-  authority: KeyPairSigner;
-  ruleSet: Address;
-  pnftCollection: Address;
-  pnftPool: Address;
-}
-
-let poolSeed = 100n;
-
-/** Loads Token Metadata and Token Auth Rules, creates a rule set allowing `allowed` (the lending program by
- * default), a sized pNFT collection and an nft-pool listing it. */
-async function pnftWorld(
-  allowed?: Address[],
-  rules: (program: Address) => Record<string, RuleV2> = () => ({}),
-): Promise<PnftWorld> {
-  const w = await buildWorld();
-  for (const p of VENDORED_PROGRAMS.slice(0, 2))
-    w.h.svm.addProgram(address(p.programId), readVendoredProgram(p));
-  const authority = await w.h.wallet(100_000_000_000n);
-  const name = "storm-petrels";
-  for (const tx of createOrUpdateRuleSetTransactions({
-    owner: authority.address,
-    name,
-    operations: { ...getDemoRuleSetOperations(allowed ?? [w.program]), ...rules(w.program) },
-  }))
-    expectOk(await w.h.trySend([computeLimit(1_400_000), ...tx.map((ix) => kit(ix, [authority]))]));
-  const ruleSet = address(getRuleSetAddress(authority.address, name));
-  const collection = await generateKeyPairSigner();
-  expectOk(
-    await w.h.trySend(
-      [
-        computeLimit(1_400_000),
-        kit(
-          createProgrammableNftV1({
-            mint: collection.address,
-            authority: authority.address,
-            ruleSet,
-            data: {
-              name: "Storm Petrels",
-              symbol: "PETREL",
-              uri: "https://example.invalid/c.json",
-              sellerFeeBasisPoints: 500,
-              creators: [{ address: authority.address, verified: true, share: 100 }],
-              collection: null,
-              collectionSize: 0n,
-            },
-          }),
-          [authority, collection],
-        ),
-        kit(
-          mintProgrammableNftV1({
-            mint: collection.address,
-            authority: authority.address,
-            owner: authority.address,
-            ruleSet,
-          }),
-          [authority],
-        ),
-      ],
-      authority,
-    ),
-  );
-  const pnftPool = await createPool(
-    w.h,
-    w.lender,
-    w.currency,
-    "nft-pool",
-    poolSeed++,
-    poolParams(collection.address),
-  );
-  return { ...w, authority, ruleSet, pnftCollection: collection.address, pnftPool };
-}
-
-/** A pNFT of `collection` (verified) held by the borrower. */
-async function mintPnft(
-  w: PnftWorld,
-  collection = w.pnftCollection,
-  owner = w.borrower.address,
-): Promise<Pnft> {
-  const mint = await generateKeyPairSigner();
-  const a = w.authority;
-  expectOk(
-    await w.h.trySend(
-      [
-        computeLimit(1_400_000),
-        kit(
-          createProgrammableNftV1({
-            mint: mint.address,
-            authority: a.address,
-            ruleSet: w.ruleSet,
-            data: {
-              name: "Petrel",
-              symbol: "PETREL",
-              uri: "https://example.invalid/p.json",
-              sellerFeeBasisPoints: 500,
-              creators: [{ address: a.address, verified: true, share: 100 }],
-              collection,
-              collectionSize: null,
-            },
-          }),
-          [a, mint],
-        ),
-        kit(mintProgrammableNftV1({ mint: mint.address, authority: a.address, owner, ruleSet: w.ruleSet }), [
-          a,
-        ]),
-        kit(verifyCollectionV1({ mint: mint.address, collectionMint: collection, authority: a.address }), [
-          a,
-        ]),
-      ],
-      a,
-    ),
-  );
-  const token = address(getAssociatedTokenAddress(owner, mint.address));
-  return {
-    mint: mint.address,
-    collection,
-    ruleSet: w.ruleSet,
-    token,
-    metadata: await pda(["metadata", TM, mint.address]),
-    edition: await pda(["metadata", TM, mint.address, "edition"]),
-    record: await pda(["metadata", TM, mint.address, "token_record", token]),
-  };
-}
-
-const meta = (a: Address, role = AccountRole.READONLY) => ({ address: a, role });
-const signs = (
-  who: KeyPairSigner,
-  role: AccountRole.READONLY_SIGNER | AccountRole.WRITABLE_SIGNER,
-): AccountSignerMeta => ({
-  address: who.address,
-  role,
-  signer: who,
-});
-const W = AccountRole.WRITABLE;
-
-/** The pNFT block (custody.h): mint, metadata, edition, token record, sysvar instructions, Token Metadata, Token
- * Auth Rules, rule set, system program. */
-function block(n: Pnft) {
-  return [
-    meta(n.mint),
-    meta(n.metadata[0], W),
-    meta(n.edition[0]),
-    meta(n.record[0], W),
-    meta(SYSVAR_INSTRUCTIONS),
-    meta(TM),
-    meta(AUTH_RULES),
-    meta(n.ruleSet),
-    meta(SYSTEM),
-  ];
-}
-
-async function takeIx(w: PnftWorld, n: Pnft, pool = w.pnftPool) {
-  const ix = await nftLoanIxFor(w, { mint: n.mint, account: n.token, collection: n.collection, pool });
-  const accounts = [...(ix.accounts ?? [])];
-  accounts[7] = meta(n.token, W); // the custody: the borrower's own token account
-  accounts.splice(14, 0, ...block(n), meta(w.lender.address)); // 23: the pool owner, Liquidate's receiver
-  const data = new Uint8Array(ix.data ?? []);
-  data[2] = 0;
-  data[121] = 1; // ProgrammableNft
-  data[122] = n.edition[1];
-  data[123] = n.record[1];
-  return { ...ix, accounts, data };
-}
 
 function tokenAccount(w: World, a: Address) {
   const d = w.h.svm.getAccount(a);
@@ -273,7 +74,7 @@ function unlockBy(n: Pnft, who: KeyPairSigner, owner: Address): Instruction {
       signs(who, AccountRole.WRITABLE_SIGNER),
       meta(SYSTEM),
       meta(SYSVAR_INSTRUCTIONS),
-      meta(address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")),
+      meta(TOKEN),
       meta(AUTH_RULES),
       meta(n.ruleSet),
     ],
@@ -296,7 +97,7 @@ function revokeBy(n: Pnft, who: KeyPairSigner, delegate: Address): Instruction {
       signs(who, AccountRole.WRITABLE_SIGNER),
       meta(SYSTEM),
       meta(SYSVAR_INSTRUCTIONS),
-      meta(address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")),
+      meta(TOKEN),
       meta(AUTH_RULES),
       meta(n.ruleSet),
     ],
@@ -315,69 +116,13 @@ function splBurn(n: Pnft, who: KeyPairSigner): Instruction {
   };
 }
 
-/** Liquidate of a pNFT loan: 4 the borrower's token account, 5 the pool owner's associated token account, the pNFT
- * block, then the borrower, the pool owner, its token record, the ATA program, the loan's ATA and its record. */
-async function liquidatePnftIx(
-  w: PnftWorld,
-  liquidator: KeyPairSigner,
-  loan: Address,
-  n: Pnft,
-  pool: { pool: Address; bank: Address; owner: Address } = {
-    pool: w.pnftPool,
-    bank: w.bank,
-    owner: w.lender.address,
-  },
-) {
-  const dest = address(getAssociatedTokenAddress(pool.owner, n.mint));
-  const destRecord = address(getTokenRecordAddress(n.mint, dest));
-  const liq = await liquidateIx(w, liquidator, loan, dest, pool.pool);
-  const accounts = [...(liq.accounts ?? [])];
-  accounts[2] = meta(pool.bank, W);
-  accounts[4] = meta(n.token, W);
-  accounts[5] = meta(dest, W);
-  const via = address(getAssociatedTokenAddress(loan, n.mint));
-  const viaRecord = address(getTokenRecordAddress(n.mint, via));
-  accounts.push(
-    ...block(n),
-    meta(w.borrower.address),
-    meta(pool.owner),
-    meta(destRecord, W),
-    meta(ATA_PROGRAM),
-    meta(via, W),
-    meta(viaRecord, W),
-  );
-  return { ...liq, accounts, dest, destRecord };
-}
-
-/** Extend (same pool) or, given a target, Refinance of a pNFT loan: 7 and 9 the borrower's token account, then
- * (after the optional whitelist) the pNFT block and the new pool owner's wallet. */
-async function movePnftIx(
-  w: PnftWorld,
-  n: Pnft,
-  oldLoan: Address,
-  target?: { pool: Address; bank: Address; lender: KeyPairSigner },
-) {
-  const ix = await moveLoanIx(w, {
-    mint: n.mint,
-    collection: n.collection,
-    oldLoan,
-    oldPool: w.pnftPool,
-    target,
-  });
-  const accounts = [...(ix.accounts ?? [])];
-  accounts[7] = meta(n.token, W);
-  accounts[9] = meta(n.token, W);
-  accounts.push(...block(n), meta((target?.lender ?? w.lender).address));
-  return { ...ix, accounts };
-}
-
 describe("loans against programmable NFTs (real Token Metadata and Token Auth Rules)", {
   timeout: 60_000,
 }, () => {
   it("take: the pNFT stays in the borrower's account, delegated to the loan PDA and locked; the borrower can move, unlock, revoke or burn nothing", async () => {
     const w = await pnftWorld();
     const n = await mintPnft(w);
-    const ix = await takeIx(w, n);
+    const ix = await takePnftIx(w, n);
     const out = expectOk(await w.h.trySend([computeLimit(400_000), ix]));
     console.log(`pNFT take-loan transaction: ${out.computeUnits} CU`);
     expect(out.computeUnits).toBeLessThanOrEqual(250_000n);
@@ -419,14 +164,11 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
   it("repay: unlocked and the delegate revoked; the pNFT is the borrower's again", async () => {
     const w = await pnftWorld();
     const n = await mintPnft(w);
-    const ix = await takeIx(w, n);
+    const ix = await takePnftIx(w, n);
     expectOk(await w.h.trySend([computeLimit(400_000), ix]));
     w.h.advance(DAY);
-    const repay = await repayIx(w, ix.loan, w.pnftPool, n.token);
-    const accounts = [...(repay.accounts ?? [])];
-    accounts[6] = meta(n.token, W);
-    accounts.push(...block(n));
-    const out = expectOk(await w.h.trySend([computeLimit(400_000), { ...repay, accounts }]));
+    const repay = await repayPnftIx(w, ix.loan, n);
+    const out = expectOk(await w.h.trySend([computeLimit(400_000), repay]));
     console.log(`pNFT repay transaction: ${out.computeUnits} CU`);
     expect(loanOf(w, ix.loan).status).toBe("Repaid");
     expect(tokenAccount(w, n.token)).toMatchObject({ owner: w.borrower.address, amount: 1n });
@@ -455,7 +197,7 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
   it("liquidate: unlocked and transferred by the loan PDA to the pool owner, through the rule set", async () => {
     const w = await pnftWorld();
     const n = await mintPnft(w);
-    const ix = await takeIx(w, n);
+    const ix = await takePnftIx(w, n);
     expectOk(await w.h.trySend([computeLimit(400_000), ix]));
     w.h.advance(30n * DAY);
     const liquidator = await w.h.wallet();
@@ -471,7 +213,7 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
   it("extend and refinance: the delegate and lock pass from the old loan PDA to the new one (the rule set asked again); then it ends as any loan", async () => {
     const w = await pnftWorld();
     const n = await mintPnft(w);
-    const take = await takeIx(w, n);
+    const take = await takePnftIx(w, n);
     expectOk(await w.h.trySend([computeLimit(400_000), take]));
     w.h.advance(DAY);
     const extend = await movePnftIx(w, n, take.loan);
@@ -518,7 +260,7 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
       ["owner's transfer refused", secondHop],
     ] as const) {
       const n = await mintPnft(w);
-      const ix = await takeIx(w, n);
+      const ix = await takePnftIx(w, n);
       const out = await w.h.trySend([computeLimit(400_000), ix]);
       expect(out.ok, what).toBe(false);
       // refused by Token Auth Rules' Validate, which the lending program invoked after the Delegate and Lock
@@ -534,7 +276,7 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
     // the demo rule set: the loan is taken within the budget
     const w = await pnftWorld();
     const n = await mintPnft(w);
-    const out = expectOk(await w.h.trySend([computeLimit(400_000), await takeIx(w, n)]));
+    const out = expectOk(await w.h.trySend([computeLimit(400_000), await takePnftIx(w, n)]));
     expect(out.computeUnits).toBeLessThanOrEqual(250_000n);
   });
 
@@ -542,7 +284,7 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
     // the rule set lets no program hold a delegate: a clean refusal at TakeLoan, nothing created
     const strict = await pnftWorld([SYSTEM]);
     const a = await mintPnft(strict);
-    const refused = await takeIx(strict, a);
+    const refused = await takePnftIx(strict, a);
     const r1 = await strict.h.trySend([computeLimit(400_000), refused]);
     expect(r1.ok).toBe(false);
     expect(strict.h.svm.getAccount(refused.loan).exists).toBe(false);
@@ -577,14 +319,14 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
       ),
     );
     const outsider = await mintPnft(w, other.address);
-    const r2 = await w.h.trySend([computeLimit(400_000), await takeIx(w, outsider, w.pnftPool)]);
+    const r2 = await w.h.trySend([computeLimit(400_000), await takePnftIx(w, outsider, w.pnftPool)]);
     expect(r2.customCode).toBe(E.CollectionNotInPool);
 
     // the same pNFT pledged twice: the second loan meets the first loan's delegate and lock
     const n = await mintPnft(w);
-    const first = await takeIx(w, n);
+    const first = await takePnftIx(w, n);
     expectOk(await w.h.trySend([computeLimit(400_000), first]));
-    const second = await takeIx(w, n);
+    const second = await takePnftIx(w, n);
     const r3 = await w.h.trySend([computeLimit(400_000), second]);
     expect(r3.ok).toBe(false);
     expect(w.h.svm.getAccount(second.loan).exists).toBe(false);

@@ -53,10 +53,12 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
   const oracle = await loadOracleKeypair(config.oracleKeypairPath, config.generateOracleKeypair);
   const clock = app.chainClock;
   const issued = createIssuedMessageStore(app.db);
+  const lendingVenue = createLendingVenueReader(app.rpc, app.config, programId)!;
   const lookupTable = createProtocolLookupTable({
     rpcUrl: app.rpc.url,
     programId,
     authority: oracle.address,
+    venueAddresses: async () => (await lendingVenue.tableAddresses?.()) ?? [],
   });
   return {
     app,
@@ -75,7 +77,7 @@ export async function createTxContext(app: AppContext, config: TxConfig): Promis
       issued,
       lookupTable: () => lookupTable.get(),
     }),
-    lendingVenue: createLendingVenueReader(app.rpc, app.config, programId)!,
+    lendingVenue,
     swapVenue:
       config.swapVenue.kind === "local"
         ? createLocalSwapVenue(app.rpc, programId)

@@ -15,6 +15,7 @@ import {
 import {
   type Address,
   getTransactionDecoder,
+  type Instruction,
   type KeyPairSigner,
   partiallySignTransaction,
 } from "@solana/kit";
@@ -72,7 +73,9 @@ export async function getProtocolTableAddresses(programId: Address): Promise<Add
 export interface ProtocolLookupTable {
   /** The table, or null while none is on the chain (transactions then load nothing). */
   get(): Promise<LookupTable | null>;
-  /** Looks again at the next get (after the table was created). */
+  /** Every address the table should hold: the protocol's (getProtocolTableAddresses) and the lending venue's. */
+  wanted(): Promise<Address[]>;
+  /** Looks again at the next get (after the table was created or extended). */
   invalidate(): void;
 }
 
@@ -80,14 +83,22 @@ export function createProtocolLookupTable(input: {
   rpcUrl: string;
   programId: Address;
   authority: Address;
+  /** The lending venue's accounts its pulls repeat (marginfi's program, group, banks, vaults, oracles). */
+  venueAddresses?: () => Promise<Address[]>;
   now?: () => number;
 }): ProtocolLookupTable {
   const now = input.now ?? (() => Date.now() / 1000);
   let found: LookupTable | null = null;
   let missingSince = -Infinity;
   let pending: Promise<LookupTable | null> | undefined;
+  async function wanted(): Promise<Address[]> {
+    const venue = input.venueAddresses ? await input.venueAddresses() : [];
+    return [...new Set([...(await getProtocolTableAddresses(input.programId)), ...venue])];
+  }
+  /** Of the oracle's tables holding every protocol address, the one holding the most of the venue's too. */
   async function read(): Promise<LookupTable | null> {
-    const wanted = await getProtocolTableAddresses(input.programId);
+    const base = await getProtocolTableAddresses(input.programId);
+    const all = await wanted();
     const r = await requireJsonRpc<{ pubkey: string; account: { data: [string, string] } }[]>(
       input.rpcUrl,
       "getProgramAccounts",
@@ -101,12 +112,15 @@ export function createProtocolLookupTable(input: {
         },
       ],
     );
+    let best: { table: LookupTable; held: number } | null = null;
     for (const { pubkey, account } of r) {
       const data = new Uint8Array(Buffer.from(account.data[0], "base64"));
       const addresses = decodeLookupTableAddresses(data) as Address[];
-      if (wanted.every((a) => addresses.includes(a))) return { address: address(pubkey), addresses };
+      if (!base.every((a) => addresses.includes(a))) continue;
+      const held = all.filter((a) => addresses.includes(a)).length;
+      if (best === null || held > best.held) best = { table: { address: address(pubkey), addresses }, held };
     }
-    return null;
+    return best?.table ?? null;
   }
   return {
     async get() {
@@ -121,6 +135,7 @@ export function createProtocolLookupTable(input: {
       if (found === null) missingSince = now();
       return found;
     },
+    wanted,
     invalidate() {
       found = null;
       missingSince = -Infinity;
@@ -128,40 +143,54 @@ export function createProtocolLookupTable(input: {
   };
 }
 
+/** Addresses one ExtendLookupTable carries in a transaction that also creates the table (both keys signing). */
+const ADDRESSES_PER_EXTENSION = 20;
+
 /**
- * Creates the protocol's lookup table when the chain has none: CreateLookupTable with the oracle key as its
- * authority (so every API process finds the same table by it) and `payer` (a keeper) paying, then one
- * ExtendLookupTable with the protocol addresses, in one transaction both sign. Returns the table's address, or null
- * when one already stands.
+ * Makes the protocol's lookup table hold every address it should (ProtocolLookupTable.wanted): creates it when the
+ * chain has none (CreateLookupTable with the oracle key as its authority, so every API process finds the same table
+ * by it, `payer` (a keeper) paying, with the first addresses), and extends it with what it lacks (a lending venue
+ * configured since, or the rest of a long list), 20 addresses a transaction, payer and oracle signing. Returns the
+ * table's address, or null when the table already held everything.
  */
 export async function ensureProtocolLookupTable(
   tx: TxContext,
   payer: KeyPairSigner,
 ): Promise<Address | null> {
-  if ((await tx.lookupTable.get()) !== null) return null;
-  const recentSlot = await newestSlotHashesSlot(tx.app.rpc.url);
+  const wanted = await tx.lookupTable.wanted();
+  const standing = await tx.lookupTable.get();
+  const missing = wanted.filter((a) => !standing?.addresses.includes(a));
+  if (missing.length === 0) return null;
   const authority = tx.oracle.address;
-  const { table, bump } = await findLookupTableAddress(authority, recentSlot);
-  const built = await tx.factory.build({
-    feePayer: payer.address,
-    groups: [
-      [
-        createLookupTableInstruction({ table, authority, payer: payer.address, recentSlot, bump }),
-        extendLookupTableInstruction({
-          table,
-          authority,
-          payer: payer.address,
-          addresses: await getProtocolTableAddresses(tx.programId),
-        }),
+  let table = standing?.address;
+  let create: Instruction[] = [];
+  if (table === undefined) {
+    const recentSlot = await newestSlotHashesSlot(tx.app.rpc.url);
+    const found = await findLookupTableAddress(authority, recentSlot);
+    table = found.table;
+    create = [
+      createLookupTableInstruction({ table, authority, payer: payer.address, recentSlot, bump: found.bump }),
+    ];
+  }
+  for (let at = 0; at < missing.length; at += ADDRESSES_PER_EXTENSION) {
+    const addresses = missing.slice(at, at + ADDRESSES_PER_EXTENSION);
+    const built = await tx.factory.build({
+      feePayer: payer.address,
+      groups: [
+        [
+          ...(at === 0 ? create : []),
+          extendLookupTableInstruction({ table, authority, payer: payer.address, addresses }),
+        ],
       ],
-    ],
-    options: getPriorityFeeOptions(),
-    needsOracle: false,
-  });
-  const unsigned = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
-  const signed = await partiallySignTransaction([payer.keyPair, tx.oracle.keyPair], unsigned);
-  const sent = await submitAndConfirm(tx, signed, built.lastValidBlockHeight);
-  if (sent.result === null) throw new Error(sent.error?.message ?? "the lookup table was not created");
+      options: getPriorityFeeOptions(),
+      needsOracle: false,
+    });
+    const unsigned = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
+    const signed = await partiallySignTransaction([payer.keyPair, tx.oracle.keyPair], unsigned);
+    const sent = await submitAndConfirm(tx, signed, built.lastValidBlockHeight);
+    if (sent.result === null)
+      throw new Error(sent.error?.message ?? "the lookup table was not created or extended");
+  }
   tx.lookupTable.invalidate();
   return table;
 }

@@ -44,15 +44,16 @@ export async function startLiquidationKeeper(
     "keeper",
   );
   await fundServiceKey(app, tx, signer, "liquidation keeper");
-  // the accounts long loan transactions load (a pNFT take-loan with a venue pull): created once per deployment
+  // the accounts long loan transactions load (a pNFT take-loan with a venue pull): created once per deployment,
+  // extended when it lacks some (a lending venue configured since)
   await ensureProtocolLookupTable(tx, signer).then(
     (table) => {
-      if (table !== null) app.log.info({ table }, "the protocol's address lookup table was created");
+      if (table !== null) app.log.info({ table }, "the protocol's address lookup table was created or extended");
     },
     (error: unknown) =>
       app.log.warn(
         { err: error },
-        "the protocol's address lookup table could not be created; next start retries",
+        "the protocol's address lookup table could not be created or extended; next start retries",
       ),
   );
   const keeper = createLiquidationKeeper(tx, signer, app.log);

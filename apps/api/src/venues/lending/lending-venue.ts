@@ -49,4 +49,9 @@ export interface LendingVenueReader {
   reserve(mint: Address): Promise<{ venueProgram: Address; reserve: Address; rateBps: number } | null>;
   /** The bank's position in the reserve of `mint` (shares 0 when it has none yet); null without a reserve. */
   delegation(bank: Address, mint: Address, nowSeconds: number): Promise<BankDelegation | null>;
+  /**
+   * The venue's accounts that every pull from it names whichever bank pulls (its program, group, reserves and their
+   * vaults and price accounts): the protocol lookup table holds them. None when absent.
+   */
+  tableAddresses?(): Promise<Address[]>;
 }

@@ -99,6 +99,21 @@ export function createMarginfiLendingVenue(
         marginfi,
       };
     },
+    async tableAddresses() {
+      // what TakeLoan's pull through marginfi names besides the bank's own position (LAYOUT.md, TakeLoan)
+      const out: Address[] = [options.programId, options.group];
+      for (const mint of options.bankByMint.keys()) {
+        const found = await readBank(mint);
+        if (found === null) continue;
+        out.push(
+          found.address,
+          found.bank.liquidityVault,
+          (await marginfiVaultAuthority(options.programId, found.address))[0],
+          await marginfiOracleAccount(found.bank),
+        );
+      }
+      return out;
+    },
   };
 }
 
