@@ -23,7 +23,7 @@ import {
   DEMO_CORE_COLLECTION,
   writeCatalogWithAllStandards,
 } from "../../api/test/helpers/nft-standards-catalog.ts";
-import { sendAsAdmin } from "../../api/test/tx/support/tx-world.ts";
+import { nftPoolUpdateBody, sendAsAdmin } from "../../api/test/tx/support/tx-world.ts";
 import { getAccountData, getTokenBalance, parseShownUsdc } from "./chain-reads.ts";
 import { launchChromium, makeTempDir, removeDir, TEST_OUTPUT_DIR } from "./harness.ts";
 import {
@@ -99,29 +99,19 @@ beforeAll(async () => {
   const pools = (await (await fetch(`${stack.apiUrl}/pool/get-by-owner?owner=${owner}`)).json()) as {
     pools: { pubkey: string }[];
   };
-  await sendThroughApi(stack, lenderKey, "/nft/update-pool", {
-    pool: pools.pools[0]!.pubkey,
-    owner,
-    enableMortgage: true,
-    param: {
+  await sendThroughApi(
+    stack,
+    lenderKey,
+    "/nft/update-pool",
+    nftPoolUpdateBody({
+      pool: pools.pools[0]!.pubkey,
+      owner,
       apr: 3650,
-      loanApr: 3650,
-      mortgageApr: 1500,
       limits: NFT_POOL_LIMITS,
-      conditions: {
-        minAge: "0",
-        minLoan: "0",
-        minVolume: "0",
-        liquidationThreshold: 0,
-        isEnabled: 0,
-        isWhitelistEnabled: 0,
-        whitelist: "11111111111111111111111111111111",
-        whitelistAddresses: [],
-      },
-      liquidation: { isAutoSellEnabled: false, loanLiquidation: 1000, mortgageLiquidation: 2000 },
-      collections: [{ collection: KOI, collectionLtv: 5000, exposure: 10000 }],
-    },
-  });
+      collections: [KOI],
+      mortgageApr: 1500,
+    }),
+  );
   // a bidder wants any Koi for 100 USDC; a seller lists one for 60 USDC
   const market = await marketProgram();
   const bidder = bidderKey.publicKey.toBase58() as Address;

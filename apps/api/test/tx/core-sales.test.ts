@@ -25,6 +25,7 @@ import {
   advanceClock,
   buildSignSend,
   fundedWallet,
+  nftPoolUpdateBody,
   post,
   sendAsAdmin,
   startTxWorld,
@@ -110,30 +111,15 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
     const updated = await buildSignSend(
       w.app,
       "/nft/update-pool",
-      {
+      nftPoolUpdateBody({
         pool,
         owner: lender.address,
-        enableMortgage: true,
-        enableAutoSell: true,
-        param: {
-          apr: 2000,
-          loanApr: 2000,
-          mortgageApr: 1500,
-          limits: TEST_POOL_LIMITS,
-          conditions: {
-            minAge: "0",
-            minLoan: "0",
-            minVolume: "0",
-            liquidationThreshold: 0,
-            isEnabled: 0,
-            isWhitelistEnabled: 0,
-            whitelist: "11111111111111111111111111111111",
-            whitelistAddresses: [],
-          },
-          liquidation: { isAutoSellEnabled: true, loanLiquidation: 1000, mortgageLiquidation: 2000 },
-          collections,
-        },
-      },
+        apr: 2000,
+        limits: TEST_POOL_LIMITS,
+        collections: [KOI],
+        mortgageApr: 1500,
+        autoSell: true,
+      }),
       [lender],
     );
     expect(updated.sent.error).toBeUndefined();
