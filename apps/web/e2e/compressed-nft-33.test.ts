@@ -177,7 +177,10 @@ describe("loans against compressed NFTs (#33)", () => {
       .first();
     await row.waitFor({ timeout: 30_000 });
     expect(await row.getByTestId("loan-standard").textContent()).toContain("Compressed NFT");
+    // Repay only, and why: the program moves no compressed NFT to a new loan (no Extend, move or instant sell)
+    expect(await row.getByRole("button", { name: "Extend" }).count()).toBe(0);
     expect(await row.getByTestId("instant-sell").count()).toBe(0);
+    expect(await row.getByTestId("repay-only-why").textContent()).toContain("can only be repaid for now");
     await shot(borrower, "33-loans-cnft-1280");
   }, 120_000);
 

@@ -110,10 +110,13 @@ function assertOptions(options: BootstrapClusterOptions): Uint8Array {
 export async function bootstrapCluster(options: BootstrapClusterOptions): Promise<BootstrapClusterResult> {
   const log = options.log ?? (() => {});
   const programBytes = assertOptions(options);
+  // the lending program's id is its key file's, read below: failures name lending errors from then on
+  let lendingProgramId: Address | undefined;
   const chain: ChainClient = createChainClient({
     rpcUrl: options.rpcUrl,
     wsUrl: options.wsUrl,
     cluster: options.cluster,
+    lendingProgramId: () => lendingProgramId,
   });
   await chain.assertReachable();
   if (options.demo) await assertDemoMints(chain);
@@ -121,6 +124,7 @@ export async function bootstrapCluster(options: BootstrapClusterOptions): Promis
   const dataDir = resolve(options.dataDir);
   mkdirSync(getKeysDir(dataDir), { recursive: true, mode: 0o700 });
   const keys = await loadOrCreateClusterKeys(dataDir);
+  lendingProgramId = keys.program.address;
   log(`admin ${keys.admin.address}, oracle ${keys.oracle.address}, treasury ${keys.treasury.address}`);
 
   if (options.cluster === "localnet") {

@@ -54,7 +54,16 @@ export interface ChainClient {
  *   localnet "processed", as it is one node with no forks (what it processed is never rolled back), so a
  *   transaction need not wait for its slot to end
  */
-export function createChainClient(input: { rpcUrl: string; wsUrl: string; cluster: Cluster }): ChainClient {
+export function createChainClient(input: {
+  rpcUrl: string;
+  wsUrl: string;
+  cluster: Cluster;
+  /**
+   * The lending program's id once known: a failed transaction names a lending error only when the logs show that
+   * program failing (another program's custom code, marginfi's 6017 say, is described as it is).
+   */
+  lendingProgramId?: () => Address | undefined;
+}): ChainClient {
   const commitment = input.cluster === "localnet" ? "processed" : "confirmed";
   const rpc = createSolanaRpc(input.rpcUrl);
   const rpcSubscriptions = createSolanaRpcSubscriptions(input.wsUrl);
@@ -99,8 +108,12 @@ export function createChainClient(input: { rpcUrl: string; wsUrl: string; cluste
         return await transport.sendInstructions(instructions, feePayer);
       } catch (cause) {
         const programAddress = instructions[0]?.programAddress;
-        const lending = decodeLendingError(cause);
-        const reason = lending ? `${lending.name} (${lending.code}): ${lending.message}` : describe(cause);
+        const lendingProgram = input.lendingProgramId?.();
+        const lending =
+          lendingProgram === undefined ? null : decodeLendingError(cause, { programAddress: lendingProgram });
+        const reason = lending
+          ? `${lending.name} (${lending.code}): ${lending.message}`
+          : (describeProgramFailure(cause) ?? describe(cause));
         throw new BootstrapError(
           BOOTSTRAP_ERROR.TRANSACTION_FAILED,
           `${what} failed (program ${programAddress}): ${reason}`,
@@ -136,6 +149,24 @@ export function createChainClient(input: { rpcUrl: string; wsUrl: string; cluste
       return body.result;
     },
   };
+}
+
+/**
+ * The first program a failed transaction's logs (a preflight failure's) show failing with a custom code, as
+ * "custom program error 6017 of program MFv2...": another program's error named by its program, never as a lending
+ * error. Null without such logs.
+ */
+function describeProgramFailure(error: unknown): string | null {
+  const context = (error as { context?: { logs?: unknown } } | null)?.context;
+  const logs = Array.isArray(context?.logs) ? (context.logs as unknown[]) : [];
+  for (const line of logs) {
+    const m =
+      typeof line === "string"
+        ? /^Program (\w+) failed: custom program error: 0x([0-9a-f]+)/i.exec(line)
+        : null;
+    if (m) return `custom program error ${Number.parseInt(m[2]!, 16)} of program ${m[1]}`;
+  }
+  return null;
 }
 
 /** A short, readable description of a thrown value (message plus the cause's message). */

@@ -26,7 +26,11 @@ export {
   type LocalKeypair,
   loadOrCreateKeypair,
 } from "./keypair.ts";
-export { getComputeUnitLimitKitInstruction, toKitInstruction } from "./kit-instruction.ts";
+export {
+  getComputeUnitLimitKitInstruction,
+  getComputeUnitPriceKitInstruction,
+  toKitInstruction,
+} from "./kit-instruction.ts";
 export * from "./marginfi/index.ts";
 export {
   type ClassicNftSpec,

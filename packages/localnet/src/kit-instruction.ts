@@ -31,3 +31,11 @@ export function getComputeUnitLimitKitInstruction(units: number): Instruction {
   new DataView(data.buffer).setUint32(1, units, true);
   return { programAddress: COMPUTE_BUDGET, accounts: [], data };
 }
+
+/** ComputeBudget SetComputeUnitPrice(`microLamports` per compute unit) as a kit instruction. */
+export function getComputeUnitPriceKitInstruction(microLamports: bigint): Instruction {
+  const data = new Uint8Array(9);
+  data[0] = 3;
+  new DataView(data.buffer).setBigUint64(1, microLamports, true);
+  return { programAddress: COMPUTE_BUDGET, accounts: [], data };
+}

@@ -3,7 +3,7 @@
  * caller's formatter), no addresses, no base units. Codes travel intact from the program (6000-6999),
  * the API (11000-11999) and the sender to here; the web switches on the code, never on the text.
  */
-import { ERROR_CODES, isCisternError } from "./errors.ts";
+import { ERROR_CODES, ERROR_MESSAGES, isCisternError } from "./errors.ts";
 import { PROGRAM_ERROR_CODE } from "./program-errors.ts";
 
 /** A coded error as the API answers it: `{code, name, message, params}`. */
@@ -171,6 +171,8 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return `No reliable price for ${e.params.collection ?? "this collateral"} right now.`;
     case ERROR_CODES.BLOCK_HEIGHT_EXCEEDED:
       return "The transaction was not confirmed in time. This is due to network congestion. Please try again in few mins.";
+    case ERROR_CODES.TRANSACTION_SEND_RULE_SET_REFUSED:
+      return ERROR_MESSAGES[ERROR_CODES.TRANSACTION_SEND_RULE_SET_REFUSED];
     default:
       return null;
   }

@@ -65,6 +65,11 @@ export const ERROR_CODES = {
    * Compression's ConcurrentMerkleTreeError 6001, told from the lending program's own 6001 by the failing program.
    */
   TRANSACTION_SEND_STALE_PROOF: 5005,
+  /**
+   * A programmable NFT's rule set refuses what a loan needs (the loan PDA as its delegate, or the transfers a
+   * liquidation makes): Token Auth Rules is the program that failed first, at build (simulated) or at send.
+   */
+  TRANSACTION_SEND_RULE_SET_REFUSED: 5006,
   // 14000-14099 wallet adapter
   WALLET_SIGN_MESSAGE_UNSUPPORTED: 14000,
   WALLET_SEND_VERSIONED_UNSUPPORTED: 14001,
@@ -180,6 +185,8 @@ export const ERROR_MESSAGES = {
   [ERROR_CODES.TRANSACTION_SEND_FAILED]: "{message}",
   [ERROR_CODES.TRANSACTION_SEND_STALE_PROOF]:
     "The NFT's tree changed since this transaction was built. Please try again.",
+  [ERROR_CODES.TRANSACTION_SEND_RULE_SET_REFUSED]:
+    "This NFT's rule set does not allow the transfers a loan needs, so it cannot be borrowed against.",
 
   [ERROR_CODES.WALLET_SIGN_MESSAGE_UNSUPPORTED]:
     "Wallet does not support signing messages. Ledger are not supported for now to update pool metadata.",

@@ -77,13 +77,15 @@ export function getSignatureFromSendResponse(response: SendResponse | null | und
               typeof error.message === "string"
             ? error.message
             : JSON.stringify(error);
-    // a compressed NFT's proof gone stale keeps its code: the client builds again, once
+    // a compressed NFT's proof gone stale keeps its code (the client builds again, once), and so does a pNFT's rule
+    // set refusing the loan (its own sentence)
     if (
       typeof error === "object" &&
       "code" in error &&
-      error.code === ERROR_CODES.TRANSACTION_SEND_STALE_PROOF
+      (error.code === ERROR_CODES.TRANSACTION_SEND_STALE_PROOF ||
+        error.code === ERROR_CODES.TRANSACTION_SEND_RULE_SET_REFUSED)
     )
-      throw new CisternError(ERROR_CODES.TRANSACTION_SEND_STALE_PROOF, undefined, { cause: error });
+      throw new CisternError(error.code, undefined, { cause: error });
     if (message.includes("block height exceeded")) {
       throw new CisternError(ERROR_CODES.BLOCK_HEIGHT_EXCEEDED, undefined, { cause: error });
     }

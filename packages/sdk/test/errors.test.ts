@@ -81,6 +81,40 @@ describe("decodeLendingError", () => {
     expect(decodeLendingError(error, { programAddress: program })?.name).toBe("LoanNotOngoing");
   });
 
+  it("names no lending error when the logs show another program failed (a CPI's code, e.g. marginfi's 6017)", () => {
+    const marginfi = testAddress(7);
+    const error = getSolanaErrorFromJsonRpcError({
+      code: -32002,
+      message: "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1781",
+      data: {
+        accounts: null,
+        err: { InstructionError: [0, { Custom: 6017 }] },
+        logs: [
+          `Program ${program} invoke [1]`,
+          `Program ${marginfi} invoke [2]`,
+          `Program ${marginfi} failed: custom program error: 0x1781`,
+          `Program ${program} failed: custom program error: 0x1781`,
+        ],
+        unitsConsumed: 1000,
+        returnData: null,
+      },
+    });
+    expect(decodeLendingError(error, { programAddress: program })).toBeNull();
+    // marginfi's own instruction failing with 6017, sent alone: not the lending program's either
+    const alone = getSolanaErrorFromJsonRpcError({
+      code: -32002,
+      message: "Transaction simulation failed",
+      data: {
+        accounts: null,
+        err: { InstructionError: [0, { Custom: 6017 }] },
+        logs: [`Program ${marginfi} invoke [1]`, `Program ${marginfi} failed: custom program error: 0x1781`],
+        unitsConsumed: 1000,
+        returnData: null,
+      },
+    });
+    expect(decodeLendingError(alone, { programAddress: program })).toBeNull();
+  });
+
   it("reads a kit instruction error (code in the context) and an RPC TransactionError", () => {
     const error = getSolanaErrorFromTransactionError({ InstructionError: [1, { Custom: 6020 }] });
     expect(decodeLendingError(error)?.name).toBe("ProtocolPaused");

@@ -5,7 +5,13 @@ import {
   ERROR_CODES as PROTOCOL_CODES,
   ERROR_MESSAGES as PROTOCOL_MESSAGES,
 } from "@cistern/protocol";
-import { decodeLendingError, isSdkError, SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS } from "@cistern/sdk";
+import {
+  address,
+  decodeLendingError,
+  isSdkError,
+  SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS,
+  TOKEN_AUTH_RULES_PROGRAM_ADDRESS,
+} from "@cistern/sdk";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import { isInvalidAddressError } from "../errors/error-handler.ts";
 
@@ -76,16 +82,23 @@ export interface ChainFailure {
   params: Record<string, string>;
 }
 
+/** A chain failure as the protocol's sentence for `code` (no params). */
+const protocolFailure = (code: 5005 | 5006, name: string): ChainFailure => ({
+  code,
+  name,
+  message: PROTOCOL_MESSAGES[code],
+  params: {},
+});
+
 /**
- * A failed simulation or transaction, decoded by code from the transaction result (`InstructionError:
- * [index, {Custom: n}]`): a lending program error keeps its code (6000-6999) and name; anything else is
- * TRANSACTION_SEND_FAILED (5004) with the failing program's log line.
+ * A failed simulation or transaction, decoded from its logs (the program that failed first says whose error it is)
+ * and its result (`InstructionError: [index, {Custom: n}]`): SPL Account Compression's stale proof is
+ * TRANSACTION_SEND_STALE_PROOF (5005), Token Auth Rules refusing (a pNFT's rule set) TRANSACTION_SEND_RULE_SET_REFUSED (5006), a
+ * lending program error keeps its code (6000-6999) and name; anything else (another program's custom code among
+ * them: a CPI's error reaches the transaction as the lending instruction's Custom code) is TRANSACTION_SEND_FAILED
+ * (5004) with the failing program's log line.
  */
-export function describeChainFailure(
-  err: unknown,
-  logs: readonly string[],
-  _programId: string,
-): ChainFailure {
+export function describeChainFailure(err: unknown, logs: readonly string[], programId: string): ChainFailure {
   // SPL Account Compression's 6001 (a compressed NFT's proof no longer verifies: its tree changed) reaches the
   // transaction as Custom(6001) on the lending instruction, the lending program's own NotEnoughAccounts: the program
   // the logs say failed first tells them apart
@@ -94,13 +107,19 @@ export function describeChainFailure(
     firstFailed?.startsWith(`Program ${SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS} failed`) &&
     /0x1771\b/.test(firstFailed)
   )
-    return {
-      code: PROTOCOL_CODES.TRANSACTION_SEND_STALE_PROOF,
-      name: "TRANSACTION_SEND_STALE_PROOF",
-      message: PROTOCOL_MESSAGES[PROTOCOL_CODES.TRANSACTION_SEND_STALE_PROOF],
-      params: {},
-    };
-  const decoded = decodeLendingError({ err });
+    return protocolFailure(PROTOCOL_CODES.TRANSACTION_SEND_STALE_PROOF, "TRANSACTION_SEND_STALE_PROOF");
+  // the pNFT's rule set refused: Token Auth Rules' Validate (asked by Token Metadata about the delegate, or by the
+  // lending program about the transfers a liquidation makes) failed first, whatever its code
+  if (firstFailed?.startsWith(`Program ${TOKEN_AUTH_RULES_PROGRAM_ADDRESS} failed`))
+    return protocolFailure(
+      PROTOCOL_CODES.TRANSACTION_SEND_RULE_SET_REFUSED,
+      "TRANSACTION_SEND_RULE_SET_REFUSED",
+    );
+  // with logs, only the lending program's own failure is a lending error; without, the code alone
+  const decoded =
+    logs.length > 0
+      ? decodeLendingError(logs, { programAddress: address(programId) })
+      : decodeLendingError({ err });
   if (decoded) return { code: decoded.code, name: decoded.name, message: decoded.message, params: {} };
   const failed = logs.find((l) => / failed: /.test(l));
   const message = failed

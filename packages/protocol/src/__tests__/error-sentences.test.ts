@@ -50,6 +50,29 @@ describe("a coded error becomes one sentence in currency units", () => {
     );
   });
 
+  it("words a pNFT's rule set refusing the loan by its code, from the builder's 422 and from the sender", () => {
+    const sentence =
+      "This NFT's rule set does not allow the transfers a loan needs, so it cannot be borrowed against.";
+    const body = {
+      code: 5006,
+      name: "TRANSACTION_SEND_RULE_SET_REFUSED",
+      message: "whatever the server says",
+      params: {},
+    };
+    const built = createHttpError(422, body);
+    expect(findCodedError(built)?.code).toBe(ERROR_CODES.TRANSACTION_SEND_RULE_SET_REFUSED);
+    expect(describeErrorForUser(built, f)).toBe(sentence);
+    let thrown: unknown;
+    try {
+      getSignatureFromSendResponse({ result: null, error: body } as never);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(CisternError);
+    expect((thrown as CisternError).code).toBe(ERROR_CODES.TRANSACTION_SEND_RULE_SET_REFUSED);
+    expect(describeErrorForUser(thrown, f)).toBe(sentence);
+  });
+
   it("has a sentence for every program code a borrower or lender can meet, and a generic one otherwise", () => {
     for (const code of Object.keys(PROGRAM_ERRORS).map(Number)) {
       const name = PROGRAM_ERRORS[code as keyof typeof PROGRAM_ERRORS].name;

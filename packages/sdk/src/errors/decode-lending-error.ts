@@ -79,6 +79,9 @@ function decode(
   if (typeof input === "string") return fromLogs(input.split("\n"), programAddress);
   if (!isRecord(input)) return null;
 
+  // Logs name the program that failed: with `programAddress` given, a failure they show of another program (a CPI's
+  // code reaches the result as the lending instruction's Custom code) is no lending error, whatever the code says.
+  let sawLogs = false;
   // LiteSVM FailedTransactionMetadata: meta().logs() and err().
   if (typeof input.meta === "function") {
     try {
@@ -87,6 +90,7 @@ function decode(
         const logs = (meta.logs as () => unknown).call(meta);
         const found = decode(logs, programAddress, depth + 1);
         if (found) return found;
+        sawLogs = Array.isArray(logs) && logs.length > 0;
       }
     } catch {
       // not a LiteSVM result
@@ -98,8 +102,10 @@ function decode(
     if (Array.isArray(logs)) {
       const found = fromLogs(logs as string[], programAddress);
       if (found) return found;
+      if (logs.length > 0) sawLogs = true;
     }
   }
+  if (sawLogs && programAddress !== undefined) return null;
   for (const err of [input.err, context?.err, input]) {
     const code = customCodeFromTransactionError(err);
     if (code !== null) return fromCode(code);

@@ -16,6 +16,7 @@ import type { Harness, TxOutcome } from "./harness.ts";
 
 export {
   getComputeUnitLimitKitInstruction as computeLimit,
+  getComputeUnitPriceKitInstruction as computePrice,
   toKitInstruction as kit,
 } from "@cistern/localnet";
 

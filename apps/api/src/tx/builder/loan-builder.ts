@@ -21,7 +21,7 @@ import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
-import { readCustody, readLoanCustody } from "./nft-custody.ts";
+import { asksRuleSet, readCustody, readLoanCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
   createAssociatedTokenIdempotent,
@@ -145,6 +145,7 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     feePayer: borrower,
     groups: [[...flow.before, ...ownerAta, ix, ...flow.after]],
     needsOracle: true,
+    simulate: asksRuleSet(custody),
     metadata: {
       loan: ix.loan,
       pool: offer.pool,
@@ -209,6 +210,7 @@ export async function takeLoansPlan(
     feePayer: first.feePayer,
     groups: plans.map((p) => p.groups[0]!),
     needsOracle: true,
+    simulate: plans.some((p) => p.simulate === true),
     metadata: { loans: plans.map((p) => p.metadata!.loan), pool, quotes },
   };
 }
@@ -346,6 +348,7 @@ export async function extendPlan(
     currency,
     currency === NATIVE_MINT ? owedWithMargin + decrease : 0n,
   );
+  const custody = await readLoanCustody(tx, loan);
   const ix = await getExtendInstruction({
     programAddress: tx.programId,
     borrower,
@@ -363,13 +366,14 @@ export async function extendPlan(
     expectedAprBps: offer.account.loanAprBps,
     attestation,
     // a pNFT or Core loan's custody passes to the new loan (the rule set asked about the pool owner again)
-    custody: await readLoanCustody(tx, loan),
+    custody,
     poolOwner: offer.account.owner,
   });
   return {
     feePayer: borrower,
     groups: [[...flow.before, ix, ...flow.after]],
     needsOracle: true,
+    simulate: asksRuleSet(custody),
     metadata: { loan: ix.loan, oldLoan: input.loan, pool: offer.pool, quote },
   };
 }

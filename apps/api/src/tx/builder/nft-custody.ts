@@ -65,6 +65,15 @@ export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise
 export const SOLD_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
 
 /**
+ * Whether building for this custody asks the chain first: a pNFT governed by a rule set, which only Token Auth Rules
+ * can say allows the loan (its delegate and the transfers a liquidation makes). Its builds are simulated, so a
+ * refusal is told before anything is signed (TRANSACTION_SEND_RULE_SET_REFUSED).
+ */
+export function asksRuleSet(custody: NftCustody): boolean {
+  return custody.standard === "ProgrammableNft" && custody.ruleSet !== null;
+}
+
+/**
  * Refuses (422) a sale the program does not take yet (instant sell of a programmable or compressed NFT's loan: the
  * program answers InvalidCollateral); a classic NFT's and a Core asset's loans are sold, and repay and liquidation
  * work for every standard.

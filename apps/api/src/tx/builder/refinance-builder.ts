@@ -7,7 +7,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
-import { readLoanCustody } from "./nft-custody.ts";
+import { asksRuleSet, readLoanCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { NATIVE_MINT } from "./wire-instructions.ts";
 
@@ -116,6 +116,7 @@ export async function refinancePlan(
     currency,
     currency === NATIVE_MINT ? owedAt(loan, now + REPAY_MARGIN_SECONDS) : 0n,
   );
+  const custody = await readLoanCustody(tx, loan);
   const ix = await getRefinanceInstruction({
     programAddress: tx.programId,
     borrower,
@@ -135,13 +136,14 @@ export async function refinancePlan(
     expectedAprBps: offer.account.loanAprBps,
     attestation,
     // a pNFT or Core loan's custody passes to the new loan (the rule set asked about the new pool's owner)
-    custody: await readLoanCustody(tx, loan),
+    custody,
     poolOwner: offer.account.owner,
   });
   return {
     feePayer: borrower,
     groups: [[...flow.before, ix, ...flow.after]],
     needsOracle: true,
+    simulate: asksRuleSet(custody),
     metadata: {
       loan: ix.loan,
       oldLoan: input.loan,

@@ -17,6 +17,11 @@ export interface BuildPlan {
   groups: Instruction[][];
   needsOracle?: boolean;
   metadata?: Record<string, unknown>;
+  /**
+   * Simulate before answering whatever the client asked: what only the chain can tell (a pNFT's rule set refusing
+   * the loan) is refused before anything is signed, and the compute-unit limit comes from the simulation.
+   */
+  simulate?: boolean;
 }
 
 /** Body fields every builder route accepts. */
@@ -62,7 +67,7 @@ export function builderRoute<B extends CommonBody>(
           groups: p.groups,
           options,
           needsOracle: p.needsOracle ?? false,
-          simulate: body.options?.simulate === true,
+          simulate: body.options?.simulate === true || p.simulate === true,
           metadata: { ...p.metadata, ...(referrer ? { referrer } : {}) },
         });
         if (referrer !== undefined)

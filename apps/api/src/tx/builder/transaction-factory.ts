@@ -1,6 +1,11 @@
 import { randomInt } from "node:crypto";
 import type { PriorityFeeOptions } from "@cistern/protocol";
-import { computeUnitPrice, JITO_TIP_ACCOUNTS, TransactionKind } from "@cistern/protocol";
+import {
+  computeUnitPrice,
+  JITO_TIP_ACCOUNTS,
+  ERROR_CODES as PROTOCOL_CODES,
+  TransactionKind,
+} from "@cistern/protocol";
 import { address } from "@cistern/sdk";
 import type { Address, Blockhash, Instruction } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
@@ -89,11 +94,15 @@ export function createTransactionFactory(deps: {
     ]);
     if (r.value.err !== null && r.value.err !== undefined) {
       const failure = describeChainFailure(r.value.err, r.value.logs ?? [], deps.programId);
+      // a pNFT's rule set refusing the loan is told in its own sentence, before anything is signed
+      const ruleSet = failure.code === PROTOCOL_CODES.TRANSACTION_SEND_RULE_SET_REFUSED;
       const error: ApiError & { refusal?: ChainFailure } = unprocessable(
-        `Transaction simulation failed: ${failure.name} (${failure.code}): ${failure.message}`,
+        ruleSet
+          ? failure.message
+          : `Transaction simulation failed: ${failure.name} (${failure.code}): ${failure.message}`,
       );
       // a program refusal keeps its code to the client
-      if (failure.code >= 6000 && failure.code <= 6999) error.refusal = failure;
+      if ((failure.code >= 6000 && failure.code <= 6999) || ruleSet) error.refusal = failure;
       throw error;
     }
     return r.value.unitsConsumed ?? 200_000;

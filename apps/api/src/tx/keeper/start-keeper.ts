@@ -48,7 +48,8 @@ export async function startLiquidationKeeper(
   // extended when it lacks some (a lending venue configured since)
   await ensureProtocolLookupTable(tx, signer).then(
     (table) => {
-      if (table !== null) app.log.info({ table }, "the protocol's address lookup table was created or extended");
+      if (table !== null)
+        app.log.info({ table }, "the protocol's address lookup table was created or extended");
     },
     (error: unknown) =>
       app.log.warn(

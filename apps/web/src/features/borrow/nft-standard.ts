@@ -45,3 +45,13 @@ export function getNoSaleNote(loanType: string): string | null {
   if (loanType === "CompressedNft") return "A loan against a compressed NFT cannot be sold instantly yet.";
   return null;
 }
+
+/**
+ * Why a loan (by its loanType) can only be repaid, or null when it can also be extended or moved to another pool:
+ * the program moves no compressed NFT's custody to a new loan yet (the API refuses Extend and Refinance of one).
+ */
+export function getRepayOnlyNote(loanType: string): string | null {
+  return loanType === "CompressedNft"
+    ? "A loan against a compressed NFT can only be repaid for now: repay it and borrow again to change its terms."
+    : null;
+}
