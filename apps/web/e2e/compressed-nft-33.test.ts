@@ -148,6 +148,14 @@ async function apiLoanType(loan: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** The Loans page's ongoing row of the NFT called `name`, once shown. */
+async function loansRow(name: string) {
+  await borrower.goto(`${stack!.webUrl}/loans`);
+  const row = borrower.getByTestId("ongoing-loans").locator("tbody tr", { hasText: name }).first();
+  await row.waitFor({ timeout: 30_000 });
+  return row;
+}
+
 const loanStatus = async (loan: string) =>
   decodeLoanAccount(await getAccountData(stack!.localnet.rpcUrl, loan)).status;
 
@@ -170,12 +178,7 @@ describe("loans against compressed NFTs (#33)", () => {
     expect(loan.escrow).toBe(SHELLS.tree);
     expect(await leafOwner(repaidLeaf.assetId)).toBe(loan.pubkey);
     expect(await apiLoanType(loan.pubkey)).toBe("CompressedNft");
-    await borrower.goto(`${stack!.webUrl}/loans`);
-    const row = borrower
-      .getByTestId("ongoing-loans")
-      .locator("tbody tr", { hasText: repaidLeaf.name })
-      .first();
-    await row.waitFor({ timeout: 30_000 });
+    const row = await loansRow(repaidLeaf.name);
     expect(await row.getByTestId("loan-standard").textContent()).toContain("Compressed NFT");
     // Repay only, and why: the program moves no compressed NFT to a new loan (no Extend, move or instant sell)
     expect(await row.getByRole("button", { name: "Extend" }).count()).toBe(0);
@@ -186,12 +189,7 @@ describe("loans against compressed NFTs (#33)", () => {
 
   it("repays it on the Loans page: the leaf is the borrower's again (DAS and the tree)", async () => {
     const loan = await loanOn(repaidLeaf.assetId);
-    await borrower.goto(`${stack!.webUrl}/loans`);
-    const row = borrower
-      .getByTestId("ongoing-loans")
-      .locator("tbody tr", { hasText: repaidLeaf.name })
-      .first();
-    await row.waitFor({ timeout: 30_000 });
+    const row = await loansRow(repaidLeaf.name);
     await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
     expect(await loanStatus(loan.pubkey)).toBe("Repaid");
     expect(await leafOwner(repaidLeaf.assetId)).toBe(me());
@@ -202,12 +200,7 @@ describe("loans against compressed NFTs (#33)", () => {
     await borrowNftOnPage(borrower, stack!.webUrl, { nftName: defaultedLeaf.name, amount: "20", days: "1" });
     const loan = await loanOn(defaultedLeaf.assetId);
     expect(await leafOwner(defaultedLeaf.assetId)).toBe(loan.pubkey);
-    await borrower.goto(`${stack!.webUrl}/loans`);
-    const row = borrower
-      .getByTestId("ongoing-loans")
-      .locator("tbody tr", { hasText: defaultedLeaf.name })
-      .first();
-    await row.waitFor({ timeout: 30_000 });
+    const row = await loansRow(defaultedLeaf.name);
     expect(await row.getByTestId("loan-standard").textContent()).toContain("Compressed NFT");
     // the Loans page fits the phone: no sideways scrolling
     expect(await borrower.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);

@@ -7,13 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getPriorityFeeOptions } from "@cistern/protocol";
-import {
-  decodeTokenRecord,
-  findAssociatedTokenPda,
-  findBankPda,
-  findPoolPda,
-  findTokenRecordPda,
-} from "@cistern/sdk";
+import { decodeTokenRecord, findAssociatedTokenPda, findTokenRecordPda } from "@cistern/sdk";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeLoanPlan } from "../../src/tx/builder/loan-builder.ts";
@@ -23,12 +17,11 @@ import {
   writeCatalogWithAllStandards,
 } from "../helpers/nft-standards-catalog.ts";
 import {
-  buildSignSend,
+  createNftPool,
   fundedWallet,
   post,
   signAll,
   startTxWorld,
-  TEST_POOL_LIMITS,
   type TxWorld,
   USDC_MINT,
 } from "./support/tx-world.ts";
@@ -54,29 +47,12 @@ describe("a pNFT whose rule set does not list the lending program: a clean refus
     });
     // the demo rule set lets only the programs it lists hold a delegate of (or receive) its pNFTs: not ours
     await w.net.setDemoRuleSetPrograms([w.tx.oracle.address]);
-    const lender = (await fundedWallet(w.net)).signer;
-    const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
-    const created = await buildSignSend(
-      w.app,
-      "/nft/create-pool",
-      {
-        bank,
-        owner: lender.address,
-        amount: "5000000000",
-        mint: USDC_MINT,
-        seed: "3",
-        param: {
-          apr: 2000,
-          limits: TEST_POOL_LIMITS,
-          collections: [
-            { collection: DEMO_PNFT_COLLECTION.collectionId, collectionLtv: 5000, exposure: 10000 },
-          ],
-        },
-      },
-      [lender],
-    );
-    expect(created.sent.error).toBeUndefined();
-    pool = (await findPoolPda(w.programId, lender.address, 3n))[0];
+    pool = await createNftPool(w, (await fundedWallet(w.net)).signer, {
+      seed: 3,
+      mint: USDC_MINT,
+      amountBaseUnits: 5_000_000_000n,
+      collections: [DEMO_PNFT_COLLECTION.collectionId],
+    });
     const b = await fundedWallet(w.net);
     borrower = b.signer;
     mint = b.given.programmableNfts[0]!.mint as Address;

@@ -6,12 +6,35 @@
  * and repay, the liquidator for liquidate. Used by bench/lending-cu.bench.ts.
  */
 import { type Address, generateKeyPairSigner, type Instruction, type KeyPairSigner } from "@solana/kit";
-import { cnftWorld, liquidateCnftIx, mintLeaf, moved, repayCnftIx, takeCnftIx } from "./cnft-world.ts";
-import { coreWorld, liquidateCoreIx, mintAsset, repayCoreIx, takeCoreIx } from "./core-world.ts";
-import type { Harness } from "./harness.ts";
+import {
+  type CnftWorld,
+  cnftWorld,
+  type Leaf,
+  liquidateCnftIx,
+  mintLeaf,
+  moved,
+  repayCnftIx,
+  takeCnftIx,
+} from "./cnft-world.ts";
+import {
+  type CoreWorld,
+  coreWorld,
+  liquidateCoreIx,
+  mintAsset,
+  repayCoreIx,
+  takeCoreIx,
+} from "./core-world.ts";
 import { computeLimit, computePrice, expectOk, wireSize } from "./kit.ts";
-import { liquidatePnftIx, mintPnft, pnftWorld, repayPnftIx, takePnftIx } from "./pnft-world.ts";
-import { DAY } from "./world.ts";
+import {
+  liquidatePnftIx,
+  mintPnft,
+  type Pnft,
+  type PnftWorld,
+  pnftWorld,
+  repayPnftIx,
+  takePnftIx,
+} from "./pnft-world.ts";
+import { DAY, type World } from "./world.ts";
 
 export type LoanStandard = "ProgrammableNft" | "CoreNft" | "CompressedNft";
 export type LoanTransaction = "TakeLoan" | "Repay" | "Liquidate";
@@ -42,6 +65,47 @@ export interface StandardLoanRow {
 const LIMIT = 400_000;
 const PRICE_MICRO_LAMPORTS = 10_000n;
 
+/** One standard's world and loan builders, as its program tests build them. */
+interface StandardCase<W extends World, A> {
+  standard: LoanStandard;
+  world(): Promise<W>;
+  mint(w: W): Promise<A>;
+  take(w: W, asset: A): Promise<Instruction & { loan: Address }>;
+  repay(w: W, loan: Address, asset: A): Promise<Instruction>;
+  liquidate(w: W, liquidator: KeyPairSigner, loan: Address, asset: A): Promise<Instruction>;
+  /** After `asset` moved to `owner` (a compressed NFT's tree copy follows the leaf; the others need nothing). */
+  moved?(asset: A, owner: Address): void;
+}
+
+const CASES = [
+  {
+    standard: "ProgrammableNft",
+    world: () => pnftWorld(),
+    mint: mintPnft,
+    take: takePnftIx,
+    repay: repayPnftIx,
+    liquidate: liquidatePnftIx,
+  } satisfies StandardCase<PnftWorld, Pnft>,
+  {
+    standard: "CoreNft",
+    world: coreWorld,
+    mint: (w) => mintAsset(w),
+    take: (w, asset) => takeCoreIx(w, asset),
+    repay: (w, loan, asset) => repayCoreIx(w, loan, asset),
+    liquidate: (w, liquidator, loan, asset) => liquidateCoreIx(w, liquidator, loan, asset),
+  } satisfies StandardCase<CoreWorld, Address>,
+  {
+    // the demo tree's shape (depth 14, canopy 11): a proof of 3 nodes, taken fresh after the tree changed
+    standard: "CompressedNft",
+    world: cnftWorld,
+    mint: (w) => mintLeaf(w),
+    take: (w, leaf) => takeCnftIx(w, leaf),
+    repay: (w, loan, leaf) => repayCnftIx(w, loan, leaf),
+    liquidate: liquidateCnftIx,
+    moved,
+  } satisfies StandardCase<CnftWorld, Leaf>,
+];
+
 /**
  * Measures take-loan, repay and liquidate of each standard: a loan taken and repaid a day on, a second loan taken and
  * liquidated after its grace. `tableAddresses` answers the protocol lookup table's addresses for a program id (the
@@ -52,84 +116,38 @@ export async function measureStandardLoans(
 ): Promise<StandardLoanRow[]> {
   const rows: StandardLoanRow[] = [];
   const table = (await generateKeyPairSigner()).address;
-  async function run(
-    h: Harness,
-    standard: LoanStandard,
-    transaction: LoanTransaction,
-    ix: Instruction,
-    payer: KeyPairSigner,
-  ): Promise<void> {
-    const ixs = [computeLimit(LIMIT), computePrice(PRICE_MICRO_LAMPORTS), ix];
-    const bytes = await wireSize(h, ixs, payer);
-    const bytesWithTable = await wireSize(h, ixs, payer, { [table]: await tableAddresses(h.programId) });
-    const out = expectOk(await h.trySend(ixs, payer));
-    rows.push({
-      standard,
-      transaction,
-      computeUnits: out.computeUnits,
-      bytes,
-      bytesWithTable,
-      budget: transaction === "TakeLoan" ? STANDARD_TAKE_LOAN_CU_BUDGETS[standard] : null,
-    });
+  for (const c of CASES as StandardCase<World, unknown>[]) {
+    const w = await c.world();
+    const run = async (transaction: LoanTransaction, ix: Instruction, payer: KeyPairSigner) => {
+      const ixs = [computeLimit(LIMIT), computePrice(PRICE_MICRO_LAMPORTS), ix];
+      const bytes = await wireSize(w.h, ixs, payer);
+      const bytesWithTable = await wireSize(w.h, ixs, payer, {
+        [table]: await tableAddresses(w.h.programId),
+      });
+      const out = expectOk(await w.h.trySend(ixs, payer));
+      rows.push({
+        standard: c.standard,
+        transaction,
+        computeUnits: out.computeUnits,
+        bytes,
+        bytesWithTable,
+        budget: transaction === "TakeLoan" ? STANDARD_TAKE_LOAN_CU_BUDGETS[c.standard] : null,
+      });
+    };
+    const [repaid, defaulted] = [await c.mint(w), await c.mint(w)];
+    const take = await c.take(w, repaid);
+    await run("TakeLoan", take, w.borrower);
+    c.moved?.(repaid, take.loan);
+    const take2 = await c.take(w, defaulted);
+    expectOk(await w.h.trySend([computeLimit(LIMIT), take2], w.borrower));
+    c.moved?.(defaulted, take2.loan);
+    w.h.advance(DAY);
+    await run("Repay", await c.repay(w, take.loan, repaid), w.borrower);
+    c.moved?.(repaid, w.borrower.address);
+    w.h.advance(30n * DAY);
+    const liquidator = await w.h.wallet();
+    await run("Liquidate", await c.liquidate(w, liquidator, take2.loan, defaulted), liquidator);
   }
-
-  const p = await pnftWorld();
-  const [pRepaid, pDefaulted] = [await mintPnft(p), await mintPnft(p)];
-  const pTake = await takePnftIx(p, pRepaid);
-  await run(p.h, "ProgrammableNft", "TakeLoan", pTake, p.borrower);
-  const pTake2 = await takePnftIx(p, pDefaulted);
-  expectOk(await p.h.trySend([computeLimit(LIMIT), pTake2], p.borrower));
-  p.h.advance(DAY);
-  await run(p.h, "ProgrammableNft", "Repay", await repayPnftIx(p, pTake.loan, pRepaid), p.borrower);
-  p.h.advance(30n * DAY);
-  const pLiquidator = await p.h.wallet();
-  await run(
-    p.h,
-    "ProgrammableNft",
-    "Liquidate",
-    await liquidatePnftIx(p, pLiquidator, pTake2.loan, pDefaulted),
-    pLiquidator,
-  );
-
-  const c = await coreWorld();
-  const [cRepaid, cDefaulted] = [await mintAsset(c), await mintAsset(c)];
-  const cTake = await takeCoreIx(c, cRepaid);
-  await run(c.h, "CoreNft", "TakeLoan", cTake, c.borrower);
-  const cTake2 = await takeCoreIx(c, cDefaulted);
-  expectOk(await c.h.trySend([cTake2], c.borrower));
-  c.h.advance(DAY);
-  await run(c.h, "CoreNft", "Repay", await repayCoreIx(c, cTake.loan, cRepaid), c.borrower);
-  c.h.advance(30n * DAY);
-  const cLiquidator = await c.h.wallet();
-  await run(
-    c.h,
-    "CoreNft",
-    "Liquidate",
-    await liquidateCoreIx(c, cLiquidator, cTake2.loan, cDefaulted),
-    cLiquidator,
-  );
-
-  // the demo tree's shape (depth 14, canopy 11): a proof of 3 nodes; each ending's proof taken after the tree changed
-  const t = await cnftWorld();
-  const [tRepaid, tDefaulted] = [await mintLeaf(t), await mintLeaf(t)];
-  const tTake = await takeCnftIx(t, tRepaid);
-  await run(t.h, "CompressedNft", "TakeLoan", tTake, t.borrower);
-  moved(tRepaid, tTake.loan);
-  const tTake2 = await takeCnftIx(t, tDefaulted);
-  expectOk(await t.h.trySend([tTake2], t.borrower));
-  moved(tDefaulted, tTake2.loan);
-  t.h.advance(DAY);
-  await run(t.h, "CompressedNft", "Repay", await repayCnftIx(t, tTake.loan, tRepaid), t.borrower);
-  moved(tRepaid, t.borrower.address);
-  t.h.advance(30n * DAY);
-  const tLiquidator = await t.h.wallet();
-  await run(
-    t.h,
-    "CompressedNft",
-    "Liquidate",
-    await liquidateCnftIx(t, tLiquidator, tTake2.loan, tDefaulted),
-    tLiquidator,
-  );
   return rows;
 }
 

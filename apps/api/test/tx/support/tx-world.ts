@@ -223,6 +223,41 @@ export async function createUsdcJtoPool(
   return (await findPoolPda(w.programId, owner.address, BigInt(seed)))[0];
 }
 
+/**
+ * Creates (through the builder and sender) an nft-pool of `owner` in `mint` lending against `collections` at 50% LTV,
+ * full exposure, 20% APR, depositing `amountBaseUnits`; returns the pool address.
+ */
+export async function createNftPool(
+  w: TxWorld,
+  owner: KeyPairSigner,
+  input: { seed: number; mint: Address; amountBaseUnits: bigint; collections: string[] },
+): Promise<Address> {
+  const [bank] = await findBankPda(w.programId, owner.address, input.mint);
+  const r = await buildSignSend(
+    w.app,
+    "/nft/create-pool",
+    {
+      bank,
+      owner: owner.address,
+      amount: input.amountBaseUnits.toString(),
+      mint: input.mint,
+      seed: String(input.seed),
+      param: {
+        apr: 2000,
+        limits: TEST_POOL_LIMITS,
+        collections: input.collections.map((collection) => ({
+          collection,
+          collectionLtv: 5000,
+          exposure: 10000,
+        })),
+      },
+    },
+    [owner],
+  );
+  if (r.sent.result === null) throw new Error(JSON.stringify(r.sent));
+  return (await findPoolPda(w.programId, owner.address, BigInt(input.seed)))[0];
+}
+
 /** Advances the localnet clock and waits until the Clock sysvar the builder reads shows it. */
 /** The world's read side: an indexer of its program over its database (run `reconcile()` to index the chain now). */
 export function createWorldIndexer(w: TxWorld): Indexer {
