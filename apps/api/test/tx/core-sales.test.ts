@@ -8,7 +8,6 @@ import {
   decodeCoreAsset,
   decodeLoanAccount,
   findBankPda,
-  findPoolPda,
   findVaultPda,
   getListCoreAssetInstruction,
   getPlaceBidInstruction,
@@ -24,6 +23,7 @@ import {
 import {
   advanceClock,
   buildSignSend,
+  createNftPool,
   fundedWallet,
   nftPoolUpdateBody,
   post,
@@ -91,23 +91,12 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
       fundedWallet(w.net),
       fundedWallet(w.net),
     ]);
-    const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
-    const collections = [{ collection: KOI, collectionLtv: 5000, exposure: 10000 }];
-    const created = await buildSignSend(
-      w.app,
-      "/nft/create-pool",
-      {
-        bank,
-        owner: lender.address,
-        amount: "5000000000",
-        mint: USDC_MINT,
-        seed: "9",
-        param: { apr: 2000, limits: TEST_POOL_LIMITS, collections },
-      },
-      [lender],
-    );
-    expect(created.sent.error).toBeUndefined();
-    [pool] = await findPoolPda(w.programId, lender.address, 9n);
+    pool = await createNftPool(w, lender, {
+      seed: 9,
+      mint: USDC_MINT,
+      amountBaseUnits: 5_000_000_000n,
+      collections: [KOI],
+    });
     const updated = await buildSignSend(
       w.app,
       "/nft/update-pool",
