@@ -1,6 +1,6 @@
 // What a standard changes in the sale endings (MarketSell, LiquidateSell) and in TakeMortgage (LAYOUT.md "Sales of a
 // Core asset"); the builders run against the real program in programs/lending/test/core-sale.test.ts.
-import { type Address, generateKeyPairSigner } from "@solana/kit";
+import { generateKeyPairSigner } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import {
   getMarketSellInstruction,
@@ -14,9 +14,15 @@ const address = async () => (await generateKeyPairSigner()).address;
 
 describe("sale and mortgage custody per standard", () => {
   it("a Core asset: accounts 7 and 8 the asset; a mortgage writes it, names its collection at 13 and byte 121 = 2", async () => {
-    const [asset, collection, owner, program, pool, bank, loan, currency, market] = await Promise.all(
-      Array.from({ length: 9 }, address),
-    );
+    const asset = await address();
+    const collection = await address();
+    const owner = await address();
+    const program = await address();
+    const pool = await address();
+    const bank = await address();
+    const loan = await address();
+    const currency = await address();
+    const market = await address();
     const core: NftCustody = { standard: "CoreNft", asset, collection, owner };
     expect(getSaleCustody(core)).toEqual({ holder: asset, collateralAccount: asset });
     expect(getSaleCustody({ standard: "Nft" })).toEqual({ holder: null, collateralAccount: null });
@@ -56,7 +62,7 @@ describe("sale and mortgage custody per standard", () => {
       expectedAprBps: 1500,
       attestation: {
         collateralValueBaseUnits: 2n,
-        collection: collection as Address,
+        collection,
         currencyPriceMicroUsd: 1_000_000n,
         walletAgeSeconds: 0n,
         pastLoans: 0n,
