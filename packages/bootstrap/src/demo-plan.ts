@@ -5,6 +5,7 @@
  */
 import {
   DEMO_COLLECTIONS,
+  DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
   DEMO_TOKENS,
   USDC_MINT_ADDRESS,
@@ -28,7 +29,9 @@ export interface DemoLenderPlan {
 }
 
 function collectionId(symbol: string): string {
-  const found = [...DEMO_COLLECTIONS, ...DEMO_CORE_COLLECTIONS].find((c) => c.symbol === symbol);
+  const found = [...DEMO_COLLECTIONS, ...DEMO_CORE_COLLECTIONS, ...DEMO_COMPRESSED_COLLECTIONS].find(
+    (c) => c.symbol === symbol,
+  );
   if (!found) throw new Error(`demo collection ${symbol} is not in the demo world`);
   return found.collectionId;
 }
@@ -196,6 +199,16 @@ export const DEMO_LENDERS: DemoLenderPlan[] = [
         loanDuration: 14,
         maxAmountUsd: 2000,
         collections: [{ id: collectionId("KOI"), ltv: 45, exposure: 50 }],
+      },
+      {
+        type: "nft-pool",
+        poolName: "Shell desk (SOL, compressed)",
+        poolCurrency: SOL,
+        poolAmount: "40",
+        apy: 32,
+        loanDuration: 14,
+        maxAmountUsd: 600,
+        collections: [{ id: collectionId("SHELL"), ltv: 40, exposure: 50 }],
       },
     ],
   },

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   DEMO_COLLECTIONS,
+  DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
   DEMO_TOKENS,
   USDC_MINT_ADDRESS,
@@ -9,10 +10,16 @@ import {
 } from "@cistern/localnet";
 import { parsePriceMicroUsd } from "@cistern/protocol";
 import {
+  type CompressedCustody,
+  compressedCustodyFromDas,
+  type DasCompressedAsset,
+  type DasProof,
   findMarketBidPda,
+  getListCompressedNftInstruction,
   getListCoreAssetInstruction,
   getListNftInstruction,
   getPlaceBidInstruction,
+  readTreeShape,
 } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import type { ChainClient } from "./chain-client.ts";
@@ -35,6 +42,8 @@ export const DEMO_LISTINGS = [
 export const DEMO_BID_PRICES_BPS = [9_000, 8_000];
 /** The Core collections' bids take nonces from here on (their first one marks the Core book as seeded). */
 export const CORE_BID_NONCE_BASE = 1_000_000n;
+/** The compressed collections' bids take nonces from here on (their first one marks the compressed book as seeded). */
+export const COMPRESSED_BID_NONCE_BASE = 2_000_000n;
 
 export interface NftMarketResult {
   programId: Address;
@@ -60,13 +69,28 @@ function floorIn(collection: PricedCollection, mint: string): bigint {
 }
 
 /**
+ * A compressed NFT's leaf as the localnet's DAS serves it now (getAsset, a fresh getAssetProof on the RPC port), the
+ * proof cut below its tree's canopy: what a listing's Bubblegum transfer needs. Read right before each listing (a
+ * listing changes the tree, so the next leaf's proof is taken after it).
+ */
+async function compressedLeaf(chain: ChainClient, assetId: string): Promise<CompressedCustody> {
+  const asset = (await chain.callLocalnetAdmin("getAsset", [assetId])) as DasCompressedAsset;
+  const proof = (await chain.callLocalnetAdmin("getAssetProof", [assetId])) as DasProof;
+  const tree = asset.compression?.tree ? await chain.fetchAccount(address(asset.compression.tree)) : null;
+  const shape = tree ? readTreeShape(tree.data) : null;
+  if (shape === null) throw new Error(`the tree of compressed NFT ${assetId} is not on the chain`);
+  return compressedCustodyFromDas(asset, proof, shape.canopyDepth);
+}
+
+/**
  * The local NFT market, idempotently: its program deployed or upgraded (key `nft-market-program.json` in the
  * data dir, admin = upgrade authority), pinned as the lending program's NFT market (keeping the other pinned
  * venues), and with `demo` a market maker (key `demo-market-maker.json`) listing three NFTs of every demo
- * collection, classic and Core (DEMO_LISTINGS: two in SOL, one in USDC) and bidding DEMO_BID_PRICES_BPS of its floor
- * in SOL and USDC (its NFTs, Core assets and currency come from the localnet faucet). Each book is seeded once: the
- * classic one's first bid (nonce 1) marks it, the Core one's (nonce CORE_BID_NONCE_BASE + 1) marks it, so a data
- * dir seeded before Core listings gets them on its next start.
+ * collection, classic, Core and compressed (DEMO_LISTINGS: two in SOL, one in USDC) and bidding DEMO_BID_PRICES_BPS of
+ * its floor in SOL and USDC (its NFTs, Core assets, compressed NFTs and currency come from the localnet faucet; a
+ * compressed NFT's proof from the localnet's DAS). Each book is seeded once: the classic one's first bid (nonce 1)
+ * marks it, the Core one's (nonce CORE_BID_NONCE_BASE + 1), the compressed one's (COMPRESSED_BID_NONCE_BASE + 1), so
+ * a data dir seeded before Core or compressed listings gets them on its next start.
  */
 export async function ensureNftMarket(input: {
   chain: ChainClient;
@@ -100,13 +124,15 @@ export async function ensureNftMarket(input: {
     (await chain.fetchAccount((await findMarketBidPda(program.address, maker.address, nonce))[0])) !== null;
   const classicDone = await seeded(1n);
   const coreDone = await seeded(CORE_BID_NONCE_BASE + 1n);
-  if (classicDone && coreDone) return result;
+  const compressedDone = await seeded(COMPRESSED_BID_NONCE_BASE + 1n);
+  if (classicDone && coreDone && compressedDone) return result;
   await ensureLocalnetLamports(chain, maker.address, 50_000_000_000n, 100_000_000_000n);
 
   for (const round of DEMO_LISTINGS) {
     const faucet = (await chain.callLocalnetAdmin("localnet_faucet", [maker.address])) as {
       nfts: { mint: string; tokenAccount: string; collectionId: string }[];
       coreAssets: { asset: string; collectionId: string }[];
+      compressedNfts: { assetId: string; collectionId: string }[];
     };
     for (const nft of classicDone ? [] : faucet.nfts) {
       const collection = DEMO_COLLECTIONS.find((c) => c.collectionId === nft.collectionId)!;
@@ -134,6 +160,18 @@ export async function ensureNftMarket(input: {
       await chain.send(`list ${collection.symbol} ${asset.asset.slice(0, 4)}`, [list], maker);
       result.listings++;
     }
+    for (const nft of compressedDone ? [] : faucet.compressedNfts) {
+      const collection = DEMO_COMPRESSED_COLLECTIONS.find((c) => c.collectionId === nft.collectionId)!;
+      const list = await getListCompressedNftInstruction({
+        programAddress: program.address,
+        seller: maker,
+        leaf: await compressedLeaf(chain, nft.assetId),
+        currencyMint: address(round.currency),
+        price: (floorIn(collection, round.currency) * BigInt(round.bps)) / 10_000n,
+      });
+      await chain.send(`list ${collection.symbol} ${nft.assetId.slice(0, 4)}`, [list], maker);
+      result.listings++;
+    }
   }
 
   const bidsOn = (collections: readonly PricedCollection[], base: bigint) => {
@@ -152,6 +190,7 @@ export async function ensureNftMarket(input: {
   const bids = [
     ...(classicDone ? [] : bidsOn(DEMO_COLLECTIONS, 0n)),
     ...(coreDone ? [] : bidsOn(DEMO_CORE_COLLECTIONS, CORE_BID_NONCE_BASE)),
+    ...(compressedDone ? [] : bidsOn(DEMO_COMPRESSED_COLLECTIONS, COMPRESSED_BID_NONCE_BASE)),
   ];
   const total = (mint: string) => bids.filter((b) => b.mint === mint).reduce((sum, b) => sum + b.price, 0n);
   const accounts = new Map<string, Address>();

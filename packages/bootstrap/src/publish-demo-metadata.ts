@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { DEMO_COLLECTIONS, DEMO_TOKENS } from "@cistern/localnet";
+import {
+  DEMO_COLLECTIONS,
+  DEMO_COMPRESSED_COLLECTIONS,
+  DEMO_CORE_COLLECTIONS,
+  DEMO_TOKENS,
+} from "@cistern/localnet";
 import { type Address, createKeyPairSignerFromBytes, getBase58Decoder, signBytes } from "@solana/kit";
 import { BOOTSTRAP_ERROR, BootstrapError } from "./bootstrap-error.ts";
 import { DEMO_LENDERS } from "./demo-plan.ts";
@@ -57,7 +62,11 @@ export function getDemoPoolThumbnail(poolName: string): string {
     if (form === undefined) continue;
     const collection = form.collections?.[0]?.id;
     if (collection !== undefined)
-      return DEMO_COLLECTIONS.find((c) => c.collectionId === collection)?.image ?? "";
+      return (
+        [...DEMO_COLLECTIONS, ...DEMO_CORE_COLLECTIONS, ...DEMO_COMPRESSED_COLLECTIONS].find(
+          (c) => c.collectionId === collection,
+        )?.image ?? ""
+      );
     const token = form.tokens?.[0]?.id;
     if (token !== undefined) return DEMO_TOKENS.find((t) => t.mint === token)?.image ?? "";
   }

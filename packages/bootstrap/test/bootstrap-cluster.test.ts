@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:
 import { join } from "node:path";
 import {
   DEMO_COLLECTIONS,
+  DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
   DEMO_TOKENS,
   MARGINFI_PROGRAM,
@@ -57,7 +58,7 @@ const token = (symbol: string) => address(DEMO_TOKENS.find((t) => t.symbol === s
 const EXPECTED_DEPOSITS: { usdcBaseUnits: bigint; solBaseUnits: bigint }[] = [
   { usdcBaseUnits: 85_000_000_000n, solBaseUnits: 300_000_000_000n },
   { usdcBaseUnits: 20_000_000_000n, solBaseUnits: 650_000_000_000n },
-  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 200_000_000_000n },
+  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 240_000_000_000n },
 ];
 
 describe("bootstrapCluster on a real localnet", () => {
@@ -160,7 +161,7 @@ describe("bootstrapCluster on a real localnet", () => {
   it("publishes the pools with the intended terms", async () => {
     const lenders = first.demo!.lenders;
     const onChain = await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3);
-    expect(onChain).toHaveLength(11);
+    expect(onChain).toHaveLength(12);
     expect(onChain).toEqual(lenders.flatMap((l) => l.pools.map((p) => p.address)).sort());
 
     const fetchPool = async (owner: Address, seed: bigint) => {
@@ -284,8 +285,9 @@ describe("bootstrapCluster on a real localnet", () => {
       first.swapVenue!.programId,
       MARGINFI_PROGRAM,
     ]);
-    // three listings of each of the four classic and the one Core demo collections, two bids each in SOL and USDC
-    expect([market.listings, market.bids]).toEqual([15, 20]);
+    // three listings of each of the four classic, the one Core and the one compressed demo collections, two bids
+    // each in SOL and USDC
+    expect([market.listings, market.bids]).toEqual([18, 24]);
     const accounts = await net.rpc
       .getProgramAccounts(market.programId, { encoding: "base64", commitment: "confirmed" })
       .send();
@@ -321,6 +323,40 @@ describe("bootstrapCluster on a real localnet", () => {
         .map((b) => b.price)
         .sort(),
     ).toEqual([6_400_000_000n, 7_200_000_000n]);
+    // the compressed collection's book: three leaves owned by their listings (the tree's root in DAS says so),
+    // the collection recorded from the leaves' verified metadata, bids of 90% and 80% of its 2 SOL floor
+    const shells = DEMO_COMPRESSED_COLLECTIONS[0]!;
+    const compressedListings = accounts
+      .map((a) => ({ address: a.pubkey, data: Buffer.from(a.account.data[0], "base64") }))
+      .filter((a) => a.data.length === 160)
+      .map((a) => ({ address: a.address, listing: decodeMarketListing(a.data) }))
+      .filter((l) => l.listing.standard === "compressed");
+    expect(compressedListings.map((l) => l.listing.escrow)).toEqual([
+      shells.collectionId,
+      shells.collectionId,
+      shells.collectionId,
+    ]);
+    for (const l of compressedListings) {
+      const asset = (await (
+        await fetch(net.rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "getAsset",
+            params: { id: l.listing.nftMint },
+          }),
+        })
+      ).json()) as { result: { ownership: { owner: string } } };
+      expect(asset.result.ownership.owner).toBe(l.address);
+    }
+    expect(
+      bids
+        .filter((b) => b.collection === shells.collectionId && b.currencyMint === WRAPPED_SOL_MINT_ADDRESS)
+        .map((b) => b.price)
+        .sort(),
+    ).toEqual([1_600_000_000n, 1_800_000_000n]);
   });
 
   it("is idempotent: a second run sends nothing and returns the same ids", async () => {
@@ -361,11 +397,11 @@ describe("bootstrapCluster on a real localnet", () => {
       Array(6).fill("unchanged"),
     );
     expect(second.demo!.lenders.flatMap((l) => l.pools.map((p) => p.action))).toEqual(
-      Array(11).fill("unchanged"),
+      Array(12).fill("unchanged"),
     );
     // No fee paid by anyone: no transaction was sent.
     expect(await balances()).toEqual(before);
-    expect(await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3)).toHaveLength(11);
+    expect(await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3)).toHaveLength(12);
     const [bank] = await findBankPda(first.lendingProgramId, first.demo!.lenders[0]!.address, USDC);
     expect(decodeBankAccount((await fetchData(net.rpc, bank))!).totalLiquidity).toBe(85_000_000_000n);
     expect(elapsedMs).toBeLessThan(10_000);

@@ -117,6 +117,9 @@ export interface DemoCompressedCollection {
   maxBufferSize: number;
   canopyDepth: number;
   listedLeaves: number;
+  /** The floor the demo market maker prices its listings and bids from (lamports; USD at the demo SOL price). */
+  floorPriceLamports: string;
+  priceUsd: string;
 }
 
 /** The whole demo world as returned by `localnet_demoWorld`. */
@@ -360,6 +363,8 @@ export const DEMO_COMPRESSED_COLLECTIONS: DemoCompressedCollection[] = [
     maxBufferSize: 64,
     canopyDepth: 11,
     listedLeaves: 4,
+    floorPriceLamports: "2000000000",
+    priceUsd: "300",
   },
 ];
 

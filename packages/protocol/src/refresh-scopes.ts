@@ -26,7 +26,8 @@ export type RefreshScope = (typeof REFRESH_SCOPES)[number];
  * collateral to the pool owner and the loan to history: loans, assets, balance, mypool. Swap (Cistern's own,
  * the swap widget) changes the wallet's tokens: balance, assets. Posting or cancelling a loan request moves the
  * collateral (loans, assets: requests are read under the loans scope); filling one lends from the lender's bank
- * (loans, balance, mypool).
+ * (loans, balance, mypool). Buy NFT (Cistern's own: a listed NFT bought outright) brings an NFT and takes currency:
+ * assets, balance.
  */
 export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly RefreshScope[]>> = Object.freeze({
   "Close Pool": ["mypool"],
@@ -52,6 +53,7 @@ export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly Refr
   "Cancel Loan Request": ["loans", "assets"],
   "Fill Loan Request": ["loans", "balance", "mypool"],
   "Upgrade Pool": ["balance", "mypool", "pool"],
+  "Buy NFT": ["assets", "balance"],
 });
 
 /**

@@ -30,6 +30,7 @@ export * from "./lending-venue/lending-venue.ts";
 export * from "./metaplex/core-asset.ts";
 export * from "./metaplex/metadata.ts";
 export * from "./metaplex/token-record.ts";
+export * from "./nft-market/cnft-listings.ts";
 export * from "./nft-market/core-listings.ts";
 export * from "./nft-market/nft-market.ts";
 export * from "./pda.ts";

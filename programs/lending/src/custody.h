@@ -11,6 +11,7 @@
  */
 #pragma once
 #include "lending.h"
+#include "bubblegum.h"
 
 /* Loan.nft_type */
 #define NFT_TYPE_CLASSIC 0 /* SPL token (an NFT or a token) in an escrow token account of the loan PDA */
@@ -47,19 +48,9 @@ typedef struct {
   const SolAccountInfo *owner;      /* the borrower's wallet */
 } CoreAccounts;
 
-/* The accounts and leaf a compressed NFT's custody goes through (Bubblegum Transfer). */
-#define CNFT_MAX_PROOF 24
-typedef struct {
-  const SolAccountInfo *tree;        /* the Merkle tree (== the custody's `escrow`) */
-  const SolAccountInfo *tree_config; /* Bubblegum's tree config PDA [tree] */
-  const SolAccountInfo *bubblegum, *compression, *noop, *system;
-  const SolAccountInfo *owner;       /* TakeLoan: the borrower's wallet (the leaf's owner and delegate) */
-  const SolAccountInfo *proof;       /* the proof nodes below the canopy, proof_len accounts */
-  u64 proof_len;
-  const u8 *root, *data_hash, *creator_hash; /* 32 bytes each */
-  u64 nonce;                         /* the leaf's nonce (= its index) */
-  u8 config_bump;
-} CnftAccounts;
+/* The accounts and leaf a compressed NFT's custody goes through (Bubblegum Transfer; the shared
+ * programs/toolchain/c/bubblegum.h): `owner` is TakeLoan's borrower (the leaf's owner and delegate), Repay's borrower. */
+typedef BubblegumAccounts CnftAccounts;
 
 /* The custody of one holder (a Loan or Request PDA; it signs with `signer`). */
 typedef struct {
@@ -132,13 +123,10 @@ u64 core_receive(const Custody *c, const SwapCall *venue, const SolPubkey *colle
 u64 core_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
 
 /* ---- custody_cnft.c ---- */
-extern const SolPubkey BUBBLEGUM_PROGRAM_ID;
-/* the program ids, the tree (SPL Account Compression's, writable), the tree config (Bubblegum's PDA of the tree) */
+/* the shared checks of bubblegum.h in the lending program's codes: InvalidProgramAccount, InvalidOwner, NotWritable,
+ * NotEnoughAccounts (a proof too long), InvalidPda */
 u64 cnft_check_accounts(const CnftAccounts *a);
-/* whether `asset` is Bubblegum's asset id ["asset", tree, nonce] with `bump` */
-bool cnft_asset_id_matches(const SolPubkey *tree, u64 nonce, u8 bump, const SolPubkey *asset);
-/* parses MetadataArgs (Borsh, exactly `len` bytes): its verified collection, and the data and creator hashes
- * Bubblegum commits to in a leaf (InvalidMetadata; CollectionNotVerified when it names none verified) */
+/* bubblegum_read_metadata in the lending program's codes (InvalidMetadata; CollectionNotVerified) */
 u64 cnft_read_metadata(const u8 *args, u64 len, SolPubkey *collection, u8 *data_hash, u8 *creator_hash);
 /* the owner transfers the leaf to the holder (Bubblegum Transfer) */
 u64 cnft_lock(const Custody *c);

@@ -379,7 +379,7 @@ __attribute__((noinline)) static u64 take_loan_cnft_accounts(NewLoan *c, CnftAcc
   if (a->nonce > 0xffffffffULL) return E_INVALID_INSTRUCTION;
   u64 r = cnft_check_accounts(a);
   if (r) return r;
-  if (!cnft_asset_id_matches(a->tree->key, a->nonce, d[122], c->mint->key)) return E_INVALID_PDA;
+  if (!bubblegum_asset_id_matches(a->tree->key, a->nonce, d[122], c->mint->key)) return E_INVALID_PDA;
   c->whitelist_index = 17;
   u64 first = 17 + (c->pl->whitelist_enabled ? 1 : 0);
   if (p->ka_num < first + a->proof_len) return E_NOT_ENOUGH_ACCOUNTS;

@@ -70,6 +70,15 @@ u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccount
   return SUCCESS;
 }
 
+u64 load_bid_for_sale(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault,
+                      const SolAccountInfo *bidder, Bid **out) {
+  u64 r = load_bid(p, bid, vault, out);
+  if (r) return r;
+  if ((*out)->price < rd64(p->data + 1)) return E_PRICE_MOVED;
+  if (!pubkey_eq(&(*out)->bidder, bidder->key)) return E_ACCOUNT_MISMATCH;
+  return bidder->is_writable ? SUCCESS : E_NOT_WRITABLE;
+}
+
 /* pays the vault out to `to` (m->to), closes it and the bid to the bidder; m->from is the vault, m->authority
  * the bid */
 u64 settle_bid(TokenMove *m, const SolAccountInfo *bidder, Bid *b) {
@@ -117,11 +126,8 @@ u64 ix_sell_to_bid(const SolParameters *p) {
   const SolAccountInfo *bidder = &p->ka[8], *token = &p->ka[9];
   if (!seller->is_signer) return E_MISSING_SIGNER;
   Bid *b;
-  u64 r = load_bid(p, bid, vault, &b);
+  u64 r = load_bid_for_sale(p, bid, vault, bidder, &b);
   if (r) return r;
-  if (b->price < rd64(p->data + 1)) return E_PRICE_MOVED;
-  if (!pubkey_eq(&b->bidder, bidder->key)) return E_ACCOUNT_MISMATCH;
-  if (!bidder->is_writable) return E_NOT_WRITABLE;
   if ((r = check_token_program(token)) || (r = check_market_mint(mint, true))) return r;
   SolPubkey collection;
   switch (metaplex_verified_collection(metadata, mint->key, p->data[9], &collection)) {

@@ -1,7 +1,8 @@
 /* Local NFT market entrypoint: decodes the input and dispatches on the first data byte. */
 #include "market.h"
 
-#define MAX_ACCOUNTS 12
+/* BuyCnft: 13 accounts and a proof of up to BUBBLEGUM_MAX_PROOF nodes */
+#define MAX_ACCOUNTS (13 + BUBBLEGUM_MAX_PROOF)
 
 u64 entrypoint(const u8 *input) {
   SolAccountInfo ka[MAX_ACCOUNTS];
@@ -22,6 +23,10 @@ u64 entrypoint(const u8 *input) {
     case 7: return ix_delist_core(&p);
     case 8: return ix_buy_core(&p);
     case 9: return ix_sell_core_to_bid(&p);
+    case 14: return ix_list_cnft(&p);
+    case 15: return ix_delist_cnft(&p);
+    case 16: return ix_buy_cnft(&p);
+    case 17: return ix_sell_cnft_to_bid(&p);
     default: return E_INVALID_INSTRUCTION;
   }
 }

@@ -79,6 +79,18 @@ u64 load_listing_of(const SolParameters *p, const SolAccountInfo *listing, u8 st
   return SUCCESS;
 }
 
+u64 pay_for_listing(const SolParameters *p, const Listing *l, const ListingPayment *m) {
+  if (l->price > rd64(p->data + 1)) return E_PRICE_MOVED;
+  if (!pubkey_eq(&l->seller, m->seller->key)) return E_ACCOUNT_MISMATCH;
+  if (!m->seller->is_writable) return E_NOT_WRITABLE;
+  u64 r;
+  if ((r = check_token_program(m->token))) return r;
+  if ((r = check_token_account(m->pay, &l->currency_mint, NULL))) return r;
+  if ((r = check_token_account(m->proceeds, &l->currency_mint, &l->seller))) return r;
+  TokenMove payment = {m->token, m->pay, m->proceeds, m->buyer, l->price, NULL};
+  return spl_transfer(&payment);
+}
+
 /* 1 Delist: data [1]; accounts: 0 seller (s, w), 1 listing (w), 2 escrow (w), 3 seller's NFT account (w),
  * 4 token program. The NFT returns; escrow and listing close to the seller. */
 u64 ix_delist(const SolParameters *p) {
@@ -116,16 +128,10 @@ u64 ix_buy(const SolParameters *p) {
   Listing *l;
   u64 r = load_listing_of(p, listing, STANDARD_CLASSIC, escrow, &l);
   if (r) return r;
-  if (l->price > rd64(p->data + 1)) return E_PRICE_MOVED;
-  if (!pubkey_eq(&l->seller, seller->key)) return E_ACCOUNT_MISMATCH;
-  if (!seller->is_writable) return E_NOT_WRITABLE;
-  if ((r = check_token_program(token))) return r;
-  if ((r = check_token_account(pay, &l->currency_mint, NULL))) return r;
-  if ((r = check_token_account(proceeds, &l->currency_mint, &l->seller))) return r;
   if ((r = check_token_account(dest, &l->nft_mint, NULL))) return r;
+  ListingPayment payment = {buyer, pay, proceeds, seller, token};
+  if ((r = pay_for_listing(p, l, &payment))) return r;
   u64 price = l->price;
-  TokenMove payment = {token, pay, proceeds, buyer, price, NULL};
-  if ((r = spl_transfer(&payment))) return r;
   SolSignerSeed seeds[3];
   listing_seeds(l, &l->nft_mint, seeds);
   SolSignerSeeds signer = {seeds, 3};

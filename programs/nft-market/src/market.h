@@ -6,6 +6,7 @@
 #include "metaplex.h"
 #include "spl.h"
 #include "mpl_core.h"
+#include "bubblegum.h"
 
 #define E_INVALID_INSTRUCTION 15200ULL
 #define E_NOT_ENOUGH_ACCOUNTS 15201ULL
@@ -28,6 +29,7 @@
 #define E_INVALID_CORE_PROGRAM 15218ULL
 #define E_UNSAFE_ASSET 15219ULL
 #define E_ASSET_FROZEN 15220ULL
+#define E_INVALID_BUBBLEGUM_PROGRAM 15221ULL
 
 #define TAG_LISTING 1
 #define TAG_BID 2
@@ -35,15 +37,18 @@
 /* Listing.standard (reserved0[0] before Core listings): which program holds the listed NFT */
 #define STANDARD_CLASSIC 0
 #define STANDARD_CORE 2
+#define STANDARD_CNFT 3
 
 typedef struct {
-  u8 tag, version, bump, escrow_bump, standard, reserved0[3];
+  u8 tag, version, bump, escrow_bump, standard, config_bump, reserved0[2];
   /* classic: nft_mint the mint, escrow the listing's token account; Core: nft_mint the asset, escrow the Core
-   * collection the asset names (the listing PDA owns the asset itself) */
+   * collection the asset names (the listing PDA owns the asset itself); compressed (cnft.c): nft_mint the asset id,
+   * escrow the collection its metadata names verified, escrow_bump the asset id's bump, config_bump the tree
+   * config's bump, leaf_nonce the leaf's nonce (the listing PDA owns the leaf) */
   SolPubkey seller, nft_mint, currency_mint, escrow;
   u64 price;
   i64 created_at;
-  u64 reserved1;
+  u64 leaf_nonce; /* compressed: the leaf's nonce (its index); 0 otherwise */
 } Listing;
 _Static_assert(sizeof(Listing) == 160, "Listing size");
 
@@ -91,6 +96,10 @@ u64 ix_list_core(const SolParameters *p);
 u64 ix_delist_core(const SolParameters *p);
 u64 ix_buy_core(const SolParameters *p);
 u64 ix_sell_core_to_bid(const SolParameters *p);
+u64 ix_list_cnft(const SolParameters *p);
+u64 ix_delist_cnft(const SolParameters *p);
+u64 ix_buy_cnft(const SolParameters *p);
+u64 ix_sell_cnft_to_bid(const SolParameters *p);
 
 /* ---- listing.c / bid.c, shared with core.c ---- */
 void listing_seeds(const Listing *l, const SolPubkey *mint, SolSignerSeed *out);
@@ -98,6 +107,17 @@ u64 load_listing_state(const SolParameters *p, const SolAccountInfo *listing, Li
 u64 load_listing_of(const SolParameters *p, const SolAccountInfo *listing, u8 standard, const SolAccountInfo *held,
                     Listing **out);
 u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault, Bid **out);
+/* A sale into a bid (SellToBid, SellCoreToBid, SellCnftToBid; the min price u64 at data byte 1): the bid and its vault
+ * (load_bid), at least the min price (PriceMoved), `bidder` the bid's and writable (it takes the NFT and the rents). */
+u64 load_bid_for_sale(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault,
+                      const SolAccountInfo *bidder, Bid **out);
+/* A buy's payment (Buy, BuyCore, BuyCnft; the max price u64 at data byte 1): the listing at most the max price
+ * (PriceMoved), `seller` its seller and writable (it takes the rents), `pay` an account of its currency, `proceeds`
+ * the seller's; then the buyer (a signer) pays the price. */
+typedef struct {
+  const SolAccountInfo *buyer, *pay, *proceeds, *seller, *token;
+} ListingPayment;
+u64 pay_for_listing(const SolParameters *p, const Listing *l, const ListingPayment *m);
 u64 settle_bid(TokenMove *m, const SolAccountInfo *bidder, Bid *b);
 void log_event(const u8 *name, u64 len, u64 price);
 

@@ -1,79 +1,32 @@
 // `npm start` as scripts/start.ts composes it (a seeded localnet, the bootstrap with its demo lenders, NFT market
 // and market maker, the API valuing collections from the chain): a new wallet's Metaplex Core asset is valued from
 // the market maker's Core listings and bids and gets an offer from the demo pool that lists the Core collection.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { DEMO_WORLD, type LocalnetHandle, startLocalnet } from "@cistern/localnet";
+import { DEMO_WORLD } from "@cistern/localnet";
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapCluster } from "../../../../packages/bootstrap/src/index.ts";
-import { loadConfig } from "../../src/config/config.ts";
-import { type RunningApi, startApi } from "../../src/start-api.ts";
-
-const so = (name: string) =>
-  fileURLToPath(new URL(`../../../../programs/${name}/build/${name}.so`, import.meta.url));
-const DAY = 86_400;
+import { type NpmStartWorld, startNpmStartWorld } from "../helpers/npm-start-world.ts";
 
 describe("npm start: a new wallet's Core asset", () => {
-  let root: string;
-  let localnet: LocalnetHandle;
-  let api: RunningApi;
-  let corePool: string;
+  let world: NpmStartWorld;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "cistern-start-core-"));
-    localnet = await startLocalnet({ rpcPort: 0, dataDir: join(root, "localnet"), seed: true });
-    const cluster = await bootstrapCluster({
-      rpcUrl: localnet.rpcUrl,
-      wsUrl: localnet.wsUrl,
-      dataDir: root,
-      cluster: "localnet",
-      lendingSoPath: so("lending"),
-      swapVenueSoPath: so("swap-venue"),
-      lendingVenueSoPath: so("lending-venue"),
-      nftMarketSoPath: so("nft-market"),
-      demo: true,
-    });
-    const koi = DEMO_WORLD.coreCollections[0]!.collectionId;
-    const pools = cluster.demo!.lenders.flatMap((l) => l.pools);
-    corePool = pools.find((p) => p.plan.params.collections.some((c) => c.id === koi))!.address;
-    api = await startApi(
-      loadConfig({
-        LOG_LEVEL: "silent",
-        API_PORT: "0",
-        SOLANA_RPC_URL: localnet.rpcUrl,
-        SOLANA_WS_URL: localnet.wsUrl,
-        SOLANA_CLUSTER: "localnet",
-        DATA_DIR: root,
-        LENDING_PROGRAM_ID: cluster.lendingProgramId,
-      }),
-    );
+    world = await startNpmStartWorld("cistern-start-core-");
   }, 600_000);
   afterAll(async () => {
-    await api?.close();
-    await localnet?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await world?.close();
   });
 
   it("is valued from the market's Core book (8 SOL floor, 7.2 SOL best bid) and gets the Koi desk's offer", async () => {
     const wallet = (await generateKeyPairSigner()).address;
-    const given = await localnet.faucet(wallet);
+    const given = await world.localnet.faucet(wallet);
     const asset = given.coreAssets[0]!.asset;
-    const quote = async () => {
-      const r = await fetch(`${api.url}/nft/quote`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ nftMint: asset, duration: 7 * DAY, borrower: wallet }),
-      });
-      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-    };
-    await expect.poll(async () => (await quote()).status, { timeout: 60_000, interval: 500 }).toBe(200);
-    const offer = await quote();
+    await expect
+      .poll(async () => (await world.quote(asset, wallet)).status, { timeout: 60_000, interval: 500 })
+      .toBe(200);
+    const offer = await world.quote(asset, wallet);
     // min(floor 8 SOL, best bid 7.2 SOL x 125% = 9 SOL) = 8 SOL; the pool lends 45% of it
     expect(offer.body).toMatchObject({
-      pool: corePool,
+      pool: world.poolListing(DEMO_WORLD.coreCollections[0]!.collectionId),
       collateralValue: "8000000000",
       maxBorrowAmount: "3600000000",
     });

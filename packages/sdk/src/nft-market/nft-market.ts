@@ -42,6 +42,7 @@ export const NFT_MARKET_ERRORS = {
   InvalidCoreProgram: 15218,
   UnsafeAsset: 15219,
   AssetFrozen: 15220,
+  InvalidBubblegumProgram: 15221,
 } as const;
 
 const bytesOf = addressBytes;
@@ -82,17 +83,27 @@ export function findMarketVaultPda(programAddress: Address, bid: Address): Promi
 }
 
 export interface MarketListingAccount {
-  /** "classic": an SPL mint escrowed in `escrow`; "core": a Metaplex Core asset owned by the listing itself. */
-  standard: "classic" | "core";
+  /**
+   * "classic": an SPL mint escrowed in `escrow`; "core": a Metaplex Core asset owned by the listing itself;
+   * "compressed": a Bubblegum V1 leaf owned by the listing itself.
+   */
+  standard: "classic" | "core" | "compressed";
   seller: Address;
-  /** The NFT mint (classic) or the Core asset. */
+  /** The NFT mint (classic), the Core asset, or the compressed NFT's asset id. */
   nftMint: Address;
   currencyMint: Address;
-  /** Classic: the escrow token account; Core: the Core collection the asset names. */
+  /**
+   * Classic: the escrow token account; Core: the Core collection the asset names; compressed: the collection its
+   * metadata names verified.
+   */
   escrow: Address;
   price: bigint;
   createdAt: bigint;
+  /** Compressed: the leaf's nonce (its index in the tree); 0 otherwise. */
+  leafNonce: bigint;
 }
+
+const LISTING_STANDARDS = { 0: "classic", 2: "core", 3: "compressed" } as const;
 
 export interface MarketBidAccount {
   bidder: Address;
@@ -113,13 +124,14 @@ export function decodeMarketListing(data: ReadonlyUint8Array): MarketListingAcco
     throw new Error("not a market listing");
   const v = view(data);
   return {
-    standard: data[4] === 2 ? "core" : "classic",
+    standard: LISTING_STANDARDS[data[4] as keyof typeof LISTING_STANDARDS] ?? "classic",
     seller: keyAt(data, 8),
     nftMint: keyAt(data, 40),
     currencyMint: keyAt(data, 72),
     escrow: keyAt(data, 104),
     price: v.getBigUint64(136, true),
     createdAt: v.getBigInt64(144, true),
+    leafNonce: data[4] === 3 ? v.getBigUint64(152, true) : 0n,
   };
 }
 

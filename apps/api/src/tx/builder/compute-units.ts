@@ -59,6 +59,16 @@ const COMPRESSED_CU: Record<number, number> = {
   [INSTRUCTION_TAG.Liquidate]: 110_000,
 };
 
+/**
+ * A venue instruction that moves a compressed NFT (the NFT market's ListCnft, DelistCnft, BuyCnft, SellCnftToBid:
+ * Bubblegum's Transfer inside): measured with the real binaries (LiteSVM, the demo's tree, programs/nft-market
+ * LAYOUT.md) 59,500-67,200 CU; doubled for headroom (a longer proof, the bump searches).
+ */
+const COMPRESSED_VENUE_CU = 130_000;
+
+const movesLeaf = (ix: Instruction) =>
+  ix.accounts?.some((a) => a.address === BUBBLEGUM_PROGRAM_ADDRESS) ?? false;
+
 function lendingCu(ix: Instruction): number {
   const tag = ix.data?.[0] ?? -1;
   if (tag === INSTRUCTION_TAG.Migrate)
@@ -66,8 +76,7 @@ function lendingCu(ix: Instruction): number {
   // the custody block names Token Metadata only for a programmable NFT
   if (ix.accounts?.some((a) => a.address === TOKEN_METADATA_PROGRAM_ADDRESS) && PROGRAMMABLE_CU[tag])
     return PROGRAMMABLE_CU[tag];
-  if (ix.accounts?.some((a) => a.address === BUBBLEGUM_PROGRAM_ADDRESS) && COMPRESSED_CU[tag])
-    return COMPRESSED_CU[tag];
+  if (movesLeaf(ix) && COMPRESSED_CU[tag]) return COMPRESSED_CU[tag];
   return LENDING_CU[tag] ?? 50_000;
 }
 
@@ -88,7 +97,7 @@ function otherCu(ix: Instruction): number {
     case ADDRESS_LOOKUP_TABLE_PROGRAM:
       return 20_000;
     default:
-      return 50_000;
+      return movesLeaf(ix) ? COMPRESSED_VENUE_CU : 50_000;
   }
 }
 

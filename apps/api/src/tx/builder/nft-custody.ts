@@ -96,15 +96,18 @@ export function refuseUnless(
   instead: string,
 ): void {
   if (taken.includes(standard)) return;
-  const named =
-    standard === "ProgrammableNft"
-      ? "a programmable NFT"
-      : standard === "CoreNft"
-        ? "a Core asset"
-        : standard === "CompressedNft"
-          ? "a compressed NFT"
-          : "a classic NFT";
-  throw unprocessable(`${what} ${named} is not available yet; ${instead}`);
+  throw unprocessable(`${what} ${describeStandard(standard)} is not available yet; ${instead}`);
+}
+
+/** A standard as a sentence names it: "a programmable NFT", "a Core asset", "a compressed NFT", "a classic NFT". */
+export function describeStandard(standard: NftStandard): string {
+  return standard === "ProgrammableNft"
+    ? "a programmable NFT"
+    : standard === "CoreNft"
+      ? "a Core asset"
+      : standard === "CompressedNft"
+        ? "a compressed NFT"
+        : "a classic NFT";
 }
 
 /** The account that holds a sold loan's NFT (a Core asset: the asset; a classic NFT: the escrow PDA). */

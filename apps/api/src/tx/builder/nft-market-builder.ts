@@ -5,6 +5,7 @@ import {
   findLoanPda,
   getMarketSellInstruction,
   getTakeMortgageInstruction,
+  type NftStandard,
 } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
@@ -17,9 +18,9 @@ import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
 import {
   coreSaleOf,
+  describeStandard,
   readCustody,
   readLoanCustody,
-  refuseUnless,
   SOLD_THROUGH_MARKET,
   saleHolder,
 } from "./nft-custody.ts";
@@ -29,6 +30,10 @@ import {
   findAssociatedTokenAddress,
   NATIVE_MINT,
 } from "./wire-instructions.ts";
+
+/** "Buying <a programmable NFT> with a loan is not available yet; buy it outright instead". */
+const mortgageRefusal = (standard: NftStandard) =>
+  `Buying ${describeStandard(standard)} with a loan is not available yet; buy it outright instead`;
 
 /** `{ core }` for a Core asset's sale, nothing for a classic NFT's (the venue's optional input). */
 const optionalCore = (core: { collection: Address } | undefined) => (core === undefined ? {} : { core });
@@ -178,9 +183,11 @@ export async function quoteMortgage(
   requireNotOracle(tx, "buyer", input.buyer);
   const listing = await requireListing(tx, input.mint);
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
-  // the listed NFT's standard, read from the chain: the program buys a classic NFT or a Core asset with a mortgage
+  // the listed NFT's standard (read from the chain; a compressed listing says so): the program buys a classic NFT or
+  // a Core asset with a mortgage
+  if (listing.compressed) throw unprocessable(mortgageRefusal("CompressedNft"));
   const custody = await readCustody(tx, listing.mint, listing.mint);
-  refuseUnless(custody.standard, SOLD_THROUGH_MARKET, "Buying with a mortgage", "buy it outright instead");
+  if (!SOLD_THROUGH_MARKET.includes(custody.standard)) throw unprocessable(mortgageRefusal(custody.standard));
   const request = {
     poolType: "nft-pool" as const,
     collateralId: listing.collection,

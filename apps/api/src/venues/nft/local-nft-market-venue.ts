@@ -7,12 +7,17 @@ import {
   findMarketListingPda,
   findMetadataPda,
   findVenuesPda,
+  getBuyCompressedNftInstruction,
   getBuyCoreAssetInstruction,
   getBuyNftInstruction,
+  getDelistCompressedNftInstruction,
+  getListCompressedNftInstruction,
+  getSellCompressedNftToBidInstruction,
   getSellCoreToBidInstruction,
   getSellToBidInstruction,
   MARKET_BID_SIZE,
   MARKET_LISTING_SIZE,
+  type MarketListingAccount,
   NO_VENUE,
 } from "@cistern/sdk";
 import { type Address, getAddressDecoder } from "@solana/kit";
@@ -22,7 +27,12 @@ import {
   createAssociatedTokenIdempotent,
   findAssociatedTokenAddress,
 } from "../../tx/builder/wire-instructions.ts";
-import type { CollectionBid, NftListing, NftMarketVenue } from "./nft-market-venue.ts";
+import type {
+  CollectionBid,
+  CompressedMarketActions,
+  NftListing,
+  NftMarketVenue,
+} from "./nft-market-venue.ts";
 
 /** How long the market's accounts read for one answer are reused, milliseconds. */
 export const MARKET_TTL_MS = 500;
@@ -34,11 +44,16 @@ interface MarketBook {
   bids: CollectionBid[];
 }
 
+/** A Core or compressed listing records its collection (checked on chain when listed); a classic one does not. */
+function recordsCollection(listing: MarketListingAccount): boolean {
+  return listing.standard === "core" || listing.standard === "compressed";
+}
+
 /**
  * The embedded default's NFT market: the local market program that the lending program's Venues account pins
  * (deployed and seeded by the bootstrap). Its listings and bids are read from the chain (getProgramAccounts,
  * reused for at most MARKET_TTL_MS; a listing's collection is its NFT's verified collection, read from the
- * metadata; a Core listing's, the collection it records); instructions are the program's Buy (BuyCore for a Core
+ * metadata; a Core or compressed listing's, the collection it records); instructions are the program's Buy (BuyCore for a Core
  * asset, delivered to `nftDestination` as its new owner) and SellToBid. Prices are checked again on chain.
  */
 export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Address): NftMarketVenue {
@@ -90,15 +105,15 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     const listings = accounts
       .filter((a) => a.data.length === MARKET_LISTING_SIZE && a.data[0] === 1)
       .map((a) => ({ address: a.pubkey, listing: decodeMarketListing(a.data) }));
-    // a Core listing records the collection its asset names (checked on chain at ListCore); a classic one's is
-    // its NFT's verified collection
+    // a Core listing records the collection its asset names (checked on chain at ListCore), a compressed one the
+    // collection its leaf's metadata names verified (checked by Bubblegum's transfer at ListCnft); a classic one's
+    // is its NFT's verified collection
     const classic = listings.filter((l) => l.listing.standard === "classic");
     const classicCollections = await collectionsOf(classic.map((l) => l.listing.nftMint));
     const collectionOfListing = new Map(classic.map((l, i) => [l.address, classicCollections[i]]));
     const withCollection: NftListing[] = [];
     listings.forEach((l) => {
-      const collection =
-        l.listing.standard === "core" ? l.listing.escrow : collectionOfListing.get(l.address);
+      const collection = recordsCollection(l.listing) ? l.listing.escrow : collectionOfListing.get(l.address);
       if (collection === null || collection === undefined) return;
       withCollection.push({
         mint: l.listing.nftMint,
@@ -107,6 +122,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         currencyMint: l.listing.currencyMint,
         price: l.listing.price,
         listing: l.address,
+        ...(l.listing.standard === "compressed" ? { compressed: true as const } : {}),
       });
     });
     const bids = accounts
@@ -136,8 +152,60 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
     return cached.book;
   }
 
+  const compressed: CompressedMarketActions = {
+    async list({ seller, leaf, currencyMint, price }) {
+      return getListCompressedNftInstruction({
+        programAddress: await program(),
+        seller,
+        leaf,
+        currencyMint,
+        price,
+      });
+    },
+    async delist({ seller, listing, leaf }) {
+      return getDelistCompressedNftInstruction({
+        programAddress: await program(),
+        seller,
+        listing: listing.listing as Address,
+        leaf,
+      });
+    },
+    async buy({ listing, buyer, payFrom, newOwner, leaf, maxPrice }) {
+      return getBuyCompressedNftInstruction({
+        programAddress: await program(),
+        buyer,
+        listing: listing.listing as Address,
+        payFrom,
+        sellerCurrencyAccount: await findAssociatedTokenAddress(listing.seller, listing.currencyMint),
+        newOwner,
+        seller: listing.seller,
+        leaf,
+        maxPrice,
+      });
+    },
+    async sell({ bid, seller, sellerSignsByCpi, leaf, proceeds, minPrice }) {
+      const programAddress = await program();
+      const { accounts } = await rpc.getMultipleAccounts([bid.bid]);
+      const account = accounts[0];
+      if (!account || account.owner !== programAddress)
+        throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the bid is gone");
+      return getSellCompressedNftToBidInstruction({
+        programAddress,
+        seller,
+        sellerSignsByCpi,
+        bid: bid.bid,
+        vault: decodeMarketBid(account.data).vault,
+        bidder: bid.bidder,
+        proceeds,
+        leaf,
+        minPrice,
+      });
+    },
+  };
+
   return {
     name: "local",
+    compressed,
     async collection({ collection, currencyMint, fresh }) {
       const { listings, bids } = await book(fresh);
       const ours = listings
@@ -164,7 +232,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       if (!account || account.owner !== programAddress || account.data.length !== MARKET_LISTING_SIZE)
         return null;
       const decoded = decodeMarketListing(account.data);
-      if (decoded.standard === "core")
+      if (recordsCollection(decoded))
         return {
           mint,
           collection: decoded.escrow,
@@ -172,6 +240,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
           currencyMint: decoded.currencyMint,
           price: decoded.price,
           listing,
+          ...(decoded.standard === "compressed" ? { compressed: true as const } : {}),
         };
       const collection = meta ? decodeMetadata(meta.data).collection : null;
       if (collection === null || !collection.verified) return null;
@@ -195,6 +264,11 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         }),
         findAssociatedTokenAddress(listing.seller, listing.currencyMint),
       ]);
+      if (decoded.standard === "compressed")
+        throw new ApiError(
+          ERROR_CODES.UPSTREAM_FAILED,
+          "a compressed NFT's listing is bought with its leaf from DAS (the venue's compressed.buy)",
+        );
       if (decoded.standard === "core")
         return getBuyCoreAssetInstruction({
           programAddress,

@@ -1,3 +1,4 @@
+import type { MarketLeaf } from "@cistern/sdk";
 import type { Address, Instruction } from "@solana/kit";
 
 /** An NFT for sale at a fixed price. Amounts in base units of `currencyMint`. */
@@ -9,6 +10,11 @@ export interface NftListing {
   price: bigint;
   /** The venue's listing account (local market) or order id (Tensor), as its buy instruction needs it. */
   listing: string;
+  /**
+   * A compressed NFT (Bubblegum V1 leaf; `mint` is its asset id): bought through `compressed.buy` with its leaf read
+   * from DAS, not `buyInstruction` (nor a mortgage: the lending program buys only mints into a loan).
+   */
+  compressed?: true;
 }
 
 /** An offer to buy any NFT of a collection. Amounts in base units of `currencyMint`. */
@@ -31,6 +37,44 @@ export interface CollectionMarket {
   bestBidPrice: bigint | null;
   listings: NftListing[];
   bids: CollectionBid[];
+}
+
+/**
+ * A venue's instructions for compressed NFTs (Bubblegum V1 leaves). Each takes the leaf as DAS states it now (a
+ * fresh proof and the root it was taken against, the leaf's hashes and MetadataArgs): a proof goes stale when
+ * another leaf of the tree changes, so a builder reads it at build time.
+ */
+export interface CompressedMarketActions {
+  /** Lists the seller's leaf at `price` (base units of `currencyMint`); the listing account is returned. */
+  list(input: {
+    seller: Address;
+    leaf: MarketLeaf;
+    currencyMint: Address;
+    price: bigint;
+  }): Promise<Instruction & { listing: Address }>;
+  /** Takes the seller's listed leaf back. */
+  delist(input: { seller: Address; listing: NftListing; leaf: MarketLeaf }): Promise<Instruction>;
+  /** Buys `listing` for `buyer` (a signer), paying from `payFrom` at most `maxPrice`; the leaf goes to `newOwner`. */
+  buy(input: {
+    listing: NftListing;
+    buyer: Address;
+    payFrom: Address;
+    newOwner: Address;
+    leaf: MarketLeaf;
+    maxPrice: bigint;
+  }): Promise<Instruction>;
+  /**
+   * Sells `seller`'s leaf (a signer, or a program's PDA signing by CPI: `sellerSignsByCpi`) into `bid`, paying at
+   * least `minPrice` into `proceeds`.
+   */
+  sell(input: {
+    bid: CollectionBid;
+    seller: Address;
+    sellerSignsByCpi: boolean;
+    leaf: MarketLeaf;
+    proceeds: Address;
+    minPrice: bigint;
+  }): Promise<Instruction>;
 }
 
 /**
@@ -81,4 +125,6 @@ export interface NftMarketVenue {
     payer: Address;
     core?: { collection: Address };
   }): Promise<{ setup: Instruction[]; sale: Instruction }>;
+  /** Compressed NFTs' listings, purchases and sales; absent when the venue takes none through Cistern. */
+  readonly compressed?: CompressedMarketActions;
 }

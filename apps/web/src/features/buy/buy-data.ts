@@ -18,6 +18,26 @@ export function useMortgageListings() {
   });
 }
 
+/** A compressed NFT for sale (GET /nft/compressed-listings): bought outright, at its price. */
+export interface CompressedListing {
+  /** The compressed NFT's asset id. */
+  mint: string;
+  collection: string;
+  seller: string;
+  currency: string;
+  /** Base units of `currency`. */
+  price: string;
+}
+
+/** Compressed NFTs for sale, by currency then cheapest first. */
+export function useCompressedListings() {
+  const { config } = useAppContext();
+  return useQuery({
+    queryKey: ["market", "compressed-listings"],
+    queryFn: () => requestJson<CompressedListing[]>(`${config.apiUrl}/nft/compressed-listings`),
+  });
+}
+
 /** The exact terms of buying `mint` with a mortgage of `durationSeconds` (POST /nft/take-mortgage-quote). */
 export function useMortgageTerms(input: { buyer: string; mint: string; durationSeconds: number }) {
   const { config } = useAppContext();

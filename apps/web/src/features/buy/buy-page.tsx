@@ -10,8 +10,10 @@ import { describeNftStandard } from "../borrow/nft-standard.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { NftImage } from "../pools/nft-figure.tsx";
 import {
+  type CompressedListing,
   getMortgageDurationsDays,
   type MortgageListing,
+  useCompressedListings,
   useMortgageListings,
   useMortgageTerms,
 } from "./buy-data.ts";
@@ -88,7 +90,100 @@ export function BuyPage() {
           </ul>
         )}
       </QueryState>
+      <CompressedForSale />
     </Page>
+  );
+}
+
+/**
+ * Compressed NFTs for sale on the market, bought outright (the lending program finances only classic NFTs): the
+ * builder takes the leaf's proof from the asset index when the buyer signs, and the price shown is the most paid.
+ */
+function CompressedForSale() {
+  const listings = useCompressedListings();
+  const name = useCollateralNamer();
+  const nfts = useNftAssets((listings.data ?? []).map((l) => l.mint));
+  const { publicKey } = useWallet();
+  const mine = publicKey?.toBase58();
+  return (
+    <section aria-label="Compressed NFTs for sale" data-testid="compressed-for-sale">
+      <h2 className="pg-h2">Compressed NFTs for sale</h2>
+      <p className="muted pg-small">
+        Bought outright at the price shown; no loan finances a compressed NFT yet.
+      </p>
+      <QueryState
+        query={listings}
+        label="compressed NFTs for sale"
+        isEmpty={(l) => l.length === 0}
+        empty="No compressed NFT is for sale right now."
+      >
+        {(list) => (
+          <ul className="pg-grid" aria-label="Compressed NFTs for sale" data-testid="compressed-listings">
+            {list.map((item) => (
+              <li key={item.mint} className="card pg-pool-card" data-testid="compressed-listing">
+                <div className="pg-nft-line">
+                  <NftImage asset={nfts.get(item.mint)} size={56} />
+                  <div>
+                    <h3 data-testid="compressed-listing-name">
+                      {nfts.get(item.mint)?.name ?? name(item.collection)}
+                    </h3>
+                    {nfts.has(item.mint) ? <small className="muted">{name(item.collection)}</small> : null}
+                  </div>
+                </div>
+                <p>
+                  <strong data-testid="compressed-listing-price">
+                    {formatMoney(BigInt(item.price), item.currency, "up")}
+                  </strong>
+                </p>
+                {item.seller === mine ? (
+                  <p className="muted pg-small">Your listing.</p>
+                ) : (
+                  <RequireWallet what="buy it">
+                    {(owner) => (
+                      <BuyOutright owner={owner} item={item} onDone={() => void listings.refetch()} />
+                    )}
+                  </RequireWallet>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function BuyOutright({ owner, item, onDone }: { owner: string; item: CompressedListing; onDone(): void }) {
+  const tx = usePageTransaction();
+  const held = useCurrencyBalance(item.currency);
+  const price = BigInt(item.price);
+  const short = held !== undefined && held < price;
+  return (
+    <>
+      {short ? (
+        <p className="error-text" role="alert" data-testid="compressed-short">
+          You hold {formatMoney(held, item.currency)}; the price is {formatMoney(price, item.currency, "up")}.
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="button button-primary"
+        style={{ alignSelf: "flex-start" }}
+        disabled={tx.busy || short}
+        onClick={async () => {
+          const signature = await tx.run({
+            action: "Buy NFT",
+            path: "/nft/buy-compressed",
+            // the price shown is the most paid: a listing repriced since is refused, nothing moves
+            payload: { buyer: owner, assetId: item.mint, maxPrice: item.price },
+          });
+          if (signature) onDone();
+        }}
+        data-testid="compressed-buy"
+      >
+        Buy for {formatMoney(price, item.currency, "up")}
+      </button>
+    </>
   );
 }
 

@@ -1,0 +1,80 @@
+/**
+ * @vitest-environment node
+ */
+import { mkdir } from "node:fs/promises";
+import { Keypair } from "@solana/web3.js";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
+import { confirmed, openAs, shot } from "./journey-helpers.ts";
+import { JOURNEY_SLOT_MS, rpc, type Stack, startStack } from "./stack.ts";
+
+// Issue #33 in the browser, on the journeys' stack (the demo market maker lists three Cistern Shells, compressed NFTs,
+// on the local NFT market as `npm start` does): a new user finds them on Buy NFTs at 1280 and 360 px, buys the
+// cheapest SOL one outright; the asset index (DAS, built from the chain) then says the user owns it, and the page no
+// longer offers it.
+
+let stack: Stack | undefined;
+let browser: Browser | undefined;
+let buyer: Page;
+const buyerKey = Keypair.generate();
+const pageErrors: string[] = [];
+
+interface Listed {
+  mint: string;
+  currency: string;
+  price: string;
+}
+const SOL = "So11111111111111111111111111111111111111112";
+
+beforeAll(async () => {
+  await mkdir(TEST_OUTPUT_DIR, { recursive: true });
+  stack = await startStack({ slotMs: JOURNEY_SLOT_MS });
+  await stack.localnet.faucet(buyerKey.publicKey.toBase58());
+  await stack.localnet.fundWallet(buyerKey.publicKey.toBase58(), { lamports: 100_000_000_000n });
+  browser = await launchChromium();
+  buyer = await openAs(browser, buyerKey, pageErrors);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const owner = async (assetId: string) =>
+  (await rpc<{ ownership: { owner: string } }>(stack!.localnet.rpcUrl, "getAsset", [assetId])).ownership
+    .owner;
+
+describe("Buy NFTs: compressed NFTs bought outright", () => {
+  it("shows the market maker's compressed listings at 1280 and 360 px and buys the cheapest SOL one", async () => {
+    const listed = (await (await fetch(`${stack!.apiUrl}/nft/compressed-listings`)).json()) as Listed[];
+    expect(listed).toHaveLength(3);
+    const cheapestSol = listed
+      .filter((l) => l.currency === SOL)
+      .sort((a, b) => Number(BigInt(a.price) - BigInt(b.price)))[0]!;
+    expect(cheapestSol.price).toBe("2000000000");
+    const seller = await owner(cheapestSol.mint);
+
+    await buyer.goto(`${stack!.webUrl}/buy`);
+    const cards = buyer.getByTestId("compressed-listing");
+    await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(3);
+    await expect
+      .poll(() => buyer.getByTestId("compressed-buy").first().isVisible(), { timeout: 30_000 })
+      .toBe(true);
+    await shot(buyer, "33-buy-compressed-1280");
+    await buyer.setViewportSize({ width: 360, height: 740 });
+    expect(await buyer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await shot(buyer, "33-buy-compressed-360");
+
+    // the SOL listing at 2 SOL: the button names the price the buyer pays at most
+    const card = cards.filter({ has: buyer.getByRole("button", { name: /^Buy for 2 SOL$/ }) });
+    await expect.poll(() => card.count()).toBe(1);
+    await confirmed(buyer, () => card.getByTestId("compressed-buy").click());
+    await buyer.setViewportSize({ width: 1280, height: 900 });
+
+    await expect.poll(() => owner(cheapestSol.mint), { timeout: 30_000 }).toBe(buyerKey.publicKey.toBase58());
+    expect(seller).not.toBe(buyerKey.publicKey.toBase58());
+    await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(2);
+    expect(pageErrors).toEqual([]);
+  }, 300_000);
+});
