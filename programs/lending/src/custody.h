@@ -63,7 +63,7 @@ typedef struct {
   const SolAccountInfo *holder; /* the loan or request PDA */
   const SolSignerSeeds *signer; /* the holder's seeds */
   const SolAccountInfo *escrow; /* classic: the escrow token account (authority = holder); pNFT: the borrower's
-                                   token account that holds it; Core: the asset */
+                                   token account that holds it; Core: the asset; compressed: the tree */
   union {                       /* the standard's own accounts (NULL for classic) */
     const PnftAccounts *pnft;   /* pNFT */
     const CoreAccounts *core;   /* Core */
@@ -91,6 +91,7 @@ typedef struct {
   u64 first;
   const SolAccountInfo *program, *loan;
   const Loan *l;
+  u64 skip; /* bytes between the tag and the venue's data (a leaf's sale: its hashes, CNFT_SALE_HASHES_LEN); 0 */
 } SwapCall;
 u64 invoke_loan_swap(const SwapCall *c);
 
@@ -154,6 +155,16 @@ u64 cnft_begin(const SolParameters *p, CnftAccounts *a, CnftBeginning *b);
 u64 cnft_lock(const Custody *c);
 /* the holder transfers the leaf to `new_owner`, signing with its seeds */
 u64 cnft_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
+/* MarketSell and LiquidateSell of a leaf: the data after the tag starts with the leaf's data hash and creator hash
+ * (then the venue's data, at least its tag); `a` gets the tree (`tree`, their account 7) and the two hashes */
+#define CNFT_SALE_HASHES_LEN 64
+u64 cnft_sale_leaf(const SolParameters *p, const SolAccountInfo *tree, CnftAccounts *a);
+/* a sale: the venue (its instruction with the holder signing as the leaf's owner) must replace the leaf. Read from the
+ * tree after the call, not from the venue: the tree's sequence number grew and its latest change (the changelog entry
+ * at the active index) is at the leaf's index (Loan.leaf_nonce) with a leaf node other than the one the holder owns and
+ * delegates (Bubblegum's LeafSchema V1 hash of the asset id Loan.collateral_mint, the nonce and the hashes given);
+ * SaleShort otherwise. LAYOUT.md "Sales of a compressed NFT". */
+u64 cnft_sell(const Custody *c, const SwapCall *venue);
 
 /* ---- custody.c: the other standards ---- */
 u64 custody_lock_other(const Custody *c, const SolAccountInfo *owner, const SolAccountInfo *from, u64 amount);

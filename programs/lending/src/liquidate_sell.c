@@ -10,8 +10,8 @@
  * 5 vault (w; the swap's output), 6 loan (w), 7 escrow (w), 8 pool owner's collateral token account (w; what
  * the sale leaves), 9 token program, 10 swap program or NFT market (a pinned one), 11.. the venue instruction's
  * accounts. A Core loan: 7 and 8 the asset (the market's SellCoreToBid, the loan PDA its seller, the vault the
- * proceeds account).
- * data: tag, then the swap instruction's data. The sale must bring the vault at least principal + the interest
+ * proceeds account); a compressed NFT's loan: 7 and 8 the tree (the market's SellCnftToBid, likewise).
+ * data: tag, (a compressed NFT's loan: the leaf's data hash and creator hash,) then the swap instruction's data. The sale must bring the vault at least principal + the interest
  * owed now, so the lenders are paid in full; otherwise nothing happens and the loan can be liquidated the
  * classic way (Liquidate). */
 u64 ix_liquidate_sell(const SolParameters *p) {
@@ -44,11 +44,17 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   if (clock.unix_timestamp <= deadline) return E_NOT_LIQUIDATABLE;
 
   u64 vault_before = rd64(vault->data + 64), sold;
-  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l};
+  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l, 0};
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
   Custody held = {l->nft_type, token, loan, &signer, escrow, {NULL}};
+  CnftAccounts leaf;
+  if (l->nft_type == NFT_TYPE_CNFT) {
+    if ((r = cnft_sale_leaf(p, escrow, &leaf))) return r;
+    held.cnft = &leaf;
+    call.skip = CNFT_SALE_HASHES_LEN;
+  }
   /* what the venue took from custody and what reached the vault: nothing else counts */
   if ((r = custody_sell(&held, &call, &sold))) return r;
   u64 vault_after = rd64(vault->data + 64);

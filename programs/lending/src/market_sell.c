@@ -30,7 +30,7 @@ u64 invoke_loan_swap(const SwapCall *c) {
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
-  SolInstruction ix = {program->key, metas, n, (u8 *)p->data + 1, p->data_len - 1};
+  SolInstruction ix = {program->key, metas, n, (u8 *)p->data + 1 + c->skip, p->data_len - 1 - c->skip};
   return sol_invoke_signed_c(&ix, infos, (int)n + 1, &signer, 1);
 }
 
@@ -61,14 +61,15 @@ u64 check_sale_venue(const SolAccountInfo *venues, const SolAccountInfo *venue, 
  * takes the collateral from custody (custody_sell: what left it, read from the chain), the proceeds are what reached
  * the borrower's currency account (9); they must cover principal + the interest owed now, and the loan is paid off
  * as Repay would (settle_sold_loan) and ends Sold. One body, inline in the classic path and in the other standards'. */
-__attribute__((always_inline)) static inline u64 sell_and_settle(const SolParameters *p, const Custody *held) {
+__attribute__((always_inline)) static inline u64 sell_and_settle(const SolParameters *p, const Custody *held,
+                                                                  u64 skip) {
   const SolAccountInfo *ka = p->ka;
   const SolAccountInfo *borrower = &ka[0], *config = &ka[1], *pool = &ka[3], *bank = &ka[4], *vault = &ka[5];
   const SolAccountInfo *loan = &ka[6], *escrow = &ka[7], *collateral = &ka[8], *currency = &ka[9];
   const SolAccountInfo *token = &ka[10], *swap = &ka[11];
   Loan *l = (Loan *)loan->data;
   u64 currency_before = rd64(currency->data + 64), sold;
-  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l};
+  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l, skip};
   /* what the venue took from custody and what reached the borrower: nothing else counts */
   u64 r = custody_sell(held, &call, &sold);
   if (r) return r;
@@ -95,26 +96,35 @@ __attribute__((always_inline)) static inline u64 sell_and_settle(const SolParame
 }
 
 u64 check_sale_custody(const Loan *l, const SolAccountInfo *asset, const SolAccountInfo *other) {
-  if (l->nft_type != NFT_TYPE_CORE) return E_INVALID_COLLATERAL;
+  if (l->nft_type != NFT_TYPE_CORE && l->nft_type != NFT_TYPE_CNFT) return E_INVALID_COLLATERAL;
   return pubkey_eq(other->key, asset->key) ? SUCCESS : E_ACCOUNT_MISMATCH;
 }
 
-/* MarketSell of a loan whose collateral is not in a classic escrow (a Core asset: accounts 7 and 8 the asset); out
- * of line, off a classic loan's path */
+/* MarketSell of a loan whose collateral is not in a classic escrow (a Core asset: accounts 7 and 8 the asset; a
+ * compressed NFT: 7 and 8 the tree, the leaf's hashes after the tag); out of line, off a classic loan's path */
 __attribute__((noinline)) static u64 market_sell_standard(const SolParameters *p) {
   const SolAccountInfo *ka = p->ka;
   const Loan *l = (const Loan *)ka[6].data;
   u64 r = check_sale_custody(l, &ka[7], &ka[8]);
   if (r) return r;
   Custody held = {l->nft_type, &ka[10], &ka[6], NULL, &ka[7], {NULL}};
-  return sell_and_settle(p, &held);
+  CnftAccounts leaf;
+  u64 skip = 0;
+  if (l->nft_type == NFT_TYPE_CNFT) {
+    if ((r = cnft_sale_leaf(p, &ka[7], &leaf))) return r;
+    held.cnft = &leaf;
+    skip = CNFT_SALE_HASHES_LEN;
+  }
+  return sell_and_settle(p, &held, skip);
 }
 
 /* accounts: 0 borrower (s, w), 1 config, 2 venues, 3 pool (w), 4 bank (w), 5 vault (w), 6 loan (w), 7 escrow (w),
  * 8 borrower collateral token account (w), 9 borrower currency token account (w), 10 token program, 11 swap
  * program or NFT market (one the venues account pins), 12.. the venue
  * instruction's accounts in its order. A Core loan: 7 and 8 the asset (the market's SellCoreToBid, the loan PDA its
- * seller). data: tag, then the swap instruction's data (at most 512 bytes). */
+ * seller). A compressed NFT's loan: 7 and 8 the tree (the market's SellCnftToBid, the loan PDA its seller).
+ * data: tag, (a compressed NFT's loan: the leaf's data hash and creator hash,) then the venue instruction's data
+ * (512 bytes at most after the tag). */
 u64 ix_market_sell(const SolParameters *p) {
   if (p->data_len < 2 || p->data_len > 1 + MAX_SWAP_DATA) return E_INVALID_INSTRUCTION;
   if (p->ka_num <= SWAP_FIRST_ACCOUNT) return E_NOT_ENOUGH_ACCOUNTS;
@@ -137,5 +147,5 @@ u64 ix_market_sell(const SolParameters *p) {
   if (l->nft_type != NFT_TYPE_CLASSIC) return market_sell_standard(p);
   if ((r = check_token_account(collateral, &l->collateral_mint, borrower->key))) return r;
   Custody held = {NFT_TYPE_CLASSIC, token, loan, NULL, escrow, {NULL}};
-  return sell_and_settle(p, &held);
+  return sell_and_settle(p, &held, 0);
 }

@@ -326,13 +326,27 @@ function notSoldThroughVenue(c: NftCustody): never {
 }
 
 /**
- * What a standard changes in MarketSell and LiquidateSell (LAYOUT.md "Sales of a Core asset"): account 7 (null: the
- * escrow PDA) and account 8 (null: the collateral token account given). A Core asset: both the asset, and the venue's
- * instruction is the NFT market's SellCoreToBid with the loan PDA as its seller.
+ * What a standard changes in MarketSell and LiquidateSell (LAYOUT.md "Sales of a Core asset", "Sales of a compressed
+ * NFT"): account 7 (null: the escrow PDA), account 8 (null: the collateral token account given) and the data between
+ * the tag and the venue's data. A Core asset: 7 and 8 the asset, the venue's instruction the NFT market's
+ * SellCoreToBid with the loan PDA as its seller. A compressed NFT: 7 and 8 the tree, the leaf's data hash and creator
+ * hash after the tag (the program hashes the leaf the loan PDA holds from them), the venue's instruction the market's
+ * SellCnftToBid with the loan PDA as its seller.
  */
-export function getSaleCustody(c: NftCustody): { holder: Address | null; collateralAccount: Address | null } {
-  if (c.standard === "Nft") return { holder: null, collateralAccount: null };
-  if (c.standard === "CoreNft") return { holder: c.asset, collateralAccount: c.asset };
+export function getSaleCustody(c: NftCustody): {
+  holder: Address | null;
+  collateralAccount: Address | null;
+  dataPrefix: Uint8Array;
+} {
+  const none = new Uint8Array();
+  if (c.standard === "Nft") return { holder: null, collateralAccount: null, dataPrefix: none };
+  if (c.standard === "CoreNft") return { holder: c.asset, collateralAccount: c.asset, dataPrefix: none };
+  if (c.standard === "CompressedNft")
+    return {
+      holder: c.tree,
+      collateralAccount: c.tree,
+      dataPrefix: Uint8Array.from([...c.dataHash, ...c.creatorHash]),
+    };
   return notSoldThroughVenue(c);
 }
 

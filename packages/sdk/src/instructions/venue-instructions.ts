@@ -86,7 +86,9 @@ export async function getSetVenuesInstruction(input: {
  * its accounts and data are passed through. The program refuses unless the proceeds cover principal + owed
  * interest; what remains after repaying stays with the borrower, unsold collateral comes back. A Core asset's loan
  * (`custody` as readNftCustody reads it): `swap` is the market's SellCoreToBid with the loan as the seller and the
- * borrower's currency account as the proceeds account; accounts 7 and 8 are the asset.
+ * borrower's currency account as the proceeds account; accounts 7 and 8 are the asset. A compressed NFT's loan:
+ * `swap` is the market's SellCnftToBid (the loan the seller, signing by CPI; a fresh proof), accounts 7 and 8 the
+ * tree, and the leaf's data hash and creator hash go between the tag and the venue's data.
  */
 export async function getMarketSellInstruction(input: {
   programAddress: Address;
@@ -94,7 +96,7 @@ export async function getMarketSellInstruction(input: {
   pool: Address;
   bank: Address;
   loan: Address;
-  /** A Core loan: ignored (account 8 is the asset). */
+  /** A Core or compressed NFT loan: ignored (account 8 is the asset, the tree). */
   borrowerCollateralTokenAccount: Address;
   borrowerCurrencyTokenAccount: Address;
   swap: Instruction;
@@ -107,9 +109,7 @@ export async function getMarketSellInstruction(input: {
   const custody = getSaleCustody(input.custody ?? { standard: "Nft" });
   const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   const swapData = input.swap.data ?? new Uint8Array();
-  const data = new Uint8Array(1 + swapData.length);
-  data[0] = INSTRUCTION_TAG.MarketSell;
-  data.set(swapData, 1);
+  const data = Uint8Array.from([INSTRUCTION_TAG.MarketSell, ...custody.dataPrefix, ...swapData]);
 
   return {
     programAddress: input.programAddress,
@@ -138,7 +138,7 @@ export async function getMarketSellInstruction(input: {
  * signs) into the vault; the program requires the vault to gain at least principal + owed interest, and sends
  * what the sale leaves of the collateral to the pool owner's account. A Core asset's loan (`custody`): `swap` is the
  * market's SellCoreToBid with the loan as the seller and the vault as the proceeds account; accounts 7 and 8 are the
- * asset.
+ * asset. A compressed NFT's loan: SellCnftToBid likewise, accounts 7 and 8 the tree, the leaf's hashes after the tag.
  */
 export async function getLiquidateSellInstruction(input: {
   programAddress: Address;
@@ -146,7 +146,7 @@ export async function getLiquidateSellInstruction(input: {
   pool: Address;
   bank: Address;
   loan: Address;
-  /** A Core loan: ignored (account 8 is the asset). */
+  /** A Core or compressed NFT loan: ignored (account 8 is the asset, the tree). */
   poolOwnerCollateralTokenAccount: Address;
   swap: Instruction;
   /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
@@ -158,9 +158,7 @@ export async function getLiquidateSellInstruction(input: {
   const custody = getSaleCustody(input.custody ?? { standard: "Nft" });
   const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   const swapData = input.swap.data ?? new Uint8Array();
-  const data = new Uint8Array(1 + swapData.length);
-  data[0] = INSTRUCTION_TAG.LiquidateSell;
-  data.set(swapData, 1);
+  const data = Uint8Array.from([INSTRUCTION_TAG.LiquidateSell, ...custody.dataPrefix, ...swapData]);
   return {
     programAddress: input.programAddress,
     accounts: [
