@@ -24,8 +24,13 @@ describe("sale and mortgage custody per standard", () => {
     const currency = await address();
     const market = await address();
     const core: NftCustody = { standard: "CoreNft", asset, collection, owner };
-    expect(getSaleCustody(core)).toEqual({ holder: asset, collateralAccount: asset });
-    expect(getSaleCustody({ standard: "Nft" })).toEqual({ holder: null, collateralAccount: null });
+    const none = new Uint8Array();
+    expect(getSaleCustody(core)).toEqual({ holder: asset, collateralAccount: asset, dataPrefix: none });
+    expect(getSaleCustody({ standard: "Nft" })).toEqual({
+      holder: null,
+      collateralAccount: null,
+      dataPrefix: none,
+    });
     expect(getMortgageCustody(core)).toEqual({
       holder: asset,
       mintWritable: true,
@@ -44,6 +49,7 @@ describe("sale and mortgage custody per standard", () => {
       custody: core,
     });
     expect([sell.accounts![7]!.address, sell.accounts![8]!.address]).toEqual([asset, asset]);
+    expect(sell.data).toEqual(Uint8Array.of(13, 9)); // tag, then the venue's data
     const buy = { programAddress: market, accounts: [], data: Uint8Array.of(8) };
     const mortgage = await getTakeMortgageInstruction({
       programAddress: program,
@@ -76,7 +82,59 @@ describe("sale and mortgage custody per standard", () => {
     expect([mortgage.data![2], mortgage.data![3], mortgage.data![121]]).toEqual([0, 0, 2]);
   });
 
-  it("refuses a pNFT or a compressed NFT with a sentence, and a Core asset in no collection for a mortgage", async () => {
+  it("a compressed NFT: accounts 7 and 8 the tree, the leaf's data hash and creator hash between the tag and the venue's data", async () => {
+    const [tree, treeConfig, assetId, owner, program, pool, bank, loan, currency, market] = [
+      await address(),
+      await address(),
+      await address(),
+      await address(),
+      await address(),
+      await address(),
+      await address(),
+      await address(),
+      await address(),
+      await address(),
+    ];
+    const dataHash = new Uint8Array(32).fill(7);
+    const creatorHash = new Uint8Array(32).fill(9);
+    const leaf = {
+      standard: "CompressedNft",
+      tree,
+      treeConfig,
+      treeConfigBump: 255,
+      assetId,
+      assetBump: 254,
+      nonce: 3n,
+      root: new Uint8Array(32),
+      proof: [],
+      dataHash,
+      creatorHash,
+      metadataArgs: new Uint8Array(),
+      collection: null,
+      owner: loan,
+      delegate: loan,
+    } as NftCustody;
+    expect(getSaleCustody(leaf)).toEqual({
+      holder: tree,
+      collateralAccount: tree,
+      dataPrefix: Uint8Array.from([...dataHash, ...creatorHash]),
+    });
+    const sell = await getMarketSellInstruction({
+      programAddress: program,
+      borrower: owner,
+      pool,
+      bank,
+      loan,
+      borrowerCollateralTokenAccount: currency,
+      borrowerCurrencyTokenAccount: currency,
+      swap: { programAddress: market, accounts: [], data: Uint8Array.of(17, 1) },
+      custody: leaf,
+    });
+    expect([sell.accounts![7]!.address, sell.accounts![8]!.address]).toEqual([tree, tree]);
+    expect(sell.data).toEqual(Uint8Array.from([13, ...dataHash, ...creatorHash, 17, 1]));
+  });
+
+  it("refuses a pNFT with a sentence, a compressed NFT for a mortgage, and a Core asset in no collection for a mortgage", async () => {
     const mint = await address();
     const pnft = { standard: "ProgrammableNft", mint } as unknown as NftCustody;
     const cnft = { standard: "CompressedNft", assetId: mint } as unknown as NftCustody;

@@ -21,8 +21,8 @@ import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana
 import { describe, expect, it } from "vitest";
 import {
   BUBBLEGUM,
-  COMPRESSION,
   type CnftWorld,
+  COMPRESSION,
   cnftWorld,
   custodyOf,
   expectRoot,
@@ -113,7 +113,14 @@ interface SaleOverrides {
 }
 
 /** The market's SellCnftToBid: the loan PDA sells its leaf (with a fresh proof from the tree copy) into `bid`. */
-async function sellToBid(s: SaleWorld, loan: Address, leaf: Leaf, bid: Bid, proceeds: Address, o: SaleOverrides) {
+async function sellToBid(
+  s: SaleWorld,
+  loan: Address,
+  leaf: Leaf,
+  bid: Bid,
+  proceeds: Address,
+  o: SaleOverrides,
+) {
   const sold = o.sold ?? leaf;
   const seller = o.seller ?? loan;
   return getSellCompressedNftToBidInstruction({
@@ -130,7 +137,12 @@ async function sellToBid(s: SaleWorld, loan: Address, leaf: Leaf, bid: Bid, proc
 }
 
 /** The borrower's instant sell (MarketSell) of a compressed NFT loan into `bid`. */
-async function instantSell(s: SaleWorld, o: { loan: Address; leaf: Leaf }, bid: Bid, over: SaleOverrides = {}) {
+async function instantSell(
+  s: SaleWorld,
+  o: { loan: Address; leaf: Leaf },
+  bid: Bid,
+  over: SaleOverrides = {},
+) {
   const who = over.who ?? s.borrower;
   const currency = over.whoAta ?? s.borrowerAta;
   return getMarketSellInstruction({
@@ -200,7 +212,9 @@ async function sizes(s: SaleWorld, ix: Parameters<typeof wireSize>[1][number], p
   };
 }
 
-describe("instant sell of a compressed NFT loan (MarketSell + the market's SellCnftToBid)", { timeout: 180_000 }, () => {
+describe("instant sell of a compressed NFT loan (MarketSell + the market's SellCnftToBid)", {
+  timeout: 180_000,
+}, () => {
   it("refuses an unpinned market, a bid of another collection, a sale of another leaf, a proof or hashes the leaf does not commit to", async () => {
     const s = await saleWorld();
     const opened = await openLoan(s);
@@ -315,7 +329,9 @@ describe("instant sell of a compressed NFT loan (MarketSell + the market's SellC
   });
 });
 
-describe("auto-sell of a defaulted compressed NFT loan (LiquidateSell + SellCnftToBid)", { timeout: 180_000 }, () => {
+describe("auto-sell of a defaulted compressed NFT loan (LiquidateSell + SellCnftToBid)", {
+  timeout: 180_000,
+}, () => {
   it("refuses a sale before expiry + grace and a bid short of what is owed", async () => {
     const s = await saleWorld();
     const opened = await openLoan(s);

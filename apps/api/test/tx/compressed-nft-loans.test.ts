@@ -186,13 +186,6 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     ).json() as { loans: { pubkey: string; loanType: string }[] };
     expect(listed.loans.find((l) => l.pubkey === loan)?.loanType).toBe("CompressedNft");
 
-    // an instant sell is refused in one sentence before anything is built (the program sells a classic NFT's or a
-    // Core asset's loan only)
-    const sell = await post(w.app, "/nft/instant-sell-quote", { borrower: b.signer.address, loan });
-    expect([sell.status, sell.body.message]).toEqual([
-      422,
-      "Selling a loan against a compressed NFT is not available yet; repay it instead",
-    ]);
     // another leaf of the tree changes (a new wallet's faucet mints one): extend takes a fresh proof at build time;
     // the old loan PDA transfers the leaf to the new one
     await fundedWallet(w.net);

@@ -122,7 +122,7 @@ describe("loans page", () => {
     expect(screen.queryByTestId("refinance-hint")).toBeNull();
   });
 
-  it("says a loan's collateral is a programmable NFT or a Core asset; a Core asset's loan is sold instantly, a pNFT's says why not", async () => {
+  it("says a loan's collateral is a programmable NFT, a Core asset or a compressed NFT; a Core asset's and a compressed NFT's loans are sold instantly, a pNFT's says why not", async () => {
     const borrower = Keypair.generate();
     const me = borrower.publicKey.toBase58();
     const classic = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY });
@@ -133,27 +133,35 @@ describe("loans page", () => {
       loanType: "ProgrammableNft",
     });
     const core = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY, loanType: "CoreNft" });
+    const leaf = apiLoan({
+      borrower: me,
+      createdAt: NOW - DAY,
+      duration: 7 * DAY,
+      loanType: "CompressedNft",
+    });
     installApi((r) => {
       if (r.path === "/loan/user")
-        return { body: { loans: [classic, pnft, core], totalCount: 3, ongoingCount: 3 } };
+        return { body: { loans: [classic, pnft, core, leaf], totalCount: 4, ongoingCount: 4 } };
       return undefined;
     });
     renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
     const table = await screen.findByTestId("ongoing-loans");
     const standard = (loan: { pubkey: string }) =>
       table.querySelector(`[data-loan="${loan.pubkey}"] [data-testid="loan-standard"]`)?.textContent?.trim();
-    expect([standard(classic), standard(pnft), standard(core)]).toEqual([
+    expect([standard(classic), standard(pnft), standard(core), standard(leaf)]).toEqual([
       undefined,
       "· Programmable NFT",
       "· Core asset",
+      "· Compressed NFT",
     ]);
-    // every row offers Repay and Extend; the classic NFT's and the Core asset's an instant sell, the pNFT's says why not
+    // every row offers Repay and Extend; the classic NFT's, the Core asset's and the compressed NFT's an instant sell,
+    // the pNFT's says why not
     const row = (loan: { pubkey: string }) =>
       table.querySelector(`[data-loan="${loan.pubkey}"]`)! as HTMLElement;
-    for (const loan of [classic, core])
+    for (const loan of [classic, core, leaf])
       expect(within(row(loan)).getByTestId("instant-sell").textContent).toBe("Instant sell");
-    expect(within(row(core)).queryByTestId("no-sale-why")).toBeNull();
-    for (const loan of [pnft, core]) {
+    for (const loan of [core, leaf]) expect(within(row(loan)).queryByTestId("no-sale-why")).toBeNull();
+    for (const loan of [pnft, core, leaf]) {
       expect(within(row(loan)).getByRole("button", { name: "Extend" })).toBeDefined();
       expect(within(row(loan)).getByRole("button", { name: "Repay" })).toBeDefined();
     }

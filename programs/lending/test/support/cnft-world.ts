@@ -77,7 +77,14 @@ export async function cnftWorld(pool: Partial<PoolParams> = {}): Promise<CnftWor
   const otherCollection = await newCollection(send, authority);
   const tree = await newTree(send, authority);
   const otherTree = await newTree(send, authority);
-  const cnftPool = await createPool(w.h, w.lender, w.currency, "nft-pool", poolSeed++, poolParams(glass, pool));
+  const cnftPool = await createPool(
+    w.h,
+    w.lender,
+    w.currency,
+    "nft-pool",
+    poolSeed++,
+    poolParams(glass, pool),
+  );
   return { ...w, authority, glass, otherCollection, cnftPool, tree, otherTree };
 }
 

@@ -64,6 +64,10 @@ const COMPRESSED_CU: Record<number, number> = {
   [INSTRUCTION_TAG.PostRequest]: 120_000,
   [INSTRUCTION_TAG.FillRequest]: 120_000,
   [INSTRUCTION_TAG.CancelRequest]: 110_000,
+  // the sale endings: the market's SellCnftToBid by CPI, Bubblegum's Transfer inside it (instant sell
+  // 71,200-74,200, auto-sell 68,300-71,300 measured)
+  [INSTRUCTION_TAG.MarketSell]: 150_000,
+  [INSTRUCTION_TAG.LiquidateSell]: 150_000,
 };
 
 /**

@@ -13,7 +13,8 @@ import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing } from "../tx-errors.ts";
 import { owedAt } from "./loan-builder.ts";
-import { coreSaleOf, readLoanCustody, SOLD_THROUGH_MARKET, saleHolder } from "./nft-custody.ts";
+import { loanSaleToBid } from "./loan-sale.ts";
+import { readLoanCustody, SOLD_THROUGH_MARKET } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
@@ -85,7 +86,7 @@ export async function liquidatePlan(
     principal: loan.principal.toString(),
     loanType: isDefi ? "Token" : custody.standard,
   };
-  // LiquidateSell sells a classic escrow's collateral or a Core asset: a pNFT or a compressed NFT goes to the pool owner
+  // LiquidateSell sells a classic escrow's collateral, a Core asset or a compressed NFT: a pNFT goes to the pool owner
   if (pool.flags.autoSell && input.classic !== true && SOLD_THROUGH_MARKET.includes(custody.standard)) {
     const due = loan.principal + owedAt(loan, now + SALE_MARGIN_SECONDS);
     const sell = await (isDefi
@@ -105,7 +106,7 @@ export async function liquidatePlan(
       });
       return {
         feePayer: payer,
-        // what a classic sale leaves goes to the pool owner's token account; a Core asset leaves whole
+        // what a classic sale leaves goes to the pool owner's token account; a Core asset or a leaf leaves whole
         groups: [[...(custody.standard === "Nft" ? [ownerAtaIx] : []), ...sell.setup, ix]],
         metadata: {
           ...common,
@@ -164,7 +165,7 @@ async function autoSellSwap(tx: TxContext, loan: LoanAccount, loanAddress: strin
 }
 
 /**
- * The NFT market sale of an auto-sell liquidation: the escrowed NFT (a Core asset: the asset the loan PDA owns) into
+ * The NFT market sale of an auto-sell liquidation: the escrowed NFT (a Core asset or a leaf: the loan PDA owns it) into
  * the best collection bid (of the loan's collection, in its currency) that pays at least `due`, paid into the bank's
  * vault. The market is read now, not
  * from a cached answer: a bid filled a moment ago (an earlier liquidation of the same round) is gone, and the next
@@ -187,23 +188,17 @@ async function autoSellToBid(
   });
   // best first (the venue's order); the bank keeps all the proceeds, so the highest covering bid is the best
   const covering = market.bids.filter((b) => b.price >= due && !skipBids.includes(b.bid));
-  const escrow = await saleHolder(tx, address(loanAddress), custody);
-  const core = coreSaleOf(custody);
   const [vault] = await findVaultPda(tx.programId, loan.bank);
   for (const bid of covering) {
-    const sale = await tx.nftMarket
-      .sellInstructions({
-        bid,
-        nftMint: loan.collateralMint,
-        seller: address(loanAddress),
-        sellerSignsByCpi: true,
-        nftSource: escrow,
-        proceeds: vault,
-        minPrice: bid.price,
-        payer,
-        ...(core === undefined ? {} : { core }),
-      })
-      .catch(() => null);
+    const sale = await loanSaleToBid(tx, {
+      bid,
+      loan: address(loanAddress),
+      collateralMint: loan.collateralMint,
+      custody,
+      proceeds: vault,
+      minPrice: bid.price,
+      payer,
+    }).catch(() => null);
     if (sale !== null)
       return { swap: sale.sale, setup: sale.setup, expectedProceeds: bid.price.toString(), bid: bid.bid };
   }

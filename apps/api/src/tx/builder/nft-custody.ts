@@ -74,8 +74,10 @@ export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise
   return readHeldCustody(tx, loan, "loan");
 }
 
-/** The standards the program sells and buys through the NFT market (MarketSell, LiquidateSell, TakeMortgage). */
-export const SOLD_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
+/** The standards the program sells through the NFT market (MarketSell, LiquidateSell). */
+export const SOLD_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft", "CompressedNft"];
+/** The standards the program buys through the NFT market (TakeMortgage). */
+export const BOUGHT_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
 
 /**
  * Whether building for this custody asks the chain first: a pNFT governed by a rule set, which only Token Auth Rules
@@ -87,8 +89,8 @@ export function asksRuleSet(custody: NftCustody): boolean {
 }
 
 /**
- * Refuses (422) a sale the program does not take yet (instant sell of a programmable or compressed NFT's loan: the
- * program answers InvalidCollateral); a classic NFT's and a Core asset's loans are sold, and repay and liquidation
+ * Refuses (422) a sale the program does not take yet (instant sell of a programmable NFT's loan: the program answers
+ * InvalidCollateral); a classic NFT's, a Core asset's and a compressed NFT's loans are sold, and repay and liquidation
  * work for every standard.
  */
 export function requireSaleCustody(loan: LoanAccount, what: string): void {
@@ -123,9 +125,12 @@ export function describeStandard(standard: NftStandard): string {
         : "a classic NFT";
 }
 
-/** The account that holds a sold loan's NFT (a Core asset: the asset; a classic NFT: the escrow PDA). */
+/** The account that holds a sold loan's NFT (a Core asset: the asset; a leaf: its tree; a classic NFT: the escrow
+ * PDA). */
 export async function saleHolder(tx: TxContext, loan: Address, custody: NftCustody): Promise<Address> {
-  return custody.standard === "CoreNft" ? custody.asset : (await findEscrowPda(tx.programId, loan))[0];
+  if (custody.standard === "CoreNft") return custody.asset;
+  if (custody.standard === "CompressedNft") return custody.tree;
+  return (await findEscrowPda(tx.programId, loan))[0];
 }
 
 /** A Core asset's collection for the market's Core instructions (422 when it names none: no pool lends on it). */

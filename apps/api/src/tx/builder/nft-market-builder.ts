@@ -16,16 +16,17 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
+import { loanSaleToBid } from "./loan-sale.ts";
 import {
-  coreSaleOf,
+  BOUGHT_THROUGH_MARKET,
   describeStandard,
   readCustody,
   readLoanCustody,
-  SOLD_THROUGH_MARKET,
   saleHolder,
 } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
+  ASSOCIATED_TOKEN_PROGRAM,
   createAssociatedTokenIdempotent,
   findAssociatedTokenAddress,
   NATIVE_MINT,
@@ -34,9 +35,6 @@ import {
 /** "Buying <a programmable NFT> with a loan is not available yet; buy it outright instead". */
 const mortgageRefusal = (standard: NftStandard) =>
   `Buying ${describeStandard(standard)} with a loan is not available yet; buy it outright instead`;
-
-/** `{ core }` for a Core asset's sale, nothing for a classic NFT's (the venue's optional input). */
-const optionalCore = (core: { collection: Address } | undefined) => (core === undefined ? {} : { core });
 
 function saleShort(message: string, params: Record<string, string>) {
   return Object.assign(unprocessable(message), {
@@ -107,7 +105,8 @@ export async function instantSellPlan(
     tx.state.getConfig(),
   ]);
   if (config === null) throw unprocessable("The lending program is not initialised");
-  // a classic NFT sits in the loan's escrow; a Core asset is owned by the loan PDA (read from the chain now)
+  // a classic NFT sits in the loan's escrow; a Core asset is owned by the loan PDA (read from the chain now), a
+  // compressed NFT's leaf too (read from DAS now, with a fresh proof)
   const custody = await readLoanCustody(tx, loan);
   const escrow = await saleHolder(tx, address(input.loan), custody);
   if (input.escrow !== undefined && input.escrow !== escrow)
@@ -122,20 +121,24 @@ export async function instantSellPlan(
       },
     );
   const flow = await currencyFlow(borrower, loan.currencyMint);
-  const sale = await tx.nftMarket.sellInstructions({
+  // a leaf's sale carries its proof and MetadataArgs: the currency account is created only when missing (read now),
+  // which keeps the transaction within the 1,232-byte packet
+  const before =
+    custody.standard === "CompressedNft" && (await tx.state.getAccounts([flow.tokenAccount]))[0]
+      ? flow.before.filter((ix) => ix.programAddress !== ASSOCIATED_TOKEN_PROGRAM)
+      : flow.before;
+  const sale = await loanSaleToBid(tx, {
     bid,
-    nftMint: loan.collateralMint,
-    seller: address(input.loan),
-    sellerSignsByCpi: true,
-    nftSource: escrow,
+    loan: address(input.loan),
+    collateralMint: loan.collateralMint,
+    custody,
     proceeds: flow.tokenAccount,
     minPrice: input.minPrice ?? bid.price,
     payer: borrower,
-    ...optionalCore(coreSaleOf(custody)),
   });
-  // a classic NFT's unsold part returns to the borrower's token account; a Core asset leaves whole
+  // a classic NFT's unsold part returns to the borrower's token account; a Core asset or a leaf leaves whole
   const collateralAta =
-    custody.standard === "CoreNft" ? null : await findAssociatedTokenAddress(borrower, loan.collateralMint);
+    custody.standard === "Nft" ? await findAssociatedTokenAddress(borrower, loan.collateralMint) : null;
   const ix = await getMarketSellInstruction({
     programAddress: tx.programId,
     borrower,
@@ -151,7 +154,7 @@ export async function instantSellPlan(
     feePayer: borrower,
     groups: [
       [
-        ...flow.before,
+        ...before,
         ...sale.setup,
         ...(collateralAta === null
           ? []
@@ -187,7 +190,8 @@ export async function quoteMortgage(
   // a Core asset with a mortgage
   if (listing.compressed) throw unprocessable(mortgageRefusal("CompressedNft"));
   const custody = await readCustody(tx, listing.mint, listing.mint);
-  if (!SOLD_THROUGH_MARKET.includes(custody.standard)) throw unprocessable(mortgageRefusal(custody.standard));
+  if (!BOUGHT_THROUGH_MARKET.includes(custody.standard))
+    throw unprocessable(mortgageRefusal(custody.standard));
   const request = {
     poolType: "nft-pool" as const,
     collateralId: listing.collection,

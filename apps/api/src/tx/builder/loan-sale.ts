@@ -1,0 +1,55 @@
+/**
+ * The NFT market's sale of a loan's NFT into a collection bid, the loan PDA the seller (signing by CPI inside the
+ * program's MarketSell or LiquidateSell): one builder for the instant sell and the auto-sell of every standard the
+ * program sells (SOLD_THROUGH_MARKET).
+ */
+import type { NftCustody } from "@cistern/sdk";
+import type { Address, Instruction } from "@solana/kit";
+import type { CollectionBid } from "../../venues/nft/nft-market-venue.ts";
+import type { TxContext } from "../tx-context.ts";
+import { compressedMarket } from "./compressed-market-builder.ts";
+import { coreSaleOf, saleHolder } from "./nft-custody.ts";
+
+/**
+ * The market's instructions selling `loan`'s NFT into `bid`, paying at least `minPrice` into `proceeds`: a classic
+ * NFT from the loan's escrow, a Core asset the loan PDA owns (SellCoreToBid), a compressed NFT's leaf the loan PDA
+ * owns (SellCnftToBid with the fresh DAS proof read with its custody). Throws when the venue cannot build it (the bid
+ * gone).
+ */
+export async function loanSaleToBid(
+  tx: TxContext,
+  input: {
+    bid: CollectionBid;
+    loan: Address;
+    collateralMint: Address;
+    custody: NftCustody;
+    proceeds: Address;
+    minPrice: bigint;
+    payer: Address;
+  },
+): Promise<{ sale: Instruction; setup: Instruction[] }> {
+  const { bid, loan, custody, proceeds, minPrice } = input;
+  if (custody.standard === "CompressedNft") {
+    const sale = await compressedMarket(tx).sell({
+      bid,
+      seller: loan,
+      sellerSignsByCpi: true,
+      leaf: custody,
+      proceeds,
+      minPrice,
+    });
+    return { sale, setup: [] };
+  }
+  const core = coreSaleOf(custody);
+  return tx.nftMarket.sellInstructions({
+    bid,
+    nftMint: input.collateralMint,
+    seller: loan,
+    sellerSignsByCpi: true,
+    nftSource: await saleHolder(tx, loan, custody),
+    proceeds,
+    minPrice,
+    payer: input.payer,
+    ...(core === undefined ? {} : { core }),
+  });
+}
