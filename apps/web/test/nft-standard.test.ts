@@ -1,7 +1,7 @@
 // The borrower's sentences per NFT standard (src/features/borrow/nft-standard.ts): every standard the API lends
 // against has its custody sentence, and the loans that cannot be sold instantly say so.
 import { describe, expect, it } from "vitest";
-import { describeCustody, getNoSaleNote } from "../src/features/borrow/nft-standard.ts";
+import { describeCustody, getNoRequestNote, getNoSaleNote } from "../src/features/borrow/nft-standard.ts";
 
 describe("NFT standard sentences", () => {
   it("a compressed NFT can be borrowed against: its custody in one sentence, no instant sell", () => {
@@ -21,5 +21,12 @@ describe("NFT standard sentences", () => {
     expect(getNoSaleNote("ProgrammableNft")).toBe(
       "A loan against a programmable NFT cannot be sold instantly yet.",
     );
+  });
+
+  it("every standard but a programmable NFT can be posted in a loan request", () => {
+    expect(getNoRequestNote("ProgrammableNft")).toBe(
+      "A programmable NFT cannot be posted in a loan request: borrow from an offer instead.",
+    );
+    for (const s of ["Nft", "CoreNft", "CompressedNft"] as const) expect(getNoRequestNote(s)).toBeNull();
   });
 });

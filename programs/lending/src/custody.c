@@ -36,6 +36,8 @@ u64 custody_move_other(const Custody *from, const Custody *to, const SolAccountI
   if (from->nft_type != to->nft_type || !from->pnft || !to->pnft) return E_INVALID_COLLATERAL;
   /* Core: the old holder transfers the asset to the new one */
   if (from->nft_type == NFT_TYPE_CORE) return core_transfer_out(from, to->holder);
+  /* a compressed NFT: the old holder transfers the leaf to the new one (Bubblegum Transfer with a fresh proof) */
+  if (from->nft_type == NFT_TYPE_CNFT) return cnft_transfer_out(from, to->holder);
   if (from->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
   /* pNFT: the old holder unlocks and the owner revokes it, then delegates it to the new holder, which locks it (and
    * Token Auth Rules is asked about the new loan's liquidation) */

@@ -51,6 +51,10 @@ typedef struct {
 /* The accounts and leaf a compressed NFT's custody goes through (Bubblegum Transfer; the shared
  * programs/toolchain/c/bubblegum.h): `owner` is TakeLoan's borrower (the leaf's owner and delegate), Repay's borrower. */
 typedef BubblegumAccounts CnftAccounts;
+/* Bytes of instruction data that name a leaf after its holder has it: the root the proof was taken against, the
+ * leaf's data hash, its creator hash (Repay, Liquidate, CancelRequest after the tag; Extend, Refinance after the
+ * terms; FillRequest after its 32 bytes) */
+#define CNFT_LEAF_HASHES_LEN 96
 
 /* The custody of one holder (a Loan or Request PDA; it signs with `signer`). */
 typedef struct {
@@ -67,12 +71,13 @@ typedef struct {
   };
 } Custody;
 
-/* A moving loan's (Extend, Refinance) pNFT or Core custody: the standard's accounts (first, so the union's address is
- * either's) and the new loan PDA's signer seeds (it becomes the delegate, or the owner). */
+/* A moving loan's (Extend, Refinance) pNFT, Core or compressed NFT custody: the standard's accounts (first, so the
+ * union's address is any one's) and the new loan PDA's signer seeds (it becomes the delegate, or the owner). */
 typedef struct {
   union {
     PnftAccounts pnft;
     CoreAccounts core;
+    CnftAccounts cnft;
   };
   SolSignerSeed new_seeds[5];
   SolSignerSeeds new_signer;
@@ -128,6 +133,23 @@ u64 core_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
 u64 cnft_check_accounts(const CnftAccounts *a);
 /* bubblegum_read_metadata in the lending program's codes (InvalidMetadata; CollectionNotVerified) */
 u64 cnft_read_metadata(const u8 *args, u64 len, SolPubkey *collection, u8 *data_hash, u8 *creator_hash);
+/* a held leaf's accounts at `first`: the tree config, Bubblegum, SPL Account Compression, SPL Noop, then (with_system)
+ * the system program, then the proof to the end of the accounts; `leaf` the CNFT_LEAF_HASHES_LEN bytes of data. The
+ * caller sets tree, system (when not here), owner, nonce and config_bump. */
+u64 cnft_block(const SolParameters *p, u64 first, bool with_system, const u8 *leaf, CnftAccounts *a);
+/* A leaf's beginning (TakeLoan, PostRequest): the data from `tail_at` on is the root (32), the nonce u64 (< 2^32), the
+ * proof length u8 and the MetadataArgs to the end; the caller set tree, tree_config, the programs, system, owner and
+ * config_bump. cnft_begin checks the accounts (cnft_check_accounts), that `asset` is the leaf's asset id with
+ * `asset_bump`, takes the proof at `proof_first`, and reads the verified collection and the leaf's hashes. */
+#define CNFT_TAIL_HEADER_LEN 41
+typedef struct {
+  u64 tail_at, proof_first;
+  u8 asset_bump;
+  const SolPubkey *asset;
+  SolPubkey collection; /* out: the collection the metadata names verified */
+  u8 hashes[64];        /* out: the leaf's data hash and creator hash (a->data_hash, a->creator_hash point here) */
+} CnftBeginning;
+u64 cnft_begin(const SolParameters *p, CnftAccounts *a, CnftBeginning *b);
 /* the owner transfers the leaf to the holder (Bubblegum Transfer) */
 u64 cnft_lock(const Custody *c);
 /* the holder transfers the leaf to `new_owner`, signing with its seeds */

@@ -25,6 +25,41 @@ u64 cnft_read_metadata(const u8 *args, u64 len, SolPubkey *collection, u8 *data_
   }
 }
 
+u64 cnft_block(const SolParameters *p, u64 first, bool with_system, const u8 *leaf, CnftAccounts *a) {
+  u64 programs = with_system ? 5 : 4;
+  if (p->ka_num < first + programs) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *ka = p->ka + first;
+  a->tree_config = &ka[0];
+  a->bubblegum = &ka[1];
+  a->compression = &ka[2];
+  a->noop = &ka[3];
+  if (with_system) a->system = &ka[4];
+  a->proof = &ka[programs];
+  a->proof_len = p->ka_num - first - programs;
+  a->root = leaf;
+  a->data_hash = leaf + 32;
+  a->creator_hash = leaf + 64;
+  return SUCCESS;
+}
+
+u64 cnft_begin(const SolParameters *p, CnftAccounts *a, CnftBeginning *b) {
+  if (p->data_len <= b->tail_at + CNFT_TAIL_HEADER_LEN) return E_INVALID_INSTRUCTION;
+  const u8 *leaf = p->data + b->tail_at;
+  a->root = leaf;
+  a->nonce = rd64(leaf + 32);
+  a->proof_len = leaf[40];
+  a->data_hash = b->hashes;
+  a->creator_hash = b->hashes + 32;
+  if (a->nonce > 0xffffffffULL) return E_INVALID_INSTRUCTION;
+  u64 r = cnft_check_accounts(a);
+  if (r) return r;
+  if (!bubblegum_asset_id_matches(a->tree->key, a->nonce, b->asset_bump, b->asset)) return E_INVALID_PDA;
+  if (p->ka_num < b->proof_first + a->proof_len) return E_NOT_ENOUGH_ACCOUNTS;
+  a->proof = &p->ka[b->proof_first];
+  u64 args_at = b->tail_at + CNFT_TAIL_HEADER_LEN;
+  return cnft_read_metadata(p->data + args_at, p->data_len - args_at, &b->collection, b->hashes, b->hashes + 32);
+}
+
 /* Bubblegum Transfer of the leaf owned (and delegated) by `owner` to `new_owner`, `signer` signing for the owner */
 static u64 cnft_transfer(const Custody *c, const SolAccountInfo *owner, const SolAccountInfo *new_owner,
                          const SolSignerSeeds *signer) {

@@ -1,7 +1,8 @@
 /* Cistern lending program entrypoint: decodes the input and dispatches on the instruction tag. */
 #include "lending.h"
 
-#define MAX_ACCOUNTS 32
+/* the largest instruction today: a pNFT TakeLoan from a private pool pulling from marginfi, 33 accounts */
+#define MAX_ACCOUNTS 40
 
 u64 entrypoint(const u8 *input) {
   SolAccountInfo ka[MAX_ACCOUNTS];

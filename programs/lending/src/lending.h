@@ -202,13 +202,17 @@ typedef struct {
  * or the borrower cancels. */
 typedef struct {
   u8 tag, version, bump, escrow_bump, status, is_defi;
-  u16 reserved0;
+  u8 nft_type; /* NFT_TYPE_* (custody.h): the collateral's standard and so its custody; 0 the classic escrow */
+  u8 reserved0;
   SolPubkey borrower, currency, collateral_mint, collection, escrow;
   u64 nonce, collateral_amount, principal, duration;
   u32 max_apr_bps, reserved1;
   i64 created_at, closed_at;
   SolPubkey loan;
-  u8 reserved2[32]; /* (also keeps the size apart from Bank's for dataSize filters) */
+  u8 custody_bumps[3]; /* CompressedNft: the asset id's bump, the tree config's bump, 0; 0 otherwise */
+  u8 reserved2;
+  u32 leaf_nonce;      /* CompressedNft: the leaf's nonce (= its index in the tree); 0 otherwise */
+  u8 reserved3[24];    /* (also keeps the size apart from Bank's for dataSize filters) */
 } Request;
 
 /* The outside programs the lending program composes with (SetVenues, admin only). */
@@ -224,6 +228,9 @@ _Static_assert(sizeof(Venues) == 128, "Venues size");
 _Static_assert(sizeof(Request) == 288, "Request size");
 _Static_assert(OFFSET_OF(Request, nonce) == 168, "Request.nonce");
 _Static_assert(OFFSET_OF(Request, created_at) == 208, "Request.created_at");
+_Static_assert(OFFSET_OF(Request, nft_type) == 6 && OFFSET_OF(Request, custody_bumps) == 256 &&
+                 OFFSET_OF(Request, leaf_nonce) == 260,
+               "Request custody fields");
 _Static_assert(sizeof(Config) == 128, "Config size");
 _Static_assert(OFFSET_OF(Config, created_at) == 104, "Config.created_at");
 _Static_assert(sizeof(Bank) == 256, "Bank size");

@@ -127,6 +127,26 @@ u64 new_loan_limits(NewLoan *c) {
   return SUCCESS;
 }
 
+/* A moving compressed NFT loan: accounts 7 and 9 the tree (== the old loan's escrow), 10 the asset id; after the optional
+ * whitelist the tree config, Bubblegum, SPL Account Compression, SPL Noop, then the proof; data after the terms: the
+ * root, data hash and creator hash of the leaf the old loan PDA owns. The new loan records the leaf's nonce and PDA
+ * bumps (a transfer keeps them). */
+static u64 moving_cnft_accounts(NewLoan *c, const Loan *old, u64 first) {
+  CnftAccounts *a = &c->moving.cnft;
+  u64 r = cnft_block(c->p, first, false, c->p->data + LOAN_DATA_LEN, a);
+  if (r) return r;
+  a->tree = c->escrow;
+  a->system = c->sys;
+  a->owner = c->borrower;
+  a->nonce = old->leaf_nonce;
+  a->config_bump = old->custody_bumps[1];
+  Loan *l = (Loan *)c->loan->data; /* created: new_loan_record leaves these bytes of a compressed NFT's loan */
+  l->custody_bumps[0] = old->custody_bumps[0];
+  l->custody_bumps[1] = old->custody_bumps[1];
+  l->leaf_nonce = old->leaf_nonce;
+  return SUCCESS;
+}
+
 /* A moving (Extend, Refinance) pNFT or Core loan's custody accounts, after the optional whitelist: Core: the
  * collection the asset names now, the Core program (accounts 7, 9 and 10 the asset); pNFT: the pNFT block, then the
  * new pool owner's wallet (accounts 7 and 9 the borrower's token account that holds it). */
@@ -163,6 +183,7 @@ __attribute__((noinline)) static u64 moving_custody_accounts(NewLoan *c) {
     core->payer = core->owner = c->borrower;
     return SUCCESS;
   }
+  if (old->nft_type == NFT_TYPE_CNFT) return moving_cnft_accounts(c, old, first);
   if (old->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
   PnftAccounts *pnft = &m->pnft;
   u64 r = pnft_block(p, first, pnft);
@@ -353,15 +374,13 @@ __attribute__((noinline)) static u64 take_loan_core_lock(const NewLoan *c, const
  * Noop, the whitelist after them, then the proof; data after the terms: root, nonce u64, proof length u8,
  * MetadataArgs. The collection is the one the metadata names verified; Bubblegum checks the leaf commits to it.
  * Out of line: classic loans pay nothing for it. */
-__attribute__((noinline)) static u64 take_loan_cnft_accounts(NewLoan *c, CnftAccounts *a, u8 *hashes) {
+__attribute__((noinline)) static u64 take_loan_cnft_accounts(NewLoan *c, CnftAccounts *a, CnftBeginning *b) {
   const SolParameters *p = c->p;
   const SolAccountInfo *ka = p->ka;
   const u8 *d = p->data;
-  if (p->data_len <= LOAN_DATA_LEN) return E_INVALID_INSTRUCTION;
   if (p->ka_num < 17) return E_NOT_ENOUGH_ACCOUNTS;
   if ((d[2] | d[3]) != 0) return E_INVALID_INSTRUCTION; /* no escrow, no metadata account */
   if (c->collateral_amount != 1) return E_INVALID_COLLATERAL;
-  const u8 *leaf = d + CNFT_LEAF_OFFSET;
   a->tree = &ka[7];
   a->tree_config = &ka[13];
   a->bubblegum = &ka[14];
@@ -369,22 +388,17 @@ __attribute__((noinline)) static u64 take_loan_cnft_accounts(NewLoan *c, CnftAcc
   a->noop = &ka[16];
   a->system = c->sys;
   a->owner = c->borrower;
-  a->root = leaf;
-  a->nonce = rd64(leaf + 32);
-  a->proof_len = leaf[40];
-  a->data_hash = hashes;
-  a->creator_hash = hashes + 32;
   a->config_bump = d[123];
   if (!pubkey_eq(ka[9].key, a->tree->key)) return E_ACCOUNT_MISMATCH;
-  if (a->nonce > 0xffffffffULL) return E_INVALID_INSTRUCTION;
-  u64 r = cnft_check_accounts(a);
-  if (r) return r;
-  if (!bubblegum_asset_id_matches(a->tree->key, a->nonce, d[122], c->mint->key)) return E_INVALID_PDA;
   c->whitelist_index = 17;
   u64 first = 17 + (c->pl->whitelist_enabled ? 1 : 0);
-  if (p->ka_num < first + a->proof_len) return E_NOT_ENOUGH_ACCOUNTS;
-  a->proof = &ka[first];
-  return cnft_read_metadata(leaf + 41, p->data_len - CNFT_LEAF_OFFSET - 41, &c->collection, hashes, hashes + 32);
+  b->tail_at = CNFT_LEAF_OFFSET;
+  b->proof_first = first;
+  b->asset_bump = d[122];
+  b->asset = c->mint->key;
+  u64 r = cnft_begin(p, a, b);
+  if (!r) copy_key(&c->collection, &b->collection);
+  return r;
 }
 
 /* the leaf goes to the loan PDA (created first); the loan records the leaf's nonce and the PDA bumps */
@@ -412,13 +426,13 @@ u64 ix_take_loan(const SolParameters *p) {
   PnftAccounts pnft;
   CoreAccounts core;
   CnftAccounts cnft;
-  u8 hashes[64]; /* a compressed NFT's data hash and creator hash */
+  CnftBeginning leaf; /* a compressed NFT's leaf: its collection and hashes */
   u8 decimals;
   u64 supply;
   if ((r = check_mint(c.mint, &decimals, &supply))) {
     /* no mint: a Core asset's accounts, or the error (nothing on a classic loan's path) */
     if ((c.nft_type != NFT_TYPE_CORE && c.nft_type != NFT_TYPE_CNFT) || is_defi) return r;
-    if (c.nft_type == NFT_TYPE_CNFT ? (r = take_loan_cnft_accounts(&c, &cnft, hashes)) != 0
+    if (c.nft_type == NFT_TYPE_CNFT ? (r = take_loan_cnft_accounts(&c, &cnft, &leaf)) != 0
                                     : (r = take_loan_core_accounts(&c, &core)) != 0)
       return r;
   } else if (is_defi) {
@@ -465,7 +479,7 @@ u64 ix_take_loan(const SolParameters *p) {
 /* A moving loan's collateral that is no mint: a Core asset (its account is checked by Core and its custody), or the
  * error; out of line, off a classic loan's path */
 __attribute__((noinline)) static u64 no_mint(const Loan *old, u64 r) {
-  return old->nft_type == NFT_TYPE_CORE ? SUCCESS : r;
+  return old->nft_type == NFT_TYPE_CORE || old->nft_type == NFT_TYPE_CNFT ? SUCCESS : r;
 }
 
 /* Extend and Refinance share accounts 0-13 (0 borrower, 1 oracle, 2 config, 3 new pool, 4 new bank, 5 new vault,
@@ -475,7 +489,8 @@ __attribute__((noinline)) static u64 no_mint(const Loan *old, u64 r) {
 u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, Loan **old_out) {
   const SolAccountInfo *ka = p->ka;
   c->p = p;
-  c->trailing_data = false;
+  /* a compressed NFT loan's move: the leaf's root and hashes follow the terms (checked against the standard below) */
+  c->trailing_data = p->data_len == LOAN_DATA_LEN + CNFT_LEAF_HASHES_LEN;
   c->mortgage = false;
   c->custody_data = false;
   c->borrower = &ka[0];
@@ -505,6 +520,7 @@ u64 moving_loan_parse(NewLoan *c, const SolParameters *p, u64 whitelist_index, L
   if (!pubkey_eq(&old->collateral_mint, c->mint->key)) return E_INVALID_MINT;
   copy_key(&c->collection, &old->collection);
   c->nft_type = old->nft_type;
+  if (c->trailing_data != (old->nft_type == NFT_TYPE_CNFT)) return E_INVALID_INSTRUCTION;
   if (old->collateral_amount != c->collateral_amount) return E_INVALID_COLLATERAL;
   if (__builtin_expect((r = check_mint(c->mint, NULL, NULL)) != 0, 0) && (r = no_mint(old, r))) return r;
   if ((r = check_wallet_currency_account(currency, &c->bk->mint, c->borrower->key, c->vault))) return r;

@@ -75,7 +75,7 @@ typedef struct {
 
 /* An ending's data: the tag, or for a compressed NFT's loan the tag, then the root the proof was taken against,
  * the leaf's data hash and creator hash (Bubblegum checks them against the leaf the loan PDA owns) */
-#define CNFT_ENDING_DATA_LEN 97
+#define CNFT_ENDING_DATA_LEN (1 + CNFT_LEAF_HASHES_LEN)
 static bool ending_data_valid(const SolParameters *p) {
   return p->data_len == 1 || p->data_len == CNFT_ENDING_DATA_LEN;
 }
@@ -85,20 +85,11 @@ static bool ending_data_valid(const SolParameters *p) {
 static u64 cnft_ending_accounts(const SolParameters *p, const Loan *l, u64 first, const SolAccountInfo *tree,
                                 StandardAccounts *out) {
   if (p->data_len != CNFT_ENDING_DATA_LEN) return E_INVALID_INSTRUCTION;
-  if (p->ka_num < first + 5) return E_NOT_ENOUGH_ACCOUNTS;
   CnftAccounts *a = &out->cnft;
+  u64 r = cnft_block(p, first, true, p->data + 1, a);
+  if (r) return r;
   a->tree = tree;
-  a->tree_config = &p->ka[first];
-  a->bubblegum = &p->ka[first + 1];
-  a->compression = &p->ka[first + 2];
-  a->noop = &p->ka[first + 3];
-  a->system = &p->ka[first + 4];
   a->owner = &p->ka[0];
-  a->proof = &p->ka[first + 5];
-  a->proof_len = p->ka_num - first - 5;
-  a->root = p->data + 1;
-  a->data_hash = p->data + 33;
-  a->creator_hash = p->data + 65;
   a->nonce = l->leaf_nonce;
   a->config_bump = l->custody_bumps[1];
   return check_system_program(a->system);

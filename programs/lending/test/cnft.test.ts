@@ -5,21 +5,13 @@
 // checks it against the root the chain holds after every step.
 import { transferLeaf } from "@cistern/localnet";
 import { LENDING_ERROR_CODE } from "@cistern/sdk";
-import {
-  type Address,
-  generateKeyPairSigner,
-  getAddressDecoder,
-  type Instruction,
-  type KeyPairSigner,
-} from "@solana/kit";
+import { generateKeyPairSigner, getAddressDecoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import {
-  BUBBLEGUM,
-  type CnftWorld,
-  COMPRESSION,
   cnftWorld,
+  expectLeafRefused,
   expectRoot,
-  type Leaf,
+  expectUntouched,
   liquidateCnftIx,
   mintLeaf,
   moved,
@@ -30,27 +22,10 @@ import {
   wr,
 } from "./support/cnft-world.ts";
 import { expectOk, kit, wireSize } from "./support/kit.ts";
-import { DAY, loanOf, moveLoanIx, nftLoanIxFor, repayIx, type World } from "./support/world.ts";
+import { DAY, loanOf, nftLoanIxFor, repayIx } from "./support/world.ts";
 
 const dec = getAddressDecoder();
 const E = LENDING_ERROR_CODE;
-
-/** The transaction failed inside Bubblegum's Transfer (called by the lending program): the leaf did not verify
- * against the tree (SPL Account Compression's ConcurrentMerkleTreeError 6001, "Invalid root recomputed from proof"). */
-async function expectLeafRefused(w: World, ix: Instruction, payer: KeyPairSigner): Promise<void> {
-  const out = await w.h.trySend([ix], payer);
-  expect(out.ok).toBe(false);
-  expect(out.logs.some((l) => l.includes(`Program ${BUBBLEGUM} invoke [2]`))).toBe(true);
-  expect(out.logs.some((l) => l.includes("Invalid root recomputed from proof"))).toBe(true);
-  expect(out.logs).toContain(`Program ${COMPRESSION} failed: custom program error: 0x1771`);
-  expect(out.logs).toContain(`Program ${BUBBLEGUM} failed: custom program error: 0x1771`);
-}
-
-/** Nothing was written: no loan, the leaf still its owner's (the tree's root unchanged). */
-function expectUntouched(w: CnftWorld, loan: Address, leaf: Leaf): void {
-  expect(w.h.exists(loan)).toBe(false);
-  expectRoot(w, leaf.tree);
-}
 
 describe("compressed NFT custody (Bubblegum V1)", () => {
   it("takes a loan (the leaf goes to the loan PDA), repays and liquidates with fresh proofs after other leaves changed", async () => {
@@ -189,17 +164,6 @@ describe("compressed NFT custody (Bubblegum V1)", () => {
     const first = await takeCnftIx(w, a);
     expectOk(await w.h.trySend([first], w.borrower));
     moved(a, first.loan);
-    // Extend does not move a compressed NFT's custody yet: refused (the asset id is no mint), nothing moved
-    const extend = await moveLoanIx(w, {
-      mint: a.asset,
-      collection: w.glass,
-      oldLoan: first.loan,
-      oldPool: w.cnftPool,
-    });
-    const moving = (extend.accounts ?? []).map((m, i) => (i === 7 || i === 9 ? wr(w.tree.address) : m));
-    await w.h.expectCode([{ ...extend, accounts: moving }], E.InvalidMint, w.borrower);
-    expect(w.h.exists(extend.loan)).toBe(false);
-    expectRoot(w, w.tree);
     // a second loan with a fresh proof: the leaf is the first loan's now, the borrower cannot move it
     const second = await takeCnftIx(w, a);
     expect(second.loan).not.toBe(first.loan);

@@ -1,7 +1,7 @@
 // Loans against a compressed NFT (Bubblegum V1 leaf of the demo "Cistern Shells" tree) through the API on the
 // localnet (the real Bubblegum, SPL Account Compression and Noop): quote and take-loan resolve the asset id through
-// the localnet's DAS, the builder takes a fresh proof at build time, the loan is visible as CompressedNft, repay
-// returns the leaf, and the keeper's liquidation moves another one to the pool owner; ownership read with DAS getAsset.
+// the localnet's DAS, the builder takes a fresh proof at build time, the loan is visible as CompressedNft, extend moves
+// the leaf to the new loan, repay returns it, and the keeper's liquidation moves another one to the pool owner; ownership read with DAS getAsset.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
+import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";
 import { DEMO_PRICES } from "../helpers/fixed-valuation.ts";
 import {
   advanceClock,
@@ -58,15 +59,7 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
   let pool: Address;
   const figures: string[] = [];
 
-  async function dasOwner(assetId: string): Promise<string | undefined> {
-    const response = await fetch(w.net.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getAsset", params: { id: assetId } }),
-    });
-    const body = (await response.json()) as { result?: { ownership: { owner: string } } };
-    return body.result?.ownership.owner;
-  }
+  const dasOwner = (assetId: string) => dasOwnerAt(w.net.rpcUrl, assetId);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "cistern-cnft-"));
@@ -166,7 +159,7 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     expect(never ?? null).toBeNull();
   }, 180_000);
 
-  it("take (the loan PDA owns the leaf), visible as CompressedNft, repay returns it", async () => {
+  it("take (the loan PDA owns the leaf), visible as CompressedNft, extend with a fresh proof (the new loan PDA owns it), repay returns it", async () => {
     const b = await fundedWallet(w.net);
     const given = b.given.compressedNfts[0]!;
     expect(given.collectionId).toBe(SHELLS.collectionId);
@@ -193,36 +186,50 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     ).json() as { loans: { pubkey: string; loanType: string }[] };
     expect(listed.loans.find((l) => l.pubkey === loan)?.loanType).toBe("CompressedNft");
 
-    // extend is refused in one sentence before anything is built (the program moves no compressed loan)
-    const extend = await post(w.app, "/nft/extend-loan", {
-      borrower: b.signer.address,
-      loan,
-      duration: 2 * DAY,
-    });
-    expect(extend.status).toBe(422);
-    expect(extend.body.message).toBe(
-      "Extending or refinancing a loan against a compressed NFT is not available yet; repay it and borrow again instead",
-    );
-    // and so is an instant sell (the program sells a classic NFT's or a Core asset's loan only)
+    // an instant sell is refused in one sentence (the program sells a classic NFT's or a Core asset's loan only)
     const sell = await post(w.app, "/nft/instant-sell-quote", { borrower: b.signer.address, loan });
     expect([sell.status, sell.body.message]).toEqual([
       422,
       "Selling a loan against a compressed NFT is not available yet; repay it instead",
     ]);
-    // another leaf of the tree changes (a new wallet's faucet mints one): the repay's proof is taken fresh
+    // another leaf of the tree changes (a new wallet's faucet mints one): extend takes a fresh proof at build time;
+    // the old loan PDA transfers the leaf to the new one
     await fundedWallet(w.net);
-    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
+    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 20_000_000n }] });
+    const extended = await buildSignSend(
+      w.app,
+      "/nft/extend-loan",
+      { borrower: b.signer.address, loan, duration: 2 * DAY },
+      [b.signer],
+    );
+    expect(extended.sent.error).toBeUndefined();
+    const next = extended.built.metadata.loan as Address;
+    const extendBytes = wireBytes(extended.built.transactions[0]!);
+    figures.push(
+      `cNFT extend: ${extendBytes} B, CU limit ${(extended.built.metadata.computeUnits as number[])[0]}`,
+    );
+    expect(extendBytes).toBeLessThanOrEqual(1232);
+    expect(await dasOwner(leaf)).toBe(next);
+    expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Repaid");
+    expect((await w.tx.state.getLoans([next]))[0]).toMatchObject({
+      status: "Ongoing",
+      nftType: "CompressedNft",
+      escrow: given.tree,
+      collateralMint: leaf,
+    });
+    // the tree changes again: the repay's proof is taken fresh
+    await fundedWallet(w.net);
     const repaid = await buildSignSend(
       w.app,
       "/nft/repay-loan",
-      { borrower: b.signer.address, loans: [loan] },
+      { borrower: b.signer.address, loans: [next] },
       [b.signer],
     );
     expect(repaid.sent.error).toBeUndefined();
     figures.push(
       `cNFT repay: ${wireBytes(repaid.built.transactions[0]!)} B, CU limit ${(repaid.built.metadata.computeUnits as number[])[0]}`,
     );
-    expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Repaid");
+    expect((await w.tx.state.getLoans([next]))[0]?.status).toBe("Repaid");
     expect(await dasOwner(leaf)).toBe(b.signer.address);
   }, 240_000);
 
@@ -249,5 +256,58 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     );
     expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Liquidated");
     expect(await dasOwner(leaf)).toBe(lender.address);
+  }, 240_000);
+
+  it("refinance to another lender's cheaper pool with a fresh proof: the new loan PDA owns the leaf", async () => {
+    // (last: the cheaper pool it opens would win the quotes of the tests before it)
+    const b = await fundedWallet(w.net);
+    const leaf = b.given.compressedNfts[0]!.assetId;
+    const { loan } = await borrow(b.signer, leaf);
+    // another lender lends against the collection at a lower rate
+    const other = (await fundedWallet(w.net)).signer;
+    const [bank] = await findBankPda(w.programId, other.address, USDC_MINT);
+    const created = await buildSignSend(
+      w.app,
+      "/nft/create-pool",
+      {
+        bank,
+        owner: other.address,
+        amount: "5000000000",
+        mint: USDC_MINT,
+        seed: "11",
+        param: {
+          apr: 1000,
+          limits: TEST_POOL_LIMITS,
+          collections: [{ collection: SHELLS.collectionId, collectionLtv: 5000, exposure: 10000 }],
+        },
+      },
+      [other],
+    );
+    expect(created.sent.error).toBeUndefined();
+    const cheap = (await findPoolPda(w.programId, other.address, 11n))[0];
+    w.tx.state.invalidate();
+    await fundedWallet(w.net); // the tree changes before the refinance is built
+    await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
+    const moved = await buildSignSend(
+      w.app,
+      "/nft/refinance-loan",
+      { borrower: b.signer.address, loan, pool: cheap },
+      [b.signer],
+    );
+    expect(moved.sent.error).toBeUndefined();
+    const next = moved.built.metadata.loan as Address;
+    const bytes = wireBytes(moved.built.transactions[0]!);
+    figures.push(
+      `cNFT refinance: ${bytes} B, CU limit ${(moved.built.metadata.computeUnits as number[])[0]}`,
+    );
+    expect(bytes).toBeLessThanOrEqual(1232);
+    expect(await dasOwner(leaf)).toBe(next);
+    expect((await w.tx.state.getLoans([next]))[0]).toMatchObject({
+      status: "Ongoing",
+      nftType: "CompressedNft",
+      pool: cheap,
+      collateralMint: leaf,
+    });
+    expect((await w.tx.state.getLoans([loan]))[0]?.status).toBe("Repaid");
   }, 240_000);
 });

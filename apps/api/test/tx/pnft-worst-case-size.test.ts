@@ -218,11 +218,9 @@ describe("the worst-case pNFT take-loan (SOL pool, whitelist, marginfi pull, ora
     expect(message.staticAccounts).not.toContain(delegation.marginfi!.liquidityVault);
   }, 120_000);
 
-  // Fails today, on the program: this TakeLoan names 33 accounts (0-13, the pNFT block 14-22, the pool owner 23, the
-  // whitelist 24, marginfi's pull 25-32) and the lending program reads at most 32 (entrypoint.c MAX_ACCOUNTS), so it
-  // answers NotEnoughAccounts (6001): the route's simulation refuses it before signing (422). It passes once the
-  // program takes the 33rd account.
-  it.fails("builds through the route and lands: the loan pulls from marginfi, the pNFT locked to it", async () => {
+  // This TakeLoan names 33 accounts (0-13, the pNFT block 14-22, the pool owner 23, the whitelist 24, marginfi's pull
+  // 25-32); the lending program reads up to 40 (entrypoint.c MAX_ACCOUNTS).
+  it("builds through the route and lands: the loan pulls from marginfi, the pNFT locked to it", async () => {
     const before = (await w.tx.state.getBank(bank))!;
     const built = await build();
     const [signed] = await signAll(built, [borrower.signer]);

@@ -9,7 +9,7 @@ export interface NftAsset {
   name: string;
   /** Image URL; "" when the metadata has none. */
   image: string;
-  /** Its standard (the API's nftType); null when the answer names none. */
+  /** Its standard as the API names it (nftType); null when the answer names none. */
   standard: NftStandard | null;
 }
 

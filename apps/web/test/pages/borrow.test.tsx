@@ -185,12 +185,17 @@ describe("borrow page", () => {
     expect((await screen.findByTestId("custody-note")).textContent).toBe(
       "Programmable NFT. It stays in your wallet, locked to the loan until you repay; if the loan defaults it goes to the lender.",
     );
+    // no pool lends against them here: a loan request is offered, but not for a programmable NFT (one sentence why)
+    expect(screen.queryByTestId("request-form")).toBeNull();
+    expect(screen.getByTestId("no-request-why").textContent).toBe(
+      "A programmable NFT cannot be posted in a loan request: borrow from an offer instead.",
+    );
     fireEvent.click(within(list).getByText("Koi #5"));
     expect((await screen.findByTestId("custody-note")).textContent).toBe(
       "Core asset. The loan holds it until you repay; if the loan defaults it goes to the lender.",
     );
-    // no pool lends against them here, but a loan request (which escrows the NFT) is offered for a classic NFT only
-    expect(screen.queryByTestId("request-form")).toBeNull();
+    await screen.findByTestId("request-form");
+    expect(screen.queryByTestId("no-request-why")).toBeNull();
     fireEvent.click(within(list).getByText("Cat #1"));
     await screen.findByTestId("request-form");
   });

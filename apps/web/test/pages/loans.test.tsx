@@ -163,32 +163,6 @@ describe("loans page", () => {
     );
   });
 
-  it("a compressed NFT's loan offers Repay only, with one sentence why (the API refuses its Extend and Refinance)", async () => {
-    const borrower = Keypair.generate();
-    const me = borrower.publicKey.toBase58();
-    const leaf = apiLoan({
-      borrower: me,
-      createdAt: NOW - DAY,
-      duration: 7 * DAY,
-      loanType: "CompressedNft",
-    });
-    installApi((r) => {
-      if (r.path === "/loan/user") return { body: { loans: [leaf], totalCount: 1, ongoingCount: 1 } };
-      return undefined;
-    });
-    renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
-    const table = await screen.findByTestId("ongoing-loans");
-    const row = table.querySelector(`[data-loan="${leaf.pubkey}"]`)! as HTMLElement;
-    expect(within(row).getByTestId("loan-standard").textContent?.trim()).toBe("· Compressed NFT");
-    expect(within(row).getByRole("button", { name: "Repay" })).toBeDefined();
-    expect(within(row).queryByRole("button", { name: "Extend" })).toBeNull();
-    expect(within(row).queryByTestId("refinance-hint")).toBeNull();
-    expect(within(row).queryByTestId("instant-sell")).toBeNull();
-    expect(within(row).getByTestId("repay-only-why").textContent).toBe(
-      "A loan against a compressed NFT can only be repaid for now: repay it and borrow again to change its terms.",
-    );
-  });
-
   it("lists ongoing loans with countdowns, warns near expiry and repays two together", async () => {
     const borrower = Keypair.generate();
     const me = borrower.publicKey.toBase58();

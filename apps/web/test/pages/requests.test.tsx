@@ -1,6 +1,6 @@
 import { USDC_MINT } from "@cistern/protocol";
 import { Keypair } from "@solana/web3.js";
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BuyPage } from "../../src/features/buy/buy-page.tsx";
 import { checkRequestInput, RequestForm } from "../../src/features/requests/request-form.tsx";
@@ -113,6 +113,30 @@ describe("open loan requests (Lend page)", () => {
     await waitFor(() => expect(collateral.textContent).toBe("Mad Lad #42 (Mad Lads)"));
     expect(collateral.querySelector("img")?.getAttribute("src")).toBe("https://img.test/42.png");
     expect(screen.getByTestId("request-row").textContent).not.toContain(pledged.collateralMint.slice(0, 6));
+  });
+
+  it("names the standard of a requested Core asset or compressed NFT (a classic NFT's goes unsaid)", async () => {
+    const core = request(address());
+    const classic = request(address());
+    installApi((r) => {
+      if (r.path === "/loan-request/list") return { body: { requests: [core, classic], totalCount: 2 } };
+      if (r.path === "/asset/asset") {
+        const mint = r.query.get("mint");
+        return {
+          body:
+            mint === core.collateralMint
+              ? { mint, name: "Koi #3", image: "", nftType: "CoreNft" }
+              : { mint, name: "Mad Lad #7", image: "", nftType: "Nft" },
+        };
+      }
+      return undefined;
+    });
+    renderPage(<OpenRequests currency={USDC_MINT} />, { wallet: makeWallet(Keypair.generate()) });
+    await waitFor(() => expect(screen.getAllByTestId("request-standard")).toHaveLength(1));
+    expect(screen.getByTestId("request-standard").textContent).toBe("Core asset");
+    const rows = screen.getAllByTestId("request-row");
+    expect(rows[0]!.textContent).toContain("Koi #3");
+    expect(within(rows[1]!).queryByTestId("request-standard")).toBeNull();
   });
 
   it("does not offer a borrower their own request", async () => {

@@ -1,4 +1,11 @@
-import { type Address, type FixedSizeCodec, getStructCodec, type ReadonlyUint8Array } from "@solana/kit";
+import {
+  type Address,
+  type FixedSizeCodec,
+  getStructCodec,
+  getTupleCodec,
+  type ReadonlyUint8Array,
+  transformCodec,
+} from "@solana/kit";
 import {
   bool8,
   i64,
@@ -11,6 +18,7 @@ import {
   withReserved,
 } from "../codecs/primitives.ts";
 import { ACCOUNT_SIZE, ACCOUNT_TAG } from "../constants.ts";
+import { NFT_TYPE_BYTE, type NftStandard, nftStandardOf } from "../custody/nft-standard.ts";
 import { decodeAccountWith, withAccountHeader } from "./account-codec.ts";
 
 /** Request status: Open until a lender fills it or the borrower cancels it. */
@@ -27,6 +35,8 @@ export interface RequestAccount {
   status: RequestStatus;
   /** True for token collateral. */
   isDefi: boolean;
+  /** The collateral's standard and so its custody (byte 6): Nft for the classic escrow (and tokens). */
+  nftType: NftStandard;
   borrower: Address;
   currencyMint: Address;
   collateralMint: Address;
@@ -44,6 +54,10 @@ export interface RequestAccount {
   closedAt: bigint;
   /** The loan that filled it; null otherwise. */
   loan: Address | null;
+  /** CompressedNft: the asset id's and the tree config's PDA bumps (byte 256, 257); 0 otherwise. */
+  custodyBumps: readonly [number, number];
+  /** CompressedNft: the leaf's nonce (its index in the tree); 0 otherwise. */
+  leafNonce: number;
 }
 
 let cachedRequestAccountCodec: FixedSizeCodec<RequestAccount, RequestAccount> | undefined;
@@ -56,7 +70,18 @@ export function getRequestAccountCodec(): FixedSizeCodec<RequestAccount, Request
       ["bump", u8()],
       ["escrowBump", u8()],
       ["status", u8Enum({ 0: "Open", 1: "Filled", 2: "Cancelled" })],
-      ["isDefi", withReserved(bool8(), 2)],
+      ["isDefi", bool8()],
+      [
+        "nftType",
+        withReserved(
+          transformCodec(
+            u8(),
+            (v: NftStandard): number => NFT_TYPE_BYTE[v],
+            (v: number): NftStandard => nftStandardOf(v),
+          ),
+          1,
+        ),
+      ],
       ["borrower", pubkey()],
       ["currencyMint", pubkey()],
       ["collateralMint", pubkey()],
@@ -69,7 +94,9 @@ export function getRequestAccountCodec(): FixedSizeCodec<RequestAccount, Request
       ["maxAprBps", withReserved(u32(), 4)],
       ["createdAt", i64()],
       ["closedAt", i64()],
-      ["loan", withReserved(optionalPubkey(), 32)],
+      ["loan", optionalPubkey()],
+      ["custodyBumps", withReserved(getTupleCodec([u8(), u8()]), 2)],
+      ["leafNonce", withReserved(u32(), 24)],
     ]) as FixedSizeCodec<RequestAccount, RequestAccount>,
   );
   return cachedRequestAccountCodec;

@@ -285,28 +285,98 @@ export async function getLiquidateCustody(
   };
 }
 
+/** A held leaf's root, data hash and creator hash (the data after the terms of a move, or after an ending's tag). */
+function leafHashes(c: CompressedCustody): Uint8Array {
+  return Uint8Array.from([...c.root, ...c.dataHash, ...c.creatorHash]);
+}
+
+/** A held leaf's accounts in a move (Extend, Refinance, FillRequest): the tree config, the three programs, the proof. */
+function compressedMoveBlock(c: CompressedCustody): AccountMeta[] {
+  return [readonly(c.treeConfig), ...compressionPrograms(), ...c.proof.map(readonly)];
+}
+
 /**
- * What a standard adds to Extend and Refinance (LAYOUT.md "Extend and Refinance of a pNFT or Core loan"): the
- * account holding the NFT (old and new escrow, accounts 7 and 9; null: the escrow PDAs), whether account 10 (the
- * collateral mint: a Core asset) is written, and the accounts after the optional whitelist (Core: the collection
- * now and Core; pNFT: the block and the new pool's owner, whom the rule set is asked about).
+ * What a standard adds to Extend and Refinance (LAYOUT.md "Extend and Refinance of a pNFT, Core or compressed NFT
+ * loan"): the account holding the NFT (old and new escrow, accounts 7 and 9; null: the escrow PDAs), whether account
+ * 10 (the collateral mint: a Core asset) is written, the accounts after the optional whitelist (Core: the collection
+ * now and Core; pNFT: the block and the new pool's owner, whom the rule set is asked about; a compressed leaf: the tree
+ * config, the programs and a fresh proof) and the data after the terms (a leaf: its root and hashes).
  */
 export function getMoveCustody(
   c: NftCustody,
   newPoolOwner: Address | null = null,
-): { holder: Address | null; mintWritable: boolean; accounts: AccountMeta[] } {
+): { holder: Address | null; mintWritable: boolean; accounts: AccountMeta[]; dataTail?: Uint8Array } {
   if (c.standard === "Nft") return { holder: null, mintWritable: false, accounts: [] };
   if (c.standard === "CoreNft") return { holder: c.asset, mintWritable: true, accounts: coreEndingBlock(c) };
   if (c.standard === "CompressedNft")
-    invalid(
-      "extending or refinancing a loan against a compressed NFT is not available (the program refuses it)",
-    );
+    return { holder: c.tree, mintWritable: false, accounts: compressedMoveBlock(c), dataTail: leafHashes(c) };
   if (newPoolOwner === null) invalid("moving a programmable NFT's loan needs the new pool's owner");
   return {
     holder: c.tokenAccount,
     mintWritable: false,
     accounts: [...programmableBlock(c), readonly(newPoolOwner)],
   };
+}
+
+/**
+ * What a standard adds to a loan request (LAYOUT.md "Loan requests of a Core asset or a compressed NFT"); the request
+ * PDA holds the NFT: a Core asset it owns, a compressed leaf it owns. A programmable NFT cannot be requested (its
+ * custody would have to pass from the request PDA to the loan PDA without the borrower's signature, which Token
+ * Metadata's delegate and revoke need).
+ *
+ * - post: the account holding it (accounts 3 and 5; 4 is the asset or the asset id), the data after byte 40
+ *   (nftType, two PDA bumps, a leaf's root, nonce, proof length and MetadataArgs) and accounts 9 on;
+ * - cancel: accounts 2 and 3, accounts 5 on, the data after the tag (a leaf: root and hashes);
+ * - fill: accounts 6 and 8 (9 the asset or the asset id, written for a Core asset), accounts 13 on, the data after
+ *   the 32 bytes (a leaf: root and hashes).
+ */
+export function getRequestCustody(c: NftCustody): {
+  holder: Address;
+  /** Account 4 (post) and 9 (fill): the asset, or the leaf's asset id. */
+  collateral: Address;
+  mintWritable: boolean;
+  post: { data: Uint8Array; accounts: AccountMeta[] };
+  cancel: { dataTail: Uint8Array; accounts: AccountMeta[] };
+  fill: { dataTail: Uint8Array; accounts: AccountMeta[] };
+} {
+  if (c.standard === "CoreNft") {
+    if (c.collection === null)
+      invalid(`Core asset ${c.asset} belongs to no collection, so no lender can value it`);
+    const accounts = coreEndingBlock(c);
+    return {
+      holder: c.asset,
+      collateral: c.asset,
+      mintWritable: true,
+      post: { data: Uint8Array.of(NFT_TYPE_BYTE.CoreNft, 0, 0), accounts },
+      cancel: { dataTail: new Uint8Array(), accounts },
+      fill: { dataTail: new Uint8Array(), accounts },
+    };
+  }
+  if (c.standard === "CompressedNft") {
+    if (c.collection === null)
+      invalid(`compressed NFT ${c.assetId} is in no verified collection, so no lender can value it`);
+    return {
+      holder: c.tree,
+      collateral: c.assetId,
+      mintWritable: false,
+      post: {
+        data: Uint8Array.from([
+          NFT_TYPE_BYTE.CompressedNft,
+          c.assetBump,
+          c.treeConfigBump,
+          ...compressedTakeLoanTail(c),
+        ]),
+        accounts: [readonly(c.treeConfig), ...compressionPrograms(), ...c.proof.map(readonly)],
+      },
+      cancel: { dataTail: leafHashes(c), accounts: compressedEndingBlock(c) },
+      fill: { dataTail: leafHashes(c), accounts: compressedMoveBlock(c) },
+    };
+  }
+  if (c.standard === "ProgrammableNft")
+    invalid(
+      "a programmable NFT cannot be posted in a loan request: its lock would have to pass to the lender's loan without your signature",
+    );
+  invalid("a classic NFT's request holds it in the request's escrow: no custody accounts to add");
 }
 
 function notSoldThroughVenue(c: NftCustody): never {

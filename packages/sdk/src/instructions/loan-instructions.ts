@@ -309,7 +309,14 @@ export async function getExtendInstruction(
   ];
   if (input.whitelist) accounts.push(readonly(input.whitelist));
   accounts.push(...custody.accounts);
-  return { programAddress: input.programAddress, accounts, data, loan, escrow: custody.holder ?? escrow };
+  const full = custody.dataTail === undefined ? data : Uint8Array.from([...data, ...custody.dataTail]);
+  return {
+    programAddress: input.programAddress,
+    accounts,
+    data: full,
+    loan,
+    escrow: custody.holder ?? escrow,
+  };
 }
 
 /**

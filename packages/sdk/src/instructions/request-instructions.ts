@@ -5,6 +5,7 @@
 import { type Address, type FixedSizeCodec, getStructCodec, type Instruction } from "@solana/kit";
 import { bool8, u8, u32, u64 } from "../codecs/primitives.ts";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
+import { getRequestCustody, type NftCustody } from "../custody/nft-custody.ts";
 import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
 import { findMetadataPda } from "../metaplex/metadata.ts";
 import { findConfigPda, findEscrowPda, findLoanPda, findRequestPda, findVaultPda } from "../pda.ts";
@@ -88,19 +89,28 @@ export interface RequestTerms {
   maxAprBps: number;
 }
 
+/** A request's custody of a Core asset or a compressed leaf (readNftCustody / DAS); absent: the classic escrow. */
+function requestCustody(custody: NftCustody | undefined) {
+  return custody === undefined || custody.standard === "Nft" ? null : getRequestCustody(custody);
+}
+
 /**
- * PostRequest (tag 20, borrower): escrows the collateral (an NFT of a verified collection, or tokens) in the new
- * request and records the terms.
+ * PostRequest (tag 20, borrower): takes the collateral into the new request's custody (an NFT of a verified
+ * collection or tokens: the request's escrow; a Core asset or a compressed leaf: the request PDA owns it) and records
+ * the terms.
  */
 export async function getPostRequestInstruction(
   input: RequestTerms & {
     programAddress: Address;
     borrower: SignerInput;
+    /** The mint; a Core asset: the asset; a compressed leaf: its asset id. */
     collateralMint: Address;
-    /** The borrower's token account of the collateral mint. */
+    /** The borrower's token account of the collateral mint (a Core asset or a leaf: ignored). */
     borrowerCollateralTokenAccount: Address;
     currencyMint: Address;
     isDefi: boolean;
+    /** The NFT's custody as read from the chain (readNftCustody, a fresh DAS proof); classic escrow when absent. */
+    custody?: NftCustody;
   },
 ): Promise<Instruction & { request: Address; escrow: Address }> {
   checkU64(input.nonce, "nonce");
@@ -113,11 +123,14 @@ export async function getPostRequestInstruction(
   const [request, requestBump] = await findRequestPda(input.programAddress, borrower, input.nonce);
   const [escrow, escrowBump] = await findEscrowPda(input.programAddress, request);
   const [config] = await findConfigPda(input.programAddress);
-  const metadata = input.isDefi ? null : await findMetadataPda(input.collateralMint);
-  const data = getPostRequestDataCodec().encode({
+  const custody = requestCustody(input.custody);
+  if (custody !== null && (input.isDefi || custody.collateral !== input.collateralMint))
+    fail("the custody was read for another collateral than the request's");
+  const metadata = input.isDefi || custody !== null ? null : await findMetadataPda(input.collateralMint);
+  const terms = getPostRequestDataCodec().encode({
     tag: INSTRUCTION_TAG.PostRequest,
     requestBump,
-    escrowBump,
+    escrowBump: custody === null ? escrowBump : 0,
     metadataBump: metadata === null ? 0 : metadata[1],
     isDefi: input.isDefi,
     nonce: input.nonce,
@@ -126,19 +139,22 @@ export async function getPostRequestInstruction(
     collateralAmountBaseUnits: input.collateralAmountBaseUnits,
     maxAprBps: input.maxAprBps,
   }) as Uint8Array;
+  const holder = custody?.holder ?? escrow;
   const accounts = [
     signer(input.borrower, true),
     readonly(config),
     writable(request),
-    writable(escrow),
-    readonly(input.collateralMint),
-    writable(input.borrowerCollateralTokenAccount),
+    writable(holder),
+    custody?.mintWritable ? writable(input.collateralMint) : readonly(input.collateralMint),
+    writable(custody?.holder ?? input.borrowerCollateralTokenAccount),
     readonly(input.currencyMint),
     readonly(TOKEN_PROGRAM_ADDRESS),
     readonly(SYSTEM_PROGRAM_ADDRESS),
   ];
   if (metadata !== null) accounts.push(readonly(metadata[0]));
-  return { programAddress: input.programAddress, accounts, data, request, escrow };
+  if (custody !== null) accounts.push(...custody.post.accounts);
+  const data = custody === null ? terms : Uint8Array.from([...terms, ...custody.post.data]);
+  return { programAddress: input.programAddress, accounts, data, request, escrow: holder };
 }
 
 /** CancelRequest (tag 21, the request's borrower): the collateral returns and the request ends Cancelled. */
@@ -146,20 +162,24 @@ export async function getCancelRequestInstruction(input: {
   programAddress: Address;
   borrower: SignerInput;
   request: Address;
-  /** The borrower's token account of the collateral mint. */
+  /** The borrower's token account of the collateral mint (a Core asset or a leaf: ignored). */
   borrowerCollateralTokenAccount: Address;
+  /** The NFT's custody as read from the chain (a leaf: a fresh DAS proof); classic escrow when absent. */
+  custody?: NftCustody;
 }): Promise<Instruction> {
-  const [escrow] = await findEscrowPda(input.programAddress, input.request);
+  const custody = requestCustody(input.custody);
+  const holder = custody?.holder ?? (await findEscrowPda(input.programAddress, input.request))[0];
   return {
     programAddress: input.programAddress,
     accounts: [
       signer(input.borrower, true),
       writable(input.request),
-      writable(escrow),
-      writable(input.borrowerCollateralTokenAccount),
+      writable(holder),
+      writable(custody?.holder ?? input.borrowerCollateralTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
+      ...(custody?.cancel.accounts ?? []),
     ],
-    data: new Uint8Array([INSTRUCTION_TAG.CancelRequest]),
+    data: Uint8Array.from([INSTRUCTION_TAG.CancelRequest, ...(custody?.cancel.dataTail ?? [])]),
   };
 }
 
@@ -185,6 +205,8 @@ export async function getFillRequestInstruction(input: {
   principalBaseUnits: bigint;
   durationSeconds: bigint;
   aprBps: number;
+  /** The NFT's custody as read from the chain (a leaf: a fresh DAS proof); classic escrow when absent. */
+  custody?: NftCustody;
 }): Promise<Instruction & { loan: Address; escrow: Address }> {
   checkU64(input.nonce, "nonce");
   checkU64(input.principalBaseUnits, "principal", 1n);
@@ -193,13 +215,17 @@ export async function getFillRequestInstruction(input: {
     fail("aprBps must be a u32");
   const [loan, loanBump] = await findLoanPda(input.programAddress, input.pool, input.borrower, input.nonce);
   const [escrow, escrowBump] = await findEscrowPda(input.programAddress, loan);
-  const [requestEscrow] = await findEscrowPda(input.programAddress, input.request);
+  const custody = requestCustody(input.custody);
+  if (custody !== null && custody.collateral !== input.collateralMint)
+    fail("the custody was read for another collateral than the request's");
+  const requestEscrow = custody?.holder ?? (await findEscrowPda(input.programAddress, input.request))[0];
+  const loanEscrow = custody?.holder ?? escrow;
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const data = getFillRequestDataCodec().encode({
+  const terms = getFillRequestDataCodec().encode({
     tag: INSTRUCTION_TAG.FillRequest,
     loanBump,
-    escrowBump,
+    escrowBump: custody === null ? escrowBump : 0,
     reserved: 0,
     nonce: input.nonce,
     principalBaseUnits: input.principalBaseUnits,
@@ -217,14 +243,15 @@ export async function getFillRequestInstruction(input: {
       writable(input.request),
       writable(requestEscrow),
       writable(loan),
-      writable(escrow),
-      readonly(input.collateralMint),
+      writable(loanEscrow),
+      custody?.mintWritable ? writable(input.collateralMint) : readonly(input.collateralMint),
       writable(input.borrowerCurrencyTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(SYSTEM_PROGRAM_ADDRESS),
+      ...(custody?.fill.accounts ?? []),
     ],
-    data,
+    data: custody === null ? terms : Uint8Array.from([...terms, ...custody.fill.dataTail]),
     loan,
-    escrow,
+    escrow: loanEscrow,
   };
 }

@@ -2,8 +2,17 @@
 // program's tests and the compute-unit bench: a world with two collections, two trees and a pool listing the first
 // (collections, trees, leaves and the tree copies are support/cnft.ts's, shared with the NFT market's tests); the
 // TakeLoan, Repay and Liquidate instructions of a compressed NFT loan with its proof (LAYOUT.md "Compressed NFTs").
-import { getTreeConfigAddress } from "@cistern/localnet";
-import { AccountRole, type Address, address, type KeyPairSigner } from "@solana/kit";
+import { getTreeConfigAddress, transferLeaf } from "@cistern/localnet";
+import type { CompressedCustody } from "@cistern/sdk";
+import {
+  AccountRole,
+  type Address,
+  address,
+  getAddressDecoder,
+  type Instruction,
+  type KeyPairSigner,
+} from "@solana/kit";
+import { expect } from "vitest";
 import {
   addCompressionPrograms,
   BUBBLEGUM,
@@ -12,7 +21,9 @@ import {
   configBump,
   copyRoot,
   type Leaf,
+  leafRefusedIn,
   mintLeaf as mintLeafWith,
+  moved,
   NOOP,
   newCollection,
   newTree,
@@ -21,7 +32,7 @@ import {
   type TreeCopy,
   u64le,
 } from "./cnft.ts";
-import { expectOk } from "./kit.ts";
+import { expectOk, kit } from "./kit.ts";
 import {
   buildWorld,
   createPool,
@@ -33,6 +44,8 @@ import {
 } from "./world.ts";
 
 export { BUBBLEGUM, COMPRESSION, type Leaf, moved, NOOP, SYSTEM, type TreeCopy } from "./cnft.ts";
+
+const dec = getAddressDecoder();
 export const ro = (a: Address) => ({ address: a, role: AccountRole.READONLY });
 export const wr = (a: Address) => ({ address: a, role: AccountRole.WRITABLE });
 
@@ -169,4 +182,63 @@ export async function liquidateCnftIx(w: CnftWorld, liquidator: KeyPairSigner, l
   accounts[5] = ro(w.lender.address);
   accounts.push(...CNFT_ACCOUNTS(leaf));
   return { ...ix, accounts, data: endingData(leaf, (ix.data ?? [])[0]!) };
+}
+
+/** The transaction failed inside Bubblegum's Transfer (called by the lending program): the leaf did not verify
+ * against the tree (SPL Account Compression's ConcurrentMerkleTreeError 6001, "Invalid root recomputed from proof"). */
+export async function expectLeafRefused(w: World, ix: Instruction, payer: KeyPairSigner): Promise<void> {
+  const out = await w.h.trySend([ix], payer);
+  expect(out.ok).toBe(false);
+  expect(leafRefusedIn(out.logs)).toBe(true);
+}
+
+/** Nothing was written: no loan, the leaf still its owner's (the tree's root unchanged). */
+export function expectUntouched(w: CnftWorld, loan: Address, leaf: Leaf): void {
+  expect(w.h.exists(loan)).toBe(false);
+  expectRoot(w, leaf.tree);
+}
+
+/** The SDK's custody of `leaf` as it is now (its holder the owner and delegate), with a fresh proof and root from
+ * the test's copy of its tree (what DAS would serve). */
+export async function custodyOf(leaf: Leaf): Promise<CompressedCustody> {
+  return {
+    standard: "CompressedNft",
+    tree: leaf.tree.address,
+    treeConfig: leaf.tree.config,
+    treeConfigBump: await configBump(leaf.tree.address),
+    assetId: leaf.asset,
+    assetBump: leaf.assetBump,
+    nonce: BigInt(leaf.nonce),
+    root: leaf.tree.root,
+    proof: leaf.tree.proof(leaf.nonce),
+    dataHash: leaf.dataHash,
+    creatorHash: leaf.creatorHash,
+    metadataArgs: leaf.args,
+    collection: leaf.collection,
+    owner: leaf.owner,
+    delegate: leaf.owner,
+  };
+}
+
+/** Other leaves of the world's tree change (a stranger mints one and gives it to the borrower): every proof taken
+ * before is stale. Returns the leaf given. */
+export async function changeOtherLeaves(w: CnftWorld): Promise<Leaf> {
+  const stranger = await w.h.wallet();
+  const other = await mintLeaf(w, { owner: stranger.address });
+  const give = transferLeaf({
+    tree: w.tree.address,
+    owner: stranger.address,
+    delegate: stranger.address,
+    newOwner: w.borrower.address,
+    root: dec.decode(w.tree.root),
+    dataHash: dec.decode(other.dataHash),
+    creatorHash: dec.decode(other.creatorHash),
+    nonce: BigInt(other.nonce),
+    index: other.nonce,
+    proof: w.tree.proof(other.nonce),
+  });
+  expectOk(await w.h.trySend([kit(give, [stranger])], stranger));
+  moved(other, w.borrower.address);
+  expectRoot(w, w.tree);
+  return other;
 }

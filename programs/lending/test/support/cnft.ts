@@ -114,6 +114,8 @@ export interface Leaf {
   dataHash: Uint8Array;
   creatorHash: Uint8Array;
   owner: Address;
+  /** the collection its metadata names (verified or not), null when none */
+  collection: Address | null;
 }
 
 function leafNode(l: Leaf, owner: Address): Uint8Array {
@@ -266,7 +268,7 @@ export async function mintLeaf(
     seeds: ["asset", enc.encode(tree.address), u64le(BigInt(nonce))],
   });
   if (asset !== getCompressedAssetId(tree.address, BigInt(nonce))) throw new Error("asset id mismatch");
-  const leaf: Leaf = { tree, nonce, asset, assetBump, args, ...hashesOf(args, m), owner };
+  const leaf: Leaf = { tree, nonce, asset, assetBump, args, ...hashesOf(args, m), owner, collection };
   moved(leaf, owner);
   return leaf;
 }

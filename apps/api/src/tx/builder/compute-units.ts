@@ -57,6 +57,13 @@ const COMPRESSED_CU: Record<number, number> = {
   [INSTRUCTION_TAG.TakeLoan]: 120_000,
   [INSTRUCTION_TAG.Repay]: 110_000,
   [INSTRUCTION_TAG.Liquidate]: 110_000,
+  // the leaf moves old loan PDA -> new one (63,500-69,600 measured), request PDA <-> borrower or loan PDA (post
+  // 61,900-64,900, fill 62,900-65,900, cancel 59,700-67,200)
+  [INSTRUCTION_TAG.Extend]: 130_000,
+  [INSTRUCTION_TAG.Refinance]: 130_000,
+  [INSTRUCTION_TAG.PostRequest]: 120_000,
+  [INSTRUCTION_TAG.FillRequest]: 120_000,
+  [INSTRUCTION_TAG.CancelRequest]: 110_000,
 };
 
 /**

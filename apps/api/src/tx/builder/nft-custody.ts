@@ -49,16 +49,29 @@ export async function readCompressedCustody(
   }
 }
 
-/** The custody of an ongoing loan's NFT (a pNFT stays in the token account the loan records as its escrow). */
-export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise<NftCustody> {
-  if (loan.isDefi || loan.nftType === "Nft") return { standard: "Nft" };
-  if (loan.nftType === "CompressedNft") {
-    const custody = await readCompressedCustody(tx, loan.collateralMint);
-    if (custody === null || custody.tree !== loan.escrow)
-      throw unprocessable(`DAS does not serve the compressed NFT ${loan.collateralMint} of this loan`);
+/**
+ * The custody of the NFT a loan or a request holds (`holder` its record: the collateral and the account that holds it;
+ * a pNFT stays in the token account recorded as its escrow, a leaf in the recorded tree), read now: a leaf with a fresh
+ * DAS proof. 422 when DAS does not serve the leaf in that tree.
+ */
+export async function readHeldCustody(
+  tx: TxContext,
+  holder: { collateralMint: Address; escrow: Address; nftType: NftStandard },
+  what: string,
+): Promise<NftCustody> {
+  if (holder.nftType === "CompressedNft") {
+    const custody = await readCompressedCustody(tx, holder.collateralMint);
+    if (custody === null || custody.tree !== holder.escrow)
+      throw unprocessable(`DAS does not serve the compressed NFT ${holder.collateralMint} of this ${what}`);
     return custody;
   }
-  return readCustody(tx, loan.collateralMint, loan.escrow);
+  return readCustody(tx, holder.collateralMint, holder.escrow);
+}
+
+/** The custody of an ongoing loan's NFT (classic escrow for tokens and classic NFTs). */
+export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise<NftCustody> {
+  if (loan.isDefi || loan.nftType === "Nft") return { standard: "Nft" };
+  return readHeldCustody(tx, loan, "loan");
 }
 
 /** The standards the program sells and buys through the NFT market (MarketSell, LiquidateSell, TakeMortgage). */

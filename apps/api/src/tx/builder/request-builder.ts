@@ -1,5 +1,6 @@
 /**
- * Loan requests: a borrower posts terms with the collateral escrowed (PostRequest), cancels an open one
+ * Loan requests: a borrower posts terms with the collateral in the request's custody (PostRequest: a classic NFT or
+ * tokens in its escrow, a Core asset or a compressed leaf owned by the request PDA), cancels an open one
  * (CancelRequest); a lender fills one from a pool of theirs (FillRequest). Off-chain refusals come from the
  * rule-book (packages/protocol loan-requests.ts) with the program's codes.
  */
@@ -17,6 +18,7 @@ import {
   getCancelRequestInstruction,
   getFillRequestInstruction,
   getPostRequestInstruction,
+  type NftCustody,
   type RequestAccount,
 } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
@@ -25,9 +27,19 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { randomNonce, requireNotOracle } from "./loan-builder.ts";
-import { readCustody, refuseUnlessClassic } from "./nft-custody.ts";
+import { readCustody, readHeldCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
+
+/**
+ * The custody of a request's NFT read from the chain now: a Core asset (the request PDA, or the borrower before the
+ * post, owns it), a compressed leaf with a fresh DAS proof (the tree must be the request's custody); null for a
+ * classic NFT or tokens (the request's escrow).
+ */
+async function readRequestCustody(tx: TxContext, request: RequestAccount): Promise<NftCustody | null> {
+  if (request.isDefi || request.nftType === "Nft") return null;
+  return readHeldCustody(tx, request, "request");
+}
 
 /** A 422 carrying the program's refusal (its code travels to the web's sentence). */
 function refused(refusal: OfferRefusal, message: string): Error {
@@ -88,16 +100,20 @@ export async function postRequestPlan(
     throw badRequest("the collateral and the currency must differ");
   const borrower = address(input.borrower);
   let collateralAccount: Address;
+  let custody: NftCustody | undefined;
   if (isDefi) {
     collateralAccount = await findAssociatedTokenAddress(borrower, address(input.collateralMint));
   } else {
     if (input.collateralAmount !== 1n) throw badRequest("an NFT request pledges exactly 1 NFT");
     const nft = await resolveNft(tx, input.collateralMint, input.borrower);
     collateralAccount = nft.ownerTokenAccount!;
-    // a request escrows its NFT, which the program does only for a classic NFT (for now)
-    const { standard } =
-      nft.compressed ?? (await readCustody(tx, address(input.collateralMint), collateralAccount));
-    refuseUnlessClassic(standard, "A loan request against", "borrow from a pool instead");
+    // a classic NFT goes into the request's escrow, a Core asset or a compressed leaf (its proof read from DAS just
+    // now) to the request PDA; a programmable NFT's lock could not pass to the lender's loan without the borrower
+    custody = nft.compressed ?? (await readCustody(tx, address(input.collateralMint), collateralAccount));
+    if (custody.standard === "ProgrammableNft")
+      throw unprocessable(
+        "A loan request against a programmable NFT is not available: its lock cannot pass to the lender's loan without your signature; borrow from a pool instead",
+      );
   }
   const ix = await getPostRequestInstruction({
     programAddress: tx.programId,
@@ -111,6 +127,7 @@ export async function postRequestPlan(
     durationSeconds: BigInt(input.durationSeconds),
     collateralAmountBaseUnits: input.collateralAmount,
     maxAprBps: input.maxAprBps,
+    ...(custody !== undefined ? { custody } : {}),
   });
   return { feePayer: borrower, groups: [[ix]], metadata: { request: ix.request } };
 }
@@ -133,6 +150,18 @@ export async function cancelRequestPlan(
       `request ${input.request} is ${request.status}`,
     );
   const borrower = address(input.borrower);
+  const custody = await readRequestCustody(tx, request);
+  if (custody !== null) {
+    // a Core asset or a leaf returns to the borrower's wallet: no token account to create
+    const ix = await getCancelRequestInstruction({
+      programAddress: tx.programId,
+      borrower,
+      request: address(input.request),
+      borrowerCollateralTokenAccount: request.escrow,
+      custody,
+    });
+    return { feePayer: borrower, groups: [[ix]], metadata: { request: input.request } };
+  }
   const collateral = await findAssociatedTokenAddress(borrower, request.collateralMint);
   const ix = await getCancelRequestInstruction({
     programAddress: tx.programId,
@@ -167,6 +196,8 @@ export async function fillRequestPlan(
   if (refusal !== null) throw refused(refusal, `This request cannot be filled: ${refusal.name}`);
   const lender = address(input.lender);
   const flow = await currencyFlow(request.borrower, request.currencyMint);
+  // a Core asset or a leaf moves from the request PDA to the loan PDA (a leaf with a proof taken from DAS now)
+  const custody = await readRequestCustody(tx, request);
   const ix = await getFillRequestInstruction({
     programAddress: tx.programId,
     lender,
@@ -180,19 +211,34 @@ export async function fillRequestPlan(
     principalBaseUnits: request.principal,
     durationSeconds: request.durationSeconds,
     aprBps,
+    ...(custody !== null ? { custody } : {}),
   });
+  const borrowerCurrency = createAssociatedTokenIdempotent(
+    lender,
+    flow.tokenAccount,
+    request.borrower,
+    request.currencyMint,
+  );
+  const metadata = {
+    request: input.request,
+    loan: ix.loan,
+    pool: source.pool,
+    loanType: request.isDefi ? "Token" : request.nftType,
+  };
+  // a Core asset or a leaf defaults to the lender's wallet: no token account of it to create
+  if (custody !== null) return { feePayer: lender, groups: [[borrowerCurrency, ix]], metadata };
   // where a liquidation sends the collateral: the lender's own token account of it
   const lenderCollateral = await findAssociatedTokenAddress(lender, request.collateralMint);
   return {
     feePayer: lender,
     groups: [
       [
-        createAssociatedTokenIdempotent(lender, flow.tokenAccount, request.borrower, request.currencyMint),
+        borrowerCurrency,
         createAssociatedTokenIdempotent(lender, lenderCollateral, lender, request.collateralMint),
         ix,
       ],
     ],
-    metadata: { request: input.request, loan: ix.loan, pool: source.pool },
+    metadata,
   };
 }
 

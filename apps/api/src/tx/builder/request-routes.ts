@@ -65,7 +65,7 @@ export function registerRequestBuilderRoutes(app: FastifyInstance, tx: TxContext
     app,
     tx,
     "/nft/post-loan-request",
-    "Post a loan request against an NFT: the NFT goes into the request's escrow with the terms asked for (currency, amount, duration, highest APR). Kind Normal.",
+    "Post a loan request against an NFT: the NFT goes into the request's custody with the terms asked for (currency, amount, duration, highest APR): a classic NFT into its escrow, a Core asset or a compressed NFT (its proof read from DAS at build time) to the request itself; a programmable NFT is refused (422). Kind Normal.",
     NftPostBody,
     (b) => postRequestPlan(tx, false, { ...terms(b), collateralMint: b.nftMint, collateralAmount: 1n }),
   );
@@ -94,7 +94,7 @@ export function registerRequestBuilderRoutes(app: FastifyInstance, tx: TxContext
     app,
     tx,
     "/loan-request/fill",
-    "Fill an open loan request from one of the lender's pools (the one named, else the lender's pool of the request's kind with the most available in its currency): the borrower receives the principal and the collateral stays escrowed under the new loan. Kind Normal.",
+    "Fill an open loan request from one of the lender's pools (the one named, else the lender's pool of the request's kind with the most available in its currency): the borrower receives the principal and the collateral passes from the request's custody to the new loan's (a compressed NFT with a proof read from DAS at build time). Kind Normal.",
     FillBody,
     (b) =>
       fillRequestPlan(tx, {

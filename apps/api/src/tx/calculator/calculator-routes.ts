@@ -6,7 +6,7 @@ import { parseBaseUnits } from "../builder/builder-schemas.ts";
 import { requireSaleCustody } from "../builder/nft-custody.ts";
 import { findRefinanceOffer } from "../builder/refinance-builder.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, loanNotOngoing, toRequestError, unprocessable } from "../tx-errors.ts";
+import { badRequest, loanNotOngoing, toRequestError } from "../tx-errors.ts";
 import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
 import { quoteLeastCollateral } from "./least-collateral.ts";
 import { fetchLiquiditySummaries, LiquiditySummarySchema } from "./liquidity-summary.ts";
@@ -61,8 +61,7 @@ export async function nftCollection(
 
 /**
  * Reads the loan being extended, refinanced or sold: it must exist, be Ongoing and be of the route's type. A sale
- * (`movesCustody` false) takes a classic escrow or a Core asset; Extend and Refinance move every standard's custody
- * but a compressed NFT's.
+ * (`movesCustody` false) takes a classic escrow or a Core asset; Extend and Refinance move every standard's custody.
  */
 export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean, movesCustody = false) {
   const [account] = await tx.state.getLoans([loan]);
@@ -72,11 +71,6 @@ export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: bo
     throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
   // the program sells a classic escrow's NFT or a Core asset through the market (a pNFT or a compressed NFT: not yet)
   if (!movesCustody) requireSaleCustody(account, "Selling");
-  // the program moves a compressed NFT's loan to no other loan (Extend and Refinance refuse it)
-  else if (!account.isDefi && account.nftType === "CompressedNft")
-    throw unprocessable(
-      "Extending or refinancing a loan against a compressed NFT is not available yet; repay it and borrow again instead",
-    );
   return account;
 }
 

@@ -47,11 +47,12 @@ export function getNoSaleNote(loanType: string): string | null {
 }
 
 /**
- * Why a loan (by its loanType) can only be repaid, or null when it can also be extended or moved to another pool:
- * the program moves no compressed NFT's custody to a new loan yet (the API refuses Extend and Refinance of one).
+ * Why an NFT (by its standard) cannot be posted in a loan request, or null when it can: a request holds a classic NFT
+ * in its escrow and a Core asset or a compressed NFT itself; a programmable NFT's lock could not pass from the request
+ * to the lender's loan without the borrower signing again.
  */
-export function getRepayOnlyNote(loanType: string): string | null {
-  return loanType === "CompressedNft"
-    ? "A loan against a compressed NFT can only be repaid for now: repay it and borrow again to change its terms."
-    : null;
+export function getNoRequestNote(standard: NftStandard): string | null {
+  if (standard === "ProgrammableNft")
+    return "A programmable NFT cannot be posted in a loan request: borrow from an offer instead.";
+  return null;
 }

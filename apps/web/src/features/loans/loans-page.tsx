@@ -7,7 +7,7 @@ import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/pa
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useLocationHref } from "../../lib/location.ts";
 import { ChainSlowWarning } from "../../shell/chain-slow-warning.tsx";
-import { getNoSaleNote, getRepayOnlyNote } from "../borrow/nft-standard.ts";
+import { getNoSaleNote } from "../borrow/nft-standard.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { MyRequests } from "../requests/my-requests.tsx";
 import { CalendarFeed } from "./calendar-feed.tsx";
@@ -171,72 +171,51 @@ function BorrowerLoans({ owner }: { owner: string }) {
                         }}
                       />
                     )}
-                    actions={(row) => {
-                      // a compressed NFT's loan is repaid only (one sentence why, no Extend, move or sale)
-                      const repayOnly = getRepayOnlyNote(row.loan.loanType);
-                      const noSale = repayOnly === null ? getNoSaleNote(row.loan.loanType) : null;
-                      return (
-                        <span className="pg-buttons">
+                    actions={(row) => (
+                      <span className="pg-buttons">
+                        <button
+                          type="button"
+                          className="button button-primary"
+                          disabled={tx.busy}
+                          onClick={() => repay([row])}
+                        >
+                          Repay
+                        </button>
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={tx.busy || row.phase === "liquidatable"}
+                          aria-describedby={
+                            row.phase === "liquidatable" ? `why-${row.loan.pubkey}` : undefined
+                          }
+                          onClick={() => setExtending(row.loan.pubkey)}
+                        >
+                          Extend
+                        </button>
+                        <RefinanceHint row={row} busy={tx.busy} onOpen={(r) => setMoving(r.loan.pubkey)} />
+                        {row.phase === "liquidatable" ? (
+                          <small className="pg-why" id={`why-${row.loan.pubkey}`} data-testid="extend-why">
+                            Past grace: a loan can no longer be extended, only repaid.
+                          </small>
+                        ) : null}
+                        {getNoSaleNote(row.loan.loanType) !== null ? (
+                          <small className="pg-why" data-testid="no-sale-why">
+                            {getNoSaleNote(row.loan.loanType)}
+                          </small>
+                        ) : (
                           <button
                             type="button"
-                            className="button button-primary"
+                            className="button"
                             disabled={tx.busy}
-                            onClick={() => repay([row])}
+                            onClick={() => setSelling(row.loan.pubkey)}
+                            data-testid={row.loan.isDefi ? "market-sell" : "instant-sell"}
                           >
-                            Repay
+                            {row.loan.isDefi ? "Market sell" : "Instant sell"}
                           </button>
-                          {repayOnly !== null ? (
-                            <small className="pg-why" data-testid="repay-only-why">
-                              {repayOnly}
-                            </small>
-                          ) : (
-                            <>
-                              <button
-                                type="button"
-                                className="button"
-                                disabled={tx.busy || row.phase === "liquidatable"}
-                                aria-describedby={
-                                  row.phase === "liquidatable" ? `why-${row.loan.pubkey}` : undefined
-                                }
-                                onClick={() => setExtending(row.loan.pubkey)}
-                              >
-                                Extend
-                              </button>
-                              <RefinanceHint
-                                row={row}
-                                busy={tx.busy}
-                                onOpen={(r) => setMoving(r.loan.pubkey)}
-                              />
-                              {row.phase === "liquidatable" ? (
-                                <small
-                                  className="pg-why"
-                                  id={`why-${row.loan.pubkey}`}
-                                  data-testid="extend-why"
-                                >
-                                  Past grace: a loan can no longer be extended, only repaid.
-                                </small>
-                              ) : null}
-                              {noSale !== null ? (
-                                <small className="pg-why" data-testid="no-sale-why">
-                                  {noSale}
-                                </small>
-                              ) : (
-                                <button
-                                  type="button"
-                                  className="button"
-                                  disabled={tx.busy}
-                                  onClick={() => setSelling(row.loan.pubkey)}
-                                  data-testid={row.loan.isDefi ? "market-sell" : "instant-sell"}
-                                >
-                                  {row.loan.isDefi ? "Market sell" : "Instant sell"}
-                                </button>
-                              )}
-                            </>
-                          )}
-                          <CalendarLink row={row} collateral={name(row.loan.collection)} nowSeconds={now} />
-                        </span>
-                      );
-                    }}
+                        )}
+                        <CalendarLink row={row} collateral={name(row.loan.collection)} nowSeconds={now} />
+                      </span>
+                    )}
                   />
                 )}
                 {ongoing

@@ -4,6 +4,7 @@ import { useNftAssets } from "../../data/nft-assets.ts";
 import { formatBps, formatMoney, symbolOf } from "../../kit/format.ts";
 import { QueryState } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { describeNftStandard } from "../borrow/nft-standard.ts";
 import { NftImage } from "../pools/nft-figure.tsx";
 import { useTokens } from "../pools/pool-data.ts";
 import { type LoanRequestView, useOpenRequests } from "./request-data.ts";
@@ -65,6 +66,12 @@ export function OpenRequests({ currency }: { currency: string }) {
                       request.isDefi ? undefined : nfts.get(request.collateralMint),
                     )}
                   </strong>
+                  {/* a Core asset or a compressed NFT is held by the request, then the loan, as the standard says */}
+                  {!request.isDefi && (nfts.get(request.collateralMint)?.standard ?? "Nft") !== "Nft" ? (
+                    <small className="muted" data-testid="request-standard">
+                      {describeNftStandard(nfts.get(request.collateralMint)!.standard!)}
+                    </small>
+                  ) : null}
                   <span>
                     asks for{" "}
                     <strong data-testid="request-amount">{formatMoney(request.principal, currency)}</strong>{" "}
