@@ -2,10 +2,9 @@
 // Noop, DAS served from the localnet's chain, the local NFT market pinned): the borrower's instant sell into the best
 // collection bid (a fresh proof from DAS at build time), and the auto-sell of a defaulted loan by the liquidation
 // keeper into the bank's vault; the leaf's owner through DAS getAsset after each.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_WORLD } from "@cistern/localnet";
 import { decodeLoanAccount, findBankPda, findVaultPda, getPlaceBidInstruction } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructio
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";
 import { DEMO_PRICES } from "../helpers/fixed-valuation.ts";
+import { DEMO_COMPRESSED_COLLECTION, writeCatalogWithShells } from "../helpers/nft-standards-catalog.ts";
 import {
   advanceClock,
   buildSignSend,
@@ -30,30 +30,9 @@ import {
 
 const DAY = 86_400;
 const USDC = 1_000_000n;
-const SHELLS = DEMO_WORLD.compressedCollections[0]!;
+const SHELLS = DEMO_COMPRESSED_COLLECTION;
 const quiet = { info: () => {}, warn: () => {} };
 const wireBytes = (b64: string) => Buffer.from(b64, "base64").length;
-
-/** The localnet catalogue with the compressed collection added, for CATALOG_FILE. */
-function writeCatalogWithShells(dir: string): string {
-  const shipped = JSON.parse(
-    readFileSync(new URL("../../src/catalog/catalogs/localnet.json", import.meta.url), "utf8"),
-  ) as { collections: { collectionId: string }[] };
-  if (!shipped.collections.some((c) => c.collectionId === SHELLS.collectionId))
-    shipped.collections.push({
-      collectionId: SHELLS.collectionId,
-      symbol: SHELLS.symbol,
-      name: SHELLS.name,
-      image: SHELLS.image,
-      standard: "Compressed",
-      magicEdenSlug: "",
-      tensorSlug: "",
-      supply: 0,
-    } as { collectionId: string });
-  const file = join(dir, "catalog-shells.json");
-  writeFileSync(file, JSON.stringify(shipped));
-  return file;
-}
 
 describe("sales of compressed NFT loans through the API (real Bubblegum, DAS, local NFT market)", () => {
   let w: TxWorld;
