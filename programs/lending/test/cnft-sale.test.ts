@@ -6,16 +6,12 @@
 // measures what reached the borrower or the vault. Adversarial cases first; then what the chain holds after each happy
 // path (the leaf's owner through the test's copy of the tree, checked against the chain's root).
 import { readFileSync } from "node:fs";
-import { computeOwedInterest } from "@cistern/protocol";
 import {
   getLiquidateSellInstruction,
   getMarketSellInstruction,
-  getPlaceBidInstruction,
   getSellCompressedNftToBidInstruction,
-  getSetVenuesInstruction,
   LENDING_ERROR_CODE,
   NFT_MARKET_ERRORS,
-  NO_VENUE,
 } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { describe, expect, it } from "vitest";
@@ -34,6 +30,7 @@ import {
   takeCnftIx,
 } from "./support/cnft-world.ts";
 import { expectOk, wireSize } from "./support/kit.ts";
+import { dueNow, type MarketSale, pinNftMarket, placeCollectionBid } from "./support/market-sale.ts";
 import { MARKET_SO } from "./support/nft-sale-world.ts";
 import { fundedTokenAccount, mintTo, tokenBalance } from "./support/tokens.ts";
 import { bankOf, DAY, loanOf, ONE, poolOf } from "./support/world.ts";
@@ -41,37 +38,12 @@ import { bankOf, DAY, loanOf, ONE, poolOf } from "./support/world.ts";
 const E = LENDING_ERROR_CODE;
 const TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as Address;
 
-interface SaleWorld extends CnftWorld {
-  market: Address;
-  bidder: KeyPairSigner;
-  bidderAta: Address;
-}
+type SaleWorld = CnftWorld & MarketSale;
 
 /** A compressed NFT world whose pool auto-sells, the NFT market deployed and pinned, a funded bidder. */
 async function saleWorld(): Promise<SaleWorld> {
   const w = await cnftWorld({ flags: { autoSell: true, mortgage: false, compounding: false } });
-  const market = (await generateKeyPairSigner()).address;
-  w.h.svm.addProgram(market, new Uint8Array(readFileSync(MARKET_SO)));
-  expectOk(
-    await w.h.trySend(
-      [
-        await getSetVenuesInstruction({
-          programAddress: w.program,
-          admin: w.admin,
-          swapProgram: NO_VENUE,
-          marketProgram: market,
-        }),
-      ],
-      w.admin,
-    ),
-  );
-  const bidder = await w.h.wallet();
-  return {
-    ...w,
-    market,
-    bidder,
-    bidderAta: await fundedTokenAccount(w.h, w.currency, bidder.address, 10_000n * ONE),
-  };
+  return { ...w, ...(await pinNftMarket(w)) };
 }
 
 /** A leaf minted to the borrower and taken as a loan's collateral: the loan PDA owns it. */
@@ -84,21 +56,9 @@ async function openLoan(s: SaleWorld): Promise<{ loan: Address; leaf: Leaf }> {
   return { loan: take.loan, leaf };
 }
 
-let bidNonce = 1n;
 /** The bidder's collection bid at `price` for `collection` (the pool's by default). */
-async function placeBid(s: SaleWorld, price: bigint, collection = s.glass) {
-  const ix = await getPlaceBidInstruction({
-    programAddress: s.market,
-    bidder: s.bidder,
-    nonce: bidNonce++,
-    collection,
-    currencyMint: s.currency,
-    bidderCurrencyAccount: s.bidderAta,
-    price,
-  });
-  expectOk(await s.h.trySend([ix], s.bidder));
-  return { bid: ix.bid, vault: ix.vault, price };
-}
+const placeBid = (s: SaleWorld, price: bigint, collection = s.glass) =>
+  placeCollectionBid(s, price, collection);
 type Bid = Awaited<ReturnType<typeof placeBid>>;
 
 interface SaleOverrides {
@@ -172,21 +132,6 @@ async function autoSell(s: SaleWorld, o: { loan: Address; leaf: Leaf }, bid: Bid
     custody: await custodyOf(o.leaf),
   });
   return { ix, liquidator };
-}
-
-/** What the loan owes now (principal + interest), as the program computes it. */
-function dueNow(s: SaleWorld, loan: Address): bigint {
-  const l = loanOf(s, loan);
-  return (
-    l.principal +
-    computeOwedInterest({
-      aprBps: l.aprBps,
-      principal: l.principal,
-      durationSeconds: l.durationSeconds,
-      createdAt: l.createdAt,
-      now: s.h.now,
-    })
-  );
 }
 
 /** The loan is still Ongoing, the loan PDA still owns its leaf (the tree's root is the copy's), the bid holds its

@@ -5,7 +5,6 @@
 // the asset's owner (and for a purchase its collection) after the market's call and measures what reached the
 // borrower or the vault. Adversarial cases first; then what the chain holds after each happy path.
 import { readFileSync } from "node:fs";
-import { computeOwedInterest } from "@cistern/protocol";
 import {
   type AccountReader,
   findLoanPda,
@@ -13,13 +12,10 @@ import {
   getLiquidateSellInstruction,
   getListCoreAssetInstruction,
   getMarketSellInstruction,
-  getPlaceBidInstruction,
   getSellCoreToBidInstruction,
-  getSetVenuesInstruction,
   getTakeMortgageInstruction,
   LENDING_ERROR_CODE,
   NFT_MARKET_ERRORS,
-  NO_VENUE,
   readNftCustody,
 } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner, getAddressEncoder, type KeyPairSigner } from "@solana/kit";
@@ -34,6 +30,7 @@ import {
   takeCoreIx,
 } from "./support/core-world.ts";
 import { expectOk } from "./support/kit.ts";
+import { dueNow, type MarketSale, pinNftMarket, placeCollectionBid } from "./support/market-sale.ts";
 import { MARKET_SO } from "./support/nft-sale-world.ts";
 import { createTokenAccount, fundedTokenAccount, mintTo, tokenBalance } from "./support/tokens.ts";
 import {
@@ -53,10 +50,7 @@ const MORTGAGE_APR_BPS = 1500;
 const SALE_FLAGS = { autoSell: true, mortgage: true, compounding: false };
 let poolSeed = 300n; // the world's Core pool is seed 200
 
-interface SaleWorld extends CoreWorld {
-  market: Address;
-  bidder: KeyPairSigner;
-  bidderAta: Address;
+interface SaleWorld extends CoreWorld, MarketSale {
   seller: KeyPairSigner;
   sellerAta: Address;
 }
@@ -64,28 +58,10 @@ interface SaleWorld extends CoreWorld {
 /** A Core world whose pool auto-sells and offers mortgages, the NFT market deployed and pinned, a bidder, a seller. */
 async function saleWorld(): Promise<SaleWorld> {
   const w = await coreWorld({ flags: SALE_FLAGS, mortgageAprBps: MORTGAGE_APR_BPS });
-  const market = (await generateKeyPairSigner()).address;
-  w.h.svm.addProgram(market, new Uint8Array(readFileSync(MARKET_SO)));
-  expectOk(
-    await w.h.trySend(
-      [
-        await getSetVenuesInstruction({
-          programAddress: w.program,
-          admin: w.admin,
-          swapProgram: NO_VENUE,
-          marketProgram: market,
-        }),
-      ],
-      w.admin,
-    ),
-  );
-  const bidder = await w.h.wallet();
   const seller = await w.h.wallet();
   return {
     ...w,
-    market,
-    bidder,
-    bidderAta: await fundedTokenAccount(w.h, w.currency, bidder.address, 10_000n * ONE),
+    ...(await pinNftMarket(w)),
     seller,
     sellerAta: await createTokenAccount(w.h, w.currency, seller.address),
   };
@@ -102,21 +78,9 @@ const reader =
 const custodyOf = (w: CoreWorld, asset: Address) =>
   readNftCustody(reader(w), { mint: asset, tokenAccount: asset });
 
-let bidNonce = 1n;
 /** The bidder's collection bid at `price` for `collection`. */
-async function placeBid(s: SaleWorld, price: bigint, collection = s.coreCollection) {
-  const ix = await getPlaceBidInstruction({
-    programAddress: s.market,
-    bidder: s.bidder,
-    nonce: bidNonce++,
-    collection,
-    currencyMint: s.currency,
-    bidderCurrencyAccount: s.bidderAta,
-    price,
-  });
-  expectOk(await s.h.trySend([ix], s.bidder));
-  return { bid: ix.bid, vault: ix.vault, price };
-}
+const placeBid = (s: SaleWorld, price: bigint, collection = s.coreCollection) =>
+  placeCollectionBid(s, price, collection);
 
 /** The market's SellCoreToBid of the loan's asset, the loan PDA the seller (it signs through the lending program). */
 function sellToBid(
@@ -239,21 +203,6 @@ async function mortgageIx(
     custody,
     ...terms,
   });
-}
-
-/** What the loan owes now (principal + interest), as the program computes it. */
-function dueNow(s: SaleWorld, loan: Address): bigint {
-  const l = loanOf(s, loan);
-  return (
-    l.principal +
-    computeOwedInterest({
-      aprBps: l.aprBps,
-      principal: l.principal,
-      durationSeconds: l.durationSeconds,
-      createdAt: l.createdAt,
-      now: s.h.now,
-    })
-  );
 }
 
 /** The loan is still Ongoing, the loan PDA still owns its asset, the bid still holds its price. */
