@@ -67,6 +67,14 @@ const COMPRESSED_CU: Record<number, number> = {
 };
 
 /**
+ * The NFT market's programmable NFT instructions (tags 10-13; they name Token Metadata): Transfer v1 with the rule
+ * set inside, measured with the real binaries (LiteSVM, programs/nft-market/README.md) ListPnft about 150,000 CU,
+ * DelistPnft 130,000, BuyPnft 148,000, SellPnftToBid 297,000 (two Transfer v1, through the bid's token account);
+ * with headroom for other rule sets.
+ */
+const MARKET_PNFT_CU: Record<number, number> = { 10: 200_000, 11: 180_000, 12: 200_000, 13: 380_000 };
+
+/**
  * A venue instruction that moves a compressed NFT (the NFT market's ListCnft, DelistCnft, BuyCnft, SellCnftToBid:
  * Bubblegum's Transfer inside): measured with the real binaries (LiteSVM, the demo's tree, programs/nft-market
  * LAYOUT.md) 59,500-67,200 CU; doubled for headroom (a longer proof, the bump searches).
@@ -104,7 +112,10 @@ function otherCu(ix: Instruction): number {
     case ADDRESS_LOOKUP_TABLE_PROGRAM:
       return 20_000;
     default:
-      return movesLeaf(ix) ? COMPRESSED_VENUE_CU : 50_000;
+      if (movesLeaf(ix)) return COMPRESSED_VENUE_CU;
+      if (ix.accounts?.some((a) => a.address === TOKEN_METADATA_PROGRAM_ADDRESS))
+        return MARKET_PNFT_CU[ix.data?.[0] ?? -1] ?? 50_000;
+      return 50_000;
   }
 }
 

@@ -13,7 +13,7 @@ import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing } from "../tx-errors.ts";
 import { owedAt } from "./loan-builder.ts";
-import { coreSaleOf, readLoanCustody, SOLD_THROUGH_MARKET, saleHolder } from "./nft-custody.ts";
+import { readLoanCustody, SOLD_THROUGH_MARKET, saleHolder } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
@@ -188,7 +188,6 @@ async function autoSellToBid(
   // best first (the venue's order); the bank keeps all the proceeds, so the highest covering bid is the best
   const covering = market.bids.filter((b) => b.price >= due && !skipBids.includes(b.bid));
   const escrow = await saleHolder(tx, address(loanAddress), custody);
-  const core = coreSaleOf(custody);
   const [vault] = await findVaultPda(tx.programId, loan.bank);
   for (const bid of covering) {
     const sale = await tx.nftMarket
@@ -201,7 +200,6 @@ async function autoSellToBid(
         proceeds: vault,
         minPrice: bid.price,
         payer,
-        ...(core === undefined ? {} : { core }),
       })
       .catch(() => null);
     if (sale !== null)

@@ -127,13 +127,3 @@ export function describeStandard(standard: NftStandard): string {
 export async function saleHolder(tx: TxContext, loan: Address, custody: NftCustody): Promise<Address> {
   return custody.standard === "CoreNft" ? custody.asset : (await findEscrowPda(tx.programId, loan))[0];
 }
-
-/** A Core asset's collection for the market's Core instructions (422 when it names none: no pool lends on it). */
-export function coreSaleOf(custody: NftCustody): { collection: Address } | undefined {
-  if (custody.standard !== "CoreNft") return undefined;
-  if (custody.collection === null)
-    throw unprocessable(
-      `The Core asset ${custody.asset} no longer names a collection, so no bid can take it`,
-    );
-  return { collection: custody.collection };
-}

@@ -7,7 +7,6 @@ import {
   getTakeMortgageInstruction,
   type NftStandard,
 } from "@cistern/sdk";
-import type { Address } from "@solana/kit";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteJson, quoteLoanFresh } from "../calculator/quote-service.ts";
@@ -17,7 +16,6 @@ import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
 import {
-  coreSaleOf,
   describeStandard,
   readCustody,
   readLoanCustody,
@@ -34,9 +32,6 @@ import {
 /** "Buying <a programmable NFT> with a loan is not available yet; buy it outright instead". */
 const mortgageRefusal = (standard: NftStandard) =>
   `Buying ${describeStandard(standard)} with a loan is not available yet; buy it outright instead`;
-
-/** `{ core }` for a Core asset's sale, nothing for a classic NFT's (the venue's optional input). */
-const optionalCore = (core: { collection: Address } | undefined) => (core === undefined ? {} : { core });
 
 function saleShort(message: string, params: Record<string, string>) {
   return Object.assign(unprocessable(message), {
@@ -131,7 +126,6 @@ export async function instantSellPlan(
     proceeds: flow.tokenAccount,
     minPrice: input.minPrice ?? bid.price,
     payer: borrower,
-    ...optionalCore(coreSaleOf(custody)),
   });
   // a classic NFT's unsold part returns to the borrower's token account; a Core asset leaves whole
   const collateralAta =
@@ -165,7 +159,7 @@ export async function instantSellPlan(
 }
 
 /** The listing of `mint` on the NFT market, or 400 when it is not for sale. */
-async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
+export async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
   const listing = await tx.nftMarket.listingOf(address(mint));
   if (listing === null) throw badRequest(`NFT ${mint} is not listed for sale`);
   return listing;
@@ -185,7 +179,7 @@ export async function quoteMortgage(
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
   // the listed NFT's standard (read from the chain; a compressed listing says so): the program buys a classic NFT or
   // a Core asset with a mortgage
-  if (listing.compressed) throw unprocessable(mortgageRefusal("CompressedNft"));
+  if (listing.standard === "compressed") throw unprocessable(mortgageRefusal("CompressedNft"));
   const custody = await readCustody(tx, listing.mint, listing.mint);
   if (!SOLD_THROUGH_MARKET.includes(custody.standard)) throw unprocessable(mortgageRefusal(custody.standard));
   const request = {
