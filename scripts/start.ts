@@ -96,8 +96,12 @@ async function main(): Promise<void> {
     demo: true,
   });
   // The demo rule set lets only the programs it lists be delegated or receive the demo pNFTs: the lending program,
-  // so loans against them (delegate + lock, and the default's transfer) pass it (#32).
-  await localnet.setDemoRuleSetPrograms([cluster.lendingProgramId]);
+  // so loans against them (delegate + lock, and the default's transfer) pass it, and the NFT market, whose listings
+  // hold pNFTs and whose bids take them (#32; the bootstrap set the same before the market maker listed).
+  await localnet.setDemoRuleSetPrograms([
+    cluster.lendingProgramId,
+    ...(cluster.nftMarket ? [cluster.nftMarket.programId] : []),
+  ]);
 
   // The demo's lending venue is marginfi v2 (group and banks made by the bootstrap): the API reads and builds for it.
   const marginfiEnv: Record<string, string> = cluster.marginfi

@@ -7,6 +7,7 @@ import {
   DEMO_COLLECTIONS,
   DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
   USDC_MINT_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
@@ -29,9 +30,12 @@ export interface DemoLenderPlan {
 }
 
 function collectionId(symbol: string): string {
-  const found = [...DEMO_COLLECTIONS, ...DEMO_CORE_COLLECTIONS, ...DEMO_COMPRESSED_COLLECTIONS].find(
-    (c) => c.symbol === symbol,
-  );
+  const found = [
+    ...DEMO_COLLECTIONS,
+    ...DEMO_CORE_COLLECTIONS,
+    ...DEMO_PROGRAMMABLE_COLLECTIONS,
+    ...DEMO_COMPRESSED_COLLECTIONS,
+  ].find((c) => c.symbol === symbol);
   if (!found) throw new Error(`demo collection ${symbol} is not in the demo world`);
   return found.collectionId;
 }
@@ -45,7 +49,8 @@ function tokenMint(symbol: string): string {
 const USDC = USDC_MINT_ADDRESS;
 const SOL = WRAPPED_SOL_MINT_ADDRESS;
 
-/** The demo lenders and their pools (USD prices of the demo world: OTTR 1875, RFROG 600, AQUA 4500, DRIP 180, KOI 1200). */
+/** The demo lenders and their pools (USD prices of the demo world: OTTR 1875, RFROG 600, AQUA 4500, DRIP 180, KOI 1200,
+ * PETL 750). */
 export const DEMO_LENDERS: DemoLenderPlan[] = [
   {
     name: "Otter Capital",
@@ -199,6 +204,16 @@ export const DEMO_LENDERS: DemoLenderPlan[] = [
         loanDuration: 14,
         maxAmountUsd: 2000,
         collections: [{ id: collectionId("KOI"), ltv: 45, exposure: 50 }],
+      },
+      {
+        type: "nft-pool",
+        poolName: "Petrel desk (SOL, pNFT)",
+        poolCurrency: SOL,
+        poolAmount: "100",
+        apy: 26,
+        loanDuration: 14,
+        maxAmountUsd: 1500,
+        collections: [{ id: collectionId("PETL"), ltv: 40, exposure: 50 }],
       },
       {
         type: "nft-pool",

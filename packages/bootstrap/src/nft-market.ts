@@ -4,12 +4,15 @@ import {
   DEMO_COLLECTIONS,
   DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
+  getComputeUnitLimitKitInstruction,
   USDC_MINT_ADDRESS,
   WRAPPED_SOL_MINT_ADDRESS,
 } from "@cistern/localnet";
 import { parsePriceMicroUsd } from "@cistern/protocol";
 import {
+  type AccountReader,
   type CompressedCustody,
   compressedCustodyFromDas,
   type DasCompressedAsset,
@@ -18,7 +21,9 @@ import {
   getListCompressedNftInstruction,
   getListCoreAssetInstruction,
   getListNftInstruction,
+  getListPnftInstruction,
   getPlaceBidInstruction,
+  readNftCustody,
   readTreeShape,
 } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
@@ -44,6 +49,10 @@ export const DEMO_BID_PRICES_BPS = [9_000, 8_000];
 export const CORE_BID_NONCE_BASE = 1_000_000n;
 /** The compressed collections' bids take nonces from here on (their first one marks the compressed book as seeded). */
 export const COMPRESSED_BID_NONCE_BASE = 2_000_000n;
+/** The pNFT collections' bids take nonces from here on (their first one marks the pNFT book as seeded). */
+export const PNFT_BID_NONCE_BASE = 3_000_000n;
+/** Compute units of a ListPnft transaction (Token Metadata's Transfer v1 with the rule set: about 150,000). */
+const LIST_PNFT_COMPUTE_UNITS = 400_000;
 
 export interface NftMarketResult {
   programId: Address;
@@ -86,11 +95,13 @@ async function compressedLeaf(chain: ChainClient, assetId: string): Promise<Comp
  * The local NFT market, idempotently: its program deployed or upgraded (key `nft-market-program.json` in the
  * data dir, admin = upgrade authority), pinned as the lending program's NFT market (keeping the other pinned
  * venues), and with `demo` a market maker (key `demo-market-maker.json`) listing three NFTs of every demo
- * collection, classic, Core and compressed (DEMO_LISTINGS: two in SOL, one in USDC) and bidding DEMO_BID_PRICES_BPS of
- * its floor in SOL and USDC (its NFTs, Core assets, compressed NFTs and currency come from the localnet faucet; a
- * compressed NFT's proof from the localnet's DAS). Each book is seeded once: the classic one's first bid (nonce 1)
- * marks it, the Core one's (nonce CORE_BID_NONCE_BASE + 1), the compressed one's (COMPRESSED_BID_NONCE_BASE + 1), so
- * a data dir seeded before Core or compressed listings gets them on its next start.
+ * collection, classic, programmable, Core and compressed (DEMO_LISTINGS: two in SOL, one in USDC) and bidding
+ * DEMO_BID_PRICES_BPS of its floor in SOL and USDC (its NFTs, pNFTs, Core assets, compressed NFTs and currency come
+ * from the localnet faucet; a compressed NFT's proof from the localnet's DAS). Before listing pNFTs it has the demo
+ * rule set allow the lending program and the market (a pNFT moves to the listing PDA only when the rule set allows
+ * the market). Each book is seeded once: the classic one's first bid (nonce 1) marks it, the Core one's (nonce
+ * CORE_BID_NONCE_BASE + 1), the compressed one's (COMPRESSED_BID_NONCE_BASE + 1) and the pNFT one's
+ * (PNFT_BID_NONCE_BASE + 1) theirs, so a data dir seeded before them gets them on its next start.
  */
 export async function ensureNftMarket(input: {
   chain: ChainClient;
@@ -124,13 +135,20 @@ export async function ensureNftMarket(input: {
     (await chain.fetchAccount((await findMarketBidPda(program.address, maker.address, nonce))[0])) !== null;
   const classicDone = await seeded(1n);
   const coreDone = await seeded(CORE_BID_NONCE_BASE + 1n);
+  const pnftDone = await seeded(PNFT_BID_NONCE_BASE + 1n);
   const compressedDone = await seeded(COMPRESSED_BID_NONCE_BASE + 1n);
-  if (classicDone && coreDone && compressedDone) return result;
+  if (classicDone && coreDone && pnftDone && compressedDone) return result;
   await ensureLocalnetLamports(chain, maker.address, 50_000_000_000n, 100_000_000_000n);
+  if (!pnftDone)
+    await chain.callLocalnetAdmin("localnet_setDemoRuleSetPrograms", [
+      [input.lendingProgramId, program.address],
+    ]);
+  const read: AccountReader = (addresses) => Promise.all(addresses.map((a) => chain.fetchAccount(a)));
 
   for (const round of DEMO_LISTINGS) {
     const faucet = (await chain.callLocalnetAdmin("localnet_faucet", [maker.address])) as {
       nfts: { mint: string; tokenAccount: string; collectionId: string }[];
+      programmableNfts: { mint: string; tokenAccount: string; collectionId: string }[];
       coreAssets: { asset: string; collectionId: string }[];
       compressedNfts: { assetId: string; collectionId: string }[];
     };
@@ -145,6 +163,27 @@ export async function ensureNftMarket(input: {
         price: (floorIn(collection, round.currency) * BigInt(round.bps)) / 10_000n,
       });
       await chain.send(`list ${collection.symbol} #${nft.mint.slice(0, 4)}`, [list], maker);
+      result.listings++;
+    }
+    for (const nft of pnftDone ? [] : faucet.programmableNfts) {
+      const collection = DEMO_PROGRAMMABLE_COLLECTIONS.find((c) => c.collectionId === nft.collectionId)!;
+      const custody = await readNftCustody(read, {
+        mint: address(nft.mint),
+        tokenAccount: address(nft.tokenAccount),
+      });
+      if (custody.standard !== "ProgrammableNft") throw new Error(`${nft.mint} is not a pNFT`);
+      const list = await getListPnftInstruction({
+        programAddress: program.address,
+        seller: maker,
+        nft: custody,
+        currencyMint: address(round.currency),
+        price: (floorIn(collection, round.currency) * BigInt(round.bps)) / 10_000n,
+      });
+      await chain.send(
+        `list ${collection.symbol} #${nft.mint.slice(0, 4)}`,
+        [getComputeUnitLimitKitInstruction(LIST_PNFT_COMPUTE_UNITS), list],
+        maker,
+      );
       result.listings++;
     }
     for (const asset of coreDone ? [] : faucet.coreAssets) {
@@ -190,6 +229,7 @@ export async function ensureNftMarket(input: {
   const bids = [
     ...(classicDone ? [] : bidsOn(DEMO_COLLECTIONS, 0n)),
     ...(coreDone ? [] : bidsOn(DEMO_CORE_COLLECTIONS, CORE_BID_NONCE_BASE)),
+    ...(pnftDone ? [] : bidsOn(DEMO_PROGRAMMABLE_COLLECTIONS, PNFT_BID_NONCE_BASE)),
     ...(compressedDone ? [] : bidsOn(DEMO_COMPRESSED_COLLECTIONS, COMPRESSED_BID_NONCE_BASE)),
   ];
   const total = (mint: string) => bids.filter((b) => b.mint === mint).reduce((sum, b) => sum + b.price, 0n);

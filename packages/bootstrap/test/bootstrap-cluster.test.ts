@@ -4,6 +4,7 @@ import {
   DEMO_COLLECTIONS,
   DEMO_COMPRESSED_COLLECTIONS,
   DEMO_CORE_COLLECTIONS,
+  DEMO_PROGRAMMABLE_COLLECTIONS,
   DEMO_TOKENS,
   MARGINFI_PROGRAM,
   USDC_MINT_ADDRESS,
@@ -58,7 +59,7 @@ const token = (symbol: string) => address(DEMO_TOKENS.find((t) => t.symbol === s
 const EXPECTED_DEPOSITS: { usdcBaseUnits: bigint; solBaseUnits: bigint }[] = [
   { usdcBaseUnits: 85_000_000_000n, solBaseUnits: 300_000_000_000n },
   { usdcBaseUnits: 20_000_000_000n, solBaseUnits: 650_000_000_000n },
-  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 240_000_000_000n },
+  { usdcBaseUnits: 190_000_000_000n, solBaseUnits: 340_000_000_000n },
 ];
 
 describe("bootstrapCluster on a real localnet", () => {
@@ -161,7 +162,7 @@ describe("bootstrapCluster on a real localnet", () => {
   it("publishes the pools with the intended terms", async () => {
     const lenders = first.demo!.lenders;
     const onChain = await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3);
-    expect(onChain).toHaveLength(12);
+    expect(onChain).toHaveLength(13);
     expect(onChain).toEqual(lenders.flatMap((l) => l.pools.map((p) => p.address)).sort());
 
     const fetchPool = async (owner: Address, seed: bigint) => {
@@ -285,9 +286,9 @@ describe("bootstrapCluster on a real localnet", () => {
       first.swapVenue!.programId,
       MARGINFI_PROGRAM,
     ]);
-    // three listings of each of the four classic, the one Core and the one compressed demo collections, two bids
-    // each in SOL and USDC
-    expect([market.listings, market.bids]).toEqual([18, 24]);
+    // three listings of each of the four classic, the one pNFT, the one Core and the one compressed demo collections,
+    // two bids each in SOL and USDC
+    expect([market.listings, market.bids]).toEqual([21, 28]);
     const accounts = await net.rpc
       .getProgramAccounts(market.programId, { encoding: "base64", commitment: "confirmed" })
       .send();
@@ -323,6 +324,27 @@ describe("bootstrapCluster on a real localnet", () => {
         .map((b) => b.price)
         .sort(),
     ).toEqual([6_400_000_000n, 7_200_000_000n]);
+    // the pNFT collection's book: three pNFTs held by their listings (in the listing PDA's token account, moved
+    // there by Token Metadata under the demo rule set), bids of 90% and 80% of its 5 SOL floor
+    const petrels = DEMO_PROGRAMMABLE_COLLECTIONS[0]!;
+    const pnftListings = accounts
+      .map((a) => ({ address: a.pubkey, data: Buffer.from(a.account.data[0], "base64") }))
+      .filter((a) => a.data.length === 160)
+      .map((a) => ({ address: a.address, listing: decodeMarketListing(a.data) }))
+      .filter((l) => l.listing.standard === "programmable");
+    expect(pnftListings).toHaveLength(3);
+    for (const l of pnftListings) {
+      const held = (await fetchData(net.rpc, l.listing.escrow))!;
+      expect(getAddressDecoder().decode(held.subarray(0, 32))).toBe(l.listing.nftMint);
+      expect(getAddressDecoder().decode(held.subarray(32, 64))).toBe(l.address);
+      expect(Buffer.from(held).readBigUInt64LE(64)).toBe(1n);
+    }
+    expect(
+      bids
+        .filter((b) => b.collection === petrels.collectionId && b.currencyMint === WRAPPED_SOL_MINT_ADDRESS)
+        .map((b) => b.price)
+        .sort(),
+    ).toEqual([4_000_000_000n, 4_500_000_000n]);
     // the compressed collection's book: three leaves owned by their listings (the tree's root in DAS says so),
     // the collection recorded from the leaves' verified metadata, bids of 90% and 80% of its 2 SOL floor
     const shells = DEMO_COMPRESSED_COLLECTIONS[0]!;
@@ -401,7 +423,7 @@ describe("bootstrapCluster on a real localnet", () => {
     );
     // No fee paid by anyone: no transaction was sent.
     expect(await balances()).toEqual(before);
-    expect(await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3)).toHaveLength(12);
+    expect(await fetchProgramAccountsByTag(net.rpc, first.lendingProgramId, 3)).toHaveLength(13);
     const [bank] = await findBankPda(first.lendingProgramId, first.demo!.lenders[0]!.address, USDC);
     expect(decodeBankAccount((await fetchData(net.rpc, bank))!).totalLiquidity).toBe(85_000_000_000n);
     expect(elapsedMs).toBeLessThan(10_000);

@@ -68,6 +68,9 @@ export interface DemoProgrammableCollection {
   seed: string;
   symbol: string;
   name: string;
+  /** The floor the demo market maker prices its listings and bids from (lamports; USD at the demo SOL price). */
+  floorPriceLamports: string;
+  priceUsd: string;
   image: string;
   nfts: DemoNft[];
 }
@@ -303,6 +306,8 @@ export const DEMO_PROGRAMMABLE_COLLECTIONS: DemoProgrammableCollection[] = [
     seed: "pnft-collection:PETL",
     symbol: "PETL",
     name: "Storm Petrels",
+    floorPriceLamports: "5000000000",
+    priceUsd: "750",
     image: getDemoImage("34495e", "PETL"),
     nfts: [
       "EtMbsVr3trfnJYv5p641nqpNs8WDgC4m7e48w1dda2TS",

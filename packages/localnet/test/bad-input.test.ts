@@ -221,6 +221,8 @@ describe("bad input gets the JSON-RPC error a real node gives", () => {
       -32602,
     );
     expect((await rpc(net.rpcUrl, "localnet_faucet", [])).error?.code).toBe(-32602);
+    expect((await rpc(net.rpcUrl, "localnet_setDemoRuleSetPrograms", ["x"])).error?.code).toBe(-32602);
+    expect((await rpc(net.rpcUrl, "localnet_setDemoRuleSetPrograms", [["bad"]])).error?.code).toBe(-32602);
   });
 
   it("no method answers malformed params with an internal error, and the server stays up", async () => {

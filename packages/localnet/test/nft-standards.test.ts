@@ -161,8 +161,10 @@ describe("programmable NFTs and Core assets in the demo world, through the real 
     expect(logs).toMatch(/Program auth9SigNpDKz4sJJ1DfCTuZrZNSAgh9sFD3rboVmgg failed/);
     expect(logs).toMatch(/Program Owned List check failed/); // the rule refused it, not a missing operation
     expect(logs).not.toMatch(/not in the selected RuleSet/);
-    // Once the rule set allows Core, the same transfer lands.
-    await net.setDemoRuleSetPrograms([MPL_CORE_PROGRAM]);
+    // Once the rule set allows Core (the admin method the bootstrap calls), the same transfer lands.
+    expect((await rpc(net.rpcUrl, "localnet_setDemoRuleSetPrograms", [[MPL_CORE_PROGRAM]])).result).toBe(
+      true,
+    );
     const allowed = await toProgram();
     expect(allowed.error).toBeUndefined();
     const dest = await accountData(net.rpcUrl, getAssociatedTokenAddress(programOwned, pnft.mint));

@@ -6,8 +6,8 @@ import { CisternError, ERROR_CODES, getErrorText } from "./errors.ts";
 /**
  * Action names, verbatim from the spec's error catalogue, plus Cistern's own "Liquidate Loan" (the spec
  * lists no liquidation; a lender liquidates a loan unpaid past expiry + grace), "Swap" (the swap widget's
- * trade on the swap venue), "Refinance Loan", the loan request actions (post, cancel, fill), "Upgrade Pool" (Migrate
- * after a program upgrade) and "Buy NFT" (a listed compressed NFT bought outright on Buy NFTs).
+ * trade on the swap venue), "Buy NFT" (an outright purchase of a market listing), "Refinance Loan", the loan request
+ * actions (post, cancel, fill) and "Upgrade Pool" (Migrate after a program upgrade).
  */
 export const ACTION_NAMES = [
   "Close Pool",
@@ -16,6 +16,7 @@ export const ACTION_NAMES = [
   "Market Sell",
   "Market Sell NFT",
   "Take Mortgage",
+  "Buy NFT",
   "Repay Loan",
   "Extend Loan",
   "Create Pool",
@@ -33,7 +34,6 @@ export const ACTION_NAMES = [
   "Cancel Loan Request",
   "Fill Loan Request",
   "Upgrade Pool",
-  "Buy NFT",
 ] as const;
 
 /** One of {@link ACTION_NAMES}. */

@@ -39,6 +39,7 @@ export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly Refr
   "Market Sell": ["loans", "balance"],
   "Market Sell NFT": ["loans", "assets", "balance"],
   "Take Mortgage": ["loans", "assets", "balance"],
+  "Buy NFT": ["assets", "balance"],
   "Repay Loan": ["loans", "balance"],
   "Multiple Repay": ["loans", "assets", "balance"],
   "Delegate Funds": ["balance", "mypool"],
@@ -53,7 +54,6 @@ export const REFRESH_SCOPES_BY_ACTION: Readonly<Record<ActionName, readonly Refr
   "Cancel Loan Request": ["loans", "assets"],
   "Fill Loan Request": ["loans", "balance", "mypool"],
   "Upgrade Pool": ["balance", "mypool", "pool"],
-  "Buy NFT": ["assets", "balance"],
 });
 
 /**

@@ -33,6 +33,7 @@ export * from "./metaplex/token-record.ts";
 export * from "./nft-market/cnft-listings.ts";
 export * from "./nft-market/core-listings.ts";
 export * from "./nft-market/nft-market.ts";
+export * from "./nft-market/pnft-listings.ts";
 export * from "./pda.ts";
 export * from "./sdk-error.ts";
 export * from "./swap-venue/swap-venue.ts";

@@ -111,6 +111,9 @@ u64 pnft_lock(const Custody *c);
 u64 pnft_release_to_owner(const Custody *c);
 /* Unlock and Transfer v1 by the holder (the delegate) to `to` (the pool owner's associated token account) */
 u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to);
+/* a sale: Unlock and Transfer v1 by the holder (the delegate) into its own associated token account (`via_token`),
+ * then the venue sells it from there, the holder signing as its owner; afterwards that account must not hold it */
+u64 pnft_sell(const Custody *c, const SwapCall *venue);
 
 /* ---- custody_core.c ---- */
 /* TakeLoan: the Core program, the asset (Core's, the owner's, naming `a->collection`), the collection (Core's) and

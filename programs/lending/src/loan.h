@@ -94,7 +94,7 @@ u64 settle_sold_loan(const Settlement *s);
 u64 accrue_fee(Bank *bank, u64 fee);
 
 /* Most accounts a venue swap may take (after the instruction's own accounts). */
-#define MAX_SWAP_ACCOUNTS 19
+#define MAX_SWAP_ACCOUNTS 22 /* the NFT market's SellPnftToBid */
 /* MarketSell and LiquidateSell of a loan whose collateral is not in a classic escrow: its standard is one sold
  * through a venue (Core: InvalidCollateral otherwise) and `other` (their account 8) is the asset (AccountMismatch) */
 u64 check_sale_custody(const Loan *l, const SolAccountInfo *asset, const SolAccountInfo *other);

@@ -100,14 +100,53 @@ u64 check_sale_custody(const Loan *l, const SolAccountInfo *asset, const SolAcco
   return pubkey_eq(other->key, asset->key) ? SUCCESS : E_ACCOUNT_MISMATCH;
 }
 
-/* MarketSell of a loan whose collateral is not in a classic escrow (a Core asset: accounts 7 and 8 the asset; a
- * compressed NFT: 7 and 8 the tree, the leaf's hashes after the tag); out of line, off a classic loan's path */
+/* The NFT market's SellPnftToBid (13), as MarketSell passes it from account 12: the seller's token account and its
+ * token record, then the pNFT tail (mint, metadata, edition, Token Metadata, Token Auth Rules, rule set, sysvar
+ * instructions, system, token, associated token programs); nft-market LAYOUT.md */
+#define SELL_PNFT_ACCOUNTS 22
+#define SELL_PNFT_SELLER_TOKEN 4
+#define SELL_PNFT_TAIL 12
+
+/* A pNFT loan's sale: account 7 the borrower's token account that holds it (== loan.escrow), 8 its token record (w);
+ * the pNFT's accounts are the market's SellPnftToBid's (the loan PDA's associated token account and record, the
+ * tail), so the loan PDA unlocks it and moves it there as Liquidate's first hop, and the market sells it from there */
+static u64 sale_pnft_accounts(const SolParameters *p, const Loan *l, PnftAccounts *a) {
+  const SolAccountInfo *ka = p->ka;
+  if (p->ka_num < SWAP_FIRST_ACCOUNT + SELL_PNFT_ACCOUNTS) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *v = ka + SWAP_FIRST_ACCOUNT, *tail = v + SELL_PNFT_TAIL;
+  if (!pubkey_eq(tail[0].key, &l->collateral_mint)) return E_INVALID_MINT;
+  a->mint = &tail[0];
+  a->metadata = &tail[1];
+  a->edition = &tail[2];
+  a->tm = &tail[3];
+  a->rules_program = &tail[4];
+  a->rule_set = &tail[5];
+  a->sysvar_ix = &tail[6];
+  a->system = &tail[7];
+  a->ata_program = &tail[9];
+  a->token_record = &ka[8];
+  a->via_token = &v[SELL_PNFT_SELLER_TOKEN];
+  a->via_record = &v[SELL_PNFT_SELLER_TOKEN + 1];
+  a->payer = a->owner = &ka[0];
+  a->locked_address = NULL;
+  a->dest_owner = a->dest_token = a->dest_record = NULL;
+  a->bumps = l->custody_bumps;
+  return SUCCESS;
+}
+
+/* MarketSell of a loan whose collateral is not in a classic escrow (a Core asset: accounts 7 and 8 the asset; a pNFT:
+ * sale_pnft_accounts; a compressed NFT: 7 and 8 the tree, the leaf's hashes after the tag); out of line, off a classic
+ * loan's path */
 __attribute__((noinline)) static u64 market_sell_standard(const SolParameters *p) {
   const SolAccountInfo *ka = p->ka;
   const Loan *l = (const Loan *)ka[6].data;
-  u64 r = check_sale_custody(l, &ka[7], &ka[8]);
+  PnftAccounts pnft;
+  u64 r = l->nft_type == NFT_TYPE_PNFT ? sale_pnft_accounts(p, l, &pnft) : check_sale_custody(l, &ka[7], &ka[8]);
   if (r) return r;
-  Custody held = {l->nft_type, &ka[10], &ka[6], NULL, &ka[7], {NULL}};
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(l, seeds);
+  SolSignerSeeds signer = {seeds, 5};
+  Custody held = {l->nft_type, &ka[10], &ka[6], &signer, &ka[7], {&pnft}};
   CnftAccounts leaf;
   u64 skip = 0;
   if (l->nft_type == NFT_TYPE_CNFT) {

@@ -5,7 +5,7 @@
 static const u8 BID_SEED[] = "bid";
 static const u8 VAULT_SEED[] = "vault";
 
-static void bid_seeds(const Bid *b, SolSignerSeed *out) {
+void bid_seeds(const Bid *b, SolSignerSeed *out) {
   out[0] = (SolSignerSeed){BID_SEED, sizeof(BID_SEED) - 1};
   out[1] = (SolSignerSeed){b->bidder.x, 32};
   out[2] = (SolSignerSeed){(const u8 *)&b->nonce, 8};

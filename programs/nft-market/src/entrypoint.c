@@ -23,6 +23,10 @@ u64 entrypoint(const u8 *input) {
     case 7: return ix_delist_core(&p);
     case 8: return ix_buy_core(&p);
     case 9: return ix_sell_core_to_bid(&p);
+    case 10: return ix_list_pnft(&p);
+    case 11: return ix_delist_pnft(&p);
+    case 12: return ix_buy_pnft(&p);
+    case 13: return ix_sell_pnft_to_bid(&p);
     case 14: return ix_list_cnft(&p);
     case 15: return ix_delist_cnft(&p);
     case 16: return ix_buy_cnft(&p);

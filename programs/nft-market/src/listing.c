@@ -66,7 +66,8 @@ u64 load_listing_state(const SolParameters *p, const SolAccountInfo *listing, Li
   return SUCCESS;
 }
 
-/* a listing of `standard` and what holds its NFT, writable: a classic listing's escrow, a Core listing's asset */
+/* a listing of `standard` and what holds its NFT, writable: a classic listing's escrow, a pNFT listing's token
+ * account, a Core listing's asset */
 u64 load_listing_of(const SolParameters *p, const SolAccountInfo *listing, u8 standard, const SolAccountInfo *held,
                     Listing **out) {
   Listing *l;

@@ -30,21 +30,25 @@
 #define E_UNSAFE_ASSET 15219ULL
 #define E_ASSET_FROZEN 15220ULL
 #define E_INVALID_BUBBLEGUM_PROGRAM 15221ULL
+#define E_INVALID_TM_PROGRAM 15222ULL
+#define E_NOT_PROGRAMMABLE 15223ULL
 
 #define TAG_LISTING 1
 #define TAG_BID 2
 #define MARKET_VERSION 1
 /* Listing.standard (reserved0[0] before Core listings): which program holds the listed NFT */
 #define STANDARD_CLASSIC 0
+#define STANDARD_PNFT 1
 #define STANDARD_CORE 2
 #define STANDARD_CNFT 3
 
 typedef struct {
   u8 tag, version, bump, escrow_bump, standard, config_bump, reserved0[2];
-  /* classic: nft_mint the mint, escrow the listing's token account; Core: nft_mint the asset, escrow the Core
-   * collection the asset names (the listing PDA owns the asset itself); compressed (cnft.c): nft_mint the asset id,
-   * escrow the collection its metadata names verified, escrow_bump the asset id's bump, config_bump the tree
-   * config's bump, leaf_nonce the leaf's nonce (the listing PDA owns the leaf) */
+  /* classic: nft_mint the mint, escrow the listing's token account; pNFT: nft_mint the mint, escrow the listing
+   * PDA's associated token account; Core: nft_mint the asset, escrow the Core collection the asset names (the
+   * listing PDA owns the asset itself); compressed (cnft.c): nft_mint the asset id, escrow the collection its
+   * metadata names verified, escrow_bump the asset id's bump, config_bump the tree config's bump, leaf_nonce the
+   * leaf's nonce (the listing PDA owns the leaf) */
   SolPubkey seller, nft_mint, currency_mint, escrow;
   u64 price;
   i64 created_at;
@@ -96,6 +100,10 @@ u64 ix_list_core(const SolParameters *p);
 u64 ix_delist_core(const SolParameters *p);
 u64 ix_buy_core(const SolParameters *p);
 u64 ix_sell_core_to_bid(const SolParameters *p);
+u64 ix_list_pnft(const SolParameters *p);
+u64 ix_delist_pnft(const SolParameters *p);
+u64 ix_buy_pnft(const SolParameters *p);
+u64 ix_sell_pnft_to_bid(const SolParameters *p);
 u64 ix_list_cnft(const SolParameters *p);
 u64 ix_delist_cnft(const SolParameters *p);
 u64 ix_buy_cnft(const SolParameters *p);
@@ -106,6 +114,8 @@ void listing_seeds(const Listing *l, const SolPubkey *mint, SolSignerSeed *out);
 u64 load_listing_state(const SolParameters *p, const SolAccountInfo *listing, Listing **out);
 u64 load_listing_of(const SolParameters *p, const SolAccountInfo *listing, u8 standard, const SolAccountInfo *held,
                     Listing **out);
+/* the bid PDA's signer seeds ["bid", bidder, nonce, bump] */
+void bid_seeds(const Bid *b, SolSignerSeed *out);
 u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault, Bid **out);
 /* A sale into a bid (SellToBid, SellCoreToBid, SellCnftToBid; the min price u64 at data byte 1): the bid and its vault
  * (load_bid), at least the min price (PriceMoved), `bidder` the bid's and writable (it takes the NFT and the rents). */

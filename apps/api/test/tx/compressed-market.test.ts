@@ -110,6 +110,7 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
       seller: seller.signer.address,
       currency: USDC_MINT,
       price: String(300n * USDC),
+      standard: "compressed",
     };
     const get = async (url: string) => (await w.app.inject({ method: "GET", url })).json();
     await expect

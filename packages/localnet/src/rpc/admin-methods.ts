@@ -1,3 +1,4 @@
+import { decodeAddress } from "../base58.ts";
 import { DEMO_WORLD } from "../demo-world.ts";
 import { invalidParams } from "../errors.ts";
 import type { RpcHandler } from "./context.ts";
@@ -53,4 +54,13 @@ export const adminMethods: Record<string, RpcHandler> = {
   },
   localnet_faucet: (params, ctx) => ctx.admin.faucet(str(asParams(params), 0, "address")),
   localnet_demoWorld: () => DEMO_WORLD,
+  /** The programs the demo rule set allows to hold, receive or be delegated the demo pNFTs (every other is refused). */
+  localnet_setDemoRuleSetPrograms: async (params, ctx) => {
+    const programs = asParams(params)[0];
+    if (!Array.isArray(programs))
+      throw invalidParams("Invalid params: programs must be an array of addresses");
+    for (const a of programs) decodeAddress(a);
+    await ctx.admin.setDemoRuleSetPrograms(programs as string[]);
+    return true;
+  },
 };

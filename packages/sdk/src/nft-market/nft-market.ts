@@ -43,6 +43,8 @@ export const NFT_MARKET_ERRORS = {
   UnsafeAsset: 15219,
   AssetFrozen: 15220,
   InvalidBubblegumProgram: 15221,
+  InvalidTokenMetadataProgram: 15222,
+  NotProgrammable: 15223,
 } as const;
 
 const bytesOf = addressBytes;
@@ -84,17 +86,18 @@ export function findMarketVaultPda(programAddress: Address, bid: Address): Promi
 
 export interface MarketListingAccount {
   /**
-   * "classic": an SPL mint escrowed in `escrow`; "core": a Metaplex Core asset owned by the listing itself;
-   * "compressed": a Bubblegum V1 leaf owned by the listing itself.
+   * "classic": an SPL mint escrowed in `escrow`; "programmable": a pNFT in the listing PDA's associated token
+   * account (`escrow`); "core": a Metaplex Core asset owned by the listing itself; "compressed": a Bubblegum V1 leaf
+   * owned by the listing itself.
    */
-  standard: "classic" | "core" | "compressed";
+  standard: "classic" | "programmable" | "core" | "compressed";
   seller: Address;
   /** The NFT mint (classic), the Core asset, or the compressed NFT's asset id. */
   nftMint: Address;
   currencyMint: Address;
   /**
-   * Classic: the escrow token account; Core: the Core collection the asset names; compressed: the collection its
-   * metadata names verified.
+   * Classic: the escrow token account; pNFT: the listing's token account; Core: the Core collection the asset names;
+   * compressed: the collection its metadata names verified.
    */
   escrow: Address;
   price: bigint;
@@ -103,7 +106,7 @@ export interface MarketListingAccount {
   leafNonce: bigint;
 }
 
-const LISTING_STANDARDS = { 0: "classic", 2: "core", 3: "compressed" } as const;
+const LISTING_STANDARDS = { 0: "classic", 1: "programmable", 2: "core", 3: "compressed" } as const;
 
 export interface MarketBidAccount {
   bidder: Address;
@@ -114,6 +117,8 @@ export interface MarketBidAccount {
   nonce: bigint;
   createdAt: bigint;
 }
+
+/** Listing.standard: 0 classic, 1 pNFT, 2 Core. */
 
 const view = (data: ReadonlyUint8Array) => new DataView(data.buffer, data.byteOffset, data.byteLength);
 const keyAt = (data: ReadonlyUint8Array, offset: number) => addressFromBytes(data.slice(offset, offset + 32));

@@ -37,7 +37,7 @@ async function leafNow(tx: TxContext, assetId: string): Promise<CompressedCustod
 /** The compressed NFT's listing, or 400 when it is not for sale. */
 async function compressedListing(tx: TxContext, assetId: string): Promise<NftListing> {
   const listing = await tx.nftMarket.listingOf(address(assetId));
-  if (listing === null || listing.compressed !== true)
+  if (listing === null || listing.standard !== "compressed")
     throw badRequest("This compressed NFT is not listed for sale");
   return listing;
 }

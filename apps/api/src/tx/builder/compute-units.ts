@@ -65,10 +65,18 @@ const COMPRESSED_CU: Record<number, number> = {
   [INSTRUCTION_TAG.FillRequest]: 120_000,
   [INSTRUCTION_TAG.CancelRequest]: 110_000,
   // the sale endings: the market's SellCnftToBid by CPI, Bubblegum's Transfer inside it (instant sell
-  // 71,200-74,200, auto-sell 68,300-71,300 measured)
+  // 71,200-77,300, auto-sell 68,300-75,800 measured)
   [INSTRUCTION_TAG.MarketSell]: 150_000,
   [INSTRUCTION_TAG.LiquidateSell]: 150_000,
 };
+
+/**
+ * The NFT market's programmable NFT instructions (tags 10-13; they name Token Metadata): Transfer v1 with the rule
+ * set inside, measured with the real binaries (LiteSVM, programs/nft-market/README.md) ListPnft about 150,000 CU,
+ * DelistPnft 130,000, BuyPnft 148,000, SellPnftToBid 297,000 (two Transfer v1, through the bid's token account);
+ * with headroom for other rule sets.
+ */
+const MARKET_PNFT_CU: Record<number, number> = { 10: 200_000, 11: 180_000, 12: 200_000, 13: 380_000 };
 
 /**
  * A venue instruction that moves a compressed NFT (the NFT market's ListCnft, DelistCnft, BuyCnft, SellCnftToBid:
@@ -108,7 +116,10 @@ function otherCu(ix: Instruction): number {
     case ADDRESS_LOOKUP_TABLE_PROGRAM:
       return 20_000;
     default:
-      return movesLeaf(ix) ? COMPRESSED_VENUE_CU : 50_000;
+      if (movesLeaf(ix)) return COMPRESSED_VENUE_CU;
+      if (ix.accounts?.some((a) => a.address === TOKEN_METADATA_PROGRAM_ADDRESS))
+        return MARKET_PNFT_CU[ix.data?.[0] ?? -1] ?? 50_000;
+      return 50_000;
   }
 }
 

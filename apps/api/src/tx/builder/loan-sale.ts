@@ -8,12 +8,12 @@ import type { Address, Instruction } from "@solana/kit";
 import type { CollectionBid } from "../../venues/nft/nft-market-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { compressedMarket } from "./compressed-market-builder.ts";
-import { coreSaleOf, saleHolder } from "./nft-custody.ts";
+import { saleHolder } from "./nft-custody.ts";
 
 /**
  * The market's instructions selling `loan`'s NFT into `bid`, paying at least `minPrice` into `proceeds`: a classic
- * NFT from the loan's escrow, a Core asset the loan PDA owns (SellCoreToBid), a compressed NFT's leaf the loan PDA
- * owns (SellCnftToBid with the fresh DAS proof read with its custody). Throws when the venue cannot build it (the bid
+ * NFT from the loan's escrow, a pNFT or a Core asset as the venue reads its standard from the chain, a compressed
+ * NFT's leaf the loan PDA owns (SellCnftToBid with the fresh DAS proof read with its custody). Throws when the venue cannot build it (the bid
  * gone).
  */
 export async function loanSaleToBid(
@@ -40,7 +40,6 @@ export async function loanSaleToBid(
     });
     return { sale, setup: [] };
   }
-  const core = coreSaleOf(custody);
   return tx.nftMarket.sellInstructions({
     bid,
     nftMint: input.collateralMint,
@@ -50,6 +49,5 @@ export async function loanSaleToBid(
     proceeds,
     minPrice,
     payer: input.payer,
-    ...(core === undefined ? {} : { core }),
   });
 }

@@ -132,13 +132,3 @@ export async function saleHolder(tx: TxContext, loan: Address, custody: NftCusto
   if (custody.standard === "CompressedNft") return custody.tree;
   return (await findEscrowPda(tx.programId, loan))[0];
 }
-
-/** A Core asset's collection for the market's Core instructions (422 when it names none: no pool lends on it). */
-export function coreSaleOf(custody: NftCustody): { collection: Address } | undefined {
-  if (custody.standard !== "CoreNft") return undefined;
-  if (custody.collection === null)
-    throw unprocessable(
-      `The Core asset ${custody.asset} no longer names a collection, so no bid can take it`,
-    );
-  return { collection: custody.collection };
-}

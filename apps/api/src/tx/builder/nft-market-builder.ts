@@ -7,7 +7,6 @@ import {
   getTakeMortgageInstruction,
   type NftStandard,
 } from "@cistern/sdk";
-import type { Address } from "@solana/kit";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteJson, quoteLoanFresh } from "../calculator/quote-service.ts";
@@ -168,7 +167,7 @@ export async function instantSellPlan(
 }
 
 /** The listing of `mint` on the NFT market, or 400 when it is not for sale. */
-async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
+export async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
   const listing = await tx.nftMarket.listingOf(address(mint));
   if (listing === null) throw badRequest(`NFT ${mint} is not listed for sale`);
   return listing;
@@ -188,7 +187,7 @@ export async function quoteMortgage(
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
   // the listed NFT's standard (read from the chain; a compressed listing says so): the program buys a classic NFT or
   // a Core asset with a mortgage
-  if (listing.compressed) throw unprocessable(mortgageRefusal("CompressedNft"));
+  if (listing.standard === "compressed") throw unprocessable(mortgageRefusal("CompressedNft"));
   const custody = await readCustody(tx, listing.mint, listing.mint);
   if (!BOUGHT_THROUGH_MARKET.includes(custody.standard))
     throw unprocessable(mortgageRefusal(custody.standard));

@@ -13,6 +13,7 @@ import {
   sellCompressedPlan,
 } from "./compressed-market-builder.ts";
 import { instantSellPlan, quoteInstantSell, quoteMortgage, takeMortgagePlan } from "./nft-market-builder.ts";
+import { buyPlan, delistPlan, listPlan, sellToBidPlan } from "./nft-trade-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
 
 const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
@@ -51,6 +52,26 @@ const BuyCompressedBody = body({
   assetId: Pubkey,
   maxPrice: Type.Optional(BaseUnits("the most paid (the price shown); the listing's price when absent")),
 });
+const ListBody = body({
+  seller: Pubkey,
+  nftMint: Pubkey,
+  currency: Pubkey,
+  price: BaseUnits("the asking price"),
+});
+const DelistBody = body({ seller: Pubkey, nftMint: Pubkey });
+const BuyBody = body({
+  buyer: Pubkey,
+  nftMint: Pubkey,
+  maxPrice: Type.Optional(
+    BaseUnits("the most the buyer pays (the price shown); the listing's price when absent"),
+  ),
+});
+const SellToBidBody = body({
+  seller: Pubkey,
+  nftMint: Pubkey,
+  currency: Pubkey,
+  minPrice: Type.Optional(BaseUnits("the least bid accepted (the price shown); the best bid when absent")),
+});
 const SellCompressedBody = body({
   seller: Pubkey,
   assetId: Pubkey,
@@ -88,6 +109,7 @@ const listingView = (l: NftListing) => ({
   seller: l.seller,
   currency: l.currencyMint,
   price: l.price.toString(),
+  ...(l.standard ? { standard: l.standard } : {}),
 });
 const ListingSchema = Type.Object({
   mint: Pubkey,
@@ -95,6 +117,20 @@ const ListingSchema = Type.Object({
   seller: Pubkey,
   currency: Pubkey,
   price: Type.String({ description: "base units of currency" }),
+  standard: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal("classic"),
+        Type.Literal("programmable"),
+        Type.Literal("core"),
+        Type.Literal("compressed"),
+      ],
+      {
+        description:
+          "the NFT's standard, when the venue records it; a mortgage buys a classic NFT only (for now)",
+      },
+    ),
+  ),
 });
 
 /** Compressed NFTs on the market: list, delist, buy outright, sell into the best bid (leaves read from DAS now). */
@@ -153,9 +189,55 @@ function registerCompressedMarketRoutes(app: FastifyInstance, tx: TxContext): vo
   );
 }
 
-/** NFT market routes: instant sell, mortgage (builders and quotes) and the market's listings and bids. */
+/** NFT market routes: list, delist, buy, sell into a bid, instant sell, mortgage (builders and quotes) and the market's listings and bids. */
 export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): void {
   registerCompressedMarketRoutes(app, tx);
+  const STANDARDS =
+    "a classic NFT, a programmable NFT (through Token Metadata and its rule set) or a Core asset";
+  builderRoute<CommonBody & { seller: string; nftMint: string; currency: string; price: string }>(
+    app,
+    tx,
+    "/nft/list",
+    `List the seller's NFT on the NFT market at a price in a currency: ${STANDARDS}. Kind Normal.`,
+    ListBody,
+    (b) => listPlan(tx, { ...b, price: parseBaseUnits("price", b.price) }),
+  );
+  builderRoute<CommonBody & { seller: string; nftMint: string }>(
+    app,
+    tx,
+    "/nft/delist",
+    "Withdraw the seller's listing: the NFT returns to the seller. Kind Normal.",
+    DelistBody,
+    (b) => delistPlan(tx, b),
+  );
+  builderRoute<CommonBody & { buyer: string; nftMint: string; maxPrice?: string }>(
+    app,
+    tx,
+    "/nft/buy",
+    `Buy a listed NFT outright (${STANDARDS}), paying at most maxPrice. Kind Normal.`,
+    BuyBody,
+    (b) =>
+      buyPlan(tx, {
+        buyer: b.buyer,
+        nftMint: b.nftMint,
+        ...(b.maxPrice !== undefined ? { maxPrice: parseBaseUnits("maxPrice", b.maxPrice) } : {}),
+      }),
+  );
+  builderRoute<CommonBody & { seller: string; nftMint: string; currency: string; minPrice?: string }>(
+    app,
+    tx,
+    "/nft/sell-to-bid",
+    `Sell the seller's NFT (${STANDARDS}) into the best bid on its collection in a currency, for at least ` +
+      "minPrice. 422 when no bid is there or it fell below minPrice. Kind Normal.",
+    SellToBidBody,
+    (b) =>
+      sellToBidPlan(tx, {
+        seller: b.seller,
+        nftMint: b.nftMint,
+        currency: b.currency,
+        ...(b.minPrice !== undefined ? { minPrice: parseBaseUnits("minPrice", b.minPrice) } : {}),
+      }),
+  );
   app.get(
     "/nft/compressed-listings",
     {
@@ -178,7 +260,7 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
               collection: address(c.collectionId),
               currencyMint: address(t.mint),
             });
-            for (const l of m.listings.filter((x) => x.compressed))
+            for (const l of m.listings.filter((x) => x.standard === "compressed"))
               answers.push({ view: listingView(l), currency: l.currencyMint, price: l.price });
           }
         return answers.sort(byCurrencyThenPrice).map((a) => a.view);
@@ -384,7 +466,7 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
           });
           const pools = offers.get(key)!.sort((a, b) => a.mortgageAprBps - b.mortgageAprBps);
           // a compressed NFT is bought outright (the lending program buys only a mint into a loan)
-          for (const l of m.listings.filter((x) => !x.compressed))
+          for (const l of m.listings.filter((x) => x.standard !== "compressed"))
             answers.push({ listing: listingView(l), pools, currency: l.currencyMint, price: l.price });
         }
         return answers.sort(byCurrencyThenPrice).map(({ listing, pools }) => ({ listing, pools }));

@@ -1,4 +1,5 @@
 import {
+  type AccountReader,
   addressFromBytes,
   decodeMarketBid,
   decodeMarketListing,
@@ -10,15 +11,25 @@ import {
   getBuyCompressedNftInstruction,
   getBuyCoreAssetInstruction,
   getBuyNftInstruction,
+  getBuyPnftInstruction,
   getDelistCompressedNftInstruction,
+  getDelistCoreAssetInstruction,
+  getDelistNftInstruction,
+  getDelistPnftInstruction,
   getListCompressedNftInstruction,
+  getListCoreAssetInstruction,
+  getListNftInstruction,
+  getListPnftInstruction,
   getSellCompressedNftToBidInstruction,
   getSellCoreToBidInstruction,
+  getSellPnftToBidInstruction,
   getSellToBidInstruction,
   MARKET_BID_SIZE,
   MARKET_LISTING_SIZE,
   type MarketListingAccount,
   NO_VENUE,
+  type ProgrammableCustody,
+  readNftCustody,
 } from "@cistern/sdk";
 import { type Address, getAddressDecoder } from "@solana/kit";
 import { ApiError, ERROR_CODES } from "../../errors/api-error.ts";
@@ -53,12 +64,34 @@ function recordsCollection(listing: MarketListingAccount): boolean {
  * The embedded default's NFT market: the local market program that the lending program's Venues account pins
  * (deployed and seeded by the bootstrap). Its listings and bids are read from the chain (getProgramAccounts,
  * reused for at most MARKET_TTL_MS; a listing's collection is its NFT's verified collection, read from the
- * metadata; a Core or compressed listing's, the collection it records); instructions are the program's Buy (BuyCore for a Core
- * asset, delivered to `nftDestination` as its new owner) and SellToBid. Prices are checked again on chain.
+ * metadata, for a classic NFT and a pNFT alike; a Core or compressed listing's, the collection it records); instructions
+ * are the program's Buy (BuyCore for a Core asset and BuyPnft for a pNFT, delivered to `nftDestination` as its new
+ * owner) and SellToBid (SellPnftToBid for a pNFT, with the accounts its metadata names read from the chain); a
+ * compressed listing is bought through `compressed.buy` with its leaf from DAS. Prices are checked again on chain.
  */
 export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Address): NftMarketVenue {
   let marketProgram: Address | undefined;
   let cached: { at: number; book: Promise<MarketBook> } | undefined;
+  const read: AccountReader = async (addresses) =>
+    (await rpc.getMultipleAccounts([...addresses])).accounts.map((a) =>
+      a ? { owner: a.owner, data: a.data } : null,
+    );
+
+  /** A pNFT's Token Metadata accounts as `tokenAccount` holds it; null when the mint is not a pNFT. */
+  async function programmable(mint: Address, tokenAccount: Address): Promise<ProgrammableCustody | null> {
+    const custody = await readNftCustody(read, { mint, tokenAccount });
+    return custody.standard === "ProgrammableNft" ? custody : null;
+  }
+
+  /** The listing of `mint` as the chain holds it now (400 when there is none). */
+  async function listingAccount(mint: Address) {
+    const programAddress = await program();
+    const [listing] = await findMarketListingPda(programAddress, mint);
+    const [account] = (await rpc.getMultipleAccounts([listing])).accounts;
+    if (!account || account.owner !== programAddress || account.data.length !== MARKET_LISTING_SIZE)
+      throw new ApiError(ERROR_CODES.INVALID_INPUT, "This NFT is not listed on the market.");
+    return { programAddress, listing, decoded: decodeMarketListing(account.data) };
+  }
 
   async function program(): Promise<Address> {
     if (marketProgram !== undefined) return marketProgram;
@@ -106,9 +139,11 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       .filter((a) => a.data.length === MARKET_LISTING_SIZE && a.data[0] === 1)
       .map((a) => ({ address: a.pubkey, listing: decodeMarketListing(a.data) }));
     // a Core listing records the collection its asset names (checked on chain at ListCore), a compressed one the
-    // collection its leaf's metadata names verified (checked by Bubblegum's transfer at ListCnft); a classic one's
-    // is its NFT's verified collection
-    const classic = listings.filter((l) => l.listing.standard === "classic");
+    // collection its leaf's metadata names verified (checked by Bubblegum's transfer at ListCnft); a classic or pNFT
+    // one's is its NFT's verified collection
+    const classic = listings.filter(
+      (l) => l.listing.standard === "classic" || l.listing.standard === "programmable",
+    );
     const classicCollections = await collectionsOf(classic.map((l) => l.listing.nftMint));
     const collectionOfListing = new Map(classic.map((l, i) => [l.address, classicCollections[i]]));
     const withCollection: NftListing[] = [];
@@ -122,7 +157,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         currencyMint: l.listing.currencyMint,
         price: l.listing.price,
         listing: l.address,
-        ...(l.listing.standard === "compressed" ? { compressed: true as const } : {}),
+        standard: l.listing.standard,
       });
     });
     const bids = accounts
@@ -240,7 +275,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
           currencyMint: decoded.currencyMint,
           price: decoded.price,
           listing,
-          ...(decoded.standard === "compressed" ? { compressed: true as const } : {}),
+          standard: decoded.standard,
         };
       const collection = meta ? decodeMetadata(meta.data).collection : null;
       if (collection === null || !collection.verified) return null;
@@ -251,6 +286,7 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         currencyMint: decoded.currencyMint,
         price: decoded.price,
         listing,
+        standard: decoded.standard,
       };
     },
     async buyInstruction({ listing, buyer, payFrom, nftDestination, maxPrice }) {
@@ -269,6 +305,21 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
           ERROR_CODES.UPSTREAM_FAILED,
           "a compressed NFT's listing is bought with its leaf from DAS (the venue's compressed.buy)",
         );
+      if (decoded.standard === "programmable") {
+        const nft = await programmable(decoded.nftMint, decoded.escrow);
+        if (nft === null)
+          throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the listed pNFT's metadata is gone");
+        return getBuyPnftInstruction({
+          programAddress,
+          buyer,
+          payFrom,
+          sellerCurrencyAccount: sellerCurrency,
+          seller: listing.seller,
+          newOwner: nftDestination,
+          nft,
+          maxPrice,
+        });
+      }
       if (decoded.standard === "core")
         return getBuyCoreAssetInstruction({
           programAddress,
@@ -294,17 +345,78 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
         maxPrice,
       });
     },
-    async sellInstructions({
-      bid,
-      nftMint,
-      seller,
-      sellerSignsByCpi,
-      nftSource,
-      proceeds,
-      minPrice,
-      payer,
-      core,
-    }) {
+    async listInstructions({ seller, nftMint, currencyMint, price }) {
+      const programAddress = await program();
+      const sellerNftAccount = await findAssociatedTokenAddress(seller, nftMint);
+      const custody = await readNftCustody(read, { mint: nftMint, tokenAccount: sellerNftAccount });
+      if (custody.standard === "ProgrammableNft")
+        return [await getListPnftInstruction({ programAddress, seller, nft: custody, currencyMint, price })];
+      if (custody.standard === "CoreNft") {
+        if (custody.collection === null)
+          throw new ApiError(
+            ERROR_CODES.INVALID_INPUT,
+            "This Core asset belongs to no collection, so it cannot be listed.",
+          );
+        return [
+          await getListCoreAssetInstruction({
+            programAddress,
+            seller,
+            asset: nftMint,
+            collection: custody.collection,
+            currencyMint,
+            price,
+          }),
+        ];
+      }
+      if (custody.standard !== "Nft")
+        throw new ApiError(
+          ERROR_CODES.INVALID_INPUT,
+          "A compressed NFT cannot be listed on this market yet.",
+        );
+      return [
+        await getListNftInstruction({
+          programAddress,
+          seller,
+          nftMint,
+          sellerNftAccount,
+          currencyMint,
+          price,
+        }),
+      ];
+    },
+    async delistInstructions({ seller, nftMint }) {
+      const { programAddress, listing, decoded } = await listingAccount(nftMint);
+      if (decoded.seller !== seller)
+        throw new ApiError(ERROR_CODES.INVALID_INPUT, "Only the seller can withdraw this listing.");
+      if (decoded.standard === "core")
+        return [
+          getDelistCoreAssetInstruction({
+            programAddress,
+            seller,
+            listing,
+            asset: nftMint,
+            collection: decoded.escrow,
+          }),
+        ];
+      if (decoded.standard === "programmable") {
+        const nft = await programmable(nftMint, decoded.escrow);
+        if (nft === null)
+          throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the listed pNFT's metadata is gone");
+        return [await getDelistPnftInstruction({ programAddress, seller, nft })];
+      }
+      const back = await findAssociatedTokenAddress(seller, nftMint);
+      return [
+        createAssociatedTokenIdempotent(seller, back, seller, nftMint),
+        getDelistNftInstruction({
+          programAddress,
+          seller,
+          listing,
+          escrow: decoded.escrow,
+          sellerNftAccount: back,
+        }),
+      ];
+    },
+    async sellInstructions({ bid, nftMint, seller, sellerSignsByCpi, nftSource, proceeds, minPrice, payer }) {
       const programAddress = await program();
       const [{ accounts }, bidderNft] = await Promise.all([
         rpc.getMultipleAccounts([bid.bid]),
@@ -314,8 +426,8 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
       if (!account || account.owner !== programAddress)
         throw new ApiError(ERROR_CODES.UPSTREAM_FAILED, "the bid is gone");
       const decoded = decodeMarketBid(account.data);
-      // a Core asset goes to the bidder as its new owner: no token account to create
-      if (core !== undefined)
+      const custody = await readNftCustody(read, { mint: nftMint, tokenAccount: nftSource });
+      if (custody.standard === "CoreNft")
         return {
           setup: [],
           sale: getSellCoreToBidInstruction({
@@ -324,8 +436,26 @@ export function createLocalNftMarketVenue(rpc: RpcClient, lendingProgramId: Addr
             bid: bid.bid,
             vault: decoded.vault,
             bidder: bid.bidder,
-            asset: nftSource,
-            collection: core.collection,
+            asset: nftMint,
+            collection: bid.collection,
+            proceeds,
+            minPrice,
+          }),
+        };
+      const nft = custody.standard === "ProgrammableNft" ? custody : null;
+      // a pNFT: Token Metadata creates the bidder's token account and record (the payer paying) in the sale
+      if (nft !== null)
+        return {
+          setup: [],
+          sale: await getSellPnftToBidInstruction({
+            programAddress,
+            seller,
+            sellerSignsByCpi,
+            payer,
+            bid: bid.bid,
+            vault: decoded.vault,
+            bidder: bid.bidder,
+            nft,
             proceeds,
             minPrice,
           }),

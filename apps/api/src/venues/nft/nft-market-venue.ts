@@ -11,10 +11,11 @@ export interface NftListing {
   /** The venue's listing account (local market) or order id (Tensor), as its buy instruction needs it. */
   listing: string;
   /**
-   * A compressed NFT (Bubblegum V1 leaf; `mint` is its asset id): bought through `compressed.buy` with its leaf read
-   * from DAS, not `buyInstruction` (nor a mortgage: the lending program buys only mints into a loan).
+   * The NFT's standard, when the venue knows it (the local market records it in the listing). A compressed NFT
+   * (Bubblegum V1 leaf; `mint` is its asset id) is bought through `compressed.buy` with its leaf read from DAS, not
+   * `buyInstruction` (nor a mortgage: the lending program buys only mints into a loan).
    */
-  compressed?: true;
+  standard?: "classic" | "programmable" | "core" | "compressed";
 }
 
 /** An offer to buy any NFT of a collection. Amounts in base units of `currencyMint`. */
@@ -99,7 +100,7 @@ export interface NftMarketVenue {
   /**
    * The venue instruction that buys `listing` for `buyer` (a signer of the transaction), paying from `payFrom`
    * at most `maxPrice` and delivering the NFT to `nftDestination` (a loan's escrow, for a mortgage; for a Core
-   * asset, its new owner).
+   * asset or a pNFT, its new owner: a pNFT lands in the new owner's associated token account).
    */
   buyInstruction(input: {
     listing: NftListing;
@@ -112,8 +113,21 @@ export interface NftMarketVenue {
    * The instructions that sell the NFT in `nftSource` (authority `seller`; `sellerSignsByCpi` when a program
    * signs for it, as a loan does for its escrow) into `bid`, paying at least `minPrice` into `proceeds`.
    * `setup` runs before the sale (e.g. the bidder's token account for the NFT, paid by `payer`). A Metaplex Core
-   * asset (`core`: the collection it names): `nftMint` and `nftSource` are the asset, `seller` its owner.
+   * asset: `nftMint` and `nftSource` are the asset, `seller` its owner.
    */
+  /**
+   * The instructions that list `nftMint` (a classic NFT or pNFT in `seller`'s associated token account, or a Core
+   * asset `seller` owns) at `price` in `currencyMint`, with the accounts its standard needs read from the chain.
+   * Absent: the venue takes no listings through this API.
+   */
+  listInstructions?(input: {
+    seller: Address;
+    nftMint: Address;
+    currencyMint: Address;
+    price: bigint;
+  }): Promise<Instruction[]>;
+  /** The instructions that withdraw `seller`'s listing of `nftMint` (the NFT back to the seller). */
+  delistInstructions?(input: { seller: Address; nftMint: Address }): Promise<Instruction[]>;
   sellInstructions(input: {
     bid: CollectionBid;
     nftMint: Address;
@@ -123,7 +137,6 @@ export interface NftMarketVenue {
     proceeds: Address;
     minPrice: bigint;
     payer: Address;
-    core?: { collection: Address };
   }): Promise<{ setup: Instruction[]; sale: Instruction }>;
   /** Compressed NFTs' listings, purchases and sales; absent when the venue takes none through Cistern. */
   readonly compressed?: CompressedMarketActions;

@@ -5,7 +5,15 @@ import { requestJson } from "../../tx/http-client.ts";
 
 /** A listed NFT a mortgage-enabled pool would lend on (GET /nft/mortgage-listings). */
 export interface MortgageListing {
-  listing: { mint: string; collection: string; seller: string; currency: string; price: string };
+  listing: {
+    mint: string;
+    collection: string;
+    seller: string;
+    currency: string;
+    price: string;
+    /** The NFT's standard when the market records it: a loan buys a classic NFT only, the others are bought outright. */
+    standard?: "classic" | "programmable" | "core";
+  };
   pools: { pool: string; mortgageAprBps: number; ltvBps: number; maxDurationSeconds: number }[];
 }
 

@@ -47,7 +47,7 @@ export function BuyPage() {
               <li
                 key={item.listing.mint}
                 className="card pg-pool-card"
-                style={chosen === item.listing.mint ? { gridColumn: "1 / -1" } : undefined}
+                style={chosen?.endsWith(item.listing.mint) ? { gridColumn: "1 / -1" } : undefined}
                 data-testid="mortgage-listing"
               >
                 <div className="pg-nft-line">
@@ -66,23 +66,49 @@ export function BuyPage() {
                 </div>
                 <p>
                   <strong>{formatMoney(BigInt(item.listing.price), item.listing.currency)}</strong>{" "}
-                  <span className="muted pg-small">from {formatBps(item.pools[0]!.mortgageAprBps)} APR</span>
+                  {financeable(item) ? (
+                    <span className="muted pg-small">
+                      from {formatBps(item.pools[0]!.mortgageAprBps)} APR
+                    </span>
+                  ) : null}
                 </p>
-                <DownPayment item={item} />
-                {chosen === item.listing.mint ? null : (
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    style={{ alignSelf: "flex-start" }}
-                    onClick={() => setChosen(item.listing.mint)}
-                    data-testid="mortgage-choose"
-                  >
-                    Buy with a loan
-                  </button>
+                {financeable(item) ? (
+                  <DownPayment item={item} />
+                ) : (
+                  <p className="muted pg-small" data-testid="mortgage-card-down">
+                    A loan cannot buy {standardName(item)} yet; you can buy it outright.
+                  </p>
                 )}
-                {chosen === item.listing.mint ? (
+                {chosen === null || !chosen.endsWith(item.listing.mint) ? (
+                  <div className="pg-buttons">
+                    {financeable(item) ? (
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        onClick={() => setChosen(`loan:${item.listing.mint}`)}
+                        data-testid="mortgage-choose"
+                      >
+                        Buy with a loan
+                      </button>
+                    ) : null}
+                    <button
+                      type="button"
+                      className={financeable(item) ? "button" : "button button-primary"}
+                      onClick={() => setChosen(`now:${item.listing.mint}`)}
+                      data-testid="buy-now-choose"
+                    >
+                      Buy now
+                    </button>
+                  </div>
+                ) : null}
+                {chosen === `loan:${item.listing.mint}` ? (
                   <RequireWallet what="buy with a loan">
                     {(owner) => <MortgagePanel owner={owner} item={item} onDone={() => setChosen(null)} />}
+                  </RequireWallet>
+                ) : null}
+                {chosen === `now:${item.listing.mint}` ? (
+                  <RequireWallet what="buy it">
+                    {(owner) => <BuyNowPanel owner={owner} item={item} onDone={() => setChosen(null)} />}
                   </RequireWallet>
                 ) : null}
               </li>
@@ -92,6 +118,59 @@ export function BuyPage() {
       </QueryState>
       <CompressedForSale />
     </Page>
+  );
+}
+
+/** Whether a mortgage can buy this listing: TakeMortgage escrows a classic NFT (a pNFT or Core asset: not yet). */
+function financeable(item: MortgageListing): boolean {
+  return item.listing.standard === undefined || item.listing.standard === "classic";
+}
+
+function standardName(item: MortgageListing): string {
+  return item.listing.standard === "programmable" ? "a programmable NFT" : "a Core asset";
+}
+
+/** An outright purchase at the listed price (POST /nft/buy): the price shown is the most taken. */
+function BuyNowPanel({ owner, item, onDone }: { owner: string; item: MortgageListing; onDone(): void }) {
+  const tx = usePageTransaction();
+  // undefined while the wallet's balance loads: the chain refuses a short payment anyway
+  const held = useCurrencyBalance(item.listing.currency);
+  const price = BigInt(item.listing.price);
+  const money = formatMoney(price, item.listing.currency, "up");
+  const short = held !== undefined && price > held;
+  return (
+    <section className="pg-extend" aria-label="Buy now" data-testid="buy-now-panel">
+      <p className="pg-small" data-testid="buy-now-sentence">
+        You pay {money} now and the NFT is yours, in your wallet. If the seller raises the price before your
+        transaction lands, nothing is taken.
+      </p>
+      {short ? (
+        <p className="error-text" role="alert" data-testid="buy-now-short">
+          You hold {formatMoney(held ?? 0n, item.listing.currency)}; the price is {money}.
+        </p>
+      ) : null}
+      <div className="pg-buttons">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={tx.busy || short}
+          onClick={async () => {
+            const signature = await tx.run({
+              action: "Buy NFT",
+              path: "/nft/buy",
+              payload: { buyer: owner, nftMint: item.listing.mint, maxPrice: item.listing.price },
+            });
+            if (signature) onDone();
+          }}
+          data-testid="buy-now-submit"
+        >
+          Pay {money}
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </section>
   );
 }
 
