@@ -76,11 +76,16 @@ describe("sale and mortgage custody per standard", () => {
     expect([mortgage.data![2], mortgage.data![3], mortgage.data![121]]).toEqual([0, 0, 2]);
   });
 
-  it("refuses a pNFT or a compressed NFT with a sentence, and a Core asset in no collection for a mortgage", async () => {
+  it("a pNFT's instant sell: 7 its token account, 8 its record; refused for an auto-sell and a mortgage, as a compressed NFT, with a sentence", async () => {
     const mint = await address();
-    const pnft = { standard: "ProgrammableNft", mint } as unknown as NftCustody;
+    const tokenAccount = await address();
+    const tokenRecord = await address();
+    const pnft = { standard: "ProgrammableNft", mint, tokenAccount, tokenRecord } as unknown as NftCustody;
     const cnft = { standard: "CompressedNft", assetId: mint } as unknown as NftCustody;
-    expect(() => getSaleCustody(pnft)).toThrow(/programmable NFT .* not available/);
+    expect(getSaleCustody(pnft)).toEqual({ holder: tokenAccount, collateralAccount: tokenRecord });
+    expect(() => getSaleCustody(pnft, "LiquidateSell")).toThrow(/programmable NFT .* not available/);
+    expect(() => getMortgageCustody(pnft)).toThrow(/programmable NFT .* not available/);
+    expect(() => getSaleCustody(cnft)).toThrow(/compressed NFT .* not available/);
     expect(() => getMortgageCustody(cnft)).toThrow(/compressed NFT .* not available/);
     expect(() =>
       getMortgageCustody({ standard: "CoreNft", asset: mint, collection: null, owner: mint }),

@@ -387,13 +387,20 @@ function notSoldThroughVenue(c: NftCustody): never {
 }
 
 /**
- * What a standard changes in MarketSell and LiquidateSell (LAYOUT.md "Sales of a Core asset"): account 7 (null: the
- * escrow PDA) and account 8 (null: the collateral token account given). A Core asset: both the asset, and the venue's
- * instruction is the NFT market's SellCoreToBid with the loan PDA as its seller.
+ * What a standard changes in MarketSell and LiquidateSell (LAYOUT.md "Sales of a Core asset", "Instant sell of a pNFT
+ * loan"): account 7 (null: the escrow PDA) and account 8 (null: the collateral token account given). A Core asset:
+ * both the asset, and the venue's instruction is the NFT market's SellCoreToBid with the loan PDA as its seller. A
+ * pNFT (MarketSell only): 7 the borrower's token account that holds it, 8 its token record, and the venue's
+ * instruction the market's SellPnftToBid selling from the loan PDA's associated token account.
  */
-export function getSaleCustody(c: NftCustody): { holder: Address | null; collateralAccount: Address | null } {
+export function getSaleCustody(
+  c: NftCustody,
+  ending: "MarketSell" | "LiquidateSell" = "MarketSell",
+): { holder: Address | null; collateralAccount: Address | null } {
   if (c.standard === "Nft") return { holder: null, collateralAccount: null };
   if (c.standard === "CoreNft") return { holder: c.asset, collateralAccount: c.asset };
+  if (c.standard === "ProgrammableNft" && ending === "MarketSell")
+    return { holder: c.tokenAccount, collateralAccount: c.tokenRecord };
   return notSoldThroughVenue(c);
 }
 

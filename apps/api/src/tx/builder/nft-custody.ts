@@ -74,8 +74,10 @@ export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise
   return readHeldCustody(tx, loan, "loan");
 }
 
-/** The standards the program sells and buys through the NFT market (MarketSell, LiquidateSell, TakeMortgage). */
+/** The standards the program sells and buys through the NFT market in every ending (LiquidateSell, TakeMortgage). */
 export const SOLD_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
+/** The standards the program sells instantly (MarketSell): those and a programmable NFT. */
+export const SOLD_INSTANTLY: readonly NftStandard[] = [...SOLD_THROUGH_MARKET, "ProgrammableNft"];
 
 /**
  * Whether building for this custody asks the chain first: a pNFT governed by a rule set, which only Token Auth Rules
@@ -87,13 +89,12 @@ export function asksRuleSet(custody: NftCustody): boolean {
 }
 
 /**
- * Refuses (422) a sale the program does not take yet (instant sell of a programmable or compressed NFT's loan: the
- * program answers InvalidCollateral); a classic NFT's and a Core asset's loans are sold, and repay and liquidation
- * work for every standard.
+ * Refuses (422) an instant sell the program does not take yet (a compressed NFT's loan: the program answers
+ * InvalidCollateral); a classic NFT's, a Core asset's and a programmable NFT's loans are sold, and repay and
+ * liquidation work for every standard.
  */
 export function requireSaleCustody(loan: LoanAccount, what: string): void {
-  if (!loan.isDefi)
-    refuseUnless(loan.nftType, SOLD_THROUGH_MARKET, `${what} a loan against`, "repay it instead");
+  if (!loan.isDefi) refuseUnless(loan.nftType, SOLD_INSTANTLY, `${what} a loan against`, "repay it instead");
 }
 
 /** Refuses (422) `standard` when it is not a classic NFT: "<what> <a programmable NFT> is not available yet; <instead>". */
@@ -123,7 +124,12 @@ export function describeStandard(standard: NftStandard): string {
         : "a classic NFT";
 }
 
-/** The account that holds a sold loan's NFT (a Core asset: the asset; a classic NFT: the escrow PDA). */
+/**
+ * The account that holds a sold loan's NFT (a Core asset: the asset; a pNFT: the borrower's token account; a classic
+ * NFT: the escrow PDA).
+ */
 export async function saleHolder(tx: TxContext, loan: Address, custody: NftCustody): Promise<Address> {
-  return custody.standard === "CoreNft" ? custody.asset : (await findEscrowPda(tx.programId, loan))[0];
+  if (custody.standard === "CoreNft") return custody.asset;
+  if (custody.standard === "ProgrammableNft") return custody.tokenAccount;
+  return (await findEscrowPda(tx.programId, loan))[0];
 }

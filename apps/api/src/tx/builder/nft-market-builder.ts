@@ -117,19 +117,24 @@ export async function instantSellPlan(
       },
     );
   const flow = await currencyFlow(borrower, loan.currencyMint);
+  // a pNFT is sold from the loan PDA's own associated token account (the program moves it there first)
+  const nftSource =
+    custody.standard === "ProgrammableNft"
+      ? await findAssociatedTokenAddress(address(input.loan), loan.collateralMint)
+      : escrow;
   const sale = await tx.nftMarket.sellInstructions({
     bid,
     nftMint: loan.collateralMint,
     seller: address(input.loan),
     sellerSignsByCpi: true,
-    nftSource: escrow,
+    nftSource,
     proceeds: flow.tokenAccount,
     minPrice: input.minPrice ?? bid.price,
     payer: borrower,
   });
-  // a classic NFT's unsold part returns to the borrower's token account; a Core asset leaves whole
+  // a classic NFT's unsold part returns to the borrower's token account; a Core asset or a pNFT leaves whole
   const collateralAta =
-    custody.standard === "CoreNft" ? null : await findAssociatedTokenAddress(borrower, loan.collateralMint);
+    custody.standard === "Nft" ? await findAssociatedTokenAddress(borrower, loan.collateralMint) : null;
   const ix = await getMarketSellInstruction({
     programAddress: tx.programId,
     borrower,
