@@ -122,7 +122,7 @@ describe("loans page", () => {
     expect(screen.queryByTestId("refinance-hint")).toBeNull();
   });
 
-  it("says a loan's collateral is a programmable NFT or a Core asset; a Core asset's loan is sold instantly, a pNFT's says why not", async () => {
+  it("says a loan's collateral is a programmable NFT or a Core asset; each of their loans is sold instantly", async () => {
     const borrower = Keypair.generate();
     const me = borrower.publicKey.toBase58();
     const classic = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY });
@@ -147,20 +147,17 @@ describe("loans page", () => {
       "· Programmable NFT",
       "· Core asset",
     ]);
-    // every row offers Repay and Extend; the classic NFT's and the Core asset's an instant sell, the pNFT's says why not
+    // every row offers Repay, Extend and an instant sell (the program sells each of these standards)
     const row = (loan: { pubkey: string }) =>
       table.querySelector(`[data-loan="${loan.pubkey}"]`)! as HTMLElement;
-    for (const loan of [classic, core])
+    for (const loan of [classic, pnft, core]) {
       expect(within(row(loan)).getByTestId("instant-sell").textContent).toBe("Instant sell");
-    expect(within(row(core)).queryByTestId("no-sale-why")).toBeNull();
+      expect(within(row(loan)).queryByTestId("no-sale-why")).toBeNull();
+    }
     for (const loan of [pnft, core]) {
       expect(within(row(loan)).getByRole("button", { name: "Extend" })).toBeDefined();
       expect(within(row(loan)).getByRole("button", { name: "Repay" })).toBeDefined();
     }
-    expect(within(row(pnft)).queryByTestId("instant-sell")).toBeNull();
-    expect(within(row(pnft)).getByTestId("no-sale-why").textContent).toBe(
-      "A loan against a programmable NFT cannot be sold instantly yet.",
-    );
   });
 
   it("lists ongoing loans with countdowns, warns near expiry and repays two together", async () => {
