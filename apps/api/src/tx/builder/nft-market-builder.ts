@@ -166,7 +166,7 @@ export async function instantSellPlan(
 /** The listing of `mint` on the NFT market, or 400 when it is not for sale. */
 export async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
   const listing = await tx.nftMarket.listingOf(address(mint));
-  if (listing === null) throw badRequest(`NFT ${mint} is not listed for sale`);
+  if (listing === null) throw badRequest("This NFT is not listed for sale.");
   return listing;
 }
 
