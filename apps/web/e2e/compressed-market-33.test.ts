@@ -10,9 +10,9 @@ import { confirmed, openAs, shot } from "./journey-helpers.ts";
 import { JOURNEY_SLOT_MS, rpc, type Stack, startStack } from "./stack.ts";
 
 // Issue #33 in the browser, on the journeys' stack (the demo market maker lists three Cistern Shells, compressed NFTs,
-// on the local NFT market as `npm start` does): a new user finds them on Buy NFTs at 1280 and 360 px, buys the
-// cheapest SOL one outright; the asset index (DAS, built from the chain) then says the user owns it, and the page no
-// longer offers it.
+// on the local NFT market as `npm start` does): a new user finds them among the NFTs for sale on Buy NFTs at 1280 and
+// 360 px, each card saying its standard, and buys the cheapest SOL one outright through the one Buy now panel (POST
+// /nft/buy); the asset index (DAS, built from the chain) then says the user owns it, and the page no longer offers it.
 
 let stack: Stack | undefined;
 let browser: Browser | undefined;
@@ -21,9 +21,7 @@ const buyerKey = Keypair.generate();
 const pageErrors: string[] = [];
 
 interface Listed {
-  mint: string;
-  currency: string;
-  price: string;
+  listing: { mint: string; currency: string; price: string; standard?: string };
 }
 const SOL = "So11111111111111111111111111111111111111112";
 
@@ -47,7 +45,8 @@ const owner = async (assetId: string) =>
 
 describe("Buy NFTs: compressed NFTs bought outright", () => {
   it("shows the market maker's compressed listings at 1280 and 360 px and buys the cheapest SOL one", async () => {
-    const listed = (await (await fetch(`${stack!.apiUrl}/nft/compressed-listings`)).json()) as Listed[];
+    const forSale = (await (await fetch(`${stack!.apiUrl}/nft/mortgage-listings`)).json()) as Listed[];
+    const listed = forSale.map((l) => l.listing).filter((l) => l.standard === "compressed");
     expect(listed).toHaveLength(3);
     const cheapestSol = listed
       .filter((l) => l.currency === SOL)
@@ -56,20 +55,27 @@ describe("Buy NFTs: compressed NFTs bought outright", () => {
     const seller = await owner(cheapestSol.mint);
 
     await buyer.goto(`${stack!.webUrl}/buy`);
-    const cards = buyer.getByTestId("compressed-listing");
+    // the compressed cards: the one sentence that names their standard
+    const cards = buyer
+      .getByTestId("mortgage-listing")
+      .filter({ hasText: "A loan cannot buy a compressed NFT yet; you can buy it outright." });
     await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(3);
     await expect
-      .poll(() => buyer.getByTestId("compressed-buy").first().isVisible(), { timeout: 30_000 })
+      .poll(() => cards.getByTestId("buy-now-choose").first().isVisible(), { timeout: 30_000 })
       .toBe(true);
     await shot(buyer, "33-buy-compressed-1280");
     await buyer.setViewportSize({ width: 360, height: 740 });
     expect(await buyer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await shot(buyer, "33-buy-compressed-360");
 
-    // the SOL listing at 2 SOL: the button names the price the buyer pays at most
-    const card = cards.filter({ has: buyer.getByRole("button", { name: /^Buy for 2 SOL$/ }) });
+    // the SOL listing at 2 SOL: the card shows the price, the panel's button the price the buyer pays at most
+    const card = cards.filter({
+      has: buyer.getByTestId("listing-price").getByText("2 SOL", { exact: true }),
+    });
     await expect.poll(() => card.count()).toBe(1);
-    await confirmed(buyer, () => card.getByTestId("compressed-buy").click());
+    await card.getByTestId("buy-now-choose").click();
+    await expect.poll(() => card.getByTestId("buy-now-submit").textContent()).toBe("Pay 2 SOL");
+    await confirmed(buyer, () => card.getByTestId("buy-now-submit").click());
     await buyer.setViewportSize({ width: 1280, height: 900 });
 
     await expect.poll(() => owner(cheapestSol.mint), { timeout: 30_000 }).toBe(buyerKey.publicKey.toBase58());

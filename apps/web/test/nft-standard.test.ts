@@ -14,11 +14,9 @@ describe("NFT standard sentences", () => {
     expect(getNoSaleNote("Nft")).toBeNull();
   });
 
-  it("a Core asset's loan is sold instantly like a classic NFT's; a programmable NFT's is not yet", () => {
+  it("a Core asset's and a programmable NFT's loans are sold instantly like a classic NFT's", () => {
     expect(getNoSaleNote("CoreNft")).toBeNull();
-    expect(getNoSaleNote("ProgrammableNft")).toBe(
-      "A loan against a programmable NFT cannot be sold instantly yet.",
-    );
+    expect(getNoSaleNote("ProgrammableNft")).toBeNull();
   });
 
   it("every standard but a programmable NFT can be posted in a loan request", () => {

@@ -419,7 +419,7 @@ describe("bootstrapCluster on a real localnet", () => {
       Array(6).fill("unchanged"),
     );
     expect(second.demo!.lenders.flatMap((l) => l.pools.map((p) => p.action))).toEqual(
-      Array(12).fill("unchanged"),
+      Array(13).fill("unchanged"),
     );
     // No fee paid by anyone: no transaction was sent.
     expect(await balances()).toEqual(before);

@@ -134,11 +134,19 @@ describe("sale and mortgage custody per standard", () => {
     expect(sell.data).toEqual(Uint8Array.from([13, ...dataHash, ...creatorHash, 17, 1]));
   });
 
-  it("refuses a pNFT with a sentence, a compressed NFT for a mortgage, and a Core asset in no collection for a mortgage", async () => {
+  it("a pNFT's instant sell: 7 its token account, 8 its record; refused for an auto-sell and a mortgage, a compressed NFT for a mortgage, with a sentence", async () => {
     const mint = await address();
-    const pnft = { standard: "ProgrammableNft", mint } as unknown as NftCustody;
+    const tokenAccount = await address();
+    const tokenRecord = await address();
+    const pnft = { standard: "ProgrammableNft", mint, tokenAccount, tokenRecord } as unknown as NftCustody;
     const cnft = { standard: "CompressedNft", assetId: mint } as unknown as NftCustody;
-    expect(() => getSaleCustody(pnft)).toThrow(/programmable NFT .* not available/);
+    expect(getSaleCustody(pnft)).toEqual({
+      holder: tokenAccount,
+      collateralAccount: tokenRecord,
+      dataPrefix: new Uint8Array(),
+    });
+    expect(() => getSaleCustody(pnft, "LiquidateSell")).toThrow(/programmable NFT .* not available/);
+    expect(() => getMortgageCustody(pnft)).toThrow(/programmable NFT .* not available/);
     expect(() => getMortgageCustody(cnft)).toThrow(/compressed NFT .* not available/);
     expect(() =>
       getMortgageCustody({ standard: "CoreNft", asset: mint, collection: null, owner: mint }),

@@ -1,6 +1,7 @@
 // Compressed NFTs (Bubblegum V1 leaves of the demo "Cistern Shells" tree) on the local NFT market through the API's
-// builders on the localnet (the real Bubblegum, SPL Account Compression and Noop; DAS built from the chain): each
-// builder reads the leaf and a fresh proof from DAS at build time. Refusals first (another owner's leaf, a stranger's
+// generic market builders (/nft/list, /nft/delist, /nft/buy, /nft/sell-to-bid, `nftMint` the asset id) on the
+// localnet (the real Bubblegum, SPL Account Compression and Noop; DAS built from the chain): each builder reads the
+// leaf and a fresh proof from DAS at build time. Refusals first (another owner's leaf, a stranger's
 // delist, a buyer's own listing, a price that went up, no bid), then list, buy, delist and a sale into a bid, with
 // ownership read back from DAS getAsset and the money from the token accounts.
 import { DEMO_WORLD } from "@cistern/localnet";
@@ -59,24 +60,24 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
     const a = await fundedWallet(w.net);
     const b = await fundedWallet(w.net);
     const leaf = a.given.compressedNfts[0]!.assetId;
-    const list = await post(w.app, "/nft/list-compressed", {
+    const list = await post(w.app, "/nft/list", {
       seller: b.signer.address,
-      assetId: leaf,
+      nftMint: leaf,
       currency: USDC_MINT,
       price: String(300n * USDC),
     });
     expect(list.status).toBe(400);
     expect(list.body.message).toBe("You do not own this compressed NFT");
-    const sell = await post(w.app, "/nft/sell-compressed", {
+    const sell = await post(w.app, "/nft/sell-to-bid", {
       seller: a.signer.address,
-      assetId: leaf,
+      nftMint: leaf,
       currency: USDC_MINT,
     });
     expect(sell.status).toBe(422);
-    expect(sell.body.message).toBe("No one bids on this collection in this currency right now");
-    const buy = await post(w.app, "/nft/buy-compressed", { buyer: b.signer.address, assetId: leaf });
+    expect(sell.body.message).toBe("No one bids on this collection in this currency right now.");
+    const buy = await post(w.app, "/nft/buy", { buyer: b.signer.address, nftMint: leaf });
     expect(buy.status).toBe(400);
-    expect(buy.body.message).toBe("This compressed NFT is not listed for sale");
+    expect(buy.body.message).toBe("This NFT is not listed for sale.");
     expect(await dasOwner(leaf)).toBe(a.signer.address);
   }, 120_000);
 
@@ -86,12 +87,12 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
     const leaf = seller.given.compressedNfts[0]!.assetId;
     const listed = await buildSignSend(
       w.app,
-      "/nft/list-compressed",
-      { seller: seller.signer.address, assetId: leaf, currency: USDC_MINT, price: String(300n * USDC) },
+      "/nft/list",
+      { seller: seller.signer.address, nftMint: leaf, currency: USDC_MINT, price: String(300n * USDC) },
       [seller.signer],
     );
     expect(listed.sent.error).toBeUndefined();
-    figures.push(`list-compressed: ${wireBytes(listed.built.transactions[0]!)} B`);
+    figures.push(`list (compressed): ${wireBytes(listed.built.transactions[0]!)} B`);
     const listing = await listingOf(leaf);
     expect(await dasOwner(leaf)).toBe(listing);
     const [account] = await w.tx.state.getAccounts([listing]);
@@ -103,7 +104,7 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
       price: 300n * USDC,
     });
     // the market's book (reused for at most half a second) shows it under its collection, and the Buy page's list
-    // of compressed NFTs for sale
+    // of NFTs for sale with no pool (no loan buys a compressed NFT)
     const shown = {
       mint: leaf,
       collection: SHELLS.collectionId,
@@ -122,23 +123,25 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
         },
       )
       .toContainEqual(shown);
-    expect(await get("/nft/compressed-listings")).toContainEqual(shown);
+    expect(await get("/nft/mortgage-listings")).toContainEqual({ listing: shown, pools: [] });
 
-    const stranger = await post(w.app, "/nft/delist-compressed", {
+    const stranger = await post(w.app, "/nft/delist", {
       seller: buyer.signer.address,
-      assetId: leaf,
+      nftMint: leaf,
     });
     expect(stranger.status).toBe(400);
-    expect(stranger.body.message).toBe("Only the seller can take this listing down");
-    const own = await post(w.app, "/nft/buy-compressed", { buyer: seller.signer.address, assetId: leaf });
+    expect(stranger.body.message).toBe("Only the seller can withdraw this listing.");
+    const own = await post(w.app, "/nft/buy", { buyer: seller.signer.address, nftMint: leaf });
     expect(own.status).toBe(400);
-    const stale = await post(w.app, "/nft/buy-compressed", {
+    const stale = await post(w.app, "/nft/buy", {
       buyer: buyer.signer.address,
-      assetId: leaf,
+      nftMint: leaf,
       maxPrice: String(299n * USDC),
     });
     expect(stale.status).toBe(422);
-    expect(stale.body.message).toBe("The price of this listing went up since you saw it");
+    expect(stale.body.message).toBe(
+      "The seller raised the price above the one you accepted, so nothing was bought.",
+    );
     // a mortgage of a compressed listing: the lending program buys only mints into a loan
     const mortgage = await post(w.app, "/nft/take-mortgage-quote", {
       buyer: buyer.signer.address,
@@ -151,12 +154,12 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
     const sellerBefore = await usdcOf(seller.signer.address);
     const bought = await buildSignSend(
       w.app,
-      "/nft/buy-compressed",
-      { buyer: buyer.signer.address, assetId: leaf, maxPrice: String(300n * USDC) },
+      "/nft/buy",
+      { buyer: buyer.signer.address, nftMint: leaf, maxPrice: String(300n * USDC) },
       [buyer.signer],
     );
     expect(bought.sent.error).toBeUndefined();
-    figures.push(`buy-compressed: ${wireBytes(bought.built.transactions[0]!)} B`);
+    figures.push(`buy (compressed): ${wireBytes(bought.built.transactions[0]!)} B`);
     expect(await dasOwner(leaf)).toBe(buyer.signer.address);
     expect(await usdcOf(buyer.signer.address)).toBe(buyerBefore - 300n * USDC);
     expect(await usdcOf(seller.signer.address)).toBe(sellerBefore + 300n * USDC);
@@ -168,19 +171,19 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
     const leaf = seller.given.compressedNfts[0]!.assetId;
     const listed = await buildSignSend(
       w.app,
-      "/nft/list-compressed",
-      { seller: seller.signer.address, assetId: leaf, currency: USDC_MINT, price: String(10n * USDC) },
+      "/nft/list",
+      { seller: seller.signer.address, nftMint: leaf, currency: USDC_MINT, price: String(10n * USDC) },
       [seller.signer],
     );
     expect(listed.sent.error).toBeUndefined();
     const delisted = await buildSignSend(
       w.app,
-      "/nft/delist-compressed",
-      { seller: seller.signer.address, assetId: leaf },
+      "/nft/delist",
+      { seller: seller.signer.address, nftMint: leaf },
       [seller.signer],
     );
     expect(delisted.sent.error).toBeUndefined();
-    figures.push(`delist-compressed: ${wireBytes(delisted.built.transactions[0]!)} B`);
+    figures.push(`delist (compressed): ${wireBytes(delisted.built.transactions[0]!)} B`);
     expect(await dasOwner(leaf)).toBe(seller.signer.address);
     expect((await w.tx.state.getAccounts([await listingOf(leaf)]))[0]).toBeNull();
   }, 180_000);
@@ -199,23 +202,23 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
       price: 250n * USDC,
     });
     await sendAsAdmin(w.app, w.tx, bidder.signer, [bid]);
-    const tooHigh = await post(w.app, "/nft/sell-compressed", {
+    const tooHigh = await post(w.app, "/nft/sell-to-bid", {
       seller: seller.signer.address,
-      assetId: leaf,
+      nftMint: leaf,
       currency: USDC_MINT,
       minPrice: String(251n * USDC),
     });
     expect(tooHigh.status).toBe(422);
-    expect(tooHigh.body.message).toBe("The best bid fell below the price you accepted");
+    expect(tooHigh.body.message).toBe("The best bid fell below the price you accepted, so nothing was sold.");
     const before = await usdcOf(seller.signer.address);
     const sold = await buildSignSend(
       w.app,
-      "/nft/sell-compressed",
-      { seller: seller.signer.address, assetId: leaf, currency: USDC_MINT, minPrice: String(250n * USDC) },
+      "/nft/sell-to-bid",
+      { seller: seller.signer.address, nftMint: leaf, currency: USDC_MINT, minPrice: String(250n * USDC) },
       [seller.signer],
     );
     expect(sold.sent.error).toBeUndefined();
-    figures.push(`sell-compressed: ${wireBytes(sold.built.transactions[0]!)} B`);
+    figures.push(`sell-to-bid (compressed): ${wireBytes(sold.built.transactions[0]!)} B`);
     expect(sold.built.metadata.bid).toBe(bid.bid);
     expect(await dasOwner(leaf)).toBe(bidder.signer.address);
     expect(await usdcOf(seller.signer.address)).toBe(before + 250n * USDC);

@@ -14,10 +14,12 @@ import {
 } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {
   ALL_STANDARDS_PRICES,
   DEMO_CORE_COLLECTION,
+  DEMO_PNFT_COLLECTION,
   writeCatalogWithAllStandards,
 } from "../helpers/nft-standards-catalog.ts";
 import {
@@ -37,6 +39,7 @@ import {
 const DAY = 86_400;
 const USDC = 1_000_000n;
 const KOI = address(DEMO_CORE_COLLECTION.collectionId);
+const PETL = address(DEMO_PNFT_COLLECTION.collectionId);
 
 describe("sales of Core loans through the API (real Core program, local NFT market)", () => {
   let w: TxWorld;
@@ -55,13 +58,13 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
     return account ? Buffer.from(account.data).readBigUInt64LE(64) : 0n;
   };
   let bidNonce = 1n;
-  const bid = async (price: bigint) =>
+  const bid = async (price: bigint, collection = KOI) =>
     sendAsAdmin(w.app, w.tx, bidder.signer, [
       await getPlaceBidInstruction({
         programAddress: w.nftMarket!,
         bidder: bidder.signer.address,
         nonce: bidNonce++,
-        collection: KOI,
+        collection,
         currencyMint: USDC_MINT,
         bidderCurrencyAccount: await findAssociatedTokenAddress(bidder.signer.address, USDC_MINT),
         price,
@@ -85,6 +88,8 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
       env: { CATALOG_FILE: writeCatalogWithAllStandards(dir) },
       prices: ALL_STANDARDS_PRICES,
     });
+    // the demo rule set lets the programs it lists hold a delegate of (or receive) the demo pNFTs
+    await w.net.setDemoRuleSetPrograms([w.programId, w.nftMarket!]);
     lender = (await fundedWallet(w.net)).signer;
     [borrower, bidder, seller] = await Promise.all([
       fundedWallet(w.net),
@@ -95,7 +100,7 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
       seed: 9,
       mint: USDC_MINT,
       amountBaseUnits: 5_000_000_000n,
-      collections: [KOI],
+      collections: [KOI, PETL],
     });
     const updated = await buildSignSend(
       w.app,
@@ -105,7 +110,7 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
         owner: lender.address,
         apr: 2000,
         limits: TEST_POOL_LIMITS,
-        collections: [KOI],
+        collections: [KOI, PETL],
         mortgageApr: 1500,
         autoSell: true,
       }),
@@ -124,6 +129,9 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
         price: 200n * USDC,
       }),
     ]);
+    // the protocol's lookup table, as npm start's keeper keeps it (a pNFT's instant sell loads from it)
+    await ensureProtocolLookupTable(w.tx, lender);
+    await new Promise((r) => setTimeout(r, 500)); // a table is usable from the slot after its extension
     w.tx.state.invalidate();
   }, 180_000);
   afterAll(async () => {
@@ -158,6 +166,37 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
     const after = decodeLoanAccount(await read(loan));
     expect(after).toMatchObject({ status: "Sold", nftType: "CoreNft" });
     expect(await balance(borrower.signer.address)).toBe(before + 300n * USDC - after.repaidAmount);
+  });
+
+  it("instant-sells a pNFT loan: the loan PDA moves it to its own account, the bidder ends holding it, the loan Sold", async () => {
+    const pnft = address(borrower.given.programmableNfts[0]!.mint);
+    const loan = await borrow(pnft, 7 * DAY);
+    await bid(400n * USDC, PETL);
+    const quote = await post(w.app, "/nft/instant-sell-quote", { borrower: borrower.signer.address, loan });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    expect(quote.body).toMatchObject({ bidPrice: "400000000", collection: PETL });
+    const before = await balance(borrower.signer.address);
+    const sold = await buildSignSend(
+      w.app,
+      "/nft/instant-sell",
+      { borrower: borrower.signer.address, loan, minPrice: quote.body.bidPrice },
+      [borrower.signer],
+    );
+    expect(sold.sent.error).toBeUndefined();
+    const bytes = Buffer.from(sold.built.transactions[0]!, "base64").length;
+    expect(bytes).toBeLessThanOrEqual(1232);
+    const after = decodeLoanAccount(await read(loan));
+    expect(after).toMatchObject({ status: "Sold", nftType: "ProgrammableNft" });
+    expect(await balance(borrower.signer.address)).toBe(before + 400n * USDC - after.repaidAmount);
+    const held = async (owner: Address) => {
+      const [account] = await w.tx.state.getAccounts([await findAssociatedTokenAddress(owner, pnft)]);
+      return account ? Buffer.from(account.data).readBigUInt64LE(64) : 0n;
+    };
+    expect([
+      await held(bidder.signer.address),
+      await held(borrower.signer.address),
+      await held(loan),
+    ]).toEqual([1n, 0n, 0n]);
   });
 
   it("buys the listed Core asset with a mortgage: the loan PDA owns it, the seller is paid, the loan is a Core mortgage", async () => {

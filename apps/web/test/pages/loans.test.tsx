@@ -122,7 +122,7 @@ describe("loans page", () => {
     expect(screen.queryByTestId("refinance-hint")).toBeNull();
   });
 
-  it("says a loan's collateral is a programmable NFT, a Core asset or a compressed NFT; a Core asset's and a compressed NFT's loans are sold instantly, a pNFT's says why not", async () => {
+  it("says a loan's collateral is a programmable NFT, a Core asset or a compressed NFT; each of their loans is sold instantly", async () => {
     const borrower = Keypair.generate();
     const me = borrower.publicKey.toBase58();
     const classic = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY });
@@ -154,21 +154,17 @@ describe("loans page", () => {
       "· Core asset",
       "· Compressed NFT",
     ]);
-    // every row offers Repay and Extend; the classic NFT's, the Core asset's and the compressed NFT's an instant sell,
-    // the pNFT's says why not
+    // every row offers Repay, Extend and an instant sell (the program sells each of these standards)
     const row = (loan: { pubkey: string }) =>
       table.querySelector(`[data-loan="${loan.pubkey}"]`)! as HTMLElement;
-    for (const loan of [classic, core, leaf])
+    for (const loan of [classic, pnft, core, leaf]) {
       expect(within(row(loan)).getByTestId("instant-sell").textContent).toBe("Instant sell");
-    for (const loan of [core, leaf]) expect(within(row(loan)).queryByTestId("no-sale-why")).toBeNull();
+      expect(within(row(loan)).queryByTestId("no-sale-why")).toBeNull();
+    }
     for (const loan of [pnft, core, leaf]) {
       expect(within(row(loan)).getByRole("button", { name: "Extend" })).toBeDefined();
       expect(within(row(loan)).getByRole("button", { name: "Repay" })).toBeDefined();
     }
-    expect(within(row(pnft)).queryByTestId("instant-sell")).toBeNull();
-    expect(within(row(pnft)).getByTestId("no-sale-why").textContent).toBe(
-      "A loan against a programmable NFT cannot be sold instantly yet.",
-    );
   });
 
   it("lists ongoing loans with countdowns, warns near expiry and repays two together", async () => {

@@ -188,12 +188,19 @@ describe("#36 Buy NFTs cards", () => {
     expect(card.textContent).not.toContain(named.slice(0, 6));
   });
 
-  it("say a listed Core asset is one under its collection (a classic NFT's card names the collection alone)", async () => {
+  it("say a listed Core asset is one under its collection and offer it a loan (a classic NFT's card names the collection alone)", async () => {
     const koi = address();
     const frog = address();
     const collection = address();
     const listing = (mint: string) => ({
-      listing: { mint, collection, seller: address(), currency: USDC_MINT, price: "198000000" },
+      listing: {
+        mint,
+        collection,
+        seller: address(),
+        currency: USDC_MINT,
+        price: "198000000",
+        standard: mint === koi ? "core" : "classic",
+      },
       pools: [{ pool: address(), mortgageAprBps: 2000, ltvBps: 5000, maxDurationSeconds: 30 * 86_400 }],
     });
     installApi((r) => {

@@ -155,7 +155,7 @@ export async function getLiquidateSellInstruction(input: {
   const [config] = await findConfigPda(input.programAddress);
   const [venues] = await findVenuesPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const custody = getSaleCustody(input.custody ?? { standard: "Nft" });
+  const custody = getSaleCustody(input.custody ?? { standard: "Nft" }, "LiquidateSell");
   const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   const swapData = input.swap.data ?? new Uint8Array();
   const data = Uint8Array.from([INSTRUCTION_TAG.LiquidateSell, ...custody.dataPrefix, ...swapData]);

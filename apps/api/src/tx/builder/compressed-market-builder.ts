@@ -1,23 +1,23 @@
 /**
- * Compressed NFTs (Bubblegum V1 leaves) on the NFT market: list, delist, buy outright and sell into the best
- * collection bid. Every plan reads the leaf from DAS at build time (readCompressedCustody: getAsset and a fresh
- * getAssetProof, the proof cut below the tree's canopy), so the transaction carries a proof against a current root;
- * the market program and Bubblegum check everything again on chain.
+ * The compressed NFT (Bubblegum V1 leaf) branch of the NFT market's plans (nft-trade-builder.ts routes here when the
+ * listing's standard or resolveNft says the id is a compressed NFT's asset id): list, delist, buy outright and sell
+ * into a bid. The leaf comes from DAS at build time (readCompressedCustody: getAsset and a fresh getAssetProof, the
+ * proof cut below the tree's canopy), so the transaction carries a proof against a current root; the market program
+ * and Bubblegum check everything again on chain.
  */
 import { address, type CompressedCustody } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
-import type { CompressedMarketActions, NftListing } from "../../venues/nft/nft-market-venue.ts";
+import type {
+  CollectionBid,
+  CompressedMarketActions,
+  NftListing,
+} from "../../venues/nft/nft-market-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
-import { currencyFlow } from "./currency-flows.ts";
-import { requireNotOracle } from "./loan-builder.ts";
+import type { CurrencyFlow } from "./currency-flows.ts";
 import { readCompressedCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
-import {
-  createAssociatedTokenIdempotent,
-  findAssociatedTokenAddress,
-  NATIVE_MINT,
-} from "./wire-instructions.ts";
+import { createAssociatedTokenIdempotent } from "./wire-instructions.ts";
 
 /** The venue's compressed NFT instructions, or 422 when the configured market takes none through Cistern. */
 export function compressedMarket(tx: TxContext): CompressedMarketActions {
@@ -34,123 +34,103 @@ async function leafNow(tx: TxContext, assetId: string): Promise<CompressedCustod
   return leaf;
 }
 
-/** The compressed NFT's listing, or 400 when it is not for sale. */
-async function compressedListing(tx: TxContext, assetId: string): Promise<NftListing> {
-  const listing = await tx.nftMarket.listingOf(address(assetId));
-  if (listing === null || listing.standard !== "compressed")
-    throw badRequest("This compressed NFT is not listed for sale");
-  return listing;
+/** 400 unless `seller` owns the leaf (the market program and Bubblegum check it again). */
+export function requireLeafOwner(leaf: CompressedCustody, seller: string): void {
+  if (leaf.owner !== seller) throw badRequest("You do not own this compressed NFT");
 }
 
-/** ListCnft: `seller`'s compressed NFT moves to the market's listing at `price` (base units of `currency`). */
+/** ListCnft: `seller`'s leaf (read by resolveNft just now) moves to the market's listing at `price`. */
 export async function listCompressedPlan(
   tx: TxContext,
-  input: { seller: string; assetId: string; currency: string; price: bigint },
+  input: { seller: Address; currency: string; price: bigint },
+  leaf: CompressedCustody,
 ): Promise<BuildPlan> {
-  requireNotOracle(tx, "seller", input.seller);
-  const leaf = await leafNow(tx, input.assetId);
-  if (leaf.owner !== input.seller) throw badRequest("You do not own this compressed NFT");
-  if (leaf.collection === null)
-    throw badRequest("This compressed NFT is in no verified collection, so the market cannot list it");
+  requireLeafOwner(leaf, input.seller);
   const ix = await compressedMarket(tx).list({
-    seller: address(input.seller),
+    seller: input.seller,
     leaf,
     currencyMint: address(input.currency),
     price: input.price,
   });
-  return { feePayer: address(input.seller), groups: [[ix]], metadata: { listing: ix.listing } };
+  return {
+    feePayer: input.seller,
+    groups: [[ix]],
+    metadata: { nftMint: leaf.assetId, listing: ix.listing, price: input.price.toString() },
+  };
 }
 
-/** DelistCnft: the seller's listed compressed NFT returns to them. */
+/** DelistCnft: the seller's listed leaf returns to them (the leaf read from DAS now). */
 export async function delistCompressedPlan(
   tx: TxContext,
-  input: { seller: string; assetId: string },
+  seller: Address,
+  listing: NftListing,
 ): Promise<BuildPlan> {
-  const listing = await compressedListing(tx, input.assetId);
-  if (listing.seller !== input.seller) throw badRequest("Only the seller can take this listing down");
-  const leaf = await leafNow(tx, input.assetId);
-  const ix = await compressedMarket(tx).delist({ seller: address(input.seller), listing, leaf });
-  return { feePayer: address(input.seller), groups: [[ix]], metadata: { listing: listing.listing } };
+  const leaf = await leafNow(tx, listing.mint);
+  const ix = await compressedMarket(tx).delist({ seller, listing, leaf });
+  return { feePayer: seller, groups: [[ix]], metadata: { nftMint: listing.mint, listing: listing.listing } };
 }
 
 /**
- * BuyCnft: `buyer` pays the listing's price (at most `maxPrice`, the price shown; the listing's when absent) and
- * receives the compressed NFT. A SOL price is wrapped first and what is left unwrapped after; the seller's currency
- * account is created when missing (the buyer pays its rent).
+ * BuyCnft: `buyer` pays the listing's price (at most `maxPrice`, checked by the caller and again on chain) from
+ * `flow`'s currency account and receives the leaf; the seller's currency account is created when missing.
  */
 export async function buyCompressedPlan(
   tx: TxContext,
-  input: { buyer: string; assetId: string; maxPrice?: bigint },
+  input: {
+    buyer: Address;
+    listing: NftListing;
+    maxPrice: bigint;
+    flow: CurrencyFlow;
+    sellerCurrency: Address;
+  },
 ): Promise<BuildPlan> {
-  requireNotOracle(tx, "buyer", input.buyer);
-  const listing = await compressedListing(tx, input.assetId);
-  if (listing.seller === input.buyer) throw badRequest("You cannot buy your own listing");
-  const maxPrice = input.maxPrice ?? listing.price;
-  if (listing.price > maxPrice) throw unprocessable("The price of this listing went up since you saw it");
-  const buyer = address(input.buyer);
-  const [leaf, flow, sellerCurrency] = await Promise.all([
-    leafNow(tx, input.assetId),
-    currencyFlow(buyer, listing.currencyMint, listing.currencyMint === NATIVE_MINT ? listing.price : 0n),
-    findAssociatedTokenAddress(listing.seller, listing.currencyMint),
-  ]);
+  const { buyer, listing, flow } = input;
+  const leaf = await leafNow(tx, listing.mint);
   const ix = await compressedMarket(tx).buy({
     listing,
     buyer,
     payFrom: flow.tokenAccount,
     newOwner: buyer,
     leaf,
-    maxPrice,
+    maxPrice: input.maxPrice,
   });
   return {
     feePayer: buyer,
     groups: [
       [
         ...flow.before,
-        createAssociatedTokenIdempotent(buyer, sellerCurrency, listing.seller, listing.currencyMint),
+        createAssociatedTokenIdempotent(buyer, input.sellerCurrency, listing.seller, listing.currencyMint),
         ix,
         ...flow.after,
       ],
     ],
-    metadata: { listing: listing.listing, price: listing.price.toString(), currency: listing.currencyMint },
+    metadata: { nftMint: listing.mint, price: listing.price.toString(), standard: "CompressedNft" },
   };
 }
 
-/**
- * SellCnftToBid: `seller`'s compressed NFT goes to the best bid of its collection in `currency` (at least
- * `minPrice`, the price shown; the best bid's when absent); the price is paid into the seller's currency account
- * (created when missing; SOL unwrapped after). 422 when no bid is open.
- */
+/** SellCnftToBid: `seller`'s leaf (its owner checked by the caller) goes to `bid` for at least `minPrice`, paid into `flow`'s currency account. */
 export async function sellCompressedPlan(
   tx: TxContext,
-  input: { seller: string; assetId: string; currency: string; minPrice?: bigint },
+  input: {
+    seller: Address;
+    leaf: CompressedCustody;
+    bid: CollectionBid;
+    minPrice: bigint;
+    flow: CurrencyFlow;
+  },
 ): Promise<BuildPlan> {
-  requireNotOracle(tx, "seller", input.seller);
-  const leaf = await leafNow(tx, input.assetId);
-  if (leaf.owner !== input.seller) throw badRequest("You do not own this compressed NFT");
-  if (leaf.collection === null)
-    throw badRequest("This compressed NFT is in no verified collection, so no collection bid takes it");
-  const market = await tx.nftMarket.collection({
-    collection: leaf.collection,
-    currencyMint: address(input.currency),
-    fresh: true,
-  });
-  const best = market.bids[0];
-  if (best === undefined) throw unprocessable("No one bids on this collection in this currency right now");
-  if (input.minPrice !== undefined && best.price < input.minPrice)
-    throw unprocessable("The best bid fell below the price you accepted");
-  const seller: Address = address(input.seller);
-  const flow = await currencyFlow(seller, best.currencyMint);
+  const { seller, leaf, bid, flow } = input;
   const ix = await compressedMarket(tx).sell({
-    bid: best,
+    bid,
     seller,
     sellerSignsByCpi: false,
     leaf,
     proceeds: flow.tokenAccount,
-    minPrice: input.minPrice ?? best.price,
+    minPrice: input.minPrice,
   });
   return {
     feePayer: seller,
     groups: [[...flow.before, ix, ...flow.after]],
-    metadata: { bid: best.bid, price: best.price.toString(), currency: best.currencyMint },
+    metadata: { nftMint: leaf.assetId, bid: bid.bid, price: bid.price.toString() },
   };
 }

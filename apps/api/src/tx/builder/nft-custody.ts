@@ -74,8 +74,10 @@ export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise
   return readHeldCustody(tx, loan, "loan");
 }
 
-/** The standards the program sells through the NFT market (MarketSell, LiquidateSell). */
+/** The standards the program sells through the NFT market in every sale (MarketSell, LiquidateSell). */
 export const SOLD_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft", "CompressedNft"];
+/** The standards the program sells instantly (MarketSell): those and a programmable NFT. */
+export const SOLD_INSTANTLY: readonly NftStandard[] = [...SOLD_THROUGH_MARKET, "ProgrammableNft"];
 /** The standards the program buys through the NFT market (TakeMortgage). */
 export const BOUGHT_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
 
@@ -89,13 +91,11 @@ export function asksRuleSet(custody: NftCustody): boolean {
 }
 
 /**
- * Refuses (422) a sale the program does not take yet (instant sell of a programmable NFT's loan: the program answers
- * InvalidCollateral); a classic NFT's, a Core asset's and a compressed NFT's loans are sold, and repay and liquidation
- * work for every standard.
+ * Refuses (422) an instant sell the program does not take (none now: a classic NFT's, a Core asset's, a programmable
+ * NFT's and a compressed NFT's loans are sold); repay and liquidation work for every standard.
  */
 export function requireSaleCustody(loan: LoanAccount, what: string): void {
-  if (!loan.isDefi)
-    refuseUnless(loan.nftType, SOLD_THROUGH_MARKET, `${what} a loan against`, "repay it instead");
+  if (!loan.isDefi) refuseUnless(loan.nftType, SOLD_INSTANTLY, `${what} a loan against`, "repay it instead");
 }
 
 /** Refuses (422) `standard` when it is not a classic NFT: "<what> <a programmable NFT> is not available yet; <instead>". */
@@ -125,10 +125,13 @@ export function describeStandard(standard: NftStandard): string {
         : "a classic NFT";
 }
 
-/** The account that holds a sold loan's NFT (a Core asset: the asset; a leaf: its tree; a classic NFT: the escrow
- * PDA). */
+/**
+ * The account that holds a sold loan's NFT (a Core asset: the asset; a pNFT: the borrower's token account; a leaf: its
+ * tree; a classic NFT: the escrow PDA).
+ */
 export async function saleHolder(tx: TxContext, loan: Address, custody: NftCustody): Promise<Address> {
   if (custody.standard === "CoreNft") return custody.asset;
+  if (custody.standard === "ProgrammableNft") return custody.tokenAccount;
   if (custody.standard === "CompressedNft") return custody.tree;
   return (await findEscrowPda(tx.programId, loan))[0];
 }

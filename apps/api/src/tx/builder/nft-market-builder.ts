@@ -135,7 +135,7 @@ export async function instantSellPlan(
     minPrice: input.minPrice ?? bid.price,
     payer: borrower,
   });
-  // a classic NFT's unsold part returns to the borrower's token account; a Core asset or a leaf leaves whole
+  // a classic NFT's unsold part returns to the borrower's token account; a Core asset, a pNFT or a leaf leaves whole
   const collateralAta =
     custody.standard === "Nft" ? await findAssociatedTokenAddress(borrower, loan.collateralMint) : null;
   const ix = await getMarketSellInstruction({
@@ -169,7 +169,7 @@ export async function instantSellPlan(
 /** The listing of `mint` on the NFT market, or 400 when it is not for sale. */
 export async function requireListing(tx: TxContext, mint: string): Promise<NftListing> {
   const listing = await tx.nftMarket.listingOf(address(mint));
-  if (listing === null) throw badRequest(`NFT ${mint} is not listed for sale`);
+  if (listing === null) throw badRequest("This NFT is not listed for sale.");
   return listing;
 }
 

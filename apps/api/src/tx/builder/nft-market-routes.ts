@@ -6,12 +6,6 @@ import type { NftListing } from "../../venues/nft/nft-market-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError } from "../tx-errors.ts";
 import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
-import {
-  buyCompressedPlan,
-  delistCompressedPlan,
-  listCompressedPlan,
-  sellCompressedPlan,
-} from "./compressed-market-builder.ts";
 import { instantSellPlan, quoteInstantSell, quoteMortgage, takeMortgagePlan } from "./nft-market-builder.ts";
 import { buyPlan, delistPlan, listPlan, sellToBidPlan } from "./nft-trade-builder.ts";
 import { builderRoute, type CommonBody } from "./route-kit.ts";
@@ -40,18 +34,6 @@ const MortgageBody = body({
   pool: Type.Optional(Pubkey),
 });
 
-const ListCompressedBody = body({
-  seller: Pubkey,
-  assetId: Pubkey,
-  currency: Pubkey,
-  price: BaseUnits("the listing's price in the currency"),
-});
-const DelistCompressedBody = body({ seller: Pubkey, assetId: Pubkey });
-const BuyCompressedBody = body({
-  buyer: Pubkey,
-  assetId: Pubkey,
-  maxPrice: Type.Optional(BaseUnits("the most paid (the price shown); the listing's price when absent")),
-});
 const ListBody = body({
   seller: Pubkey,
   nftMint: Pubkey,
@@ -72,13 +54,6 @@ const SellToBidBody = body({
   currency: Pubkey,
   minPrice: Type.Optional(BaseUnits("the least bid accepted (the price shown); the best bid when absent")),
 });
-const SellCompressedBody = body({
-  seller: Pubkey,
-  assetId: Pubkey,
-  currency: Pubkey,
-  minPrice: Type.Optional(BaseUnits("the least bid accepted (the price shown); the best bid when absent")),
-});
-
 interface MortgageFields {
   buyer: string;
   nftMint: string;
@@ -127,73 +102,17 @@ const ListingSchema = Type.Object({
       ],
       {
         description:
-          "the NFT's standard, when the venue records it; a mortgage buys a classic NFT only (for now)",
+          "the NFT's standard, when the venue records it; a mortgage buys a classic NFT or a Core asset (for now)",
       },
     ),
   ),
 });
 
-/** Compressed NFTs on the market: list, delist, buy outright, sell into the best bid (leaves read from DAS now). */
-function registerCompressedMarketRoutes(app: FastifyInstance, tx: TxContext): void {
-  builderRoute<CommonBody & { seller: string; assetId: string; currency: string; price: string }>(
-    app,
-    tx,
-    "/nft/list-compressed",
-    "List a compressed NFT (Bubblegum V1 leaf, `assetId`) on the NFT market at `price` in `currency`: the leaf moves " +
-      "to the market's listing (its proof read from DAS now) until bought or delisted. Kind Normal.",
-    ListCompressedBody,
-    (b) =>
-      listCompressedPlan(tx, {
-        seller: b.seller,
-        assetId: b.assetId,
-        currency: b.currency,
-        price: parseBaseUnits("price", b.price),
-      }),
-  );
-  builderRoute<CommonBody & { seller: string; assetId: string }>(
-    app,
-    tx,
-    "/nft/delist-compressed",
-    "Take a listed compressed NFT back to its seller. Kind Normal.",
-    DelistCompressedBody,
-    (b) => delistCompressedPlan(tx, { seller: b.seller, assetId: b.assetId }),
-  );
-  builderRoute<CommonBody & { buyer: string; assetId: string; maxPrice?: string }>(
-    app,
-    tx,
-    "/nft/buy-compressed",
-    "Buy a listed compressed NFT outright: the buyer pays the listing's price (at most `maxPrice`) and receives the " +
-      "leaf. Kind Normal.",
-    BuyCompressedBody,
-    (b) =>
-      buyCompressedPlan(tx, {
-        buyer: b.buyer,
-        assetId: b.assetId,
-        ...(b.maxPrice !== undefined ? { maxPrice: parseBaseUnits("maxPrice", b.maxPrice) } : {}),
-      }),
-  );
-  builderRoute<CommonBody & { seller: string; assetId: string; currency: string; minPrice?: string }>(
-    app,
-    tx,
-    "/nft/sell-compressed",
-    "Sell a compressed NFT into the best collection bid of its collection in `currency` (at least `minPrice`): the " +
-      "bidder receives the leaf, the seller the bid's price. 422 when no bid is open. Kind Normal.",
-    SellCompressedBody,
-    (b) =>
-      sellCompressedPlan(tx, {
-        seller: b.seller,
-        assetId: b.assetId,
-        currency: b.currency,
-        ...(b.minPrice !== undefined ? { minPrice: parseBaseUnits("minPrice", b.minPrice) } : {}),
-      }),
-  );
-}
-
 /** NFT market routes: list, delist, buy, sell into a bid, instant sell, mortgage (builders and quotes) and the market's listings and bids. */
 export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): void {
-  registerCompressedMarketRoutes(app, tx);
   const STANDARDS =
-    "a classic NFT, a programmable NFT (through Token Metadata and its rule set) or a Core asset";
+    "a classic NFT, a programmable NFT (through Token Metadata and its rule set), a Core asset or a compressed NFT " +
+    "(`nftMint` its asset id; its leaf and a fresh proof read from DAS)";
   builderRoute<CommonBody & { seller: string; nftMint: string; currency: string; price: string }>(
     app,
     tx,
@@ -237,37 +156,6 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
         currency: b.currency,
         ...(b.minPrice !== undefined ? { minPrice: parseBaseUnits("minPrice", b.minPrice) } : {}),
       }),
-  );
-  app.get(
-    "/nft/compressed-listings",
-    {
-      schema: {
-        description:
-          "Compressed NFTs for sale: the listings of the catalogue's compressed collections in every catalogue " +
-          "currency, by currency then cheapest first. Bought outright with POST /nft/buy-compressed (a mortgage " +
-          "buys only classic NFTs).",
-        tags: ["nft market"],
-        response: withErrors({ 200: Type.Array(ListingSchema) }),
-      },
-    },
-    async () => {
-      try {
-        const catalog = await tx.app.catalog.getCatalog();
-        const answers = [];
-        for (const c of catalog.collections.filter((x) => x.standard === "Compressed"))
-          for (const t of catalog.tokens) {
-            const m = await tx.nftMarket.collection({
-              collection: address(c.collectionId),
-              currencyMint: address(t.mint),
-            });
-            for (const l of m.listings.filter((x) => x.standard === "compressed"))
-              answers.push({ view: listingView(l), currency: l.currencyMint, price: l.price });
-          }
-        return answers.sort(byCurrencyThenPrice).map((a) => a.view);
-      } catch (error) {
-        throw toRequestError(error);
-      }
-    },
   );
   builderRoute<CommonBody & { borrower: string; loan: string; minPrice?: string }>(
     app,
@@ -409,9 +297,11 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
     {
       schema: {
         description:
-          "NFTs for sale in the collections that open mortgage-enabled pools accept, in those pools' currencies, " +
-          "cheapest first, each with the pools that would lend on it (mortgage APR, LTV, longest duration). " +
-          "Exact terms: POST /nft/take-mortgage-quote.",
+          "NFTs for sale, by currency then cheapest first: the listings in the collections that open " +
+          "mortgage-enabled pools accept, in those pools' currencies, each with the pools that would lend on it " +
+          "(mortgage APR, LTV, longest duration; exact terms: POST /nft/take-mortgage-quote), and the listings of " +
+          "the catalogue's compressed collections in every catalogue currency (no pool: the lending program buys " +
+          "only a mint into a loan). Every one is bought outright with POST /nft/buy.",
         tags: ["nft market"],
         response: withErrors({
           200: Type.Array(
@@ -457,6 +347,11 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
             offers.set(key, list);
           }
         }
+        // compressed NFTs are for sale too, though no pool finances them: their collections in every currency
+        const catalog = await tx.app.catalog.getCatalog();
+        for (const c of catalog.collections.filter((x) => x.standard === "Compressed"))
+          for (const t of catalog.tokens)
+            if (!offers.has(`${c.collectionId}:${t.mint}`)) offers.set(`${c.collectionId}:${t.mint}`, []);
         const answers = [];
         for (const key of offers.keys()) {
           const [collection, currency] = key.split(":") as [string, string];
@@ -465,9 +360,14 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
             currencyMint: address(currency),
           });
           const pools = offers.get(key)!.sort((a, b) => a.mortgageAprBps - b.mortgageAprBps);
-          // a compressed NFT is bought outright (the lending program buys only a mint into a loan)
-          for (const l of m.listings.filter((x) => x.standard !== "compressed"))
-            answers.push({ listing: listingView(l), pools, currency: l.currencyMint, price: l.price });
+          for (const l of m.listings)
+            answers.push({
+              listing: listingView(l),
+              // a compressed NFT is bought outright (the lending program buys only a mint into a loan)
+              pools: l.standard === "compressed" ? [] : pools,
+              currency: l.currencyMint,
+              price: l.price,
+            });
         }
         return answers.sort(byCurrencyThenPrice).map(({ listing, pools }) => ({ listing, pools }));
       } catch (error) {

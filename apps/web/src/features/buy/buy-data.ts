@@ -3,7 +3,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useAppContext } from "../../app-context.ts";
 import { requestJson } from "../../tx/http-client.ts";
 
-/** A listed NFT a mortgage-enabled pool would lend on (GET /nft/mortgage-listings). */
+/**
+ * An NFT for sale (GET /nft/mortgage-listings), with the mortgage-enabled pools that would lend on it (none for a
+ * compressed NFT); every one is bought outright through POST /nft/buy, whatever its standard.
+ */
 export interface MortgageListing {
   listing: {
     mint: string;
@@ -12,37 +15,17 @@ export interface MortgageListing {
     currency: string;
     price: string;
     /** The NFT's standard when the market records it: a loan buys a classic NFT only, the others are bought outright. */
-    standard?: "classic" | "programmable" | "core";
+    standard?: "classic" | "programmable" | "core" | "compressed";
   };
   pools: { pool: string; mortgageAprBps: number; ltvBps: number; maxDurationSeconds: number }[];
 }
 
-/** NFTs for sale in the collections of mortgage-enabled pools, cheapest first. */
+/** NFTs for sale (the collections of mortgage-enabled pools and the compressed ones), by currency then cheapest first. */
 export function useMortgageListings() {
   const { config } = useAppContext();
   return useQuery({
     queryKey: ["market", "mortgage-listings"],
     queryFn: () => requestJson<MortgageListing[]>(`${config.apiUrl}/nft/mortgage-listings`),
-  });
-}
-
-/** A compressed NFT for sale (GET /nft/compressed-listings): bought outright, at its price. */
-export interface CompressedListing {
-  /** The compressed NFT's asset id. */
-  mint: string;
-  collection: string;
-  seller: string;
-  currency: string;
-  /** Base units of `currency`. */
-  price: string;
-}
-
-/** Compressed NFTs for sale, by currency then cheapest first. */
-export function useCompressedListings() {
-  const { config } = useAppContext();
-  return useQuery({
-    queryKey: ["market", "compressed-listings"],
-    queryFn: () => requestJson<CompressedListing[]>(`${config.apiUrl}/nft/compressed-listings`),
   });
 }
 

@@ -2,7 +2,7 @@ import { describeErrorForUser } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useId, useState } from "react";
 import { useCurrencyBalance } from "../../data/balances.ts";
-import { type NftAsset, useNftAssets } from "../../data/nft-assets.ts";
+import { useNftAssets } from "../../data/nft-assets.ts";
 import { formatBps, formatDateTime, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, TermsList, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
@@ -10,26 +10,27 @@ import { describeNftStandard } from "../borrow/nft-standard.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { NftImage } from "../pools/nft-figure.tsx";
 import {
-  type CompressedListing,
   getMortgageDurationsDays,
   type MortgageListing,
-  useCompressedListings,
   useMortgageListings,
   useMortgageTerms,
 } from "./buy-data.ts";
 
-/** " · Core asset" after a listed NFT's collection when it is not a classic NFT (nothing for a classic one). */
-function standardNote(asset: NftAsset | undefined): string {
-  const standard = asset?.standard ?? null;
-  return standard === null || standard === "Nft" ? "" : ` · ${describeNftStandard(standard)}`;
-}
-
-/** Buy now, pay later: NFTs for sale that a pool would finance, and the mortgage terms before signing. */
+/**
+ * Buy now, pay later: NFTs for sale, every standard on one list, each bought outright at the price shown (POST
+ * /nft/buy) or, when a pool finances it, with a mortgage (its terms before signing).
+ */
 export function BuyPage() {
   const listings = useMortgageListings();
   const name = useCollateralNamer();
   const nfts = useNftAssets((listings.data ?? []).map((item) => item.listing.mint));
   const [chosen, setChosen] = useState<string | null>(null);
+  const { publicKey } = useWallet();
+  const me = publicKey?.toBase58();
+  const bought = () => {
+    setChosen(null);
+    void listings.refetch();
+  };
   return (
     <Page
       title="Buy now, pay later"
@@ -39,7 +40,7 @@ export function BuyPage() {
         query={listings}
         label="NFTs for sale"
         isEmpty={(l) => l.length === 0}
-        empty="No NFT for sale in a collection that a pool finances right now."
+        empty="No NFT is for sale right now."
       >
         {(list) => (
           <ul className="pg-grid" aria-label="NFTs for sale" data-testid="mortgage-listings">
@@ -59,13 +60,15 @@ export function BuyPage() {
                     {nfts.has(item.listing.mint) ? (
                       <small className="muted" data-testid="listing-collection">
                         {name(item.listing.collection)}
-                        {standardNote(nfts.get(item.listing.mint))}
+                        {standardNote(item)}
                       </small>
                     ) : null}
                   </div>
                 </div>
                 <p>
-                  <strong>{formatMoney(BigInt(item.listing.price), item.listing.currency)}</strong>{" "}
+                  <strong data-testid="listing-price">
+                    {formatMoney(BigInt(item.listing.price), item.listing.currency, "up")}
+                  </strong>{" "}
                   {financeable(item) ? (
                     <span className="muted pg-small">
                       from {formatBps(item.pools[0]!.mortgageAprBps)} APR
@@ -79,7 +82,11 @@ export function BuyPage() {
                     A loan cannot buy {standardName(item)} yet; you can buy it outright.
                   </p>
                 )}
-                {chosen === null || !chosen.endsWith(item.listing.mint) ? (
+                {item.listing.seller === me ? (
+                  <p className="muted pg-small" data-testid="own-listing">
+                    Your listing.
+                  </p>
+                ) : chosen === null || !chosen.endsWith(item.listing.mint) ? (
                   <div className="pg-buttons">
                     {financeable(item) ? (
                       <button
@@ -108,7 +115,14 @@ export function BuyPage() {
                 ) : null}
                 {chosen === `now:${item.listing.mint}` ? (
                   <RequireWallet what="buy it">
-                    {(owner) => <BuyNowPanel owner={owner} item={item} onDone={() => setChosen(null)} />}
+                    {(owner) => (
+                      <BuyNowPanel
+                        owner={owner}
+                        item={item}
+                        onCancel={() => setChosen(null)}
+                        onBought={bought}
+                      />
+                    )}
                   </RequireWallet>
                 ) : null}
               </li>
@@ -116,22 +130,59 @@ export function BuyPage() {
           </ul>
         )}
       </QueryState>
-      <CompressedForSale />
     </Page>
   );
 }
 
-/** Whether a mortgage can buy this listing: TakeMortgage escrows a classic NFT (a pNFT or Core asset: not yet). */
+/**
+ * Whether a mortgage can buy this listing: a pool lends on it and TakeMortgage takes a classic NFT (into the loan's
+ * escrow) or a Core asset (the loan PDA its new owner); a pNFT or a compressed NFT: not yet.
+ */
 function financeable(item: MortgageListing): boolean {
-  return item.listing.standard === undefined || item.listing.standard === "classic";
+  const standard = item.listing.standard ?? "classic";
+  return item.pools.length > 0 && (standard === "classic" || standard === "core");
 }
+
+/** " · Core asset" after a listed NFT's collection when it is not a classic NFT (nothing for a classic one). */
+function standardNote(item: MortgageListing): string {
+  const standard = item.listing.standard ?? "classic";
+  return standard === "classic" ? "" : ` · ${describeNftStandard(LISTED_STANDARDS[standard])}`;
+}
+
+/** The market's names of the standards as the API names them (describeNftStandard's). */
+const LISTED_STANDARDS = {
+  classic: "Nft",
+  programmable: "ProgrammableNft",
+  core: "CoreNft",
+  compressed: "CompressedNft",
+} as const;
+
+const STANDARD_NAMES = {
+  classic: "this NFT",
+  programmable: "a programmable NFT",
+  core: "a Core asset",
+  compressed: "a compressed NFT",
+} as const;
 
 function standardName(item: MortgageListing): string {
-  return item.listing.standard === "programmable" ? "a programmable NFT" : "a Core asset";
+  return STANDARD_NAMES[item.listing.standard ?? "classic"];
 }
 
-/** An outright purchase at the listed price (POST /nft/buy): the price shown is the most taken. */
-function BuyNowPanel({ owner, item, onDone }: { owner: string; item: MortgageListing; onDone(): void }) {
+/**
+ * An outright purchase at the listed price (POST /nft/buy, whatever the NFT's standard: the builder takes a
+ * compressed NFT's proof from the asset index when the buyer signs): the price shown is the most taken.
+ */
+function BuyNowPanel({
+  owner,
+  item,
+  onCancel,
+  onBought,
+}: {
+  owner: string;
+  item: MortgageListing;
+  onCancel(): void;
+  onBought(): void;
+}) {
   const tx = usePageTransaction();
   // undefined while the wallet's balance loads: the chain refuses a short payment anyway
   const held = useCurrencyBalance(item.listing.currency);
@@ -160,109 +211,17 @@ function BuyNowPanel({ owner, item, onDone }: { owner: string; item: MortgageLis
               path: "/nft/buy",
               payload: { buyer: owner, nftMint: item.listing.mint, maxPrice: item.listing.price },
             });
-            if (signature) onDone();
+            if (signature) onBought();
           }}
           data-testid="buy-now-submit"
         >
           Pay {money}
         </button>
-        <button type="button" className="button" onClick={onDone}>
+        <button type="button" className="button" onClick={onCancel}>
           Cancel
         </button>
       </div>
     </section>
-  );
-}
-
-/**
- * Compressed NFTs for sale on the market, bought outright (the lending program finances only classic NFTs): the
- * builder takes the leaf's proof from the asset index when the buyer signs, and the price shown is the most paid.
- */
-function CompressedForSale() {
-  const listings = useCompressedListings();
-  const name = useCollateralNamer();
-  const nfts = useNftAssets((listings.data ?? []).map((l) => l.mint));
-  const { publicKey } = useWallet();
-  const mine = publicKey?.toBase58();
-  return (
-    <section aria-label="Compressed NFTs for sale" data-testid="compressed-for-sale">
-      <h2 className="pg-h2">Compressed NFTs for sale</h2>
-      <p className="muted pg-small">
-        Bought outright at the price shown; no loan finances a compressed NFT yet.
-      </p>
-      <QueryState
-        query={listings}
-        label="compressed NFTs for sale"
-        isEmpty={(l) => l.length === 0}
-        empty="No compressed NFT is for sale right now."
-      >
-        {(list) => (
-          <ul className="pg-grid" aria-label="Compressed NFTs for sale" data-testid="compressed-listings">
-            {list.map((item) => (
-              <li key={item.mint} className="card pg-pool-card" data-testid="compressed-listing">
-                <div className="pg-nft-line">
-                  <NftImage asset={nfts.get(item.mint)} size={56} />
-                  <div>
-                    <h3 data-testid="compressed-listing-name">
-                      {nfts.get(item.mint)?.name ?? name(item.collection)}
-                    </h3>
-                    {nfts.has(item.mint) ? <small className="muted">{name(item.collection)}</small> : null}
-                  </div>
-                </div>
-                <p>
-                  <strong data-testid="compressed-listing-price">
-                    {formatMoney(BigInt(item.price), item.currency, "up")}
-                  </strong>
-                </p>
-                {item.seller === mine ? (
-                  <p className="muted pg-small">Your listing.</p>
-                ) : (
-                  <RequireWallet what="buy it">
-                    {(owner) => (
-                      <BuyOutright owner={owner} item={item} onDone={() => void listings.refetch()} />
-                    )}
-                  </RequireWallet>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </QueryState>
-    </section>
-  );
-}
-
-function BuyOutright({ owner, item, onDone }: { owner: string; item: CompressedListing; onDone(): void }) {
-  const tx = usePageTransaction();
-  const held = useCurrencyBalance(item.currency);
-  const price = BigInt(item.price);
-  const short = held !== undefined && held < price;
-  return (
-    <>
-      {short ? (
-        <p className="error-text" role="alert" data-testid="compressed-short">
-          You hold {formatMoney(held, item.currency)}; the price is {formatMoney(price, item.currency, "up")}.
-        </p>
-      ) : null}
-      <button
-        type="button"
-        className="button button-primary"
-        style={{ alignSelf: "flex-start" }}
-        disabled={tx.busy || short}
-        onClick={async () => {
-          const signature = await tx.run({
-            action: "Buy NFT",
-            path: "/nft/buy-compressed",
-            // the price shown is the most paid: a listing repriced since is refused, nothing moves
-            payload: { buyer: owner, assetId: item.mint, maxPrice: item.price },
-          });
-          if (signature) onDone();
-        }}
-        data-testid="compressed-buy"
-      >
-        Buy for {formatMoney(price, item.currency, "up")}
-      </button>
-    </>
   );
 }
 
