@@ -67,7 +67,7 @@ const COMPRESSED_CU: Record<number, number> = {
   [INSTRUCTION_TAG.FillRequest]: 120_000,
   [INSTRUCTION_TAG.CancelRequest]: 110_000,
   // the sale endings: the market's SellCnftToBid by CPI, Bubblegum's Transfer inside it (instant sell
-  // 71,200-77,300, auto-sell 68,300-75,800 measured)
+  // 69,700-77,300, auto-sell 68,200-75,800 measured)
   [INSTRUCTION_TAG.MarketSell]: 150_000,
   [INSTRUCTION_TAG.LiquidateSell]: 150_000,
 };
