@@ -180,8 +180,10 @@ describe("loans against compressed NFTs (#33)", () => {
     expect(await apiLoanType(loan.pubkey)).toBe("CompressedNft");
     const row = await loansRow(repaidLeaf.name);
     expect(await row.getByTestId("loan-standard").textContent()).toContain("Compressed NFT");
-    // Extend moves the leaf to a new loan (requests-extend-33 walks it); no instant sell of a compressed NFT yet
-    expect(await row.getByTestId("instant-sell").count()).toBe(0);
+    // Extend moves the leaf to a new loan (requests-extend-33 walks it); the row offers an instant sell as a Core
+    // asset's does (the API's compressed-sales test sells one into a bid)
+    expect(await row.getByTestId("instant-sell").count()).toBe(1);
+    expect(await row.getByTestId("no-sale-why").count()).toBe(0);
     await shot(borrower, "33-loans-cnft-1280");
   }, 120_000);
 

@@ -207,40 +207,62 @@ export async function createNftPoolThroughApi(
 ): Promise<void> {
   const owner = lender.publicKey.toBase58();
   const [bank] = await findBankPda(stack.programId as Address, owner as Address, USDC_MINT as Address);
-  const post = async <T>(path: string, body: unknown) =>
+  await sendThroughApi(stack, lender, "/nft/create-pool", {
+    bank,
+    owner,
+    amount: "2000000000",
+    mint: USDC_MINT,
+    seed: input.seed,
+    param: {
+      apr: 3650,
+      limits: NFT_POOL_LIMITS,
+      collections: input.collections.map((collection) => ({
+        collection,
+        collectionLtv: 5000,
+        exposure: 10000,
+      })),
+    },
+  });
+}
+
+/** The limits of createNftPoolThroughApi's pools: 1 to 7 days, 1 to 1,000 USD. */
+export const NFT_POOL_LIMITS = {
+  minDuration: 86_400,
+  maxDuration: 7 * 86_400,
+  maxAmountUsd: 1000,
+  minAmountUsd: 1,
+};
+
+/**
+ * Builds `path` with `body` through the API, signs every transaction with `signer`'s key and sends them (a bundle as
+ * one, otherwise in order): a step of a journey whose subject is someone else. Throws when the API refuses to build
+ * or send.
+ */
+export async function sendThroughApi(
+  stack: Pick<Stack, "apiUrl">,
+  signer: Keypair,
+  path: string,
+  body: unknown,
+): Promise<void> {
+  const post = async <T>(route: string, payload: unknown) =>
     (await (
-      await fetch(`${stack.apiUrl}${path}`, {
+      await fetch(`${stack.apiUrl}${route}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
+        body: JSON.stringify(payload),
       })
     ).json()) as T;
   const built = await post<{ transactions: string[]; lastValidBlockHeight: number; kind: string }>(
-    "/nft/create-pool",
-    {
-      bank,
-      owner,
-      amount: "2000000000",
-      mint: USDC_MINT,
-      seed: input.seed,
-      param: {
-        apr: 3650,
-        limits: { minDuration: 86_400, maxDuration: 7 * 86_400, maxAmountUsd: 1000, minAmountUsd: 1 },
-        collections: input.collections.map((collection) => ({
-          collection,
-          collectionLtv: 5000,
-          exposure: 10000,
-        })),
-      },
-    },
+    path,
+    body,
   );
-  if (!Array.isArray(built.transactions)) throw new Error(`create-pool refused: ${JSON.stringify(built)}`);
-  const signer = await createKeyPairSignerFromBytes(lender.secretKey);
+  if (!Array.isArray(built.transactions)) throw new Error(`${path} refused: ${JSON.stringify(built)}`);
+  const key = await createKeyPairSignerFromBytes(signer.secretKey);
   const signed = await Promise.all(
     built.transactions.map(async (b64) =>
       getBase64EncodedWireTransaction(
         await partiallySignTransaction(
-          [signer.keyPair],
+          [key.keyPair],
           getTransactionDecoder().decode(Buffer.from(b64, "base64")),
         ),
       ),
@@ -265,5 +287,5 @@ export async function createNftPoolThroughApi(
         }),
       );
   const failed = sent.find((r) => !r.result);
-  if (failed) throw new Error(`the pool was not created: ${JSON.stringify(failed)}`);
+  if (failed) throw new Error(`${path} was not sent: ${JSON.stringify(failed)}`);
 }

@@ -140,10 +140,10 @@ describe("loans against a programmable NFT and a Core asset (#32)", () => {
     const ongoing = borrower.getByTestId("ongoing-loans");
     const row = ongoing.locator("tbody tr", { hasText: pnft.name }).first();
     await row.waitFor({ timeout: 30_000 });
-    // the row names the standard and offers Repay and Extend, no instant sell (the program sells classic NFTs only)
+    // the row names the standard and offers Repay, Extend and Instant sell (the program sells a pNFT loan too)
     expect(await row.getByTestId("loan-standard").textContent()).toContain("Programmable NFT");
     expect(await row.getByRole("button", { name: "Extend" }).count()).toBe(1);
-    expect(await row.getByTestId("instant-sell").count()).toBe(0);
+    expect(await row.getByTestId("instant-sell").count()).toBe(1);
     await shot(borrower, "32-loans-pnft-360");
     await confirmed(borrower, () => row.getByRole("button", { name: "Repay" }).click());
     await borrower.setViewportSize({ width: 1280, height: 900 });

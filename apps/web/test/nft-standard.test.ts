@@ -4,16 +4,19 @@ import { describe, expect, it } from "vitest";
 import { describeCustody, getNoRequestNote, getNoSaleNote } from "../src/features/borrow/nft-standard.ts";
 
 describe("NFT standard sentences", () => {
-  it("a compressed NFT can be borrowed against: its custody in one sentence, no instant sell", () => {
+  it("a compressed NFT can be borrowed against: its custody in one sentence; its loan is sold instantly", () => {
     expect(describeCustody("CompressedNft")).toBe(
       "The loan holds it until you repay; if the loan defaults it goes to the lender.",
     );
-    expect(getNoSaleNote("CompressedNft")).toBe(
-      "A loan against a compressed NFT cannot be sold instantly yet.",
-    );
+    expect(getNoSaleNote("CompressedNft")).toBeNull();
     for (const s of ["Nft", "ProgrammableNft", "CoreNft", "CompressedNft"] as const)
       expect(describeCustody(s)).not.toBeNull();
     expect(getNoSaleNote("Nft")).toBeNull();
+  });
+
+  it("a Core asset's and a programmable NFT's loans are sold instantly like a classic NFT's", () => {
+    expect(getNoSaleNote("CoreNft")).toBeNull();
+    expect(getNoSaleNote("ProgrammableNft")).toBeNull();
   });
 
   it("every standard but a programmable NFT can be posted in a loan request", () => {

@@ -44,3 +44,15 @@ u64 custody_move_other(const Custody *from, const Custody *to, const SolAccountI
   u64 r = pnft_release_to_owner(from);
   return r ? r : pnft_lock(to);
 }
+
+u64 custody_sell_other(const Custody *c, const SwapCall *venue) {
+  if (c->nft_type == NFT_TYPE_CORE) return core_sell(c, venue);
+  if (c->nft_type == NFT_TYPE_CNFT && c->cnft) return cnft_sell(c, venue);
+  if (c->nft_type == NFT_TYPE_PNFT && c->pnft) return pnft_sell(c, venue);
+  return E_INVALID_COLLATERAL;
+}
+
+u64 custody_receive_other(const Custody *c, const SwapCall *venue, const SolPubkey *collection) {
+  if (c->nft_type == NFT_TYPE_CORE && c->core) return core_receive(c, venue, collection);
+  return E_INVALID_COLLATERAL; /* a pNFT or compressed NFT: not bought through a venue yet */
+}

@@ -5,8 +5,9 @@
  *   lock                  TakeLoan, PostRequest: the collateral goes into the holder's custody
  *   move                  Extend, Refinance, FillRequest: from one holder's custody to a new one's
  *   release to borrower   Repay, MarketSell, CancelRequest: what custody holds back to the borrower
- *   release to a receiver Liquidate, LiquidateSell: what custody holds to the pool owner (a buyer's venue takes
- *                         it inside MarketSell / LiquidateSell / TakeMortgage with the holder signing)
+ *   release to a receiver Liquidate, LiquidateSell: what custody holds to the pool owner
+ *   sell                  MarketSell, LiquidateSell: a venue takes it, the holder signing (then release the rest)
+ *   receive               TakeMortgage: a venue delivers it into the new holder's custody
  */
 #pragma once
 #include "lending.h"
@@ -62,7 +63,7 @@ typedef struct {
   const SolAccountInfo *holder; /* the loan or request PDA */
   const SolSignerSeeds *signer; /* the holder's seeds */
   const SolAccountInfo *escrow; /* classic: the escrow token account (authority = holder); pNFT: the borrower's
-                                   token account that holds it; Core: the asset */
+                                   token account that holds it; Core: the asset; compressed: the tree */
   union {                       /* the standard's own accounts (NULL for classic) */
     const PnftAccounts *pnft;   /* pNFT */
     const CoreAccounts *core;   /* Core */
@@ -82,6 +83,18 @@ typedef struct {
   SolSignerSeeds new_signer;
 } MovingCustody;
 
+/* A venue's instruction for a holder (a sale: MarketSell, LiquidateSell; a purchase: TakeMortgage; a swap: MarginSwap):
+ * the accounts from `first` on, in order, with the loan PDA signing (the escrow's authority, a Core asset's owner);
+ * the instruction data after the tag, as given (market_sell.c). */
+typedef struct {
+  const SolParameters *p;
+  u64 first;
+  const SolAccountInfo *program, *loan;
+  const Loan *l;
+  u64 skip; /* bytes between the tag and the venue's data (a leaf's sale: its hashes, CNFT_SALE_HASHES_LEN); 0 */
+} SwapCall;
+u64 invoke_loan_swap(const SwapCall *c);
+
 /* reads the pNFT block at `first` (PNFT_BLOCK_LEN accounts) into `out` (custody_pnft.c) */
 u64 pnft_block(const SolParameters *p, u64 first, PnftAccounts *out);
 
@@ -98,13 +111,23 @@ u64 pnft_lock(const Custody *c);
 u64 pnft_release_to_owner(const Custody *c);
 /* Unlock and Transfer v1 by the holder (the delegate) to `to` (the pool owner's associated token account) */
 u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to);
+/* a sale: Unlock and Transfer v1 by the holder (the delegate) into its own associated token account (`via_token`),
+ * then the venue sells it from there, the holder signing as its owner; afterwards that account must not hold it */
+u64 pnft_sell(const Custody *c, const SwapCall *venue);
 
 /* ---- custody_core.c ---- */
 /* TakeLoan: the Core program, the asset (Core's, the owner's, naming `a->collection`), the collection (Core's) and
  * the plugins of both (none that lets another move, burn or freeze it; not frozen); *collection the collection */
 u64 core_collateral(const CoreAccounts *a, SolPubkey *collection);
+/* TakeMortgage, before its purchase: core_collateral's checks but the owner's (the asset is a listing's) */
+u64 core_collection(const CoreAccounts *a, SolPubkey *collection);
 /* the owner transfers the asset to the holder (Core TransferV1) */
 u64 core_lock(const Custody *c);
+/* a sale: the venue takes the asset, the holder signing as its owner; afterwards the holder must not own it */
+u64 core_sell(const Custody *c, const SwapCall *venue);
+/* a purchase: the venue delivers the asset; afterwards the holder must own it, naming `collection`, with
+ * core_collateral's checks of the asset and the collection */
+u64 core_receive(const Custody *c, const SwapCall *venue, const SolPubkey *collection);
 /* the holder transfers the asset to `new_owner` (Core TransferV1, the holder signing) */
 u64 core_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
 
@@ -135,11 +158,23 @@ u64 cnft_begin(const SolParameters *p, CnftAccounts *a, CnftBeginning *b);
 u64 cnft_lock(const Custody *c);
 /* the holder transfers the leaf to `new_owner`, signing with its seeds */
 u64 cnft_transfer_out(const Custody *c, const SolAccountInfo *new_owner);
+/* MarketSell and LiquidateSell of a leaf: the data after the tag starts with the leaf's data hash and creator hash
+ * (then the venue's data, at least its tag); `a` gets the tree (`tree`, their account 7) and the two hashes */
+#define CNFT_SALE_HASHES_LEN 64
+u64 cnft_sale_leaf(const SolParameters *p, const SolAccountInfo *tree, CnftAccounts *a);
+/* a sale: the venue (its instruction with the holder signing as the leaf's owner) must replace the leaf. Read from the
+ * tree after the call, not from the venue: the tree's sequence number grew and its latest change (the changelog entry
+ * at the active index) is at the leaf's index (Loan.leaf_nonce) with a leaf node other than the one the holder owns and
+ * delegates (Bubblegum's LeafSchema V1 hash of the asset id Loan.collateral_mint, the nonce and the hashes given);
+ * SaleShort otherwise. LAYOUT.md "Sales of a compressed NFT". */
+u64 cnft_sell(const Custody *c, const SwapCall *venue);
 
 /* ---- custody.c: the other standards ---- */
 u64 custody_lock_other(const Custody *c, const SolAccountInfo *owner, const SolAccountInfo *from, u64 amount);
 u64 custody_release_other(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to, bool to_borrower);
 u64 custody_move_other(const Custody *from, const Custody *to, const SolAccountInfo *rent_to);
+u64 custody_sell_other(const Custody *c, const SwapCall *venue);
+u64 custody_receive_other(const Custody *c, const SwapCall *venue, const SolPubkey *collection);
 
 /* ---- the interface ----
  * Inline, the classic escrow's lock in the caller's frame (the Custody is copied only on the other standards'
@@ -178,4 +213,41 @@ CUSTODY_INLINE u64 custody_move(const Custody *from, const Custody *to, const So
     return custody_move_other(from, &other, rent_to);
   }
   return classic_release(from, to->escrow, rent_to);
+}
+
+/* The holder sells what custody holds through the venue (`venue`, the holder signing; MarketSell, LiquidateSell).
+ * Nothing the venue says is trusted: `*sold` is what left custody (classic: the escrow's tokens; an NFT standard: 1,
+ * the holder no longer owning it); SaleShort when nothing left. The caller measures the proceeds. */
+CUSTODY_INLINE u64 custody_sell(const Custody *c, const SwapCall *venue, u64 *sold) {
+  if (c->nft_type != NFT_TYPE_CLASSIC) {
+    Custody other = *c;
+    *sold = 1;
+    return custody_sell_other(&other, venue);
+  }
+  u64 before = rd64(c->escrow->data + 64);
+  u64 r = invoke_loan_swap(venue);
+  if (r) return r;
+  u64 after = rd64(c->escrow->data + 64);
+  if (after >= before) return E_SALE_SHORT;
+  *sold = before - after;
+  return SUCCESS;
+}
+
+/* What a sale left in custody goes to `to`, the escrow's rent to `rent_to`: classic, the escrow swept (tokens a swap
+ * did not take) and closed; the other standards hold nothing after custody_sell (the NFT is the buyer's). */
+CUSTODY_INLINE u64 custody_release_rest(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to) {
+  return c->nft_type == NFT_TYPE_CLASSIC ? classic_release(c, to, rent_to) : SUCCESS;
+}
+
+/* The venue delivers one NFT into the holder's custody (`venue`, TakeMortgage's purchase): classic, the escrow gains
+ * exactly 1; a Core asset, the holder owns it afterwards and it names `collection` (SaleShort when not delivered). */
+CUSTODY_INLINE u64 custody_receive(const Custody *c, const SwapCall *venue, const SolPubkey *collection) {
+  if (c->nft_type != NFT_TYPE_CLASSIC) {
+    Custody other = *c;
+    return custody_receive_other(&other, venue, collection);
+  }
+  u64 before = rd64(c->escrow->data + 64);
+  u64 r = invoke_loan_swap(venue);
+  if (r) return r;
+  return rd64(c->escrow->data + 64) == before + 1 ? SUCCESS : E_SALE_SHORT;
 }

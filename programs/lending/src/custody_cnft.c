@@ -3,7 +3,8 @@
  * (signing with its seeds) transfers it back to the borrower; Liquidate: to the pool owner. The checks, the
  * MetadataArgs reader and hashes and the Transfer CPI are the shared programs/toolchain/c/bubblegum.h: Bubblegum
  * verifies the leaf it is asked to replace against the tree's root, so hashes the leaf does not commit to fail the
- * transfer (LAYOUT.md "Custody", "Compressed NFTs"). */
+ * transfer (LAYOUT.md "Custody", "Compressed NFTs"). A sale (MarketSell, LiquidateSell): the venue transfers the leaf,
+ * the loan PDA signing; the program reads the tree's changelog after it (LAYOUT.md "Sales of a compressed NFT"). */
 #include "custody.h"
 
 u64 cnft_check_accounts(const CnftAccounts *a) {
@@ -77,4 +78,59 @@ u64 cnft_lock(const Custody *c) {
 
 u64 cnft_transfer_out(const Custody *c, const SolAccountInfo *new_owner) {
   return cnft_transfer(c, c->holder, new_owner, c->signer);
+}
+
+u64 cnft_sale_leaf(const SolParameters *p, const SolAccountInfo *tree, CnftAccounts *a) {
+  if (p->data_len < 1 + CNFT_SALE_HASHES_LEN + 1) return E_INVALID_INSTRUCTION;
+  a->tree = tree;
+  a->data_hash = p->data + 1;
+  a->creator_hash = p->data + 1 + 32;
+  return SUCCESS;
+}
+
+/* SPL Account Compression's ConcurrentMerkleTree account: a 56-byte header (account type 1 at 0, max buffer size u32
+ * at 2, max depth u32 at 6), then the sequence number u64 (56), the active index u64 (64), the buffer size u64 (72)
+ * and the changelog buffer (80: max buffer size entries of root (32), path (32 x depth; path[0] the leaf node),
+ * index u32, padding u32), the rightmost proof and the canopy after it. */
+#define TREE_SEQ_AT 56
+#define TREE_ACTIVE_AT 64
+#define TREE_CHANGELOG_AT 80
+#define TREE_MAX_DEPTH 30
+
+/* the tree's sequence number and its latest changelog entry (NULL when the account does not hold a tree) */
+static const u8 *tree_latest_change(const SolAccountInfo *tree, u64 *seq, u64 *depth) {
+  const u8 *d = tree->data;
+  if (tree->data_len < TREE_CHANGELOG_AT || d[0] != 1) return NULL;
+  u64 buffer = rd32(d + 2), active = rd64(d + TREE_ACTIVE_AT);
+  *depth = rd32(d + 6);
+  u64 entry = 40 + 32 * *depth;
+  if (*depth == 0 || *depth > TREE_MAX_DEPTH || buffer == 0 || active >= buffer ||
+      tree->data_len < TREE_CHANGELOG_AT + buffer * entry)
+    return NULL;
+  *seq = rd64(d + TREE_SEQ_AT);
+  return d + TREE_CHANGELOG_AT + active * entry;
+}
+
+u64 cnft_sell(const Custody *c, const SwapCall *venue) {
+  const CnftAccounts *a = c->cnft;
+  const Loan *l = venue->l;
+  const SolAccountInfo *tree = a->tree;
+  if (!pubkey_eq(tree->key, c->escrow->key) || !pubkey_eq(tree->key, &l->escrow)) return E_ACCOUNT_MISMATCH;
+  if (!pubkey_eq(tree->owner, &COMPRESSION_PROGRAM_ID)) return E_INVALID_OWNER;
+  /* the leaf the holder owns and delegates: keccak(1, asset id, owner, delegate, nonce u64 LE, data hash, creator
+   * hash) */
+  static const u8 VERSION = 1;
+  u64 nonce = l->leaf_nonce, seq_before, seq_after, depth;
+  SolBytes parts[7] = {{&VERSION, 1},   {l->collateral_mint.x, 32}, {c->holder->key->x, 32}, {c->holder->key->x, 32},
+                       {(const u8 *)&nonce, 8}, {a->data_hash, 32},        {a->creator_hash, 32}};
+  SolPubkey held;
+  if (sol_keccak256(parts, 7, held.x)) return E_MATH_OVERFLOW;
+  if (!tree_latest_change(tree, &seq_before, &depth)) return E_INVALID_OWNER;
+  u64 r = invoke_loan_swap(venue);
+  if (r) return r;
+  const u8 *change = tree_latest_change(tree, &seq_after, &depth);
+  if (!change || seq_after <= seq_before) return E_SALE_SHORT; /* the tree did not change */
+  /* the latest change is the leaf's (its index) and the leaf there now is not the holder's */
+  if (rd32(change + 32 + 32 * depth) != nonce) return E_SALE_SHORT;
+  return pubkey_eq((const SolPubkey *)(change + 32), &held) ? E_SALE_SHORT : SUCCESS;
 }

@@ -242,3 +242,22 @@ u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to) {
   /* what the chain holds now: the destination is the pool owner's token account of this mint, holding it */
   return tm_error(tm_holds_pnft(&tp, to, a->dest_owner->key));
 }
+
+u64 pnft_sell(const Custody *c, const SwapCall *venue) {
+  const PnftAccounts *a = c->pnft;
+  if (!a->via_token || !a->via_record || !a->ata_program) return E_ACCOUNT_MISMATCH;
+  if (!pubkey_eq(a->ata_program->key, &TM_ATA_PROGRAM_ID)) return E_INVALID_PROGRAM_ACCOUNT;
+  u64 r = pnft_check(c);
+  if (r) return r;
+  TmPnft tp;
+  tm_pnft_of(c, &tp);
+  if ((r = tm_error(tm_ata_and_record(&tp, c->holder->key, a->via_token, a->via_record))) || (r = pnft_unlock(c)))
+    return r;
+  /* the delegate moves it to the holder's own account (as Liquidate's first hop), which the venue sells from, the
+   * holder signing as its owner */
+  TmTransfer in = {c->escrow, a->owner, a->token_record, a->via_token, c->holder, a->via_record, c->holder,
+                   a->payer, c->signer};
+  if ((r = tm_transfer_v1(&tp, &in)) || (r = invoke_loan_swap(venue))) return r;
+  /* the chain, not the venue: the holder's account no longer holds it */
+  return tm_holds_pnft(&tp, a->via_token, c->holder->key) == TM_PNFT_OK ? E_SALE_SHORT : SUCCESS;
+}

@@ -9,8 +9,9 @@
 /* accounts: 0 liquidator (s, w; anyone; receives the escrow rent), 1 config, 2 venues, 3 pool (w), 4 bank (w),
  * 5 vault (w; the swap's output), 6 loan (w), 7 escrow (w), 8 pool owner's collateral token account (w; what
  * the sale leaves), 9 token program, 10 swap program or NFT market (a pinned one), 11.. the venue instruction's
- * accounts.
- * data: tag, then the swap instruction's data. The sale must bring the vault at least principal + the interest
+ * accounts. A Core loan: 7 and 8 the asset (the market's SellCoreToBid, the loan PDA its seller, the vault the
+ * proceeds account); a compressed NFT's loan: 7 and 8 the tree (the market's SellCnftToBid, likewise).
+ * data: tag, (a compressed NFT's loan: the leaf's data hash and creator hash,) then the swap instruction's data. The sale must bring the vault at least principal + the interest
  * owed now, so the lenders are paid in full; otherwise nothing happens and the loan can be liquidated the
  * classic way (Liquidate). */
 u64 ix_liquidate_sell(const SolParameters *p) {
@@ -29,22 +30,36 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   Bank *bk = (Bank *)bank->data;
   Loan *l = (Loan *)loan->data;
   if (!(pl->flags & FLAG_AUTO_SELL)) return E_AUTO_SELL_DISABLED;
-  if (l->nft_type != NFT_TYPE_CLASSIC) return E_INVALID_COLLATERAL; /* a pNFT or Core asset: not sold here yet */
   if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
   if ((r = check_token_account(vault, &bk->mint, NULL))) return r;
   if ((r = check_token_program(token))) return r;
-  if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
+  if (l->nft_type == NFT_TYPE_CLASSIC) {
+    if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
+  } else if ((r = check_sale_custody(l, escrow, dest))) {
+    return r;
+  }
   SolClock clock;
   if ((r = clock_now(&clock))) return r;
   i64 deadline = l->expired_at + (i64)grace_seconds(l->duration);
   if (clock.unix_timestamp <= deadline) return E_NOT_LIQUIDATABLE;
 
-  u64 escrow_before = rd64(escrow->data + 64), vault_before = rd64(vault->data + 64);
-  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l};
-  if ((r = invoke_loan_swap(&call))) return r;
-  u64 escrow_after = rd64(escrow->data + 64), vault_after = rd64(vault->data + 64);
-  if (escrow_after >= escrow_before || vault_after <= vault_before) return E_SALE_SHORT;
-  u64 sold = escrow_before - escrow_after, proceeds = vault_after - vault_before;
+  u64 vault_before = rd64(vault->data + 64), sold;
+  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l, 0};
+  SolSignerSeed seeds[5];
+  loan_signer_seeds(l, seeds);
+  SolSignerSeeds signer = {seeds, 5};
+  Custody held = {l->nft_type, token, loan, &signer, escrow, {NULL}};
+  CnftAccounts leaf;
+  if (l->nft_type == NFT_TYPE_CNFT) {
+    if ((r = cnft_sale_leaf(p, escrow, &leaf))) return r;
+    held.cnft = &leaf;
+    call.skip = CNFT_SALE_HASHES_LEN;
+  }
+  /* what the venue took from custody and what reached the vault: nothing else counts */
+  if ((r = custody_sell(&held, &call, &sold))) return r;
+  u64 vault_after = rd64(vault->data + 64);
+  if (vault_after <= vault_before) return E_SALE_SHORT;
+  u64 proceeds = vault_after - vault_before;
   u64 owed, due, total, available;
   if (!owed_interest(l, clock.unix_timestamp, &owed) || !add_ok(l->principal, owed, &due)) return E_MATH_OVERFLOW;
   if (proceeds < due) return E_SALE_SHORT;
@@ -52,12 +67,8 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   if (!add_ok(bk->total, proceeds - l->principal, &total) || !add_ok(bk->available, proceeds, &available))
     return E_MATH_OVERFLOW;
 
-  SolSignerSeed seeds[5];
-  loan_signer_seeds(l, seeds);
-  SolSignerSeeds signer = {seeds, 5};
   /* what the sale left in custody goes to the pool owner */
-  Custody held = {l->nft_type, token, loan, &signer, escrow};
-  if ((r = custody_release_to_receiver(&held, dest, liquidator))) return r;
+  if ((r = custody_release_rest(&held, dest, liquidator))) return r;
 
   bk->total = total;
   bk->available = available;

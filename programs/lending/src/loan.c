@@ -1,5 +1,6 @@
 /* TakeLoan (8) and the shared new-loan checks used by Extend. */
 #include "loan.h"
+#include "mpl_core.h"
 
 static const u8 LOAN_SEED[] = "loan";
 static const u8 ESCROW_SEED[] = "escrow";
@@ -23,11 +24,13 @@ void new_loan_accounts(NewLoan *c, const SolParameters *p, bool trailing_data, b
   c->sys = &ka[12];
 }
 
-/* TakeLoan's custody bytes naming a standard: 121 NFT_TYPE_PNFT (122, 123 its PDA bumps) or NFT_TYPE_CORE (122, 123
- * zero); out of line, off a classic loan's path */
+/* TakeLoan's custody bytes naming a standard: 121 NFT_TYPE_PNFT (122, 123 its PDA bumps), NFT_TYPE_CNFT or
+ * NFT_TYPE_CORE (122, 123 zero); TakeMortgage's: NFT_TYPE_CORE only (122, 123 zero), for an account of the Core
+ * program (so a classic mortgage's mint is never taken for another standard); out of line, off a classic loan's path */
 __attribute__((noinline)) static bool custody_bytes_valid(const NewLoan *c, const u8 *d) {
-  return c->custody_data && (d[121] == NFT_TYPE_PNFT || d[121] == NFT_TYPE_CNFT ||
-                             (d[121] == NFT_TYPE_CORE && (d[122] | d[123]) == 0));
+  bool core = d[121] == NFT_TYPE_CORE && (d[122] | d[123]) == 0;
+  if (c->mortgage) return core && pubkey_eq(c->mint->owner, &MPL_CORE_PROGRAM_ID);
+  return c->custody_data && (d[121] == NFT_TYPE_PNFT || d[121] == NFT_TYPE_CNFT || core);
 }
 
 u64 new_loan_parse(NewLoan *c) {
@@ -211,9 +214,9 @@ u64 new_loan_create(NewLoan *c) {
   SolSignerSeeds loan_signer = {loan_seeds, 5};
   CreateAccountArgs ca = {c->payer, c->loan, c->sys, p->program_id, sizeof(Loan), &loan_signer};
   if ((r = create_pda_account(&ca))) return r;
-  /* no escrow: a pNFT stays in the borrower's account, a Core asset is the loan PDA's; a moving loan's custody
-   * accounts are read here, off a classic loan's path */
-  if (c->nft_type != NFT_TYPE_CLASSIC) return c->custody_data ? SUCCESS : moving_custody_accounts(c);
+  /* no escrow: a pNFT stays in the borrower's account, a Core asset is the loan PDA's (TakeMortgage: once bought); a
+   * moving loan's custody accounts are read here, off a classic loan's path */
+  if (c->nft_type != NFT_TYPE_CLASSIC) return c->custody_data || c->mortgage ? SUCCESS : moving_custody_accounts(c);
   SolSignerSeeds escrow_signer = {escrow_seeds, 3};
   TokenAccountArgs ta = {c->payer, c->escrow, c->mint, c->sys, c->token, c->loan->key, &escrow_signer};
   return create_token_account(&ta);

@@ -16,7 +16,8 @@ typedef struct {
   const SolAccountInfo *payer;   /* pays the rent of the loan and its escrow (the borrower, FillRequest: the lender) */
   const SolPubkey *borrower_key; /* the loan's borrower (a loan PDA seed) */
   const u8 *nonce_bytes;         /* the loan PDA's nonce seed (8 bytes of instruction data) */
-  bool custody_data;             /* TakeLoan: data bytes 121-123 may name a standard and its PDA bumps */
+  bool custody_data;             /* TakeLoan: data bytes 121-123 may name a standard and its PDA bumps (TakeMortgage:
+                                    byte 121 may name CoreNft, custody_bytes_valid) */
   u8 nft_type;                   /* NFT_TYPE_*: the collateral's standard (Extend, Refinance: the old loan's) */
   u8 kind;                       /* LOAN_CLASSIC, LOAN_MARGIN_SWAP, LOAN_REQUEST, LOAN_MORTGAGE */
   u32 apr_bps;                   /* the loan's rate: the pool's loan curve, FillRequest: the lender's */
@@ -87,23 +88,20 @@ typedef struct {
  * the bank's fees_owed until CollectFees); what the escrow still holds goes to `collateral` and the escrow closes to the borrower; bank, pool
  * and loan (repaid_at, repaid_amount, fee_paid) are updated. The caller sets the loan's status. */
 u64 settle_loan(const Settlement *s);
+/* MarketSell, after custody_sell: settle_loan, but only what the sale left in custody goes back (custody_release_rest) */
+u64 settle_sold_loan(const Settlement *s);
 /* Paying off a loan records its protocol fee on the bank that received it: fees_owed += fee. */
 u64 accrue_fee(Bank *bank, u64 fee);
 
 /* Most accounts a venue swap may take (after the instruction's own accounts). */
-#define MAX_SWAP_ACCOUNTS 19
+#define MAX_SWAP_ACCOUNTS 22 /* the NFT market's SellPnftToBid */
+/* MarketSell and LiquidateSell of a loan whose collateral is not in a classic escrow: its standard is one sold
+ * through a venue (Core: InvalidCollateral otherwise) and `other` (their account 8) is the asset (AccountMismatch) */
+u64 check_sale_custody(const Loan *l, const SolAccountInfo *asset, const SolAccountInfo *other);
 /* the Venues account and that `swap` is its pinned, executable swap program (InvalidVenue) */
 u64 check_swap_venue(const SolAccountInfo *venues, const SolAccountInfo *swap, const SolPubkey *program_id);
 /* the Venues account and that `market` is its pinned, executable NFT market program (InvalidVenue) */
 u64 check_market_venue(const SolAccountInfo *venues, const SolAccountInfo *market, const SolPubkey *program_id);
 /* MarketSell and LiquidateSell: `venue` is the pinned swap program or the pinned NFT market (InvalidVenue) */
 u64 check_sale_venue(const SolAccountInfo *venues, const SolAccountInfo *venue, const SolPubkey *program_id);
-/* A venue swap for a loan: the accounts from `first` on, in order, with the loan PDA signing (the escrow's
- * authority); the instruction data after the tag, as given. */
-typedef struct {
-  const SolParameters *p;
-  u64 first;
-  const SolAccountInfo *program, *loan;
-  const Loan *l;
-} SwapCall;
-u64 invoke_loan_swap(const SwapCall *c);
+/* A venue swap for a loan: SwapCall and invoke_loan_swap (custody.h). */

@@ -8,20 +8,81 @@
 #define MAX_MARKET_DATA 512
 static const u8 BANK_SEED[] = "bank";
 
+/* The loan and the purchase, once the collateral's collection is read (c->collection): the pool's limits (no
+ * whitelist account: a private pool's mortgage is refused), the loan PDA, the principal to the borrower; then the
+ * market's purchase (accounts from 15, the borrower paying from account 9) must deliver the NFT into the new loan's
+ * custody (custody_receive, read from the chain), and what left the borrower's account is the price, of which the
+ * pool lends at most its LTV. One body, inline in the classic path (`standard` a constant) and in Core's. */
+__attribute__((always_inline)) static inline u64 lend_and_buy(NewLoan *c, u8 standard, const CoreAccounts *core) {
+  const SolParameters *p = c->p;
+  const SolAccountInfo *currency = &p->ka[9], *venues = &p->ka[10], *market = &p->ka[14];
+  c->whitelist_index = p->ka_num;
+  u64 r = new_loan_limits(c);
+  if (r) return r;
+  if ((r = check_wallet_currency_account(currency, &c->bk->mint, c->borrower->key, c->vault))) return r;
+  if ((r = check_market_venue(venues, market, p->program_id))) return r;
+  if ((r = new_loan_create(c))) return r;
+
+  SolSignerSeed bank_seeds[4] = {
+    {BANK_SEED, sizeof(BANK_SEED) - 1}, {c->bk->owner.x, 32}, {c->bk->mint.x, 32}, {&c->bk->bump, 1}};
+  SolSignerSeeds bank_signer = {bank_seeds, 4};
+  TransferArgs out = {c->token, c->vault, currency, c->bank, c->principal, &bank_signer};
+  if ((r = token_transfer(&out))) return r;
+  c->bk->available -= c->principal;
+  new_loan_record(c, false);
+  Loan *l = (Loan *)c->loan->data;
+  u64 currency_before = rd64(currency->data + 64);
+  SolParameters shifted = *p;
+  shifted.data = p->data + LOAN_DATA_LEN - 1;
+  shifted.data_len = p->data_len - LOAN_DATA_LEN + 1;
+  SwapCall call = {&shifted, MARKET_FIRST_ACCOUNT, market, c->loan, l};
+  Custody held = {standard, c->token, c->loan, NULL, c->escrow, {.core = core}};
+  /* the NFT must be in the new loan's custody (a Core asset: owned by the loan PDA, in the collection read before) */
+  if ((r = custody_receive(&held, &call, &c->collection))) return r;
+  u64 currency_after = rd64(currency->data + 64);
+  /* what left the buyer's account (principal included) is the price paid */
+  u64 paid = currency_before > currency_after ? currency_before - currency_after : 0;
+  /* the pool lends at most its LTV of the price: the down payment covers the rest */
+  if (!mul_le(c->principal, BPS, paid, c->entry->ltv_bps)) return E_LTV_EXCEEDED;
+  u64 down_payment = paid - c->principal;
+  c->pl->total_mortgages++;
+  c->pl->last_mortgage_at = c->clock.unix_timestamp;
+  static const u8 EVENT[] = "mortgage";
+  SolBytes fields[3] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&paid, 8}, {(const u8 *)&down_payment, 8}};
+  sol_log_data(fields, 3);
+  return SUCCESS;
+}
+
+/* A Core asset's mortgage: accounts 7 and 8 the asset (w; the market's BuyCore delivers it to the loan PDA, account
+ * 6), 13 the Core collection it names (instead of the metadata); data byte 121 = 2 (bytes 2, 3, 122, 123 zero). The
+ * collection is read from the asset and collection accounts with TakeLoan's checks (core_collateral) but the owner's
+ * (the listing's PDA until the purchase), and again after it with the owner the loan PDA. Out of line: a classic
+ * mortgage pays nothing for it. */
+__attribute__((noinline)) static u64 take_mortgage_core(NewLoan *c) {
+  const SolParameters *p = c->p;
+  const SolAccountInfo *asset = c->mint;
+  if ((p->data[2] | p->data[3]) != 0) return E_INVALID_INSTRUCTION; /* no escrow, no metadata */
+  if (c->collateral_amount != 1) return E_INVALID_COLLATERAL;
+  if (!pubkey_eq(p->ka[7].key, asset->key)) return E_ACCOUNT_MISMATCH;
+  if (!asset->is_writable) return E_NOT_WRITABLE;
+  CoreAccounts core = {asset, &p->ka[13], NULL, c->borrower, c->borrower}; /* the market invokes Core, not this */
+  u64 r = core_collection(&core, &c->collection);
+  return r ? r : lend_and_buy(c, NFT_TYPE_CORE, &core);
+}
+
 /* accounts: 0 borrower (s, w), 1 oracle (s), 2 config, 3 pool (w; an nft-pool with the mortgage flag, not
  * private), 4 bank (w), 5 vault (w), 6 loan (w; new PDA), 7 escrow (w; new PDA, token account of the NFT),
  * 8 NFT mint, 9 borrower currency token account (w; holds the down payment, receives the principal, pays the
  * listing), 10 venues, 11 token program, 12 system program, 13 the NFT's Metaplex metadata, 14 NFT market (the
  * pinned one), 15.. the market's Buy accounts (buyer: account 0; payment from account 9; NFT to account 7).
  * data: the TakeLoan terms (124 bytes, tag 23; byte 3 = metadata bump; expectedAprBps = the pool's
- * mortgageAprBps; collateralAmount 1), then the market instruction's data (at most 512 bytes). */
+ * mortgageAprBps; collateralAmount 1), then the market instruction's data (at most 512 bytes). A Core asset: see
+ * take_mortgage_core (the market's BuyCore, its new owner the loan PDA). */
 u64 ix_take_mortgage(const SolParameters *p) {
   if (p->ka_num <= MARKET_FIRST_ACCOUNT) return E_NOT_ENOUGH_ACCOUNTS;
   if (p->data_len <= LOAN_DATA_LEN || p->data_len > LOAN_DATA_LEN + MAX_MARKET_DATA) return E_INVALID_INSTRUCTION;
-  const SolAccountInfo *ka = p->ka;
   NewLoan c;
   new_loan_accounts(&c, p, true, true);
-  const SolAccountInfo *currency = &ka[9], *venues = &ka[10], *metadata = &ka[13], *market = &ka[14];
   u64 r = new_loan_parse(&c);
   if (r) return r;
   if (c.pull_index != 0) return E_INVALID_INSTRUCTION;
@@ -29,40 +90,10 @@ u64 ix_take_mortgage(const SolParameters *p) {
   if (!(c.pl->flags & FLAG_MORTGAGE)) return E_MORTGAGE_DISABLED;
   u8 decimals;
   u64 supply;
-  if ((r = check_mint(c.mint, &decimals, &supply))) return r;
+  if ((r = check_mint(c.mint, &decimals, &supply))) /* no mint: a Core asset, or the error */
+    return c.nft_type == NFT_TYPE_CORE ? take_mortgage_core(&c) : r;
+  /* a mint: classic (new_loan_parse takes byte 121 for a Core asset only, an account of the Core program) */
   if (decimals != 0 || supply != 1 || c.collateral_amount != 1) return E_INVALID_COLLATERAL;
-  if ((r = read_verified_collection(metadata, c.mint->key, p->data[3], &c.collection))) return r;
-  c.whitelist_index = p->ka_num; /* mortgages from private pools are refused (no whitelist account) */
-  if ((r = new_loan_limits(&c))) return r;
-  if ((r = check_wallet_currency_account(currency, &c.bk->mint, c.borrower->key, c.vault))) return r;
-  if ((r = check_market_venue(venues, market, p->program_id))) return r;
-  if ((r = new_loan_create(&c))) return r;
-
-  SolSignerSeed bank_seeds[4] = {
-    {BANK_SEED, sizeof(BANK_SEED) - 1}, {c.bk->owner.x, 32}, {c.bk->mint.x, 32}, {&c.bk->bump, 1}};
-  SolSignerSeeds bank_signer = {bank_seeds, 4};
-  TransferArgs out = {c.token, c.vault, currency, c.bank, c.principal, &bank_signer};
-  if ((r = token_transfer(&out))) return r;
-  c.bk->available -= c.principal;
-  new_loan_record(&c, false);
-  Loan *l = (Loan *)c.loan->data;
-  u64 escrow_before = rd64(c.escrow->data + 64), currency_before = rd64(currency->data + 64);
-  SolParameters shifted = *p;
-  shifted.data = p->data + LOAN_DATA_LEN - 1;
-  shifted.data_len = p->data_len - LOAN_DATA_LEN + 1;
-  SwapCall call = {&shifted, MARKET_FIRST_ACCOUNT, market, c.loan, l};
-  if ((r = invoke_loan_swap(&call))) return r;
-  u64 escrow_after = rd64(c.escrow->data + 64), currency_after = rd64(currency->data + 64);
-  /* the NFT must be in the escrow; what left the buyer's account (principal included) is the price paid */
-  if (escrow_after != escrow_before + 1) return E_SALE_SHORT;
-  u64 paid = currency_before > currency_after ? currency_before - currency_after : 0;
-  /* the pool lends at most its LTV of the price: the down payment covers the rest */
-  if (!mul_le(c.principal, BPS, paid, c.entry->ltv_bps)) return E_LTV_EXCEEDED;
-  u64 down_payment = paid - c.principal;
-  c.pl->total_mortgages++;
-  c.pl->last_mortgage_at = c.clock.unix_timestamp;
-  static const u8 EVENT[] = "mortgage";
-  SolBytes fields[3] = {{EVENT, sizeof(EVENT) - 1}, {(const u8 *)&paid, 8}, {(const u8 *)&down_payment, 8}};
-  sol_log_data(fields, 3);
-  return SUCCESS;
+  if ((r = read_verified_collection(&p->ka[13], c.mint->key, p->data[3], &c.collection))) return r;
+  return lend_and_buy(&c, NFT_TYPE_CLASSIC, NULL);
 }

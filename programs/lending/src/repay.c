@@ -20,7 +20,8 @@ u64 accrue_fee(Bank *bank, u64 fee) {
   return add_ok(bank->fees_owed, fee, &bank->fees_owed) ? SUCCESS : E_MATH_OVERFLOW;
 }
 
-u64 settle_loan(const Settlement *s) {
+/* settle_loan and settle_sold_loan: one body, `sold` a constant in each */
+__attribute__((always_inline)) static inline u64 settle(const Settlement *s, bool sold) {
   const Config *cfg = s->cfg;
   Bank *bk = s->bk;
   Loan *l = s->l;
@@ -42,7 +43,9 @@ u64 settle_loan(const Settlement *s) {
   /* what custody holds now: all of the collateral on a repay (and anything paid into it), what a market sale
    * left of it */
   Custody held = {l->nft_type, s->token, s->loan, &signer, s->escrow, {s->pnft}};
-  if ((r = custody_release_to_borrower(&held, s->collateral, s->borrower))) return r;
+  if ((r = sold ? custody_release_rest(&held, s->collateral, s->borrower)
+                : custody_release_to_borrower(&held, s->collateral, s->borrower)))
+    return r;
 
   bk->total = total;
   bk->available = available;
@@ -54,6 +57,9 @@ u64 settle_loan(const Settlement *s) {
   l->fee_paid = fee;
   return SUCCESS;
 }
+
+u64 settle_loan(const Settlement *s) { return settle(s, false); }
+u64 settle_sold_loan(const Settlement *s) { return settle(s, true); }
 
 /* A loan's custody accounts for its standard (pNFT or Core; out of line: classic loans pay nothing for them). */
 typedef struct {

@@ -50,3 +50,29 @@ export const ALL_STANDARDS_PRICES: FixedPrices = {
     [DEMO_CORE_COLLECTION.collectionId]: 10_000_000_000n,
   },
 };
+
+/** The localnet's demo compressed collection (Cistern Shells; the faucet gives a wallet one leaf). */
+export const DEMO_COMPRESSED_COLLECTION = DEMO_WORLD.compressedCollections[0]!;
+
+/** Writes into `dir` the localnet catalogue with the compressed collection added and returns its path, for
+ * CATALOG_FILE. */
+export function writeCatalogWithShells(dir: string): string {
+  const shipped = JSON.parse(
+    readFileSync(new URL("../../src/catalog/catalogs/localnet.json", import.meta.url), "utf8"),
+  ) as { collections: { collectionId: string }[] };
+  const shells = DEMO_COMPRESSED_COLLECTION;
+  if (!shipped.collections.some((c) => c.collectionId === shells.collectionId))
+    shipped.collections.push({
+      collectionId: shells.collectionId,
+      symbol: shells.symbol,
+      name: shells.name,
+      image: shells.image,
+      standard: "Compressed",
+      magicEdenSlug: "",
+      tensorSlug: "",
+      supply: 0,
+    } as { collectionId: string });
+  const file = join(dir, "catalog-shells.json");
+  writeFileSync(file, JSON.stringify(shipped));
+  return file;
+}

@@ -2,10 +2,9 @@
 // localnet (the real Bubblegum, SPL Account Compression and Noop): quote and take-loan resolve the asset id through
 // the localnet's DAS, the builder takes a fresh proof at build time, the loan is visible as CompressedNft, extend moves
 // the leaf to the new loan, repay returns it, and the keeper's liquidation moves another one to the pool owner; ownership read with DAS getAsset.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_WORLD } from "@cistern/localnet";
 import { findBankPda, findPoolPda } from "@cistern/sdk";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";
 import { DEMO_PRICES } from "../helpers/fixed-valuation.ts";
+import { DEMO_COMPRESSED_COLLECTION, writeCatalogWithShells } from "../helpers/nft-standards-catalog.ts";
 import {
   advanceClock,
   buildSignSend,
@@ -27,30 +27,9 @@ import {
 } from "./support/tx-world.ts";
 
 const DAY = 86_400;
-const SHELLS = DEMO_WORLD.compressedCollections[0]!;
+const SHELLS = DEMO_COMPRESSED_COLLECTION;
 const quiet = { info: () => {}, warn: () => {} };
 const wireBytes = (b64: string) => Buffer.from(b64, "base64").length;
-
-/** The localnet catalogue with the compressed collection added, for CATALOG_FILE. */
-function writeCatalogWithShells(dir: string): string {
-  const shipped = JSON.parse(
-    readFileSync(new URL("../../src/catalog/catalogs/localnet.json", import.meta.url), "utf8"),
-  ) as { collections: { collectionId: string }[] };
-  if (!shipped.collections.some((c) => c.collectionId === SHELLS.collectionId))
-    shipped.collections.push({
-      collectionId: SHELLS.collectionId,
-      symbol: SHELLS.symbol,
-      name: SHELLS.name,
-      image: SHELLS.image,
-      standard: "Compressed",
-      magicEdenSlug: "",
-      tensorSlug: "",
-      supply: 0,
-    } as { collectionId: string });
-  const file = join(dir, "catalog-shells.json");
-  writeFileSync(file, JSON.stringify(shipped));
-  return file;
-}
 
 describe("loans against a compressed NFT through the API (real Bubblegum, DAS from the localnet's chain)", () => {
   let w: TxWorld;

@@ -3,7 +3,7 @@ import { useAppContext } from "../app-context.ts";
 import { type NftStandard, parseNftStandard } from "../features/borrow/nft-standard.ts";
 import { requestJson } from "../tx/http-client.ts";
 
-/** An NFT's name and image as its metadata says (GET /asset/asset). */
+/** An NFT's name, image and standard as the API reads them (GET /asset/asset). */
 export interface NftAsset {
   mint: string;
   name: string;

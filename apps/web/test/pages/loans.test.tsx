@@ -122,7 +122,7 @@ describe("loans page", () => {
     expect(screen.queryByTestId("refinance-hint")).toBeNull();
   });
 
-  it("says a loan's collateral is a programmable NFT or a Core asset (a classic NFT's row stays as it was)", async () => {
+  it("says a loan's collateral is a programmable NFT, a Core asset or a compressed NFT; each of their loans is sold instantly", async () => {
     const borrower = Keypair.generate();
     const me = borrower.publicKey.toBase58();
     const classic = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY });
@@ -133,32 +133,38 @@ describe("loans page", () => {
       loanType: "ProgrammableNft",
     });
     const core = apiLoan({ borrower: me, createdAt: NOW - DAY, duration: 7 * DAY, loanType: "CoreNft" });
+    const leaf = apiLoan({
+      borrower: me,
+      createdAt: NOW - DAY,
+      duration: 7 * DAY,
+      loanType: "CompressedNft",
+    });
     installApi((r) => {
       if (r.path === "/loan/user")
-        return { body: { loans: [classic, pnft, core], totalCount: 3, ongoingCount: 3 } };
+        return { body: { loans: [classic, pnft, core, leaf], totalCount: 4, ongoingCount: 4 } };
       return undefined;
     });
     renderPage(<LoansPage />, { wallet: makeWallet(borrower), nowSeconds: NOW });
     const table = await screen.findByTestId("ongoing-loans");
     const standard = (loan: { pubkey: string }) =>
       table.querySelector(`[data-loan="${loan.pubkey}"] [data-testid="loan-standard"]`)?.textContent?.trim();
-    expect([standard(classic), standard(pnft), standard(core)]).toEqual([
+    expect([standard(classic), standard(pnft), standard(core), standard(leaf)]).toEqual([
       undefined,
       "· Programmable NFT",
       "· Core asset",
+      "· Compressed NFT",
     ]);
-    // their rows offer Repay and Extend but no instant sell, and say why
+    // every row offers Repay, Extend and an instant sell (the program sells each of these standards)
     const row = (loan: { pubkey: string }) =>
       table.querySelector(`[data-loan="${loan.pubkey}"]`)! as HTMLElement;
-    expect(within(row(classic)).queryByTestId("instant-sell")).not.toBeNull();
-    for (const loan of [pnft, core]) {
+    for (const loan of [classic, pnft, core, leaf]) {
+      expect(within(row(loan)).getByTestId("instant-sell").textContent).toBe("Instant sell");
+      expect(within(row(loan)).queryByTestId("no-sale-why")).toBeNull();
+    }
+    for (const loan of [pnft, core, leaf]) {
       expect(within(row(loan)).getByRole("button", { name: "Extend" })).toBeDefined();
       expect(within(row(loan)).getByRole("button", { name: "Repay" })).toBeDefined();
-      expect(within(row(loan)).queryByTestId("instant-sell")).toBeNull();
     }
-    expect(within(row(pnft)).getByTestId("no-sale-why").textContent).toBe(
-      "A loan against a programmable NFT cannot be sold instantly yet.",
-    );
   });
 
   it("lists ongoing loans with countdowns, warns near expiry and repays two together", async () => {

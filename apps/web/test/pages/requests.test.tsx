@@ -187,4 +187,47 @@ describe("#36 Buy NFTs cards", () => {
     expect(other.textContent).not.toContain(unnamed.slice(0, 6));
     expect(card.textContent).not.toContain(named.slice(0, 6));
   });
+
+  it("say a listed Core asset is one under its collection and offer it a loan (a classic NFT's card names the collection alone)", async () => {
+    const koi = address();
+    const frog = address();
+    const collection = address();
+    const listing = (mint: string) => ({
+      listing: {
+        mint,
+        collection,
+        seller: address(),
+        currency: USDC_MINT,
+        price: "198000000",
+        standard: mint === koi ? "core" : "classic",
+      },
+      pools: [{ pool: address(), mortgageAprBps: 2000, ltvBps: 5000, maxDurationSeconds: 30 * 86_400 }],
+    });
+    installApi((r) => {
+      if (r.path === "/nft/mortgage-listings") return { body: [listing(koi), listing(frog)] };
+      if (r.path === "/collection/collections")
+        return { body: [{ collectionId: collection, metadata: { collectionName: "Koi" } }] };
+      if (r.path === "/asset/asset") {
+        const mint = r.query.get("mint");
+        return {
+          body: {
+            mint,
+            name: mint === koi ? "Koi #1" : "Frog #2",
+            image: "",
+            nftType: mint === koi ? "CoreNft" : "Nft",
+          },
+        };
+      }
+      return undefined;
+    });
+    renderPage(<BuyPage />, { wallet: makeWallet(Keypair.generate()) });
+    await waitFor(() => expect(screen.getAllByTestId("listing-collection")).toHaveLength(2));
+    const under = (name: string) =>
+      screen
+        .getAllByTestId("mortgage-listing")
+        .find((c) => c.textContent?.includes(name))!
+        .querySelector('[data-testid="listing-collection"]')!.textContent;
+    expect([under("Koi #1"), under("Frog #2")]).toEqual(["Koi · Core asset", "Koi"]);
+    expect(screen.getAllByTestId("mortgage-choose")).toHaveLength(2);
+  });
 });

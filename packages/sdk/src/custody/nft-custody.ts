@@ -318,6 +318,67 @@ export function getMoveCustody(
   };
 }
 
+function notSoldThroughVenue(c: NftCustody): never {
+  const what = c.standard === "ProgrammableNft" ? "a programmable NFT" : "a compressed NFT";
+  invalid(
+    `selling or buying ${what} through the NFT market with a loan is not available (the program refuses it)`,
+  );
+}
+
+/**
+ * What a standard changes in MarketSell and LiquidateSell (LAYOUT.md "Sales of a Core asset", "Instant sell of a pNFT
+ * loan", "Sales of a compressed NFT"): account 7 (null: the escrow PDA), account 8 (null: the collateral token account
+ * given) and the data between the tag and the venue's data. A Core asset: 7 and 8 the asset, the venue's instruction
+ * the NFT market's SellCoreToBid with the loan PDA as its seller. A pNFT (MarketSell only): 7 the borrower's token
+ * account that holds it, 8 its token record, and the venue's instruction the market's SellPnftToBid selling from the
+ * loan PDA's associated token account. A compressed NFT: 7 and 8 the tree, the leaf's data hash and creator hash after
+ * the tag (the program hashes the leaf the loan PDA holds from them), the venue's instruction the market's
+ * SellCnftToBid with the loan PDA as its seller.
+ */
+export function getSaleCustody(
+  c: NftCustody,
+  ending: "MarketSell" | "LiquidateSell" = "MarketSell",
+): { holder: Address | null; collateralAccount: Address | null; dataPrefix: Uint8Array } {
+  const none = new Uint8Array();
+  if (c.standard === "Nft") return { holder: null, collateralAccount: null, dataPrefix: none };
+  if (c.standard === "CoreNft") return { holder: c.asset, collateralAccount: c.asset, dataPrefix: none };
+  if (c.standard === "CompressedNft")
+    return {
+      holder: c.tree,
+      collateralAccount: c.tree,
+      dataPrefix: Uint8Array.from([...c.dataHash, ...c.creatorHash]),
+    };
+  if (c.standard === "ProgrammableNft" && ending === "MarketSell")
+    return { holder: c.tokenAccount, collateralAccount: c.tokenRecord, dataPrefix: none };
+  return notSoldThroughVenue(c);
+}
+
+/**
+ * What a standard changes in TakeMortgage (LAYOUT.md "Sales of a Core asset"): the account the purchase delivers the
+ * NFT to (account 7; null: the escrow PDA), whether account 8 (the asset) is written, account 13 (null: the metadata
+ * PDA) and data byte 121. A Core asset: 7 and 8 the asset, 13 the collection it names, byte 121 CoreNft; the
+ * market's BuyCore names the loan PDA as the new owner.
+ */
+export function getMortgageCustody(c: NftCustody): {
+  holder: Address | null;
+  mintWritable: boolean;
+  replacesMetadata: Address | null;
+  nftType: number;
+} {
+  if (c.standard === "Nft") return { holder: null, mintWritable: false, replacesMetadata: null, nftType: 0 };
+  if (c.standard === "CoreNft") {
+    if (c.collection === null)
+      invalid(`Core asset ${c.asset} belongs to no collection, so no pool lends against it`);
+    return {
+      holder: c.asset,
+      mintWritable: true,
+      replacesMetadata: c.collection,
+      nftType: NFT_TYPE_BYTE.CoreNft,
+    };
+  }
+  return notSoldThroughVenue(c);
+}
+
 /**
  * What a standard adds to a loan request (LAYOUT.md "Loan requests of a Core asset or a compressed NFT"); the request
  * PDA holds the NFT: a Core asset it owns, a compressed leaf it owns. A programmable NFT cannot be requested (its

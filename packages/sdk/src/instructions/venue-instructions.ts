@@ -1,6 +1,7 @@
 import { type Address, getAddressEncoder, type Instruction, type ReadonlyUint8Array } from "@solana/kit";
 import { addressBytes, addressFromBytes } from "../address-text.ts";
 import { INSTRUCTION_TAG, TOKEN_PROGRAM_ADDRESS } from "../constants.ts";
+import { getMortgageCustody, getSaleCustody, type NftCustody } from "../custody/nft-custody.ts";
 import { SYSTEM_PROGRAM_ADDRESS } from "../deploy/upgradeable-loader.ts";
 import { findMetadataPda } from "../metaplex/metadata.ts";
 import { findConfigPda, findEscrowPda, findVaultPda, findVenuesPda } from "../pda.ts";
@@ -83,7 +84,11 @@ export async function getSetVenuesInstruction(input: {
  * SellToBid for an NFT: the instant sell) whose input is the loan's escrow,
  * whose authority is the loan (the program signs for it) and whose output is the borrower's currency account;
  * its accounts and data are passed through. The program refuses unless the proceeds cover principal + owed
- * interest; what remains after repaying stays with the borrower, unsold collateral comes back.
+ * interest; what remains after repaying stays with the borrower, unsold collateral comes back. A Core asset's loan
+ * (`custody` as readNftCustody reads it): `swap` is the market's SellCoreToBid with the loan as the seller and the
+ * borrower's currency account as the proceeds account; accounts 7 and 8 are the asset. A compressed NFT's loan:
+ * `swap` is the market's SellCnftToBid (the loan the seller, signing by CPI; a fresh proof), accounts 7 and 8 the
+ * tree, and the leaf's data hash and creator hash go between the tag and the venue's data.
  */
 export async function getMarketSellInstruction(input: {
   programAddress: Address;
@@ -91,18 +96,20 @@ export async function getMarketSellInstruction(input: {
   pool: Address;
   bank: Address;
   loan: Address;
+  /** A Core or compressed NFT loan: ignored (account 8 is the asset, the tree). */
   borrowerCollateralTokenAccount: Address;
   borrowerCurrencyTokenAccount: Address;
   swap: Instruction;
+  /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
+  custody?: NftCustody;
 }): Promise<Instruction> {
   const [config] = await findConfigPda(input.programAddress);
   const [venues] = await findVenuesPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const [escrow] = await findEscrowPda(input.programAddress, input.loan);
+  const custody = getSaleCustody(input.custody ?? { standard: "Nft" });
+  const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   const swapData = input.swap.data ?? new Uint8Array();
-  const data = new Uint8Array(1 + swapData.length);
-  data[0] = INSTRUCTION_TAG.MarketSell;
-  data.set(swapData, 1);
+  const data = Uint8Array.from([INSTRUCTION_TAG.MarketSell, ...custody.dataPrefix, ...swapData]);
 
   return {
     programAddress: input.programAddress,
@@ -115,7 +122,7 @@ export async function getMarketSellInstruction(input: {
       writable(vault),
       writable(input.loan),
       writable(escrow),
-      writable(input.borrowerCollateralTokenAccount),
+      writable(custody.collateralAccount ?? input.borrowerCollateralTokenAccount),
       writable(input.borrowerCurrencyTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(input.swap.programAddress),
@@ -129,7 +136,9 @@ export async function getMarketSellInstruction(input: {
  * LiquidateSell (tag 14, anyone, auto-sell pools only): liquidates a loan past expiry + grace by selling its
  * collateral through the pinned swap venue into the bank's vault. `swap` sells from the loan's escrow (the loan
  * signs) into the vault; the program requires the vault to gain at least principal + owed interest, and sends
- * what the sale leaves of the collateral to the pool owner's account.
+ * what the sale leaves of the collateral to the pool owner's account. A Core asset's loan (`custody`): `swap` is the
+ * market's SellCoreToBid with the loan as the seller and the vault as the proceeds account; accounts 7 and 8 are the
+ * asset. A compressed NFT's loan: SellCnftToBid likewise, accounts 7 and 8 the tree, the leaf's hashes after the tag.
  */
 export async function getLiquidateSellInstruction(input: {
   programAddress: Address;
@@ -137,17 +146,19 @@ export async function getLiquidateSellInstruction(input: {
   pool: Address;
   bank: Address;
   loan: Address;
+  /** A Core or compressed NFT loan: ignored (account 8 is the asset, the tree). */
   poolOwnerCollateralTokenAccount: Address;
   swap: Instruction;
+  /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
+  custody?: NftCustody;
 }): Promise<Instruction> {
   const [config] = await findConfigPda(input.programAddress);
   const [venues] = await findVenuesPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const [escrow] = await findEscrowPda(input.programAddress, input.loan);
+  const custody = getSaleCustody(input.custody ?? { standard: "Nft" }, "LiquidateSell");
+  const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   const swapData = input.swap.data ?? new Uint8Array();
-  const data = new Uint8Array(1 + swapData.length);
-  data[0] = INSTRUCTION_TAG.LiquidateSell;
-  data.set(swapData, 1);
+  const data = Uint8Array.from([INSTRUCTION_TAG.LiquidateSell, ...custody.dataPrefix, ...swapData]);
   return {
     programAddress: input.programAddress,
     accounts: [
@@ -159,7 +170,7 @@ export async function getLiquidateSellInstruction(input: {
       writable(vault),
       writable(input.loan),
       writable(escrow),
-      writable(input.poolOwnerCollateralTokenAccount),
+      writable(custody.collateralAccount ?? input.poolOwnerCollateralTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(input.swap.programAddress),
       ...passThrough(input.swap, input.loan),
@@ -238,7 +249,9 @@ export async function getMarginSwapInstruction(
  * borrower's currency account plus a loan from a mortgage-enabled nft-pool at its mortgage APR; the NFT lands in
  * the new loan's escrow. `buy` is the market's Buy instruction paying from `borrowerCurrencyTokenAccount` (the
  * borrower signs) into the escrow, which the caller derives with {@link findLoanPda} / findEscrowPda first.
- * `expectedAprBps` is the pool's mortgageAprBps; `collateralAmountBaseUnits` is 1.
+ * `expectedAprBps` is the pool's mortgageAprBps; `collateralAmountBaseUnits` is 1. A Core asset (`custody` as
+ * readNftCustody reads the listed asset; `collateralMint` the asset): `buy` is the market's BuyCore naming the loan
+ * PDA as the asset's new owner; the returned `escrow` is the asset.
  */
 export async function getTakeMortgageInstruction(
   input: {
@@ -250,12 +263,15 @@ export async function getTakeMortgageInstruction(
     collateralMint: Address;
     borrowerCurrencyTokenAccount: Address;
     buy: Instruction;
+    /** The listed NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
+    custody?: NftCustody;
   } & LoanTerms,
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
+  const custody = getMortgageCustody(input.custody ?? { standard: "Nft" });
   const [metadata, metadataBump] = await findMetadataPda(input.collateralMint);
   const {
     loan,
-    escrow,
+    escrow: escrowPda,
     data: terms,
   } = await encodeTerms(
     INSTRUCTION_TAG.TakeMortgage,
@@ -268,6 +284,12 @@ export async function getTakeMortgageInstruction(
   const [config] = await findConfigPda(input.programAddress);
   const [venues] = await findVenuesPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
+  const escrow = custody.holder ?? escrowPda;
+  if (custody.holder !== null) {
+    terms[2] = 0; // no escrow PDA, no metadata PDA
+    terms[3] = 0;
+    terms[121] = custody.nftType;
+  }
   const buyData = input.buy.data ?? new Uint8Array();
   const data = new Uint8Array(terms.length + buyData.length);
   data.set(terms, 0);
@@ -285,12 +307,12 @@ export async function getTakeMortgageInstruction(
       writable(vault),
       writable(loan),
       writable(escrow),
-      readonly(input.collateralMint),
+      custody.mintWritable ? writable(input.collateralMint) : readonly(input.collateralMint),
       writable(input.borrowerCurrencyTokenAccount),
       readonly(venues),
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(SYSTEM_PROGRAM_ADDRESS),
-      readonly(metadata),
+      readonly(custody.replacesMetadata ?? metadata),
       readonly(input.buy.programAddress),
       ...passThroughAsBorrower(input.buy, input.borrower),
     ],

@@ -3,7 +3,7 @@
 // (collections, trees, leaves and the tree copies are support/cnft.ts's, shared with the NFT market's tests); the
 // TakeLoan, Repay and Liquidate instructions of a compressed NFT loan with its proof (LAYOUT.md "Compressed NFTs").
 import { getTreeConfigAddress, transferLeaf } from "@cistern/localnet";
-import type { CompressedCustody } from "@cistern/sdk";
+import type { CompressedCustody, PoolParams } from "@cistern/sdk";
 import {
   AccountRole,
   type Address,
@@ -66,8 +66,9 @@ export interface CnftWorld extends World {
   otherTree: TreeCopy;
 }
 
-/** Loads Token Metadata, Bubblegum, Compression and Noop; two collections, two trees, a pool listing the first. */
-export async function cnftWorld(): Promise<CnftWorld> {
+/** Loads Token Metadata, Bubblegum, Compression and Noop; two collections, two trees, a pool listing the first (its
+ * params overridden by `pool`, e.g. the auto-sell flag). */
+export async function cnftWorld(pool: Partial<PoolParams> = {}): Promise<CnftWorld> {
   const w = await buildWorld();
   addCompressionPrograms(w.h.svm);
   const authority = await w.h.wallet(100_000_000_000n);
@@ -76,7 +77,14 @@ export async function cnftWorld(): Promise<CnftWorld> {
   const otherCollection = await newCollection(send, authority);
   const tree = await newTree(send, authority);
   const otherTree = await newTree(send, authority);
-  const cnftPool = await createPool(w.h, w.lender, w.currency, "nft-pool", poolSeed++, poolParams(glass));
+  const cnftPool = await createPool(
+    w.h,
+    w.lender,
+    w.currency,
+    "nft-pool",
+    poolSeed++,
+    poolParams(glass, pool),
+  );
   return { ...w, authority, glass, otherCollection, cnftPool, tree, otherTree };
 }
 

@@ -2,6 +2,7 @@
 // with a Core collection and a pool listing it, assets minted into it, and the TakeLoan, Repay, Liquidate, Extend and
 // Refinance instructions of a Core loan (LAYOUT.md "Core assets").
 import { MPL_CORE_PROGRAM, readVendoredProgram, VENDORED_PROGRAMS } from "@cistern/localnet";
+import type { PoolParams } from "@cistern/sdk";
 import { AccountRole, type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { CORE, createAsset, createCollection, type Plugin, readAsset } from "./core.ts";
 import { expectOk } from "./kit.ts";
@@ -40,8 +41,8 @@ export async function newCollection(
   return c.address;
 }
 
-/** Loads Core, creates a Core collection and an nft-pool listing it. */
-export async function coreWorld(): Promise<CoreWorld> {
+/** Loads Core, creates a Core collection and an nft-pool listing it (`pool` overrides its parameters). */
+export async function coreWorld(pool: Partial<PoolParams> = {}): Promise<CoreWorld> {
   const w = await buildWorld();
   const core = VENDORED_PROGRAMS.find((p) => p.programId === MPL_CORE_PROGRAM);
   if (!core) throw new Error("Core is not vendored");
@@ -54,24 +55,20 @@ export async function coreWorld(): Promise<CoreWorld> {
     w.currency,
     "nft-pool",
     CORE_POOL_SEED,
-    poolParams(coreCollection),
+    poolParams(coreCollection, pool),
   );
   return { ...w, authority, coreCollection, corePool };
 }
 
-/** An asset of `collection` (its update authority signs), owned by the borrower. */
+/** An asset of `collection` (its update authority signs), owned by `owner` (the borrower by default). */
 export async function mintAsset(
   w: CoreWorld,
   collection = w.coreCollection,
   plugins?: Plugin[],
+  owner: Address = w.borrower.address,
 ): Promise<Address> {
   const asset = await generateKeyPairSigner();
-  expectOk(
-    await w.h.trySend(
-      [createAsset(asset, collection, w.authority, w.borrower.address, plugins)],
-      w.authority,
-    ),
-  );
+  expectOk(await w.h.trySend([createAsset(asset, collection, w.authority, owner, plugins)], w.authority));
   return asset.address;
 }
 

@@ -71,9 +71,9 @@ export interface PnftWorld extends World {
 let poolSeed = 100n;
 
 /** Loads Token Metadata and Token Auth Rules, creates a rule set allowing `allowed` (the lending program by
- * default), a sized pNFT collection and an nft-pool listing it. */
+ * default; a function of the lending program's address), a sized pNFT collection and an nft-pool listing it. */
 export async function pnftWorld(
-  allowed?: Address[],
+  allowed?: Address[] | ((program: Address) => Address[]),
   rules: (program: Address) => Record<string, RuleV2> = () => ({}),
 ): Promise<PnftWorld> {
   const w = await buildWorld();
@@ -84,7 +84,12 @@ export async function pnftWorld(
   for (const tx of createOrUpdateRuleSetTransactions({
     owner: authority.address,
     name,
-    operations: { ...getDemoRuleSetOperations(allowed ?? [w.program]), ...rules(w.program) },
+    operations: {
+      ...getDemoRuleSetOperations(
+        typeof allowed === "function" ? allowed(w.program) : (allowed ?? [w.program]),
+      ),
+      ...rules(w.program),
+    },
   }))
     expectOk(await w.h.trySend([computeLimit(1_400_000), ...tx.map((ix) => kit(ix, [authority]))]));
   const ruleSet = address(getRuleSetAddress(authority.address, name));

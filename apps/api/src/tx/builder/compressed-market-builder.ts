@@ -20,7 +20,7 @@ import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent } from "./wire-instructions.ts";
 
 /** The venue's compressed NFT instructions, or 422 when the configured market takes none through Cistern. */
-function compressedMarket(tx: TxContext): CompressedMarketActions {
+export function compressedMarket(tx: TxContext): CompressedMarketActions {
   const actions = tx.nftMarket.compressed;
   if (actions === undefined)
     throw unprocessable("Compressed NFTs cannot be traded on this NFT market through Cistern yet");

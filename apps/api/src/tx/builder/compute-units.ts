@@ -45,6 +45,8 @@ const PROGRAMMABLE_CU: Record<number, number> = {
   // extend and refinance: unlock, revoke, delegate, lock and the rule set's Validate (204,000-225,000 measured)
   [INSTRUCTION_TAG.Extend]: 260_000,
   [INSTRUCTION_TAG.Refinance]: 260_000,
+  // an instant sell: unlock, the move into the loan PDA's account and the market's two Transfer v1 (499,000-542,000)
+  [INSTRUCTION_TAG.MarketSell]: 650_000,
 };
 
 /**
@@ -64,6 +66,10 @@ const COMPRESSED_CU: Record<number, number> = {
   [INSTRUCTION_TAG.PostRequest]: 120_000,
   [INSTRUCTION_TAG.FillRequest]: 120_000,
   [INSTRUCTION_TAG.CancelRequest]: 110_000,
+  // the sale endings: the market's SellCnftToBid by CPI, Bubblegum's Transfer inside it (instant sell
+  // 69,700-77,300, auto-sell 68,200-75,800 measured)
+  [INSTRUCTION_TAG.MarketSell]: 150_000,
+  [INSTRUCTION_TAG.LiquidateSell]: 150_000,
 };
 
 /**

@@ -6,13 +6,15 @@ import {
   getLiquidateInstruction,
   getLiquidateSellInstruction,
   type LoanAccount,
+  type NftCustody,
 } from "@cistern/sdk";
 import type { Address } from "@solana/kit";
 import { toKitInstruction } from "../../venues/swap/swap-venue.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing } from "../tx-errors.ts";
 import { owedAt } from "./loan-builder.ts";
-import { readLoanCustody } from "./nft-custody.ts";
+import { loanSaleToBid } from "./loan-sale.ts";
+import { readLoanCustody, SOLD_THROUGH_MARKET } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
@@ -84,12 +86,12 @@ export async function liquidatePlan(
     principal: loan.principal.toString(),
     loanType: isDefi ? "Token" : custody.standard,
   };
-  // LiquidateSell moves the collateral out of a classic escrow only: a pNFT goes to the pool owner
-  if (pool.flags.autoSell && input.classic !== true && custody.standard === "Nft") {
+  // LiquidateSell sells a classic escrow's collateral, a Core asset or a compressed NFT: a pNFT goes to the pool owner
+  if (pool.flags.autoSell && input.classic !== true && SOLD_THROUGH_MARKET.includes(custody.standard)) {
     const due = loan.principal + owedAt(loan, now + SALE_MARGIN_SECONDS);
     const sell = await (isDefi
       ? autoSellSwap(tx, loan, input.loan, due)
-      : autoSellToBid(tx, loan, input.loan, due, payer, input.skipBids ?? [])
+      : autoSellToBid(tx, loan, input.loan, due, payer, input.skipBids ?? [], custody)
     ).catch(() => null);
     if (sell !== null) {
       const ix = await getLiquidateSellInstruction({
@@ -100,10 +102,12 @@ export async function liquidatePlan(
         loan: address(input.loan),
         poolOwnerCollateralTokenAccount: ownerAta,
         swap: sell.swap,
+        custody,
       });
       return {
         feePayer: payer,
-        groups: [[ownerAtaIx, ...sell.setup, ix]],
+        // what a classic sale leaves goes to the pool owner's token account; a Core asset or a leaf leaves whole
+        groups: [[...(custody.standard === "Nft" ? [ownerAtaIx] : []), ...sell.setup, ix]],
         metadata: {
           ...common,
           autoSell: true,
@@ -161,8 +165,9 @@ async function autoSellSwap(tx: TxContext, loan: LoanAccount, loanAddress: strin
 }
 
 /**
- * The NFT market sale of an auto-sell liquidation: the escrowed NFT into the best collection bid (of the loan's
- * collection, in its currency) that pays at least `due`, paid into the bank's vault. The market is read now, not
+ * The NFT market sale of an auto-sell liquidation: the escrowed NFT (a Core asset or a leaf: the loan PDA owns it) into
+ * the best collection bid (of the loan's collection, in its currency) that pays at least `due`, paid into the bank's
+ * vault. The market is read now, not
  * from a cached answer: a bid filled a moment ago (an earlier liquidation of the same round) is gone, and the next
  * one is taken. A bid whose sale cannot be built (gone between the read and the build) gives way to the next.
  * Null when no bid covers `due` (then: classic, the pool owner gets the NFT).
@@ -174,6 +179,7 @@ async function autoSellToBid(
   due: bigint,
   payer: Address,
   skipBids: readonly string[],
+  custody: NftCustody,
 ) {
   const market = await tx.nftMarket.collection({
     collection: loan.collection,
@@ -182,21 +188,17 @@ async function autoSellToBid(
   });
   // best first (the venue's order); the bank keeps all the proceeds, so the highest covering bid is the best
   const covering = market.bids.filter((b) => b.price >= due && !skipBids.includes(b.bid));
-  const [escrow] = await findEscrowPda(tx.programId, address(loanAddress));
   const [vault] = await findVaultPda(tx.programId, loan.bank);
   for (const bid of covering) {
-    const sale = await tx.nftMarket
-      .sellInstructions({
-        bid,
-        nftMint: loan.collateralMint,
-        seller: address(loanAddress),
-        sellerSignsByCpi: true,
-        nftSource: escrow,
-        proceeds: vault,
-        minPrice: bid.price,
-        payer,
-      })
-      .catch(() => null);
+    const sale = await loanSaleToBid(tx, {
+      bid,
+      loan: address(loanAddress),
+      collateralMint: loan.collateralMint,
+      custody,
+      proceeds: vault,
+      minPrice: bid.price,
+      payer,
+    }).catch(() => null);
     if (sale !== null)
       return { swap: sale.sale, setup: sale.setup, expectedProceeds: bid.price.toString(), bid: bid.bid };
   }

@@ -2,6 +2,7 @@ import {
   type AccountReader,
   type CompressedCustody,
   compressedCustodyFromDas,
+  findEscrowPda,
   type LoanAccount,
   type NftCustody,
   type NftStandard,
@@ -73,6 +74,13 @@ export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise
   return readHeldCustody(tx, loan, "loan");
 }
 
+/** The standards the program sells through the NFT market in every sale (MarketSell, LiquidateSell). */
+export const SOLD_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft", "CompressedNft"];
+/** The standards the program sells instantly (MarketSell): those and a programmable NFT. */
+export const SOLD_INSTANTLY: readonly NftStandard[] = [...SOLD_THROUGH_MARKET, "ProgrammableNft"];
+/** The standards the program buys through the NFT market (TakeMortgage). */
+export const BOUGHT_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
+
 /**
  * Whether building for this custody asks the chain first: a pNFT governed by a rule set, which only Token Auth Rules
  * can say allows the loan (its delegate and the transfers a liquidation makes). Its builds are simulated, so a
@@ -83,21 +91,47 @@ export function asksRuleSet(custody: NftCustody): boolean {
 }
 
 /**
- * Refuses (422) an ending the program does not take yet for a programmable NFT or a Core asset (Extend, Refinance,
- * instant and market sell: the program answers InvalidCollateral); repay and liquidation work for every standard.
+ * Refuses (422) an instant sell the program does not take (none now: a classic NFT's, a Core asset's, a programmable
+ * NFT's and a compressed NFT's loans are sold); repay and liquidation work for every standard.
  */
-export function requireClassicCustody(loan: LoanAccount, what: string): void {
-  if (!loan.isDefi) refuseUnlessClassic(loan.nftType, `${what} a loan against`, "repay it instead");
+export function requireSaleCustody(loan: LoanAccount, what: string): void {
+  if (!loan.isDefi) refuseUnless(loan.nftType, SOLD_INSTANTLY, `${what} a loan against`, "repay it instead");
 }
 
 /** Refuses (422) `standard` when it is not a classic NFT: "<what> <a programmable NFT> is not available yet; <instead>". */
 export function refuseUnlessClassic(standard: NftStandard, what: string, instead: string): void {
-  if (standard === "Nft") return;
-  const named =
-    standard === "ProgrammableNft"
-      ? "a programmable NFT"
-      : standard === "CoreNft"
-        ? "a Core asset"
-        : "a compressed NFT";
-  throw unprocessable(`${what} ${named} is not available yet; ${instead}`);
+  refuseUnless(standard, ["Nft"], what, instead);
+}
+
+/** Refuses (422) `standard` when it is not one of `taken`: "<what> <a programmable NFT> is not available yet; <instead>". */
+export function refuseUnless(
+  standard: NftStandard,
+  taken: readonly NftStandard[],
+  what: string,
+  instead: string,
+): void {
+  if (taken.includes(standard)) return;
+  throw unprocessable(`${what} ${describeStandard(standard)} is not available yet; ${instead}`);
+}
+
+/** A standard as a sentence names it: "a programmable NFT", "a Core asset", "a compressed NFT", "a classic NFT". */
+export function describeStandard(standard: NftStandard): string {
+  return standard === "ProgrammableNft"
+    ? "a programmable NFT"
+    : standard === "CoreNft"
+      ? "a Core asset"
+      : standard === "CompressedNft"
+        ? "a compressed NFT"
+        : "a classic NFT";
+}
+
+/**
+ * The account that holds a sold loan's NFT (a Core asset: the asset; a pNFT: the borrower's token account; a leaf: its
+ * tree; a classic NFT: the escrow PDA).
+ */
+export async function saleHolder(tx: TxContext, loan: Address, custody: NftCustody): Promise<Address> {
+  if (custody.standard === "CoreNft") return custody.asset;
+  if (custody.standard === "ProgrammableNft") return custody.tokenAccount;
+  if (custody.standard === "CompressedNft") return custody.tree;
+  return (await findEscrowPda(tx.programId, loan))[0];
 }

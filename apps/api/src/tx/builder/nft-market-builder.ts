@@ -5,6 +5,7 @@ import {
   findLoanPda,
   getMarketSellInstruction,
   getTakeMortgageInstruction,
+  type NftStandard,
 } from "@cistern/sdk";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
 import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
@@ -14,13 +15,25 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
-import { refuseUnlessClassic } from "./nft-custody.ts";
+import { loanSaleToBid } from "./loan-sale.ts";
+import {
+  BOUGHT_THROUGH_MARKET,
+  describeStandard,
+  readCustody,
+  readLoanCustody,
+  saleHolder,
+} from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
+  ASSOCIATED_TOKEN_PROGRAM,
   createAssociatedTokenIdempotent,
   findAssociatedTokenAddress,
   NATIVE_MINT,
 } from "./wire-instructions.ts";
+
+/** "Buying <a programmable NFT> with a loan is not available yet; buy it outright instead". */
+const mortgageRefusal = (standard: NftStandard) =>
+  `Buying ${describeStandard(standard)} with a loan is not available yet; buy it outright instead`;
 
 function saleShort(message: string, params: Record<string, string>) {
   return Object.assign(unprocessable(message), {
@@ -91,7 +104,10 @@ export async function instantSellPlan(
     tx.state.getConfig(),
   ]);
   if (config === null) throw unprocessable("The lending program is not initialised");
-  const [escrow] = await findEscrowPda(tx.programId, address(input.loan));
+  // a classic NFT sits in the loan's escrow; a Core asset is owned by the loan PDA (read from the chain now), a
+  // compressed NFT's leaf too (read from DAS now, with a fresh proof)
+  const custody = await readLoanCustody(tx, loan);
+  const escrow = await saleHolder(tx, address(input.loan), custody);
   if (input.escrow !== undefined && input.escrow !== escrow)
     throw badRequest(`escrowAddress ${input.escrow} is not loan ${input.loan}'s escrow`);
   if (input.minPrice !== undefined && bid.price < input.minPrice)
@@ -104,34 +120,44 @@ export async function instantSellPlan(
       },
     );
   const flow = await currencyFlow(borrower, loan.currencyMint);
-  const sale = await tx.nftMarket.sellInstructions({
+  // a leaf's sale carries its proof and MetadataArgs: the currency account is created only when missing (read now),
+  // which keeps the transaction within the 1,232-byte packet
+  const before =
+    custody.standard === "CompressedNft" && (await tx.state.getAccounts([flow.tokenAccount]))[0]
+      ? flow.before.filter((ix) => ix.programAddress !== ASSOCIATED_TOKEN_PROGRAM)
+      : flow.before;
+  const sale = await loanSaleToBid(tx, {
     bid,
-    nftMint: loan.collateralMint,
-    seller: address(input.loan),
-    sellerSignsByCpi: true,
-    nftSource: escrow,
+    loan: address(input.loan),
+    collateralMint: loan.collateralMint,
+    custody,
     proceeds: flow.tokenAccount,
     minPrice: input.minPrice ?? bid.price,
     payer: borrower,
   });
-  const collateralAta = await findAssociatedTokenAddress(borrower, loan.collateralMint);
+  // a classic NFT's unsold part returns to the borrower's token account; a Core asset, a pNFT or a leaf leaves whole
+  const collateralAta =
+    custody.standard === "Nft" ? await findAssociatedTokenAddress(borrower, loan.collateralMint) : null;
   const ix = await getMarketSellInstruction({
     programAddress: tx.programId,
     borrower,
     pool: loan.pool,
     bank: loan.bank,
     loan: address(input.loan),
-    borrowerCollateralTokenAccount: collateralAta,
+    borrowerCollateralTokenAccount: collateralAta ?? escrow,
     borrowerCurrencyTokenAccount: flow.tokenAccount,
     swap: sale.sale,
+    custody,
   });
   return {
     feePayer: borrower,
     groups: [
       [
-        ...flow.before,
+        ...before,
         ...sale.setup,
-        createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint),
+        ...(collateralAta === null
+          ? []
+          : [createAssociatedTokenIdempotent(borrower, collateralAta, borrower, loan.collateralMint)]),
         ix,
         ...flow.after,
       ],
@@ -159,15 +185,12 @@ export async function quoteMortgage(
   requireNotOracle(tx, "buyer", input.buyer);
   const listing = await requireListing(tx, input.mint);
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
-  // TakeMortgage escrows a classic NFT: a pNFT, Core asset or compressed NFT is bought outright for now
-  if (listing.standard === "compressed")
-    throw unprocessable("Buying a compressed NFT with a loan is not available yet; buy it outright instead");
-  if (listing.standard === "programmable" || listing.standard === "core")
-    refuseUnlessClassic(
-      listing.standard === "programmable" ? "ProgrammableNft" : "CoreNft",
-      "A loan to buy",
-      "buy it outright instead",
-    );
+  // the listed NFT's standard (read from the chain; a compressed listing says so): the program buys a classic NFT or
+  // a Core asset with a mortgage
+  if (listing.standard === "compressed") throw unprocessable(mortgageRefusal("CompressedNft"));
+  const custody = await readCustody(tx, listing.mint, listing.mint);
+  if (!BOUGHT_THROUGH_MARKET.includes(custody.standard))
+    throw unprocessable(mortgageRefusal(custody.standard));
   const request = {
     poolType: "nft-pool" as const,
     collateralId: listing.collection,
@@ -197,7 +220,7 @@ export async function quoteMortgage(
     totalCost: (listing.price + interest).toString(),
     seller: listing.seller,
   };
-  return { ...result, listing, terms };
+  return { ...result, listing, terms, custody };
 }
 
 /**
@@ -210,7 +233,7 @@ export async function takeMortgagePlan(
   tx: TxContext,
   input: { buyer: string; mint: string; durationSeconds: number; amount?: bigint; pool?: string },
 ): Promise<BuildPlan> {
-  const { offer, valuation, quote, listing, terms } = await quoteMortgage(tx, input);
+  const { offer, valuation, quote, listing, terms, custody } = await quoteMortgage(tx, input);
   const buyer = address(input.buyer);
   const attestation = await createAttestation(tx, {
     offer,
@@ -220,7 +243,8 @@ export async function takeMortgagePlan(
   });
   const nonce = randomNonce();
   const [loan] = await findLoanPda(tx.programId, address(offer.pool), buyer, nonce);
-  const [escrow] = await findEscrowPda(tx.programId, loan);
+  // a classic NFT is delivered into the loan's escrow; a Core asset to the loan PDA as its new owner
+  const escrow = custody.standard === "CoreNft" ? loan : (await findEscrowPda(tx.programId, loan))[0];
   const downPayment = listing.price - offer.amount;
   const flow = await currencyFlow(
     buyer,
@@ -249,17 +273,29 @@ export async function takeMortgagePlan(
     collateralAmountBaseUnits: 1n,
     expectedAprBps: offer.offer.aprBps,
     attestation,
+    custody,
   });
-  // where the NFT goes if the mortgage is liquidated, and the seller's proceeds account, created when missing
+  // where a classic NFT goes if the mortgage is liquidated (a Core asset goes to the pool owner's wallet itself),
+  // and the seller's proceeds account, created when missing
   const poolOwner = offer.account.owner;
-  const ownerCollateral = await findAssociatedTokenAddress(poolOwner, listing.mint);
+  const ownerCollateral =
+    custody.standard === "CoreNft"
+      ? []
+      : [
+          createAssociatedTokenIdempotent(
+            buyer,
+            await findAssociatedTokenAddress(poolOwner, listing.mint),
+            poolOwner,
+            listing.mint,
+          ),
+        ];
   const sellerCurrency = await findAssociatedTokenAddress(listing.seller, listing.currencyMint);
   return {
     feePayer: buyer,
     groups: [
       [
         ...flow.before,
-        createAssociatedTokenIdempotent(buyer, ownerCollateral, poolOwner, listing.mint),
+        ...ownerCollateral,
         createAssociatedTokenIdempotent(buyer, sellerCurrency, listing.seller, listing.currencyMint),
         ix,
         ...flow.after,

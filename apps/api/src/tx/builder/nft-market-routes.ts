@@ -102,7 +102,7 @@ const ListingSchema = Type.Object({
       ],
       {
         description:
-          "the NFT's standard, when the venue records it; a mortgage buys a classic NFT only (for now)",
+          "the NFT's standard, when the venue records it; a mortgage buys a classic NFT or a Core asset (for now)",
       },
     ),
   ),

@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { Pubkey, withErrors } from "../../http/schemas.ts";
 import { parseBaseUnits } from "../builder/builder-schemas.ts";
-import { requireClassicCustody } from "../builder/nft-custody.ts";
+import { requireSaleCustody } from "../builder/nft-custody.ts";
 import { findRefinanceOffer } from "../builder/refinance-builder.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing, toRequestError } from "../tx-errors.ts";
@@ -61,7 +61,7 @@ export async function nftCollection(
 
 /**
  * Reads the loan being extended, refinanced or sold: it must exist, be Ongoing and be of the route's type. A sale
- * (`movesCustody` false) takes a classic escrow only; Extend and Refinance move every standard's custody.
+ * (`movesCustody` false) takes a classic escrow or a Core asset; Extend and Refinance move every standard's custody.
  */
 export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean, movesCustody = false) {
   const [account] = await tx.state.getLoans([loan]);
@@ -69,8 +69,8 @@ export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: bo
   if (account.status !== "Ongoing") throw loanNotOngoing(account, "borrower");
   if (account.isDefi !== isDefi)
     throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
-  // the sales move the collateral out of a classic escrow only (for now)
-  if (!movesCustody) requireClassicCustody(account, "Selling");
+  // the program sells a classic escrow's NFT or a Core asset through the market (a pNFT or a compressed NFT: not yet)
+  if (!movesCustody) requireSaleCustody(account, "Selling");
   return account;
 }
 

@@ -112,7 +112,8 @@ export interface NftMarketVenue {
   /**
    * The instructions that sell the NFT in `nftSource` (authority `seller`; `sellerSignsByCpi` when a program
    * signs for it, as a loan does for its escrow) into `bid`, paying at least `minPrice` into `proceeds`.
-   * `setup` runs before the sale (e.g. the bidder's token account for the NFT, paid by `payer`).
+   * `setup` runs before the sale (e.g. the bidder's token account for the NFT, paid by `payer`). A Metaplex Core
+   * asset: `nftMint` and `nftSource` are the asset, `seller` its owner.
    */
   /**
    * The instructions that list `nftMint` (a classic NFT or pNFT in `seller`'s associated token account, or a Core

@@ -45,6 +45,54 @@ export const TEST_POOL_LIMITS = {
   minAmountUsd: 1,
 };
 
+/**
+ * /nft/update-pool's body for `owner`'s nft-pool of `collections` (50% LTV, full exposure) open to every wallet (no
+ * conditions, no whitelist), at `apr` bps for loans, with mortgages at `mortgageApr` bps when given and auto-sell when
+ * asked.
+ */
+export function nftPoolUpdateBody(input: {
+  pool: string;
+  owner: string;
+  apr: number;
+  limits: { minDuration: number; maxDuration: number; maxAmountUsd: number; minAmountUsd: number };
+  collections: readonly string[];
+  mortgageApr?: number;
+  autoSell?: boolean;
+}) {
+  return {
+    pool: input.pool,
+    owner: input.owner,
+    ...(input.mortgageApr === undefined ? {} : { enableMortgage: true }),
+    ...(input.autoSell ? { enableAutoSell: true } : {}),
+    param: {
+      apr: input.apr,
+      loanApr: input.apr,
+      ...(input.mortgageApr === undefined ? {} : { mortgageApr: input.mortgageApr }),
+      limits: input.limits,
+      conditions: {
+        minAge: "0",
+        minLoan: "0",
+        minVolume: "0",
+        liquidationThreshold: 0,
+        isEnabled: 0,
+        isWhitelistEnabled: 0,
+        whitelist: "11111111111111111111111111111111",
+        whitelistAddresses: [],
+      },
+      liquidation: {
+        isAutoSellEnabled: input.autoSell === true,
+        loanLiquidation: 1000,
+        mortgageLiquidation: 2000,
+      },
+      collections: input.collections.map((collection) => ({
+        collection,
+        collectionLtv: 5000,
+        exposure: 10000,
+      })),
+    },
+  };
+}
+
 export const SO_PATH = resolve(import.meta.dirname, "../../../../../programs/lending/build/lending.so");
 const LENDING_VENUE_SO_PATH = resolve(
   import.meta.dirname,

@@ -36,14 +36,10 @@ export function describeCustody(standard: NftStandard): string | null {
 
 /**
  * Why a loan (by its loanType) offers no instant sell, or null when it does: the program sells a classic NFT out of its
- * escrow only (a programmable NFT or a Core asset can be repaid, extended or moved, and defaults to the lender; a
- * compressed NFT is repaid or defaults to the lender).
+ * escrow, a Core asset or a compressed NFT the loan owns, and a programmable NFT the loan holds locked (it moves it to
+ * its own account and the market sells it from there): every standard's loan is sold instantly now.
  */
-export function getNoSaleNote(loanType: string): string | null {
-  if (loanType === "ProgrammableNft")
-    return "A loan against a programmable NFT cannot be sold instantly yet.";
-  if (loanType === "CoreNft") return "A loan against a Core asset cannot be sold instantly yet.";
-  if (loanType === "CompressedNft") return "A loan against a compressed NFT cannot be sold instantly yet.";
+export function getNoSaleNote(_loanType: string): string | null {
   return null;
 }
 

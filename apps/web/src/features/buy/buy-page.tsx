@@ -6,6 +6,7 @@ import { useNftAssets } from "../../data/nft-assets.ts";
 import { formatBps, formatDateTime, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, TermsList, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
+import { describeNftStandard } from "../borrow/nft-standard.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { NftImage } from "../pools/nft-figure.tsx";
 import {
@@ -59,6 +60,7 @@ export function BuyPage() {
                     {nfts.has(item.listing.mint) ? (
                       <small className="muted" data-testid="listing-collection">
                         {name(item.listing.collection)}
+                        {standardNote(item)}
                       </small>
                     ) : null}
                   </div>
@@ -133,14 +135,27 @@ export function BuyPage() {
 }
 
 /**
- * Whether a mortgage can buy this listing: a pool lends on it and TakeMortgage escrows a classic NFT (a pNFT, Core
- * asset or compressed NFT: not yet).
+ * Whether a mortgage can buy this listing: a pool lends on it and TakeMortgage takes a classic NFT (into the loan's
+ * escrow) or a Core asset (the loan PDA its new owner); a pNFT or a compressed NFT: not yet.
  */
 function financeable(item: MortgageListing): boolean {
-  return (
-    item.pools.length > 0 && (item.listing.standard === undefined || item.listing.standard === "classic")
-  );
+  const standard = item.listing.standard ?? "classic";
+  return item.pools.length > 0 && (standard === "classic" || standard === "core");
 }
+
+/** " · Core asset" after a listed NFT's collection when it is not a classic NFT (nothing for a classic one). */
+function standardNote(item: MortgageListing): string {
+  const standard = item.listing.standard ?? "classic";
+  return standard === "classic" ? "" : ` · ${describeNftStandard(LISTED_STANDARDS[standard])}`;
+}
+
+/** The market's names of the standards as the API names them (describeNftStandard's). */
+const LISTED_STANDARDS = {
+  classic: "Nft",
+  programmable: "ProgrammableNft",
+  core: "CoreNft",
+  compressed: "CompressedNft",
+} as const;
 
 const STANDARD_NAMES = {
   classic: "this NFT",

@@ -1,0 +1,212 @@
+// The instant sell of a loan against a programmable NFT (MarketSell with the NFT market's SellPnftToBid), through the
+// real Token Metadata and Token Auth Rules (a rule set allowing the lending program and the market): the loan PDA, as
+// the LockedTransfer delegate, unlocks the pNFT and moves it into its own associated token account, the market sells
+// it from there into the bid, and the program reads that the loan's account no longer holds it and measures the
+// proceeds. Adversarial cases first.
+import { readFileSync } from "node:fs";
+import { getAssociatedTokenAddress } from "@cistern/localnet";
+import {
+  getMarketSellInstruction,
+  getPlaceBidInstruction,
+  getSellPnftToBidInstruction,
+  getSetVenuesInstruction,
+  LENDING_ERROR_CODE,
+  NO_VENUE,
+  type ProgrammableCustody,
+} from "@cistern/sdk";
+import { AccountRole, type Address, address, generateKeyPairSigner, type Instruction } from "@solana/kit";
+import { describe, expect, it } from "vitest";
+import { computeLimit, expectOk, wireSize } from "./support/kit.ts";
+import { MARKET_SO } from "./support/nft-sale-world.ts";
+import {
+  meta,
+  mintPnft,
+  type Pnft,
+  type PnftWorld,
+  pnftWorld,
+  TM,
+  takePnftIx,
+  W,
+} from "./support/pnft-world.ts";
+import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
+import { DAY, loanOf, ONE } from "./support/world.ts";
+
+const E = LENDING_ERROR_CODE;
+
+interface SaleWorld extends PnftWorld {
+  market: Address;
+}
+
+async function saleWorld(): Promise<SaleWorld> {
+  const market = (await generateKeyPairSigner()).address;
+  const w = await pnftWorld((program) => [program, market]);
+  w.h.svm.addProgram(market, new Uint8Array(readFileSync(MARKET_SO)));
+  expectOk(
+    await w.h.trySend(
+      [
+        await getSetVenuesInstruction({
+          programAddress: w.program,
+          admin: w.admin,
+          swapProgram: NO_VENUE,
+          marketProgram: market,
+        }),
+      ],
+      w.admin,
+    ),
+  );
+  return { ...w, market };
+}
+
+const pda = async (seeds: (string | Address)[]) => {
+  const { getProgramDerivedAddress, getAddressEncoder } = await import("@solana/kit");
+  const enc = getAddressEncoder();
+  return getProgramDerivedAddress({
+    programAddress: TM,
+    seeds: seeds.map((s) => (s.length >= 32 ? enc.encode(s as Address) : new TextEncoder().encode(s))),
+  });
+};
+
+/** The loan PDA's own associated token account of the pNFT, as the market's seller account. */
+async function loanCustody(n: Pnft, loan: Address): Promise<ProgrammableCustody> {
+  const token = address(getAssociatedTokenAddress(loan, n.mint));
+  const [record, recordBump] = await pda(["metadata", TM, n.mint, "token_record", token]);
+  return {
+    standard: "ProgrammableNft",
+    mint: n.mint,
+    tokenAccount: token,
+    metadata: n.metadata[0],
+    metadataBump: n.metadata[1],
+    masterEdition: n.edition[0],
+    masterEditionBump: n.edition[1],
+    tokenRecord: record,
+    tokenRecordBump: recordBump,
+    ruleSet: n.ruleSet,
+  };
+}
+
+async function bid(s: SaleWorld, price: bigint, nonce = 1n) {
+  const bidder = await s.h.wallet();
+  const bidderAta = await fundedTokenAccount(s.h, s.currency, bidder.address, 10_000n * ONE);
+  const ix = await getPlaceBidInstruction({
+    programAddress: s.market,
+    bidder,
+    nonce,
+    collection: s.pnftCollection,
+    currencyMint: s.currency,
+    bidderCurrencyAccount: bidderAta,
+    price,
+  });
+  expectOk(await s.h.trySend([ix], bidder));
+  return { bid: ix.bid, vault: ix.vault, bidder: bidder.address };
+}
+
+/** MarketSell of a pNFT loan: 7 the borrower's token account, 8 its token record, then SellPnftToBid. */
+async function instantSell(
+  s: SaleWorld,
+  loan: Address,
+  n: Pnft,
+  b: { bid: Address; vault: Address; bidder: Address },
+) {
+  const swap = await getSellPnftToBidInstruction({
+    programAddress: s.market,
+    seller: loan,
+    sellerSignsByCpi: true,
+    payer: s.borrower,
+    bid: b.bid,
+    vault: b.vault,
+    bidder: b.bidder,
+    nft: await loanCustody(n, loan),
+    proceeds: s.borrowerAta,
+    minPrice: 0n,
+  });
+  const ix = await getMarketSellInstruction({
+    programAddress: s.program,
+    borrower: s.borrower,
+    pool: s.pnftPool,
+    bank: s.bank,
+    loan,
+    borrowerCollateralTokenAccount: n.token,
+    borrowerCurrencyTokenAccount: s.borrowerAta,
+    swap,
+  });
+  const accounts = [...(ix.accounts ?? [])];
+  accounts[7] = meta(n.token, W);
+  accounts[8] = meta(n.record[0], W);
+  return [computeLimit(1_400_000), { ...ix, accounts }] as Instruction[];
+}
+
+const holds = (s: SaleWorld, token: Address) => (s.h.exists(token) ? tokenBalance(s.h, token) : 0n);
+
+describe("instant sell of a pNFT loan (MarketSell + the market's SellPnftToBid)", {
+  timeout: 180_000,
+}, () => {
+  it("refuses a seller who is not the borrower, an unpinned market, another token record, another mint; nothing moves", async () => {
+    const s = await saleWorld();
+    const n = await mintPnft(s);
+    const take = await takePnftIx(s, n);
+    expectOk(await s.h.trySend([computeLimit(400_000), take]));
+    const loan = take.loan;
+    const b = await bid(s, 500n * ONE);
+    const good = await instantSell(s, loan, n, b);
+    const sell = good[1]!;
+    const edited = (edit: (a: NonNullable<Instruction["accounts"]>[number][]) => void) => {
+      const accounts = [...(sell.accounts ?? [])];
+      edit(accounts);
+      return [good[0]!, { ...sell, accounts }];
+    };
+    // someone else signs as the borrower
+    const stranger = await s.h.wallet();
+    const asStranger = edited((a) => {
+      a[0] = { address: stranger.address, role: AccountRole.WRITABLE_SIGNER, signer: stranger } as never;
+      a[13] = a[0]!; // the market's payer
+    });
+    expect((await s.h.trySend(asStranger, stranger)).customCode).toBe(E.Unauthorized);
+    // the market's code at an address the admin did not pin
+    const rogue = (await generateKeyPairSigner()).address;
+    s.h.svm.addProgram(rogue, new Uint8Array(readFileSync(MARKET_SO)));
+    const unpinned = edited((a) => {
+      a[11] = meta(rogue);
+    });
+    expect((await s.h.trySend(unpinned, s.borrower)).customCode).toBe(E.InvalidVenue);
+    // account 8 another token record (the loan account's), the tail naming another mint
+    const wrongRecord = edited((a) => {
+      a[8] = meta(a[17]!.address, W);
+    });
+    expect((await s.h.trySend(wrongRecord, s.borrower)).customCode).toBe(E.InvalidMetadata);
+    const other = await mintPnft(s);
+    const wrongMint = edited((a) => {
+      a[24] = meta(other.mint);
+    });
+    expect((await s.h.trySend(wrongMint, s.borrower)).customCode).toBe(E.InvalidMint);
+    expect(tokenBalance(s.h, n.token)).toBe(1n);
+    expect(loanOf(s, loan).status).toBe("Ongoing");
+  });
+
+  it("refuses a bid short of what is owed (nothing moves); then sells: the bidder holds it, the loan is Sold", async () => {
+    const s = await saleWorld();
+    const n = await mintPnft(s);
+    const take = await takePnftIx(s, n);
+    expectOk(await s.h.trySend([computeLimit(400_000), take]));
+    const loan = take.loan;
+    s.h.advance(DAY);
+    const short = await bid(s, loanOf(s, loan).principal, 1n);
+    const refused = await s.h.trySend(await instantSell(s, loan, n, short), s.borrower);
+    expect(refused.customCode).toBe(E.SaleShort);
+    expect(tokenBalance(s.h, n.token)).toBe(1n);
+    expect(loanOf(s, loan).status).toBe("Ongoing");
+
+    const good = await bid(s, 500n * ONE, 2n);
+    const before = tokenBalance(s.h, s.borrowerAta);
+    const ixs = await instantSell(s, loan, n, good);
+    const bytes = await wireSize(s.h, ixs, s.borrower);
+    const out = expectOk(await s.h.trySend(ixs, s.borrower));
+    console.log(`pNFT instant sell (MarketSell + SellPnftToBid): ${out.computeUnits} CU, ${bytes} B`);
+    expect(bytes).toBeLessThanOrEqual(1232);
+    const sold = loanOf(s, loan);
+    expect(sold.status).toBe("Sold");
+    expect(holds(s, address(getAssociatedTokenAddress(good.bidder, n.mint)))).toBe(1n);
+    expect(holds(s, n.token)).toBe(0n);
+    expect(holds(s, address(getAssociatedTokenAddress(loan, n.mint)))).toBe(0n);
+    expect(tokenBalance(s.h, s.borrowerAta)).toBe(before + 500n * ONE - sold.repaidAmount);
+  });
+});
