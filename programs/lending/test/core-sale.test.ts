@@ -15,11 +15,9 @@ import {
   getMarketSellInstruction,
   getPlaceBidInstruction,
   getSellCoreToBidInstruction,
-  getSetVenuesInstruction,
   getTakeMortgageInstruction,
   LENDING_ERROR_CODE,
   NFT_MARKET_ERRORS,
-  NO_VENUE,
   readNftCustody,
 } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner, getAddressEncoder, type KeyPairSigner } from "@solana/kit";
@@ -44,6 +42,7 @@ import {
   loanOf,
   nftTerms,
   ONE,
+  pinMarket,
   poolOf,
   poolParams,
 } from "./support/world.ts";
@@ -65,20 +64,7 @@ interface SaleWorld extends CoreWorld {
 async function saleWorld(): Promise<SaleWorld> {
   const w = await coreWorld({ flags: SALE_FLAGS, mortgageAprBps: MORTGAGE_APR_BPS });
   const market = (await generateKeyPairSigner()).address;
-  w.h.svm.addProgram(market, new Uint8Array(readFileSync(MARKET_SO)));
-  expectOk(
-    await w.h.trySend(
-      [
-        await getSetVenuesInstruction({
-          programAddress: w.program,
-          admin: w.admin,
-          swapProgram: NO_VENUE,
-          marketProgram: market,
-        }),
-      ],
-      w.admin,
-    ),
-  );
+  await pinMarket(w, market, new Uint8Array(readFileSync(MARKET_SO)));
   const bidder = await w.h.wallet();
   const seller = await w.h.wallet();
   return {
