@@ -65,10 +65,12 @@ describe("programmable NFTs on the NFT market through the builder (real Token Me
     expect(theirs.sent.result).toBeNull();
     // the rule set allowing the lending program only: Token Metadata refuses the move to the listing
     await w.net.setDemoRuleSetPrograms([w.programId]);
+    // (at another price than the listing below: the same transaction built on the same recent blockhash would be
+    // the refused one again, its signature already on the chain)
     const refused = await buildSignSend(
       w.app,
       "/nft/list",
-      { seller: seller.signer.address, nftMint: nft, currency: USDC_MINT, price: String(100n * USDC) },
+      { seller: seller.signer.address, nftMint: nft, currency: USDC_MINT, price: String(101n * USDC) },
       [seller.signer],
     );
     expect(refused.sent.result).toBeNull();

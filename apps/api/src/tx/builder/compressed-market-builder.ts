@@ -108,7 +108,10 @@ export async function buyCompressedPlan(
   };
 }
 
-/** SellCnftToBid: `seller`'s leaf (its owner checked by the caller) goes to `bid` for at least `minPrice`, paid into `flow`'s currency account. */
+/**
+ * SellCnftToBid: `seller`'s leaf (its owner checked by the caller) goes to `bid` for at least `minPrice`, paid into
+ * `flow`'s currency account.
+ */
 export async function sellCompressedPlan(
   tx: TxContext,
   input: {

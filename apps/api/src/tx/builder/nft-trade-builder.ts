@@ -31,7 +31,7 @@ function venueRefuses(tx: TxContext, what: string): never {
   throw unprocessable(`${what} through the ${tx.nftMarket.name} NFT market is not available here`);
 }
 
-/** List `nftMint` (the seller's; a compressed NFT's asset id too) at `price` base units of `currency`. Kind Normal. */
+/** List `nftMint` (the seller's; a compressed NFT's asset id too) at `price` base units of `currency`. Normal. */
 export async function listPlan(
   tx: TxContext,
   input: { seller: string; nftMint: string; currency: string; price: bigint },
@@ -119,9 +119,9 @@ export async function buyPlan(
 }
 
 /**
- * Sell `nftMint` (the seller's; a compressed NFT's asset id too) into the best bid on its collection in `currency`, for at least `minPrice` (the
- * price shown; the best bid when absent); the proceeds land in the seller's currency account (SOL unwrapped
- * after). Kind Normal.
+ * Sell `nftMint` (the seller's; a compressed NFT's asset id too) into the best bid on its collection in `currency`,
+ * for at least `minPrice` (the price shown; the best bid when absent); the proceeds land in the seller's currency
+ * account (SOL unwrapped after). Kind Normal.
  */
 export async function sellToBidPlan(
   tx: TxContext,

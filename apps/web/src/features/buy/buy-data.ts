@@ -20,7 +20,7 @@ export interface MortgageListing {
   pools: { pool: string; mortgageAprBps: number; ltvBps: number; maxDurationSeconds: number }[];
 }
 
-/** NFTs for sale (the collections of mortgage-enabled pools and the compressed ones), by currency then cheapest first. */
+/** NFTs for sale (in the collections of mortgage-enabled pools, and compressed ones), by currency, cheapest first. */
 export function useMortgageListings() {
   const { config } = useAppContext();
   return useQuery({
