@@ -9,9 +9,7 @@ import {
   getMarketSellInstruction,
   getPlaceBidInstruction,
   getSellPnftToBidInstruction,
-  getSetVenuesInstruction,
   LENDING_ERROR_CODE,
-  NO_VENUE,
   type ProgrammableCustody,
 } from "@cistern/sdk";
 import { AccountRole, type Address, address, generateKeyPairSigner, type Instruction } from "@solana/kit";
@@ -29,7 +27,7 @@ import {
   W,
 } from "./support/pnft-world.ts";
 import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
-import { DAY, loanOf, ONE } from "./support/world.ts";
+import { DAY, loanOf, ONE, pinMarket } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
 
@@ -40,20 +38,7 @@ interface SaleWorld extends PnftWorld {
 async function saleWorld(): Promise<SaleWorld> {
   const market = (await generateKeyPairSigner()).address;
   const w = await pnftWorld((program) => [program, market]);
-  w.h.svm.addProgram(market, new Uint8Array(readFileSync(MARKET_SO)));
-  expectOk(
-    await w.h.trySend(
-      [
-        await getSetVenuesInstruction({
-          programAddress: w.program,
-          admin: w.admin,
-          swapProgram: NO_VENUE,
-          marketProgram: market,
-        }),
-      ],
-      w.admin,
-    ),
-  );
+  await pinMarket(w, market, new Uint8Array(readFileSync(MARKET_SO)));
   return { ...w, market };
 }
 

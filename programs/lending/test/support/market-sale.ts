@@ -2,12 +2,12 @@
 // built nft-market.so deployed and pinned, a funded bidder's collection bids, and what a loan owes at the clock's now.
 import { readFileSync } from "node:fs";
 import { computeOwedInterest } from "@cistern/protocol";
-import { getPlaceBidInstruction, getSetVenuesInstruction, NO_VENUE } from "@cistern/sdk";
+import { getPlaceBidInstruction } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { expectOk } from "./kit.ts";
 import { MARKET_SO } from "./nft-sale-world.ts";
 import { fundedTokenAccount } from "./tokens.ts";
-import { loanOf, ONE, type World } from "./world.ts";
+import { loanOf, ONE, pinMarket, type World } from "./world.ts";
 
 /** The pinned NFT market (no swap venue) and a bidder holding 10,000 of the world's currency. */
 export interface MarketSale {
@@ -19,14 +19,7 @@ export interface MarketSale {
 /** Deploys the built NFT market at a new address, pins it as the venues' market and funds a bidder. */
 export async function pinNftMarket(w: World): Promise<MarketSale> {
   const market = (await generateKeyPairSigner()).address;
-  w.h.svm.addProgram(market, new Uint8Array(readFileSync(MARKET_SO)));
-  const setVenues = await getSetVenuesInstruction({
-    programAddress: w.program,
-    admin: w.admin,
-    swapProgram: NO_VENUE,
-    marketProgram: market,
-  });
-  expectOk(await w.h.trySend([setVenues], w.admin));
+  await pinMarket(w, market, new Uint8Array(readFileSync(MARKET_SO)));
   const bidder = await w.h.wallet();
   const bidderAta = await fundedTokenAccount(w.h, w.currency, bidder.address, 10_000n * ONE);
   return { market, bidder, bidderAta };

@@ -19,13 +19,16 @@ import {
   getLiquidateInstruction,
   getRefinanceInstruction,
   getRepayInstruction,
+  getSetVenuesInstruction,
   getTakeLoanInstruction,
   type LoanTerms,
+  NO_VENUE,
   type PoolParams,
   type PoolType,
 } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner, type Instruction, type KeyPairSigner } from "@solana/kit";
 import { Harness, type HarnessDeploy } from "./harness.ts";
+import { expectOk } from "./kit.ts";
 import { createMint, createNft, createTokenAccount, fundedTokenAccount } from "./tokens.ts";
 
 /** USDC-like currency: 6 decimals, 1 USD = 1_000_000 micro-USD per whole token. */
@@ -361,3 +364,21 @@ export function liquidateIx(
 export const bankOf = (w: World) => decodeBankAccount(w.h.data(w.bank));
 export const poolOf = (w: World, pool = w.nftPool) => decodePoolAccount(w.h.data(pool));
 export const loanOf = (w: World, loan: Address) => decodeLoanAccount(w.h.data(loan));
+
+/** Deploys the NFT market's build (`so`) at `market` and pins it in the lending program's Venues (the admin signs). */
+export async function pinMarket(w: World, market: Address, so: Uint8Array): Promise<void> {
+  w.h.svm.addProgram(market, so);
+  expectOk(
+    await w.h.trySend(
+      [
+        await getSetVenuesInstruction({
+          programAddress: w.program,
+          admin: w.admin,
+          swapProgram: NO_VENUE,
+          marketProgram: market,
+        }),
+      ],
+      w.admin,
+    ),
+  );
+}

@@ -14,7 +14,7 @@ export interface MortgageListing {
     seller: string;
     currency: string;
     price: string;
-    /** The NFT's standard when the market records it: a loan buys a classic NFT only, the others are bought outright. */
+    /** The NFT's standard when the market records it: a loan buys a classic NFT or a Core asset, the others outright. */
     standard?: "classic" | "programmable" | "core" | "compressed";
   };
   pools: { pool: string; mortgageAprBps: number; ltvBps: number; maxDurationSeconds: number }[];
