@@ -315,15 +315,22 @@ export class WorldAdmin {
    */
   async setDemoRuleSetPrograms(programs: string[]): Promise<void> {
     for (const p of programs) decodeAddress(p);
-    await this.serial(() =>
-      this.sendMints(
+    await this.serial(async () => {
+      // an update back to an earlier content under the blockhash it was sent with would be the same transaction,
+      // which the chain skips as a duplicate: each update waits for a blockhash the last one did not use
+      while (this.chain.latestBlockhash().blockhash === this.ruleSetUpdatedUnder)
+        await new Promise((resolve) => setTimeout(resolve, this.chain.slotMs / 4));
+      this.ruleSetUpdatedUnder = this.chain.latestBlockhash().blockhash;
+      await this.sendMints(
         getDemoRuleSetTransactions(this.faucetKeypair.address, programs).map((ixs) => ({
           what: "update the demo rule set",
           build: () => ixs,
         })),
-      ),
-    );
+      );
+    });
   }
+  /** The blockhash the last rule set update was signed under. */
+  private ruleSetUpdatedUnder: string | undefined;
 
   /** Creates Core collections and assets (each account a keypair that signs), in order. */
   async mintCore(

@@ -106,7 +106,7 @@ describe("programmable NFTs on the NFT market through the builder (real Token Me
     });
     expect(mortgage.status).toBe(422);
     expect(mortgage.body.message).toBe(
-      "A loan to buy a programmable NFT is not available yet; buy it outright instead",
+      "Buying a programmable NFT with a loan is not available yet; buy it outright instead",
     );
   });
 
