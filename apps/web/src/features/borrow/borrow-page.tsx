@@ -185,7 +185,7 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                 {current ? (
                   <>
                     <h2>Borrow against {current.name}</h2>
-                    {current.standard !== null && describeCustody(current.standard) !== null ? (
+                    {current.standard !== null ? (
                       <p className="muted" data-testid="custody-note">
                         {describeNftStandard(current.standard)}. {describeCustody(current.standard)}
                       </p>

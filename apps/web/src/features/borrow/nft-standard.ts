@@ -18,29 +18,11 @@ export function describeNftStandard(standard: NftStandard): string {
   return LABELS[standard];
 }
 
-/**
- * How the NFT is held during a loan, in one sentence (the program's custody per standard), or null when the
- * standard cannot be borrowed against yet.
- */
-export function describeCustody(standard: NftStandard): string | null {
-  if (standard === "ProgrammableNft")
-    return "It stays in your wallet, locked to the loan until you repay; if the loan defaults it goes to the lender.";
-  if (standard === "CoreNft")
-    return "The loan holds it until you repay; if the loan defaults it goes to the lender.";
-  if (standard === "CompressedNft")
-    return "The loan holds it until you repay; if the loan defaults it goes to the lender.";
-  if (standard === "Nft")
-    return "The loan holds it until you repay; if the loan defaults it goes to the lender.";
-  return null;
-}
-
-/**
- * Why a loan (by its loanType) offers no instant sell, or null when it does: the program sells a classic NFT out of its
- * escrow, a Core asset or a compressed NFT the loan owns, and a programmable NFT the loan holds locked (it moves it to
- * its own account and the market sells it from there): every standard's loan is sold instantly now.
- */
-export function getNoSaleNote(_loanType: string): string | null {
-  return null;
+/** How the NFT is held during a loan, in one sentence (the program's custody per standard). */
+export function describeCustody(standard: NftStandard): string {
+  return standard === "ProgrammableNft"
+    ? "It stays in your wallet, locked to the loan until you repay; if the loan defaults it goes to the lender."
+    : "The loan holds it until you repay; if the loan defaults it goes to the lender.";
 }
 
 /**

@@ -7,7 +7,6 @@ import { Page, QueryState, RequireWallet, Tabs, useChainNow } from "../../kit/pa
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
 import { useLocationHref } from "../../lib/location.ts";
 import { ChainSlowWarning } from "../../shell/chain-slow-warning.tsx";
-import { getNoSaleNote } from "../borrow/nft-standard.ts";
 import { useCollateralNamer } from "../pools/collateral-name.tsx";
 import { MyRequests } from "../requests/my-requests.tsx";
 import { CalendarFeed } from "./calendar-feed.tsx";
@@ -198,21 +197,15 @@ function BorrowerLoans({ owner }: { owner: string }) {
                             Past grace: a loan can no longer be extended, only repaid.
                           </small>
                         ) : null}
-                        {getNoSaleNote(row.loan.loanType) !== null ? (
-                          <small className="pg-why" data-testid="no-sale-why">
-                            {getNoSaleNote(row.loan.loanType)}
-                          </small>
-                        ) : (
-                          <button
-                            type="button"
-                            className="button"
-                            disabled={tx.busy}
-                            onClick={() => setSelling(row.loan.pubkey)}
-                            data-testid={row.loan.isDefi ? "market-sell" : "instant-sell"}
-                          >
-                            {row.loan.isDefi ? "Market sell" : "Instant sell"}
-                          </button>
-                        )}
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={tx.busy}
+                          onClick={() => setSelling(row.loan.pubkey)}
+                          data-testid={row.loan.isDefi ? "market-sell" : "instant-sell"}
+                        >
+                          {row.loan.isDefi ? "Market sell" : "Instant sell"}
+                        </button>
                         <CalendarLink row={row} collateral={name(row.loan.collection)} nowSeconds={now} />
                       </span>
                     )}
