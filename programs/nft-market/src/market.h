@@ -117,11 +117,11 @@ u64 load_listing_of(const SolParameters *p, const SolAccountInfo *listing, u8 st
 /* the bid PDA's signer seeds ["bid", bidder, nonce, bump] */
 void bid_seeds(const Bid *b, SolSignerSeed *out);
 u64 load_bid(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault, Bid **out);
-/* A sale into a bid (SellToBid, SellCoreToBid, SellCnftToBid; the min price u64 at data byte 1): the bid and its vault
+/* A sale into a bid (SellToBid, SellCoreToBid, SellPnftToBid, SellCnftToBid; the min price u64 at data byte 1): the bid and its vault
  * (load_bid), at least the min price (PriceMoved), `bidder` the bid's and writable (it takes the NFT and the rents). */
 u64 load_bid_for_sale(const SolParameters *p, const SolAccountInfo *bid, const SolAccountInfo *vault,
                       const SolAccountInfo *bidder, Bid **out);
-/* A buy's payment (Buy, BuyCore, BuyCnft; the max price u64 at data byte 1): the listing at most the max price
+/* A buy's payment (Buy, BuyCore, BuyPnft, BuyCnft; the max price u64 at data byte 1): the listing at most the max price
  * (PriceMoved), `seller` its seller and writable (it takes the rents), `pay` an account of its currency, `proceeds`
  * the seller's; then the buyer (a signer) pays the price. */
 typedef struct {
