@@ -154,9 +154,13 @@ describe("sale and mortgage custody per standard", () => {
   });
 
   it("a pNFT's mortgage: 7 the borrower's token account, 13 the pool owner, byte 121 = 1 and bytes 3, 122, 123 its PDA bumps", async () => {
-    const [mint, tokenAccount, poolOwner, program, pool, bank, market] = await Promise.all(
-      Array.from({ length: 7 }, address),
-    );
+    const mint = await address();
+    const tokenAccount = await address();
+    const poolOwner = await address();
+    const program = await address();
+    const pool = await address();
+    const bank = await address();
+    const market = await address();
     const pnft = {
       standard: "ProgrammableNft",
       mint,

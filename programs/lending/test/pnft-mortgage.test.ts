@@ -29,6 +29,7 @@ import {
   getAddressDecoder,
   type Instruction,
   type KeyPairSigner,
+  lamports,
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { computeLimit, expectOk, wireSize } from "./support/kit.ts";
@@ -318,8 +319,8 @@ describe("mortgage of a listed pNFT (TakeMortgage + the market's BuyPnft, escrow
     const m = await mortgageIx(s, listed, 50n * ONE);
     // donations before: tokens into the bank's vault, SOL to the loan PDA and to the borrower's token account address
     await mintTo(s.h, s.currency, s.vault, 7n);
-    s.h.svm.airdrop(m.loan, 1_000_000n);
-    s.h.svm.airdrop(m.escrow, 1_000_000n);
+    s.h.svm.airdrop(m.loan, lamports(1_000_000n));
+    s.h.svm.airdrop(m.escrow, lamports(1_000_000n));
     const before = balances(s);
     const bankBefore = bankOf(s);
     const bytesInline = await wireSize(s.h, m.ixs, s.borrower);
