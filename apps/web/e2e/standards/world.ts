@@ -21,8 +21,9 @@ export const SHELLS = DEMO_WORLD.compressedCollections[0]!;
 
 /**
  * One world the NFT-standard journeys share (see standards.test.ts): the journeys' stack with every standard in its
- * catalogue, fixed collection values, the demo rule set allowing the lending program and the pinned NFT market, and
- * the protocol's lookup table, as `npm start` keeps them; one Chromium. Each journey brings its own wallets.
+ * catalogue, fixed collection values, marginfi pinned as the lending venue, the demo rule set allowing the lending
+ * program and the pinned NFT market, and the protocol's lookup table, as `npm start` keeps them; one Chromium. Each
+ * journey brings its own wallets.
  */
 export interface StandardsWorld {
   stack: Stack;
@@ -39,6 +40,7 @@ export type GetWorld = () => StandardsWorld;
  * - the API's catalogue lists the pNFT and Core collections (writeCatalogWithAllStandards);
  * - collection values are the API's fixed test prices: the classic ones as the demo market seeds them, the pNFT, Core
  *   and compressed (Cistern Shells) collections 10 SOL each (the local market values classic collections only);
+ * - marginfi v2 is the pinned lending venue, as `npm start` pins it (`stack.marginfi` names its group and banks);
  * - the demo rule set allows the lending program and the NFT market (a pNFT's loan delegate and its sale), set once
  *   here (a journey must not change it: every pNFT journey after it would see its rules);
  * - the protocol's lookup table exists (a compressed NFT's transactions carry a proof and need it).
@@ -48,6 +50,7 @@ async function startStandardsWorld(catalogDir: string): Promise<StandardsWorld> 
   const stack = await startStack({
     slotMs: JOURNEY_SLOT_MS,
     env: { CATALOG_FILE: writeCatalogWithAllStandards(catalogDir) },
+    lendingVenue: "marginfi",
     valuationSources: createFixedValuationSources({
       tokens: ALL_STANDARDS_PRICES.tokens,
       collections: { ...ALL_STANDARDS_PRICES.collections, [SHELLS.collectionId]: 10_000_000_000n },
