@@ -31,6 +31,7 @@ import {
   type KeyPairSigner,
   lamports,
 } from "@solana/kit";
+import { getCreateAssociatedTokenIdempotentInstructionAsync } from "@solana-program/token";
 import { describe, expect, it } from "vitest";
 import { computeLimit, expectOk, wireSize } from "./support/kit.ts";
 import { MARKET_SO } from "./support/nft-sale-world.ts";
@@ -366,6 +367,36 @@ describe("mortgage of a listed pNFT (TakeMortgage + the market's BuyPnft, escrow
     expect(tokenRecord(s, n.record[0])).toEqual({ state: 0, delegate: null });
     const token = s.h.svm.getAccount(n.token);
     expect(token.exists && dec.decode(token.data.subarray(32, 64))).toBe(s.borrower.address);
+  });
+
+  it("a stranger's empty associated token account of the pNFT for the buyer, created before, blocks nothing", async () => {
+    const s = await mortgageWorld();
+    const listed = await listPnft(s, 100n * ONE);
+    const m = await mortgageIx(s, listed, 50n * ONE);
+    const stranger = await s.h.wallet();
+    expectOk(
+      await s.h.trySend(
+        [
+          await getCreateAssociatedTokenIdempotentInstructionAsync({
+            payer: stranger,
+            owner: s.borrower.address,
+            mint: listed.n.mint,
+          }),
+        ],
+        stranger,
+      ),
+    );
+    expect(s.h.exists(m.escrow)).toBe(true);
+    expect(holds(s, m.escrow)).toBe(0n);
+    expectOk(await s.h.trySend(m.ixs, s.borrower));
+    const n = await borrowerPnft(s, listed.n);
+    expect(holds(s, n.token)).toBe(1n);
+    expect(tokenRecord(s, n.record[0])).toEqual({ state: 1, delegate: m.loan });
+    expect(loanOf(s, m.loan)).toMatchObject({
+      kind: "Mortgage",
+      nftType: "ProgrammableNft",
+      escrow: n.token,
+    });
   });
 
   it("liquidates a mortgage after expiry + grace: the pool owner holds the pNFT", async () => {
