@@ -106,7 +106,7 @@ describe("Buy NFTs: a programmable NFT listing", () => {
     expect(cardOf("Drip Dragon #2").textContent).toContain("from 20% APR");
     expect(card.querySelector('[data-testid="mortgage-choose"]')).toBeNull();
     expect(card.querySelector('[data-testid="mortgage-card-down"]')?.textContent).toBe(
-      "A loan cannot buy a programmable NFT yet; you can buy it outright.",
+      "A loan cannot buy this NFT yet; you can buy it outright.",
     );
     fireEvent.click(card.querySelector('[data-testid="buy-now-choose"]')!);
     expect((await screen.findByTestId("buy-now-sentence")).textContent).toContain("and the NFT is yours");

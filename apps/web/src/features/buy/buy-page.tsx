@@ -157,15 +157,10 @@ const LISTED_STANDARDS = {
   compressed: "CompressedNft",
 } as const;
 
-const STANDARD_NAMES = {
-  classic: "this NFT",
-  programmable: "a programmable NFT",
-  core: "a Core asset",
-  compressed: "a compressed NFT",
-} as const;
-
+/** What a loan cannot buy on a card without one: a compressed NFT by its standard, any other NFT (no pool finances
+ * it) as "this NFT". */
 function standardName(item: MortgageListing): string {
-  return STANDARD_NAMES[item.listing.standard ?? "classic"];
+  return item.listing.standard === "compressed" ? "a compressed NFT" : "this NFT";
 }
 
 /**
