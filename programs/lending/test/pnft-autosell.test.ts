@@ -21,7 +21,7 @@ import {
 } from "@solana/kit";
 import { getCreateAssociatedTokenIdempotentInstruction } from "@solana-program/token";
 import { describe, expect, it } from "vitest";
-import { computeLimit, expectOk, wireSize } from "./support/kit.ts";
+import { computeLimit, computePrice, expectOk, wireSize } from "./support/kit.ts";
 import { MARKET_SO } from "./support/nft-sale-world.ts";
 import {
   loanCustody,
@@ -30,11 +30,23 @@ import {
   pnftCustodyAt,
   pnftSaleWorld,
 } from "./support/pnft-sale-world.ts";
-import { liquidatePnftIx, meta, mintPnft, type Pnft, takePnftIx, W } from "./support/pnft-world.ts";
-import { fundedTokenAccount, mintTo, tokenBalance } from "./support/tokens.ts";
+import {
+  AUTH_RULES,
+  liquidatePnftIx,
+  meta,
+  mintPnft,
+  type Pnft,
+  SYSTEM,
+  SYSVAR_INSTRUCTIONS,
+  TM,
+  takePnftIx,
+  W,
+} from "./support/pnft-world.ts";
+import { fundedTokenAccount, mintTo, TOKEN_PROGRAM_ADDRESS, tokenBalance } from "./support/tokens.ts";
 import { bankOf, DAY, loanOf, ONE, poolOf } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
+const ATA_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL" as Address;
 /** The compute-unit limit of these transactions (the API budgets LiquidateSell of a pNFT 650,000; see below). */
 const CU_LIMIT = 800_000;
 /** Token Metadata's token record states (byte 2). */
@@ -62,6 +74,7 @@ async function autoSell(
   b: Bid,
   liquidator: KeyPairSigner,
   pool = s.autoSellPool,
+  proceeds = s.vault,
 ) {
   const swap = await getSellPnftToBidInstruction({
     programAddress: s.market,
@@ -72,7 +85,7 @@ async function autoSell(
     vault: b.vault,
     bidder: b.bidder,
     nft: await loanCustody(n, loan),
-    proceeds: s.vault,
+    proceeds,
     minPrice: 0n,
   });
   const ix = await getLiquidateSellInstruction({
@@ -111,7 +124,7 @@ function expectUntouched(s: PnftSaleWorld, n: Pnft, loan: Address, vault: bigint
 describe("auto-sell of a defaulted pNFT loan (LiquidateSell + the market's SellPnftToBid)", {
   timeout: 300_000,
 }, () => {
-  it("refuses before expiry + grace, an unpinned market, another wallet as the borrower, another token record, a stranger's token account, another mint, a bid of another collection, a bid short of what is owed; nothing moves", async () => {
+  it("refuses before expiry + grace, an unpinned market, another wallet as the borrower, another token record, a stranger's token account, another mint, a bid of another collection, proceeds paid elsewhere than the vault, a bid short of what is owed; nothing moves", async () => {
     const s = await pnftSaleWorld();
     const { n, loan } = await openLoan(s);
     const liquidator = await s.h.wallet();
@@ -172,6 +185,14 @@ describe("auto-sell of a defaulted pNFT loan (LiquidateSell + the market's SellP
       NFT_MARKET_ERRORS.NotInCollection,
     );
     expectUntouched(s, n, loan, vault, b, price);
+    // the market pays the liquidator's own currency account instead of the vault: the vault gains nothing
+    const liquidatorAta = await fundedTokenAccount(s.h, s.currency, liquidator.address, 0n);
+    expect(
+      (await s.h.trySend(await autoSell(s, loan, n, b, liquidator, s.autoSellPool, liquidatorAta), liquidator))
+        .customCode,
+    ).toBe(E.SaleShort);
+    expectUntouched(s, n, loan, vault, b, price);
+    expect(tokenBalance(s.h, liquidatorAta)).toBe(0n);
     // a bid that pays the principal but not the interest owed
     const short = await pnftBid(s, loanOf(s, loan).principal);
     expect((await s.h.trySend(await autoSell(s, loan, n, short, liquidator), liquidator)).customCode).toBe(
@@ -246,11 +267,28 @@ describe("auto-sell of a defaulted pNFT loan (LiquidateSell + the market's SellP
     const liquidatorBefore = s.h.lamports(liquidator.address);
     const ixs = await autoSell(s, loan, n, b, liquidator);
     const bytes = await wireSize(s.h, ixs, liquidator);
+    // as the API sends it: a compute-unit price too, the protocol's lookup table loading the programs it holds
+    const accounts = ixs[1]!.accounts!;
+    const apiShaped = [ixs[0]!, computePrice(1n), ixs[1]!];
+    const withTable = await wireSize(s.h, apiShaped, liquidator, {
+      ["AddressLookupTab1e1111111111111111111111111" as Address]: [
+        TM,
+        AUTH_RULES,
+        SYSVAR_INSTRUCTIONS,
+        SYSTEM,
+        TOKEN_PROGRAM_ADDRESS,
+        ATA_PROGRAM,
+        accounts[1]!.address,
+        accounts[2]!.address,
+      ],
+    });
     const out = expectOk(await s.h.trySend(ixs, liquidator));
     console.log(
-      `pNFT auto-sell (LiquidateSell + SellPnftToBid): ${out.computeUnits} CU, ${bytes} B inline, ${ixs[1]!.accounts!.length} accounts`,
+      `pNFT auto-sell (LiquidateSell + SellPnftToBid): ${out.computeUnits} CU, ${bytes} B inline (${withTable} B with a price instruction and the protocol table), ${accounts.length} accounts`,
     );
     expect(bytes).toBeLessThanOrEqual(1232);
+    expect(withTable).toBeLessThanOrEqual(1232);
+    expect(accounts.length).toBeLessThanOrEqual(40);
     expect(out.computeUnits).toBeLessThanOrEqual(650_000n);
 
     // the bidder holds it (unlocked, in their own account); the borrower's account and the loan PDA's are empty

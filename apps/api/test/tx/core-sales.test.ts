@@ -286,4 +286,23 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
     // the lenders' liquidity grew by the sale (the round then sent the protocol fees the vault held to the treasury)
     expect(await available()).toBe(before + 350n * USDC);
   }, 120_000);
+
+  it("the keeper liquidates a defaulted pNFT loan to the pool owner when no bid covers what is owed", async () => {
+    const pnft = address((await w.net.faucet(borrower.signer.address)).programmableNfts[0]!.mint);
+    const loan = await borrow(pnft, DAY);
+    await bid(10n * USDC, PETL); // below the 100 USDC lent
+    await advanceClock(w, DAY + 2 * 3600);
+    const keeper = (await fundedWallet(w.net)).signer;
+    const quiet = { info: () => undefined, warn: () => undefined };
+    const round = await createLiquidationKeeper(w.tx, keeper, quiet).runRound();
+    expect(round.failed).toEqual([]);
+    expect(round.liquidated).toEqual([expect.objectContaining({ loan, autoSold: false })]);
+    w.tx.state.invalidate();
+    const [ata] = await w.tx.state.getAccounts([await findAssociatedTokenAddress(lender.address, pnft)]);
+    expect(ata ? Buffer.from(ata.data).readBigUInt64LE(64) : null).toBe(1n);
+    expect(decodeLoanAccount(await read(loan))).toMatchObject({
+      status: "Liquidated",
+      closedBy: "Liquidated",
+    });
+  }, 120_000);
 });
