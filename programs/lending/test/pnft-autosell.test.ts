@@ -188,8 +188,12 @@ describe("auto-sell of a defaulted pNFT loan (LiquidateSell + the market's SellP
     // the market pays the liquidator's own currency account instead of the vault: the vault gains nothing
     const liquidatorAta = await fundedTokenAccount(s.h, s.currency, liquidator.address, 0n);
     expect(
-      (await s.h.trySend(await autoSell(s, loan, n, b, liquidator, s.autoSellPool, liquidatorAta), liquidator))
-        .customCode,
+      (
+        await s.h.trySend(
+          await autoSell(s, loan, n, b, liquidator, s.autoSellPool, liquidatorAta),
+          liquidator,
+        )
+      ).customCode,
     ).toBe(E.SaleShort);
     expectUntouched(s, n, loan, vault, b, price);
     expect(tokenBalance(s.h, liquidatorAta)).toBe(0n);
