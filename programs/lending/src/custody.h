@@ -112,7 +112,8 @@ u64 pnft_release_to_owner(const Custody *c);
 /* Unlock and Transfer v1 by the holder (the delegate) to `to` (the pool owner's associated token account) */
 u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to);
 /* a sale: Unlock and Transfer v1 by the holder (the delegate) into its own associated token account (`via_token`),
- * then the venue sells it from there, the holder signing as its owner; afterwards that account must not hold it */
+ * then the venue sells it from there, the holder signing as its owner; afterwards that account must not hold it, and
+ * it closes to `payer` */
 u64 pnft_sell(const Custody *c, const SwapCall *venue);
 /* a purchase: the venue delivers it into the owner's associated token account (`escrow`, not holding it before), in
  * `collection` (verified), then pnft_lock */

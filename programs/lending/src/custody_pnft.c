@@ -261,7 +261,11 @@ u64 pnft_sell(const Custody *c, const SwapCall *venue) {
                    a->payer, c->signer};
   if ((r = tm_transfer_v1(&tp, &in)) || (r = invoke_loan_swap(venue))) return r;
   /* the chain, not the venue: the holder's account no longer holds it */
-  return tm_holds_pnft(&tp, a->via_token, c->holder->key) == TM_PNFT_OK ? E_SALE_SHORT : SUCCESS;
+  if (tm_holds_pnft(&tp, a->via_token, c->holder->key) == TM_PNFT_OK) return E_SALE_SHORT;
+  /* that account, empty now, closes to the payer (who paid it when Token Metadata created it): the sale leaves the
+   * holder nothing */
+  TransferArgs close = {c->token, a->via_token, a->payer, c->holder, 0, c->signer};
+  return token_close(&close);
 }
 
 u64 pnft_receive(const Custody *c, const SwapCall *venue, const SolPubkey *collection) {
