@@ -37,6 +37,7 @@ describe("sale and mortgage custody per standard", () => {
       mintWritable: true,
       replacesMetadata: collection,
       nftType: 2,
+      bumps: [0, 0, 0],
     });
     const sell = await getMarketSellInstruction({
       programAddress: program,
@@ -135,7 +136,7 @@ describe("sale and mortgage custody per standard", () => {
     expect(sell.data).toEqual(Uint8Array.from([13, ...dataHash, ...creatorHash, 17, 1]));
   });
 
-  it("a pNFT's sale: 7 its token account, 8 its record, the auto-sell the borrower's wallet before the venue; refused for a mortgage, a compressed NFT for a mortgage, with a sentence", async () => {
+  it("a pNFT's sale: 7 its token account, 8 its record, the auto-sell the borrower's wallet before the venue; a compressed NFT refused for a mortgage, with a sentence", async () => {
     const mint = await address();
     const tokenAccount = await address();
     const tokenRecord = await address();
@@ -170,10 +171,65 @@ describe("sale and mortgage custody per standard", () => {
       borrower,
       seller,
     ]);
-    expect(() => getMortgageCustody(pnft)).toThrow(/programmable NFT .* not available/);
     expect(() => getMortgageCustody(cnft)).toThrow(/compressed NFT .* not available/);
     expect(() =>
       getMortgageCustody({ standard: "CoreNft", asset: mint, collection: null, owner: mint }),
     ).toThrow(/belongs to no collection/);
+  });
+
+  it("a pNFT's mortgage: 7 the borrower's token account, 13 the pool owner, byte 121 = 1 and bytes 3, 122, 123 its PDA bumps", async () => {
+    const mint = await address();
+    const tokenAccount = await address();
+    const poolOwner = await address();
+    const program = await address();
+    const pool = await address();
+    const bank = await address();
+    const market = await address();
+    const pnft = {
+      standard: "ProgrammableNft",
+      mint,
+      tokenAccount,
+      metadataBump: 251,
+      masterEditionBump: 252,
+      tokenRecordBump: 253,
+    } as unknown as NftCustody;
+    expect(() => getMortgageCustody(pnft)).toThrow(/needs the pool owner/);
+    expect(getMortgageCustody(pnft, poolOwner)).toEqual({
+      holder: tokenAccount,
+      mintWritable: false,
+      replacesMetadata: poolOwner,
+      nftType: 1,
+      bumps: [251, 252, 253],
+    });
+    const ix = await getTakeMortgageInstruction({
+      programAddress: program,
+      borrower: poolOwner,
+      oracle: poolOwner,
+      pool,
+      bank,
+      collateralMint: mint,
+      borrowerCurrencyTokenAccount: bank,
+      buy: { programAddress: market, accounts: [], data: Uint8Array.of(12) },
+      custody: pnft,
+      poolOwner,
+      nonce: 1n,
+      principalBaseUnits: 1n,
+      durationSeconds: 86_400n,
+      collateralAmountBaseUnits: 1n,
+      expectedAprBps: 1500,
+      attestation: {
+        collateralValueBaseUnits: 2n,
+        collection: mint,
+        currencyPriceMicroUsd: 1_000_000n,
+        walletAgeSeconds: 0n,
+        pastLoans: 0n,
+        volumeMicroUsd: 0n,
+        slot: 1n,
+      },
+    });
+    expect(ix.escrow).toBe(tokenAccount);
+    expect([ix.accounts![7]!.address, ix.accounts![13]!.address]).toEqual([tokenAccount, poolOwner]);
+    const d = ix.data!;
+    expect([d[2], d[3], d[121], d[122], d[123], d[124]]).toEqual([0, 251, 1, 252, 253, 12]);
   });
 });

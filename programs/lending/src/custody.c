@@ -54,5 +54,6 @@ u64 custody_sell_other(const Custody *c, const SwapCall *venue) {
 
 u64 custody_receive_other(const Custody *c, const SwapCall *venue, const SolPubkey *collection) {
   if (c->nft_type == NFT_TYPE_CORE && c->core) return core_receive(c, venue, collection);
-  return E_INVALID_COLLATERAL; /* a pNFT or compressed NFT: not bought through a venue yet */
+  if (c->nft_type == NFT_TYPE_PNFT && c->pnft) return pnft_receive(c, venue, collection);
+  return E_INVALID_COLLATERAL; /* a compressed NFT: not bought through a venue yet */
 }

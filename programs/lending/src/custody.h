@@ -115,6 +115,9 @@ u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to);
  * then the venue sells it from there, the holder signing as its owner; afterwards that account must not hold it, and
  * it closes to `payer` */
 u64 pnft_sell(const Custody *c, const SwapCall *venue);
+/* a purchase: the venue delivers it into the owner's associated token account (`escrow`, not holding it before), in
+ * `collection` (verified), then pnft_lock */
+u64 pnft_receive(const Custody *c, const SwapCall *venue, const SolPubkey *collection);
 
 /* ---- custody_core.c ---- */
 /* TakeLoan: the Core program, the asset (Core's, the owner's, naming `a->collection`), the collection (Core's) and
@@ -241,7 +244,8 @@ CUSTODY_INLINE u64 custody_release_rest(const Custody *c, const SolAccountInfo *
 }
 
 /* The venue delivers one NFT into the holder's custody (`venue`, TakeMortgage's purchase): classic, the escrow gains
- * exactly 1; a Core asset, the holder owns it afterwards and it names `collection` (SaleShort when not delivered). */
+ * exactly 1; a Core asset, the holder owns it afterwards and it names `collection`; a pNFT, the owner's account
+ * holds it afterwards (SaleShort when not delivered), then it is locked as at TakeLoan. */
 CUSTODY_INLINE u64 custody_receive(const Custody *c, const SwapCall *venue, const SolPubkey *collection) {
   if (c->nft_type != NFT_TYPE_CLASSIC) {
     Custody other = *c;

@@ -195,8 +195,10 @@ u64 pnft_lock(const Custody *c) {
   t.data = lock;
   t.data_len = 3;
   if ((r = tm_invoke(&t))) return r;
-  /* what the chain holds now: the token record Locked */
-  if (a->token_record->data_len < 3 || a->token_record->data[2] != TM_TOKEN_RECORD_LOCKED) return E_INVALID_COLLATERAL;
+  /* what the chain holds now: the token record Locked (its length read live: a purchase in this instruction may
+   * have created it) */
+  if (*(const u64 *)(a->token_record->data - 8) < 3 || a->token_record->data[2] != TM_TOKEN_RECORD_LOCKED)
+    return E_INVALID_COLLATERAL;
   return validate_liquidation(c);
 }
 
@@ -264,4 +266,21 @@ u64 pnft_sell(const Custody *c, const SwapCall *venue) {
    * holder nothing */
   TransferArgs close = {c->token, a->via_token, a->payer, c->holder, 0, c->signer};
   return token_close(&close);
+}
+
+u64 pnft_receive(const Custody *c, const SwapCall *venue, const SolPubkey *collection) {
+  const PnftAccounts *a = c->pnft;
+  TmPnft tp;
+  tm_pnft_of(c, &tp);
+  /* the owner's associated token account and its record (Token Metadata creates them in the purchase), not holding
+   * it yet: the purchase must be what delivers it */
+  u64 r = tm_error(tm_ata_and_record(&tp, a->owner->key, c->escrow, a->token_record));
+  if (r) return r;
+  if (tm_holds_pnft(&tp, c->escrow, a->owner->key) == TM_PNFT_OK) return E_SALE_SHORT;
+  if ((r = invoke_loan_swap(venue))) return r;
+  if (tm_holds_pnft(&tp, c->escrow, a->owner->key) != TM_PNFT_OK) return E_SALE_SHORT;
+  /* the metadata as read before the purchase: the same verified collection */
+  SolPubkey now;
+  if ((r = read_verified_collection(a->metadata, a->mint->key, a->bumps[0], &now))) return r;
+  return pubkey_eq(&now, collection) ? pnft_lock(c) : E_COLLECTION_NOT_IN_POOL;
 }

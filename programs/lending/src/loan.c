@@ -25,11 +25,12 @@ void new_loan_accounts(NewLoan *c, const SolParameters *p, bool trailing_data, b
 }
 
 /* TakeLoan's custody bytes naming a standard: 121 NFT_TYPE_PNFT (122, 123 its PDA bumps), NFT_TYPE_CNFT or
- * NFT_TYPE_CORE (122, 123 zero); TakeMortgage's: NFT_TYPE_CORE only (122, 123 zero), for an account of the Core
- * program (so a classic mortgage's mint is never taken for another standard); out of line, off a classic loan's path */
+ * NFT_TYPE_CORE (122, 123 zero); TakeMortgage's: NFT_TYPE_CORE (122, 123 zero) for an account of the Core program
+ * (so a classic mortgage's mint is never taken for another standard), or NFT_TYPE_PNFT (its bumps); out of line, off
+ * a classic loan's path */
 __attribute__((noinline)) static bool custody_bytes_valid(const NewLoan *c, const u8 *d) {
   bool core = d[121] == NFT_TYPE_CORE && (d[122] | d[123]) == 0;
-  if (c->mortgage) return core && pubkey_eq(c->mint->owner, &MPL_CORE_PROGRAM_ID);
+  if (c->mortgage) return (core && pubkey_eq(c->mint->owner, &MPL_CORE_PROGRAM_ID)) || d[121] == NFT_TYPE_PNFT;
   return c->custody_data && (d[121] == NFT_TYPE_PNFT || d[121] == NFT_TYPE_CNFT || core);
 }
 

@@ -12,8 +12,10 @@ static const u8 BANK_SEED[] = "bank";
  * whitelist account: a private pool's mortgage is refused), the loan PDA, the principal to the borrower; then the
  * market's purchase (accounts from 15, the borrower paying from account 9) must deliver the NFT into the new loan's
  * custody (custody_receive, read from the chain), and what left the borrower's account is the price, of which the
- * pool lends at most its LTV. One body, inline in the classic path (`standard` a constant) and in Core's. */
-__attribute__((always_inline)) static inline u64 lend_and_buy(NewLoan *c, u8 standard, const CoreAccounts *core) {
+ * pool lends at most its LTV. One body, inline in the classic path (`standard` a constant) and in Core's and the
+ * pNFT's (the loan PDA signs its Lock: its seeds only there). */
+__attribute__((always_inline)) static inline u64 lend_and_buy(NewLoan *c, u8 standard, const CoreAccounts *core,
+                                                              const PnftAccounts *pnft) {
   const SolParameters *p = c->p;
   const SolAccountInfo *currency = &p->ka[9], *venues = &p->ka[10], *market = &p->ka[14];
   c->whitelist_index = p->ka_num;
@@ -36,8 +38,16 @@ __attribute__((always_inline)) static inline u64 lend_and_buy(NewLoan *c, u8 sta
   shifted.data = p->data + LOAN_DATA_LEN - 1;
   shifted.data_len = p->data_len - LOAN_DATA_LEN + 1;
   SwapCall call = {&shifted, MARKET_FIRST_ACCOUNT, market, c->loan, l};
+  SolSignerSeed seeds[5];
+  SolSignerSeeds signer = {seeds, 5};
   Custody held = {standard, c->token, c->loan, NULL, c->escrow, {.core = core}};
-  /* the NFT must be in the new loan's custody (a Core asset: owned by the loan PDA, in the collection read before) */
+  if (standard == NFT_TYPE_PNFT) {
+    loan_signer_seeds(l, seeds);
+    held.signer = &signer;
+    held.pnft = pnft;
+  }
+  /* the NFT must be in the new loan's custody (a Core asset: owned by the loan PDA, in the collection read before; a
+   * pNFT: in the borrower's associated token account, delegated to the loan PDA and locked) */
   if ((r = custody_receive(&held, &call, &c->collection))) return r;
   u64 currency_after = rd64(currency->data + 64);
   /* what left the buyer's account (principal included) is the price paid */
@@ -67,7 +77,42 @@ __attribute__((noinline)) static u64 take_mortgage_core(NewLoan *c) {
   if (!asset->is_writable) return E_NOT_WRITABLE;
   CoreAccounts core = {asset, &p->ka[13], NULL, c->borrower, c->borrower}; /* the market invokes Core, not this */
   u64 r = core_collection(&core, &c->collection);
-  return r ? r : lend_and_buy(c, NFT_TYPE_CORE, &core);
+  return r ? r : lend_and_buy(c, NFT_TYPE_CORE, &core, NULL);
+}
+
+/* The market's BuyPnft (12) as TakeMortgage passes it from account 15 (nft-market LAYOUT.md): 0 buyer, 5 the new
+ * owner, 8 the new owner's associated token account, 9 its token record, 10.. the pNFT tail (mint, metadata,
+ * edition, Token Metadata, Token Auth Rules, rule set, sysvar instructions, system, token, associated token) */
+#define BUY_PNFT_ACCOUNTS 20
+#define BUY_PNFT_NEW_TOKEN 8
+#define BUY_PNFT_TAIL 10
+
+/* A pNFT's mortgage, escrowless (data byte 121 = 1; byte 2 zero, 3 the metadata bump, 122 the master edition's,
+ * 123 the token record's): the market's BuyPnft delivers it to the borrower's associated token account (account 7,
+ * == the buy's new owner's account; recorded as `escrow`), then it is delegated to the loan PDA and locked as at
+ * TakeLoan. Account 13 is the pool owner's wallet (the liquidation's receiver the rule set is asked about) instead
+ * of the metadata: the pNFT block is read from the buy's accounts (the instruction stays within 40 accounts). Out
+ * of line: a classic mortgage pays nothing for it. */
+__attribute__((noinline)) static u64 take_mortgage_pnft(NewLoan *c, u8 decimals, u64 supply) {
+  const SolParameters *p = c->p;
+  const u8 *d = p->data;
+  if (d[2] != 0) return E_INVALID_INSTRUCTION; /* no escrow PDA */
+  if (decimals != 0 || supply != 1 || c->collateral_amount != 1) return E_INVALID_COLLATERAL;
+  if (p->ka_num < MARKET_FIRST_ACCOUNT + BUY_PNFT_ACCOUNTS) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *buy = p->ka + MARKET_FIRST_ACCOUNT, *tail = buy + BUY_PNFT_TAIL;
+  if (!pubkey_eq(tail[0].key, c->mint->key)) return E_INVALID_MINT;
+  if (!pubkey_eq(c->escrow->key, buy[BUY_PNFT_NEW_TOKEN].key) || !pubkey_eq(p->ka[13].key, &c->pl->owner))
+    return E_ACCOUNT_MISMATCH;
+  PnftAccounts pnft = {&tail[0], &tail[1], &tail[2], &buy[BUY_PNFT_NEW_TOKEN + 1], &tail[6], &tail[3], &tail[4],
+                       &tail[5], &tail[7]};
+  pnft.payer = pnft.owner = c->borrower;
+  pnft.locked_address = &c->pl->owner;
+  pnft.dest_owner = &p->ka[13];
+  u8 bumps[3] = {d[3], d[122], d[123]};
+  pnft.bumps = bumps;
+  c->pnft_bumps = bumps; /* the loan records them for its endings */
+  u64 r = read_verified_collection(pnft.metadata, c->mint->key, d[3], &c->collection);
+  return r ? r : lend_and_buy(c, NFT_TYPE_PNFT, NULL, &pnft);
 }
 
 /* accounts: 0 borrower (s, w), 1 oracle (s), 2 config, 3 pool (w; an nft-pool with the mortgage flag, not
@@ -77,7 +122,8 @@ __attribute__((noinline)) static u64 take_mortgage_core(NewLoan *c) {
  * pinned one), 15.. the market's Buy accounts (buyer: account 0; payment from account 9; NFT to account 7).
  * data: the TakeLoan terms (124 bytes, tag 23; byte 3 = metadata bump; expectedAprBps = the pool's
  * mortgageAprBps; collateralAmount 1), then the market instruction's data (at most 512 bytes). A Core asset: see
- * take_mortgage_core (the market's BuyCore, its new owner the loan PDA). */
+ * take_mortgage_core (the market's BuyCore, its new owner the loan PDA); a pNFT: take_mortgage_pnft (BuyPnft, its
+ * new owner the borrower). */
 u64 ix_take_mortgage(const SolParameters *p) {
   if (p->ka_num <= MARKET_FIRST_ACCOUNT) return E_NOT_ENOUGH_ACCOUNTS;
   if (p->data_len <= LOAN_DATA_LEN || p->data_len > LOAN_DATA_LEN + MAX_MARKET_DATA) return E_INVALID_INSTRUCTION;
@@ -92,8 +138,9 @@ u64 ix_take_mortgage(const SolParameters *p) {
   u64 supply;
   if ((r = check_mint(c.mint, &decimals, &supply))) /* no mint: a Core asset, or the error */
     return c.nft_type == NFT_TYPE_CORE ? take_mortgage_core(&c) : r;
-  /* a mint: classic (new_loan_parse takes byte 121 for a Core asset only, an account of the Core program) */
+  if (c.nft_type == NFT_TYPE_PNFT) return take_mortgage_pnft(&c, decimals, supply);
+  /* a mint: classic (new_loan_parse takes byte 121 for a pNFT, or a Core asset: an account of the Core program) */
   if (decimals != 0 || supply != 1 || c.collateral_amount != 1) return E_INVALID_COLLATERAL;
   if ((r = read_verified_collection(&p->ka[13], c.mint->key, p->data[3], &c.collection))) return r;
-  return lend_and_buy(&c, NFT_TYPE_CLASSIC, NULL);
+  return lend_and_buy(&c, NFT_TYPE_CLASSIC, NULL, NULL);
 }

@@ -98,16 +98,6 @@ describe("programmable NFTs on the NFT market through the builder (real Token Me
     );
     const own = await post(w.app, "/nft/buy", { buyer: seller.signer.address, nftMint: nft });
     expect(own.status).toBe(400);
-    // a loan buys a classic NFT only for now (TakeMortgage escrows a classic NFT): one plain sentence, nothing built
-    const mortgage = await post(w.app, "/nft/take-mortgage-quote", {
-      buyer: buyer.signer.address,
-      nftMint: nft,
-      duration: 7 * 86_400,
-    });
-    expect(mortgage.status).toBe(422);
-    expect(mortgage.body.message).toBe(
-      "Buying a programmable NFT with a loan is not available yet; buy it outright instead",
-    );
   });
 
   it("shows the pNFT listing in the collection's market; a buyer pays the price and holds the pNFT", async () => {

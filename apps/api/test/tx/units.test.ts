@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { computeUnitPrice, getPriorityFeeOptions } from "@cistern/protocol";
+import { TOKEN_METADATA_PROGRAM_ADDRESS } from "@cistern/sdk";
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
@@ -163,6 +164,20 @@ describe("priority fees and compute units", () => {
       );
     expect(migrate(0)).toBe(Math.ceil(6_000 * 1.1) + 5_000);
     expect(migrate(29)).toBe(Math.ceil((6_000 + 29 * 5_000) * 1.1) + 5_000);
+    // a mortgage naming Token Metadata buys and locks a pNFT (a pNFT without a rule set is not simulated first)
+    const mortgage = (accounts: string[]) =>
+      estimateComputeUnits(
+        [
+          {
+            programAddress: PROGRAM as never,
+            accounts: accounts.map((address) => ({ address: address as never, role: 0 })),
+            data: new Uint8Array([23]),
+          },
+        ],
+        PROGRAM,
+      );
+    expect(mortgage([payer])).toBe(Math.ceil(50_000 * 1.1) + 5_000);
+    expect(mortgage([payer, TOKEN_METADATA_PROGRAM_ADDRESS])).toBe(Math.ceil(420_000 * 1.1) + 5_000);
   });
 });
 

@@ -18,8 +18,8 @@ import { closePages, fundJourneyWallet, type GetWorld, getPoolOf, openJourneyPag
 // Issue #32, the NFT market's programmable NFTs in the browser: the demo market maker's Storm Petrels are listed
 // (each held by its listing PDA, moved there by Token Metadata under the demo rule set, which the world set to allow
 // the lending program and the market); a lender's pool that offers mortgages on the collection puts them on Buy NFTs,
-// where a pNFT offers no loan and is bought outright, at 360 px. The chain then shows the buyer holding it and the
-// listing gone.
+// where a pNFT offers a loan too (bought with one in pnft-mortgage-32) and is bought outright here, at 360 px. The
+// chain then shows the buyer holding it and the listing gone.
 
 export function registerNftMarketPnftJourney(world: GetWorld): void {
   describe("programmable NFTs on the NFT market (#32)", () => {
@@ -36,7 +36,7 @@ export function registerNftMarketPnftJourney(world: GetWorld): void {
     }, 120_000);
     afterAll(() => closePages(lender, buyer));
 
-    it("a pNFT listed on Buy NFTs offers no loan and is bought outright at 360 px: the buyer holds it, the listing is gone", async () => {
+    it("a pNFT listed on Buy NFTs is bought outright at 360 px: the buyer holds it, the listing is gone", async () => {
       const { stack, marketProgram } = world();
       const petrels = DEMO_PNFT_COLLECTION.collectionId;
       // the lender's USDC pool on the Storm Petrels, with mortgages turned on in My pools
@@ -81,10 +81,8 @@ export function registerNftMarketPnftJourney(world: GetWorld): void {
         .filter({ hasText: "USDC" })
         .first();
       await card.waitFor({ timeout: 30_000 });
-      expect(await card.getByTestId("mortgage-card-down").textContent()).toBe(
-        "A loan cannot buy a programmable NFT yet; you can buy it outright.",
-      );
-      expect(await card.getByTestId("mortgage-choose").count()).toBe(0);
+      // financed by the pool, the card offers a loan as well as Buy now
+      expect(await card.getByTestId("mortgage-choose").count()).toBe(1);
       await card.getByTestId("buy-now-choose").click();
       await card.getByTestId("buy-now-sentence").waitFor();
       expect(await buyer.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(

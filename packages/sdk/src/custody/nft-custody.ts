@@ -363,18 +363,28 @@ export function getSaleCustody(
 }
 
 /**
- * What a standard changes in TakeMortgage (LAYOUT.md "Sales of a Core asset"): the account the purchase delivers the
- * NFT to (account 7; null: the escrow PDA), whether account 8 (the asset) is written, account 13 (null: the metadata
- * PDA) and data byte 121. A Core asset: 7 and 8 the asset, 13 the collection it names, byte 121 CoreNft; the
- * market's BuyCore names the loan PDA as the new owner.
+ * What a standard changes in TakeMortgage (LAYOUT.md "Sales of a Core asset", "### 23 TakeMortgage"): the account the
+ * purchase delivers the NFT to (account 7; null: the escrow PDA), whether account 8 (the asset) is written, account 13
+ * (null: the metadata PDA), data byte 121 and the PDA bumps of data bytes 3, 122 and 123. A Core asset: 7 and 8 the
+ * asset, 13 the collection it names, byte 121 CoreNft; the market's BuyCore names the loan PDA as the new owner. A pNFT
+ * (read with `tokenAccount` the borrower's associated token account of it): 7 that account, 13 the pool owner's
+ * wallet (the liquidation's receiver the rule set is asked about), byte 121 ProgrammableNft, bytes 3, 122, 123 its
+ * metadata, master edition and token record bumps; the market's BuyPnft names the borrower as the new owner.
  */
-export function getMortgageCustody(c: NftCustody): {
+export function getMortgageCustody(
+  c: NftCustody,
+  /** The pool's owner: a pNFT's mortgage checks the liquidation's transfer to it against the rule set. */
+  poolOwner: Address | null = null,
+): {
   holder: Address | null;
   mintWritable: boolean;
   replacesMetadata: Address | null;
   nftType: number;
+  /** Data bytes 3, 122 and 123 when `holder` is not null. */
+  bumps: [number, number, number];
 } {
-  if (c.standard === "Nft") return { holder: null, mintWritable: false, replacesMetadata: null, nftType: 0 };
+  if (c.standard === "Nft")
+    return { holder: null, mintWritable: false, replacesMetadata: null, nftType: 0, bumps: [0, 0, 0] };
   if (c.standard === "CoreNft") {
     if (c.collection === null)
       invalid(`Core asset ${c.asset} belongs to no collection, so no pool lends against it`);
@@ -383,6 +393,17 @@ export function getMortgageCustody(c: NftCustody): {
       mintWritable: true,
       replacesMetadata: c.collection,
       nftType: NFT_TYPE_BYTE.CoreNft,
+      bumps: [0, 0, 0],
+    };
+  }
+  if (c.standard === "ProgrammableNft") {
+    if (poolOwner === null) invalid("a programmable NFT's mortgage needs the pool owner (account 13)");
+    return {
+      holder: c.tokenAccount,
+      mintWritable: false,
+      replacesMetadata: poolOwner,
+      nftType: NFT_TYPE_BYTE.ProgrammableNft,
+      bumps: [c.metadataBump, c.masterEditionBump, c.tokenRecordBump],
     };
   }
   return notSoldThroughVenue(c);

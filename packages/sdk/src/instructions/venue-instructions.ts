@@ -260,7 +260,9 @@ export async function getMarginSwapInstruction(
  * borrower signs) into the escrow, which the caller derives with {@link findLoanPda} / findEscrowPda first.
  * `expectedAprBps` is the pool's mortgageAprBps; `collateralAmountBaseUnits` is 1. A Core asset (`custody` as
  * readNftCustody reads the listed asset; `collateralMint` the asset): `buy` is the market's BuyCore naming the loan
- * PDA as the asset's new owner; the returned `escrow` is the asset.
+ * PDA as the asset's new owner; the returned `escrow` is the asset. A pNFT (`custody` read with `tokenAccount` the
+ * borrower's associated token account of it): `buy` is the market's BuyPnft naming the borrower as the new owner,
+ * `poolOwner` the pool's owner; the returned `escrow` is the borrower's associated token account.
  */
 export async function getTakeMortgageInstruction(
   input: {
@@ -274,9 +276,11 @@ export async function getTakeMortgageInstruction(
     buy: Instruction;
     /** The listed NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
     custody?: NftCustody;
+    /** The pool's owner (a pNFT's mortgage: account 13). */
+    poolOwner?: Address;
   } & LoanTerms,
 ): Promise<Instruction & { loan: Address; escrow: Address }> {
-  const custody = getMortgageCustody(input.custody ?? { standard: "Nft" });
+  const custody = getMortgageCustody(input.custody ?? { standard: "Nft" }, input.poolOwner ?? null);
   const [metadata, metadataBump] = await findMetadataPda(input.collateralMint);
   const {
     loan,
@@ -295,8 +299,8 @@ export async function getTakeMortgageInstruction(
   const [vault] = await findVaultPda(input.programAddress, input.bank);
   const escrow = custody.holder ?? escrowPda;
   if (custody.holder !== null) {
-    terms[2] = 0; // no escrow PDA, no metadata PDA
-    terms[3] = 0;
+    terms[2] = 0; // no escrow PDA
+    [terms[3], terms[122], terms[123]] = custody.bumps; // a pNFT's metadata, edition, token record bumps (Core: 0)
     terms[121] = custody.nftType;
   }
   const buyData = input.buy.data ?? new Uint8Array();

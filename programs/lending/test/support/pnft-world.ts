@@ -93,6 +93,25 @@ export async function pnftWorld(
   }))
     expectOk(await w.h.trySend([computeLimit(1_400_000), ...tx.map((ix) => kit(ix, [authority]))]));
   const ruleSet = address(getRuleSetAddress(authority.address, name));
+  const collection = await createPnftCollection(w, authority, ruleSet, "Storm Petrels");
+  const pnftPool = await createPool(
+    w.h,
+    w.lender,
+    w.currency,
+    "nft-pool",
+    poolSeed++,
+    poolParams(collection),
+  );
+  return { ...w, authority, ruleSet, pnftCollection: collection, pnftPool };
+}
+
+/** A sized pNFT collection `name` under `ruleSet`, its authority `authority` (who verifies its members). */
+export async function createPnftCollection(
+  w: World,
+  authority: KeyPairSigner,
+  ruleSet: Address,
+  name: string,
+): Promise<Address> {
   const collection = await generateKeyPairSigner();
   expectOk(
     await w.h.trySend(
@@ -104,7 +123,7 @@ export async function pnftWorld(
             authority: authority.address,
             ruleSet,
             data: {
-              name: "Storm Petrels",
+              name,
               symbol: "PETREL",
               uri: "https://example.invalid/c.json",
               sellerFeeBasisPoints: 500,
@@ -128,22 +147,15 @@ export async function pnftWorld(
       authority,
     ),
   );
-  const pnftPool = await createPool(
-    w.h,
-    w.lender,
-    w.currency,
-    "nft-pool",
-    poolSeed++,
-    poolParams(collection.address),
-  );
-  return { ...w, authority, ruleSet, pnftCollection: collection.address, pnftPool };
+  return collection.address;
 }
 
-/** A pNFT of `collection` (verified) held by the borrower. */
+/** A pNFT of `collection` (verified unless `verified` is false) held by the borrower. */
 export async function mintPnft(
   w: PnftWorld,
   collection = w.pnftCollection,
   owner = w.borrower.address,
+  verified = true,
 ): Promise<Pnft> {
   const mint = await generateKeyPairSigner();
   const a = w.authority;
@@ -171,9 +183,14 @@ export async function mintPnft(
         kit(mintProgrammableNftV1({ mint: mint.address, authority: a.address, owner, ruleSet: w.ruleSet }), [
           a,
         ]),
-        kit(verifyCollectionV1({ mint: mint.address, collectionMint: collection, authority: a.address }), [
-          a,
-        ]),
+        ...(verified
+          ? [
+              kit(
+                verifyCollectionV1({ mint: mint.address, collectionMint: collection, authority: a.address }),
+                [a],
+              ),
+            ]
+          : []),
       ],
       a,
     ),

@@ -84,7 +84,7 @@ export const SOLD_THROUGH_MARKET: readonly NftStandard[] = [
 /** The standards the program sells instantly (MarketSell): all those. */
 export const SOLD_INSTANTLY: readonly NftStandard[] = SOLD_THROUGH_MARKET;
 /** The standards the program buys through the NFT market (TakeMortgage). */
-export const BOUGHT_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
+export const BOUGHT_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft", "ProgrammableNft"];
 
 /**
  * Whether building for this custody asks the chain first: a pNFT governed by a rule set, which only Token Auth Rules

@@ -17,6 +17,7 @@ import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
 import { loanSaleToBid } from "./loan-sale.ts";
 import {
+  asksRuleSet,
   BOUGHT_THROUGH_MARKET,
   describeStandard,
   readCustody,
@@ -185,10 +186,11 @@ export async function quoteMortgage(
   requireNotOracle(tx, "buyer", input.buyer);
   const listing = await requireListing(tx, input.mint);
   if (listing.seller === input.buyer) throw badRequest("you cannot buy your own listing");
-  // the listed NFT's standard (read from the chain; a compressed listing says so): the program buys a classic NFT or
-  // a Core asset with a mortgage
+  // the listed NFT's standard (read from the chain; a compressed listing says so): the program buys a classic NFT, a
+  // Core asset or a pNFT with a mortgage (a pNFT lands in the buyer's associated token account, its custody there)
   if (listing.standard === "compressed") throw unprocessable(mortgageRefusal("CompressedNft"));
-  const custody = await readCustody(tx, listing.mint, listing.mint);
+  const buyerToken = await findAssociatedTokenAddress(address(input.buyer), listing.mint);
+  const custody = await readCustody(tx, listing.mint, buyerToken);
   if (!BOUGHT_THROUGH_MARKET.includes(custody.standard))
     throw unprocessable(mortgageRefusal(custody.standard));
   const request = {
@@ -226,8 +228,10 @@ export async function quoteMortgage(
 /**
  * TakeMortgage: the quote above, the oracle's attestation, then the program's TakeMortgage with the market's buy
  * of the listing (paid from the buyer's currency account, which holds the down payment and receives the
- * principal) into the new loan's escrow. SOL down payments are wrapped first and what is left unwrapped after.
- * Kind NormalCoSigned.
+ * principal) into the new loan's custody (a classic NFT: its escrow; a Core asset: the loan PDA; a pNFT: the buyer's
+ * associated token account, delegated to the loan and locked). SOL down payments are wrapped first and what is left
+ * unwrapped after. A pNFT under a rule set is simulated first (a rule set that refuses the loan answers 422 with
+ * TRANSACTION_SEND_RULE_SET_REFUSED before anything is signed). Kind NormalCoSigned.
  */
 export async function takeMortgagePlan(
   tx: TxContext,
@@ -243,8 +247,14 @@ export async function takeMortgagePlan(
   });
   const nonce = randomNonce();
   const [loan] = await findLoanPda(tx.programId, address(offer.pool), buyer, nonce);
-  // a classic NFT is delivered into the loan's escrow; a Core asset to the loan PDA as its new owner
-  const escrow = custody.standard === "CoreNft" ? loan : (await findEscrowPda(tx.programId, loan))[0];
+  // a classic NFT is delivered into the loan's escrow; a Core asset to the loan PDA as its new owner; a pNFT to the
+  // buyer, its new owner (into their associated token account)
+  const escrow =
+    custody.standard === "CoreNft"
+      ? loan
+      : custody.standard === "ProgrammableNft"
+        ? buyer
+        : (await findEscrowPda(tx.programId, loan))[0];
   const downPayment = listing.price - offer.amount;
   const flow = await currencyFlow(
     buyer,
@@ -274,12 +284,14 @@ export async function takeMortgagePlan(
     expectedAprBps: offer.offer.aprBps,
     attestation,
     custody,
+    poolOwner: offer.account.owner,
   });
-  // where a classic NFT goes if the mortgage is liquidated (a Core asset goes to the pool owner's wallet itself),
-  // and the seller's proceeds account, created when missing
+  // where a classic NFT goes if the mortgage is liquidated (a Core asset goes to the pool owner's wallet itself; a
+  // pNFT's account is created by Token Metadata's transfer at liquidation), and the seller's proceeds account,
+  // created when missing
   const poolOwner = offer.account.owner;
   const ownerCollateral =
-    custody.standard === "CoreNft"
+    custody.standard !== "Nft"
       ? []
       : [
           createAssociatedTokenIdempotent(
@@ -302,6 +314,7 @@ export async function takeMortgagePlan(
       ],
     ],
     needsOracle: true,
+    simulate: asksRuleSet(custody),
     metadata: { loan: ix.loan, pool: offer.pool, quote: quote satisfies QuoteJson, mortgage: terms },
   };
 }

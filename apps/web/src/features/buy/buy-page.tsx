@@ -136,11 +136,11 @@ export function BuyPage() {
 
 /**
  * Whether a mortgage can buy this listing: a pool lends on it and TakeMortgage takes a classic NFT (into the loan's
- * escrow) or a Core asset (the loan PDA its new owner); a pNFT or a compressed NFT: not yet.
+ * escrow), a Core asset (the loan PDA its new owner) or a pNFT (into the buyer's wallet, locked to the loan); a
+ * compressed NFT: not yet.
  */
 function financeable(item: MortgageListing): boolean {
-  const standard = item.listing.standard ?? "classic";
-  return item.pools.length > 0 && (standard === "classic" || standard === "core");
+  return item.pools.length > 0 && item.listing.standard !== "compressed";
 }
 
 /** " · Core asset" after a listed NFT's collection when it is not a classic NFT (nothing for a classic one). */
@@ -157,15 +157,10 @@ const LISTED_STANDARDS = {
   compressed: "CompressedNft",
 } as const;
 
-const STANDARD_NAMES = {
-  classic: "this NFT",
-  programmable: "a programmable NFT",
-  core: "a Core asset",
-  compressed: "a compressed NFT",
-} as const;
-
+/** What a loan cannot buy on a card without one: a compressed NFT by its standard, any other NFT (no pool finances
+ * it) as "this NFT". */
 function standardName(item: MortgageListing): string {
-  return STANDARD_NAMES[item.listing.standard ?? "classic"];
+  return item.listing.standard === "compressed" ? "a compressed NFT" : "this NFT";
 }
 
 /**
@@ -314,9 +309,12 @@ function MortgagePanel({ owner, item, onDone }: { owner: string; item: MortgageL
           <p className="pg-small" data-testid="mortgage-sentence">
             You pay {money(t.downPayment, "up")} now and{" "}
             {formatMoney(BigInt(t.principal) + BigInt(t.interest), t.currency, "up")} by{" "}
-            {formatDateTime(now + t.durationSeconds)} at the latest. Until you repay, the NFT stays locked in
-            the loan. If you do not repay by the end of the grace period, the lender takes the NFT and you
-            lose the down payment.
+            {formatDateTime(now + t.durationSeconds)} at the latest. Until you repay, the NFT stays{" "}
+            {item.listing.standard === "programmable"
+              ? "in your wallet, locked to the loan"
+              : "locked in the loan"}
+            . If you do not repay by the end of the grace period, the lender takes the NFT and you lose the
+            down payment.
           </p>
           {short ? (
             <p className="error-text" role="alert" data-testid="mortgage-short">
