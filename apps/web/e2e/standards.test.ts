@@ -30,8 +30,9 @@ import { declareStandardsWorld } from "./standards/world.ts";
 //    another stack configuration, give it its own file.
 //    What the journeys below rely on: no other journey lists or buys a Cistern Shell (compressed-market counts the
 //    market maker's three), leaves a Storm Petrel listed in USDC before nft-market-pnft runs (it buys the first such
-//    card, the one the API lists first; pnft-mortgage lists two after it and buys both), offers mortgages on the Koi (core-sales expects its 15%), posts a request of 20 USDC for 5 days
-//    (requests-extend finds its row by those terms) or delegates to marginfi (marginfi reads the bank's rate).
+//    card, the one the API lists first; pnft-mortgage lists two after it and buys both), offers mortgages on the Koi
+//    (core-sales expects its 15%), posts a request of 20 USDC for 5 days (requests-extend finds its row by those
+//    terms) or delegates to marginfi (marginfi reads the bank's rate).
 // 3. Order matters only for the clock: a journey that advances the localnet clock (and runs the keeper, which
 //    liquidates EVERY overdue loan) goes after the ones that do not, at the end of the list; a new journey that
 //    leaves the clock alone goes before the clock movers.
