@@ -4,6 +4,7 @@ import type { Database } from "../../src/db/database.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { openPgliteDatabase } from "../../src/db/pglite-database.ts";
 import { openPostgresDatabase } from "../../src/db/postgres-database.ts";
+import { pgliteSnapshot } from "./pglite-snapshot.ts";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -17,10 +18,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a fresh, migrated database: in-memory PGlite, or a uniquely named PostgreSQL database. */
+/**
+ * Creates a fresh, migrated database: in-memory PGlite (loaded from this run's snapshot of a fresh database when
+ * there is one: helpers/pglite-snapshot.ts), or a uniquely named PostgreSQL database.
+ */
 export async function createTestDatabase(engine: Engine, migrate = true): Promise<TestDatabase> {
   if (engine === "pglite") {
-    const db = await openPgliteDatabase(undefined);
+    const snapshot = pgliteSnapshot(migrate ? "migrated" : "initdb");
+    const db = await openPgliteDatabase(undefined, snapshot === undefined ? {} : { snapshot });
+    // on the migrated snapshot this finds every migration applied and changes nothing
     if (migrate) await runMigrations(db);
     return { db, url: undefined, drop: () => db.close() };
   }
