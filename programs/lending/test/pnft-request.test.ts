@@ -3,6 +3,8 @@
 // associated token account while the request is open; a lender's fill moves it (Transfer v1, the request PDA the owner)
 // into the new loan PDA's associated token account, which then ends the loan like any: Repay, Liquidate, Extend,
 // Refinance (LAYOUT.md "Loan requests of a programmable NFT"). Who owns the pNFT is read from the chain after each step.
+
+import { readFileSync } from "node:fs";
 import type { RuleV2 } from "@cistern/localnet";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
@@ -15,9 +17,12 @@ import {
   getExtendInstruction,
   getFillRequestInstruction,
   getLiquidateInstruction,
+  getMarketSellInstruction,
+  getPlaceBidInstruction,
   getPostRequestInstruction,
   getRefinanceInstruction,
   getRepayInstruction,
+  getSellPnftToBidInstruction,
   LENDING_ERROR_CODE,
   type ProgrammableCustody,
   SYSVAR_INSTRUCTIONS_ADDRESS,
@@ -36,9 +41,19 @@ import {
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { computeLimit, expectOk, wireSize } from "./support/kit.ts";
+import { MARKET_SO } from "./support/nft-sale-world.ts";
 import { mintPnft, type Pnft, type PnftWorld, pnftWorld, SYSTEM, signs } from "./support/pnft-world.ts";
-import { tokenBalance } from "./support/tokens.ts";
-import { attestation, bankOf, DAY, loanOf, nftTerms, otherLenderPool } from "./support/world.ts";
+import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
+import {
+  attestation,
+  bankOf,
+  DAY,
+  loanOf,
+  nftTerms,
+  ONE,
+  otherLenderPool,
+  pinMarket,
+} from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
 const dec = getAddressDecoder();
@@ -480,5 +495,66 @@ describe("loan requests of programmable NFTs (the real Token Metadata and Token 
     expectOk(await send(w, await repayIx(w, fill.loan, n)));
     expect(holding(w, n.token)).toEqual({ owner: w.borrower.address, amount: 1n });
     expect(w.h.exists(loanAta)).toBe(false);
+  });
+
+  it("post -> fill -> instant sell (MarketSell): the market's SellPnftToBid sells it from the loan PDA's account", async () => {
+    const market = (await generateKeyPairSigner()).address;
+    const w = await pnftWorld((program) => [program, market]);
+    await pinMarket(w, market, new Uint8Array(readFileSync(MARKET_SO)));
+    const { n, post } = await posted(w);
+    const fill = await fillIx(w, post.request, n);
+    expectOk(await send(w, fill, w.lender));
+    w.h.advance(DAY);
+    const bidder = await w.h.wallet();
+    const bid = await getPlaceBidInstruction({
+      programAddress: market,
+      bidder,
+      nonce: 1n,
+      collection: w.pnftCollection,
+      currencyMint: w.currency,
+      bidderCurrencyAccount: await fundedTokenAccount(w.h, w.currency, bidder.address, 10_000n * ONE),
+      price: 500n * ONE,
+    });
+    expectOk(await w.h.trySend([bid], bidder));
+    const custody = await heldBy(n, fill.loan);
+    const swap = await getSellPnftToBidInstruction({
+      programAddress: market,
+      seller: fill.loan,
+      sellerSignsByCpi: true,
+      payer: w.borrower,
+      bid: bid.bid,
+      vault: bid.vault,
+      bidder: bidder.address,
+      nft: custody,
+      proceeds: w.borrowerAta,
+      minPrice: 0n,
+    });
+    const sell = await getMarketSellInstruction({
+      programAddress: w.program,
+      borrower: w.borrower,
+      pool: w.pnftPool,
+      bank: w.bank,
+      loan: fill.loan,
+      borrowerCollateralTokenAccount: n.token,
+      borrowerCurrencyTokenAccount: w.borrowerAta,
+      swap,
+      custody,
+    });
+    // the loan's account named at 7 but another record at 8: refused, nothing moves
+    const wrong = [...(sell.accounts ?? [])];
+    wrong[8] = { address: n.record[0], role: AccountRole.WRITABLE };
+    await expectRefused(w, { ...sell, accounts: wrong }, E.AccountMismatch);
+    const before = tokenBalance(w.h, w.borrowerAta);
+    const out = expectOk(await w.h.trySend([computeLimit(1_400_000), sell], w.borrower));
+    const sold = loanOf(w, fill.loan);
+    expect(sold.status).toBe("Sold");
+    expect(holding(w, await ata(bidder.address, n))).toEqual({ owner: bidder.address, amount: 1n });
+    // emptied, left open: MarketSell names no account for its rent
+    expect(holding(w, custody.tokenAccount)).toEqual({ owner: fill.loan, amount: 0n });
+    expect(tokenBalance(w.h, w.borrowerAta)).toBe(before + 500n * ONE - sold.repaidAmount);
+    console.log(
+      `held pNFT instant sell ${out.computeUnits} CU (${await wireSize(w.h, [computeLimit(1_400_000), sell], w.borrower)} B, ` +
+        `${await wireSize(w.h, [computeLimit(1_400_000), sell], w.borrower, await protocolTable(w))} B with the protocol table)`,
+    );
   });
 });
