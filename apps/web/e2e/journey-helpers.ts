@@ -177,18 +177,27 @@ export async function expectToastsClearOfFocus(page: Page): Promise<void> {
   if (overlap !== null) throw new Error(`a toast covers the focused control ${overlap}`);
 }
 
-/** Borrows `amount` USDC for `days` against the wallet's NFT called `nftName` through the Borrow page, and waits for it to land. */
+/**
+ * Borrows `amount` USDC for `days` against the wallet's NFT called `nftName` through the Borrow page, and waits for it
+ * to land. With `pool`, from that pool's offer (the page opened as a pool's Borrow link opens it, and that offer chosen
+ * among the NFT's offers): where several pools lend against the collection (a shared world).
+ */
 export async function borrowNftOnPage(
   page: Page,
   webUrl: string,
-  input: { nftName: string; amount: string; days: string },
+  input: { nftName: string; amount: string; days: string; pool?: string },
 ): Promise<void> {
-  await page.goto(`${webUrl}/borrow`);
+  await page.goto(input.pool ? `${webUrl}/borrow?pool=${input.pool}` : `${webUrl}/borrow`);
   const list = page.getByTestId("nft-list");
   await list.waitFor({ timeout: 30_000 });
   const card = list.getByRole("button", { name: new RegExp(input.nftName.replace(/[#]/g, "\\$&")) });
   await card.getByText("Best offer").waitFor({ timeout: 30_000 });
   await card.click();
+  if (input.pool) {
+    const offer = page.locator(`input[type="radio"][value="${input.pool}"]`);
+    await offer.waitFor({ timeout: 30_000 });
+    await offer.check();
+  }
   await page.getByLabel(/Amount \(USDC\)/).fill(input.amount);
   await page.getByLabel(/Duration/).fill(input.days);
   await page.getByTestId("quote").waitFor({ timeout: 30_000 });

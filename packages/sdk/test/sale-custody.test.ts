@@ -3,6 +3,7 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import {
+  getLiquidateSellInstruction,
   getMarketSellInstruction,
   getMortgageCustody,
   getSaleCustody,
@@ -134,7 +135,7 @@ describe("sale and mortgage custody per standard", () => {
     expect(sell.data).toEqual(Uint8Array.from([13, ...dataHash, ...creatorHash, 17, 1]));
   });
 
-  it("a pNFT's instant sell: 7 its token account, 8 its record; refused for an auto-sell and a mortgage, a compressed NFT for a mortgage, with a sentence", async () => {
+  it("a pNFT's sale: 7 its token account, 8 its record, the auto-sell the borrower's wallet before the venue; refused for a mortgage, a compressed NFT for a mortgage, with a sentence", async () => {
     const mint = await address();
     const tokenAccount = await address();
     const tokenRecord = await address();
@@ -145,7 +146,30 @@ describe("sale and mortgage custody per standard", () => {
       collateralAccount: tokenRecord,
       dataPrefix: new Uint8Array(),
     });
-    expect(() => getSaleCustody(pnft, "LiquidateSell")).toThrow(/programmable NFT .* not available/);
+    expect(() => getSaleCustody(pnft, "LiquidateSell")).toThrow(/needs the borrower's wallet/);
+    const borrower = await address();
+    const market = await address();
+    const seller = await address();
+    const autoSell = await getLiquidateSellInstruction({
+      programAddress: await address(),
+      liquidator: await address(),
+      pool: await address(),
+      bank: await address(),
+      loan: seller,
+      poolOwnerCollateralTokenAccount: await address(),
+      swap: { programAddress: market, accounts: [{ address: seller, role: 1 }], data: Uint8Array.of(13) },
+      custody: pnft,
+      borrower,
+    });
+    // 7 the token account, 8 its record, 10 the market, 11 the borrower's wallet, 12 the market's first account
+    expect(autoSell.accounts!.slice(7, 13).map((a) => a.address)).toEqual([
+      tokenAccount,
+      tokenRecord,
+      autoSell.accounts![9]!.address,
+      market,
+      borrower,
+      seller,
+    ]);
     expect(() => getMortgageCustody(pnft)).toThrow(/programmable NFT .* not available/);
     expect(() => getMortgageCustody(cnft)).toThrow(/compressed NFT .* not available/);
     expect(() =>

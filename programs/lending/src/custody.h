@@ -118,7 +118,8 @@ u64 pnft_release_to_owner(const Custody *c);
 /* Unlock and Transfer v1 by the holder (the delegate) to `to` (the pool owner's associated token account) */
 u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to);
 /* a sale: Unlock and Transfer v1 by the holder (the delegate) into its own associated token account (`via_token`),
- * then the venue sells it from there, the holder signing as its owner; afterwards that account must not hold it */
+ * then the venue sells it from there, the holder signing as its owner; afterwards that account must not hold it, and
+ * it closes to `payer` */
 u64 pnft_sell(const Custody *c, const SwapCall *venue);
 
 /* ---- custody_pnft_held.c ---- */
@@ -137,8 +138,8 @@ u64 pnft_held_release(const Custody *c, const SolAccountInfo *to, const SolAccou
 /* the holder `from` transfers it to the new holder's associated token account (`to`'s escrow) and its emptied account
  * closes to `rent_to`; then Token Auth Rules is asked about the new holder's liquidation (to dest_owner) */
 u64 pnft_held_move(const Custody *from, const Custody *to, const SolAccountInfo *rent_to);
-/* a sale: the venue sells it from the holder's associated token account, the holder signing as its owner (the
- * emptied account stays: the sale names no account for its rent) */
+/* a sale: the venue sells it from the holder's associated token account, the holder signing as its owner; the
+ * emptied account closes to the payer (the borrower) */
 u64 pnft_held_sell(const Custody *c, const SwapCall *venue);
 
 /* ---- custody_core.c ---- */

@@ -277,5 +277,9 @@ u64 pnft_sell_from(const Custody *c, const SolAccountInfo *held, const SwapCall 
   TmPnft tp;
   tm_pnft_of(c, &tp);
   /* the chain, not the venue: the holder's account no longer holds it */
-  return tm_holds_pnft(&tp, held, c->holder->key) == TM_PNFT_OK ? E_SALE_SHORT : SUCCESS;
+  if (tm_holds_pnft(&tp, held, c->holder->key) == TM_PNFT_OK) return E_SALE_SHORT;
+  /* that account, empty now, closes to the payer (who paid it when Token Metadata created it): the sale leaves the
+   * holder nothing */
+  TransferArgs close = {c->token, held, c->pnft->payer, c->holder, 0, c->signer};
+  return token_close(&close);
 }

@@ -19,5 +19,5 @@ u64 pnft_validate_owner_transfer(const Custody *c, const SolAccountInfo *destina
 u64 pnft_transfer_as_owner(const Custody *c, const SolAccountInfo *from, const SolAccountInfo *from_record,
                            const SolAccountInfo *to, const SolAccountInfo *to_owner);
 /* a sale from the holder's own associated token account `held`: the venue sells it, the holder signing as its
- * owner; afterwards `held` must no longer hold it (SaleShort) */
+ * owner; afterwards `held` must no longer hold it (SaleShort), and, empty, it closes to the pNFT accounts' payer */
 u64 pnft_sell_from(const Custody *c, const SolAccountInfo *held, const SwapCall *venue);

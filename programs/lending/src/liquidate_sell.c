@@ -5,12 +5,26 @@
 
 #define SWAP_FIRST_ACCOUNT 11
 #define MAX_SWAP_DATA 512
+#define PNFT_BORROWER_ACCOUNT 11 /* a pNFT loan: the borrower's wallet (its token's owner), the venue from 12 */
+
+/* A pNFT loan's sale: 7 the borrower's token account that holds it (== loan.escrow, checked with the loan), 8 its token
+ * record, 11 the borrower's wallet (== loan.borrower: Token Metadata's Transfer v1 by the delegate names the token's
+ * owner), the market's SellPnftToBid from 12 (sale_pnft_accounts, as MarketSell's); the liquidator pays what Token
+ * Metadata charges. Out of line, off the classic path. */
+__attribute__((noinline)) static u64 liquidate_sell_pnft_accounts(const SolParameters *p, const Loan *l,
+                                                                   PnftAccounts *a) {
+  const SolAccountInfo *borrower = &p->ka[PNFT_BORROWER_ACCOUNT];
+  if (!pubkey_eq(borrower->key, &l->borrower)) return E_ACCOUNT_MISMATCH;
+  return sale_pnft_accounts(p, l, borrower, &p->ka[0], a);
+}
 
 /* accounts: 0 liquidator (s, w; anyone; receives the escrow rent), 1 config, 2 venues, 3 pool (w), 4 bank (w),
  * 5 vault (w; the swap's output), 6 loan (w), 7 escrow (w), 8 pool owner's collateral token account (w; what
  * the sale leaves), 9 token program, 10 swap program or NFT market (a pinned one), 11.. the venue instruction's
  * accounts. A Core loan: 7 and 8 the asset (the market's SellCoreToBid, the loan PDA its seller, the vault the
- * proceeds account); a compressed NFT's loan: 7 and 8 the tree (the market's SellCnftToBid, likewise).
+ * proceeds account); a compressed NFT's loan: 7 and 8 the tree (the market's SellCnftToBid, likewise); a pNFT loan:
+ * 7 the borrower's token account, 8 its token record, 11 the borrower's wallet, 12.. the market's SellPnftToBid
+ * (liquidate_sell_pnft_accounts; 34 accounts).
  * data: tag, (a compressed NFT's loan: the leaf's data hash and creator hash,) then the swap instruction's data. The sale must bring the vault at least principal + the interest
  * owed now, so the lenders are paid in full; otherwise nothing happens and the loan can be liquidated the
  * classic way (Liquidate). */
@@ -33,8 +47,13 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   if (!pubkey_eq(&bk->vault, vault->key)) return E_ACCOUNT_MISMATCH;
   if ((r = check_token_account(vault, &bk->mint, NULL))) return r;
   if ((r = check_token_program(token))) return r;
+  PnftAccounts pnft;
+  u64 first = SWAP_FIRST_ACCOUNT;
   if (l->nft_type == NFT_TYPE_CLASSIC) {
     if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
+  } else if (l->nft_type == NFT_TYPE_PNFT) {
+    if ((r = liquidate_sell_pnft_accounts(p, l, &pnft))) return r;
+    first = SALE_PNFT_FIRST_ACCOUNT;
   } else if ((r = check_sale_custody(l, escrow, dest))) {
     return r;
   }
@@ -44,11 +63,12 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   if (clock.unix_timestamp <= deadline) return E_NOT_LIQUIDATABLE;
 
   u64 vault_before = rd64(vault->data + 64), sold;
-  SwapCall call = {p, SWAP_FIRST_ACCOUNT, swap, loan, l, 0};
+  SwapCall call = {p, first, swap, loan, l, 0};
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
   Custody held = {l->nft_type, token, loan, &signer, escrow, {NULL}};
+  if (l->nft_type == NFT_TYPE_PNFT) held.pnft = &pnft;
   CnftAccounts leaf;
   if (l->nft_type == NFT_TYPE_CNFT) {
     if ((r = cnft_sale_leaf(p, escrow, &leaf))) return r;

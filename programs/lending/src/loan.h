@@ -98,6 +98,11 @@ u64 accrue_fee(Bank *bank, u64 fee);
 /* MarketSell and LiquidateSell of a loan whose collateral is not in a classic escrow: its standard is one sold
  * through a venue (Core: InvalidCollateral otherwise) and `other` (their account 8) is the asset (AccountMismatch) */
 u64 check_sale_custody(const Loan *l, const SolAccountInfo *asset, const SolAccountInfo *other);
+/* MarketSell and LiquidateSell of a pNFT loan: the venue (the market's SellPnftToBid, 22 accounts) from account 12,
+ * account 8 the borrower's token record; `owner` the borrower's wallet, `payer` the signer paying Token Metadata */
+#define SALE_PNFT_FIRST_ACCOUNT 12
+u64 sale_pnft_accounts(const SolParameters *p, const Loan *l, const SolAccountInfo *owner,
+                       const SolAccountInfo *payer, PnftAccounts *a);
 /* the Venues account and that `swap` is its pinned, executable swap program (InvalidVenue) */
 u64 check_swap_venue(const SolAccountInfo *venues, const SolAccountInfo *swap, const SolPubkey *program_id);
 /* the Venues account and that `market` is its pinned, executable NFT market program (InvalidVenue) */

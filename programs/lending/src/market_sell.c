@@ -107,13 +107,17 @@ u64 check_sale_custody(const Loan *l, const SolAccountInfo *asset, const SolAcco
 #define SELL_PNFT_SELLER_TOKEN 4
 #define SELL_PNFT_TAIL 12
 
-/* A pNFT loan's sale: account 7 the borrower's token account that holds it (== loan.escrow), 8 its token record (w);
- * the pNFT's accounts are the market's SellPnftToBid's (the loan PDA's associated token account and record, the
- * tail), so the loan PDA unlocks it and moves it there as Liquidate's first hop, and the market sells it from there */
-static u64 sale_pnft_accounts(const SolParameters *p, const Loan *l, PnftAccounts *a) {
+/* A pNFT loan's sale (MarketSell, LiquidateSell): account 7 the borrower's token account that holds it (== loan.escrow),
+ * 8 its token record (w); the pNFT's accounts are the market's SellPnftToBid's from account 12 (the loan PDA's
+ * associated token account and record, the tail), so the loan PDA unlocks it and moves it there as Liquidate's first
+ * hop, and the market sells it from there. `owner` is the borrower's wallet (the token's owner), `payer` the signer
+ * who pays what Token Metadata charges (MarketSell: both the borrower; LiquidateSell: the borrower's wallet, checked
+ * by the caller, and the liquidator). */
+u64 sale_pnft_accounts(const SolParameters *p, const Loan *l, const SolAccountInfo *owner,
+                       const SolAccountInfo *payer, PnftAccounts *a) {
   const SolAccountInfo *ka = p->ka;
-  if (p->ka_num < SWAP_FIRST_ACCOUNT + SELL_PNFT_ACCOUNTS) return E_NOT_ENOUGH_ACCOUNTS;
-  const SolAccountInfo *v = ka + SWAP_FIRST_ACCOUNT, *tail = v + SELL_PNFT_TAIL;
+  if (p->ka_num < SALE_PNFT_FIRST_ACCOUNT + SELL_PNFT_ACCOUNTS) return E_NOT_ENOUGH_ACCOUNTS;
+  const SolAccountInfo *v = ka + SALE_PNFT_FIRST_ACCOUNT, *tail = v + SELL_PNFT_TAIL;
   if (!pubkey_eq(tail[0].key, &l->collateral_mint)) return E_INVALID_MINT;
   a->mint = &tail[0];
   a->metadata = &tail[1];
@@ -127,7 +131,8 @@ static u64 sale_pnft_accounts(const SolParameters *p, const Loan *l, PnftAccount
   a->token_record = &ka[8];
   a->via_token = &v[SELL_PNFT_SELLER_TOKEN];
   a->via_record = &v[SELL_PNFT_SELLER_TOKEN + 1];
-  a->payer = a->owner = &ka[0];
+  a->payer = payer;
+  a->owner = owner;
   a->locked_address = NULL;
   a->dest_owner = a->dest_token = a->dest_record = NULL;
   a->bumps = l->custody_bumps;
@@ -147,8 +152,9 @@ __attribute__((noinline)) static u64 market_sell_standard(const SolParameters *p
   const SolAccountInfo *ka = p->ka;
   const Loan *l = (const Loan *)ka[6].data;
   PnftAccounts pnft;
-  u64 r = l->nft_type == NFT_TYPE_PNFT || l->nft_type == NFT_TYPE_PNFT_HELD ? sale_pnft_accounts(p, l, &pnft)
-                                                                            : check_sale_custody(l, &ka[7], &ka[8]);
+  u64 r = l->nft_type == NFT_TYPE_PNFT || l->nft_type == NFT_TYPE_PNFT_HELD
+            ? sale_pnft_accounts(p, l, &ka[0], &ka[0], &pnft)
+            : check_sale_custody(l, &ka[7], &ka[8]);
   if (r) return r;
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);

@@ -5,89 +5,21 @@
 // proceeds. Adversarial cases first.
 import { readFileSync } from "node:fs";
 import { getAssociatedTokenAddress } from "@cistern/localnet";
-import {
-  getMarketSellInstruction,
-  getPlaceBidInstruction,
-  getSellPnftToBidInstruction,
-  LENDING_ERROR_CODE,
-  type ProgrammableCustody,
-} from "@cistern/sdk";
+import { getMarketSellInstruction, getSellPnftToBidInstruction, LENDING_ERROR_CODE } from "@cistern/sdk";
 import { AccountRole, type Address, address, generateKeyPairSigner, type Instruction } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { computeLimit, expectOk, wireSize } from "./support/kit.ts";
 import { MARKET_SO } from "./support/nft-sale-world.ts";
-import {
-  meta,
-  mintPnft,
-  type Pnft,
-  type PnftWorld,
-  pnftWorld,
-  TM,
-  takePnftIx,
-  W,
-} from "./support/pnft-world.ts";
-import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
-import { DAY, loanOf, ONE, pinMarket } from "./support/world.ts";
+import { loanCustody, type PnftSaleWorld, pnftBid, pnftSaleWorld } from "./support/pnft-sale-world.ts";
+import { meta, mintPnft, type Pnft, takePnftIx, W } from "./support/pnft-world.ts";
+import { tokenBalance } from "./support/tokens.ts";
+import { DAY, loanOf, ONE } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
 
-interface SaleWorld extends PnftWorld {
-  market: Address;
-}
-
-async function saleWorld(): Promise<SaleWorld> {
-  const market = (await generateKeyPairSigner()).address;
-  const w = await pnftWorld((program) => [program, market]);
-  await pinMarket(w, market, new Uint8Array(readFileSync(MARKET_SO)));
-  return { ...w, market };
-}
-
-const pda = async (seeds: (string | Address)[]) => {
-  const { getProgramDerivedAddress, getAddressEncoder } = await import("@solana/kit");
-  const enc = getAddressEncoder();
-  return getProgramDerivedAddress({
-    programAddress: TM,
-    seeds: seeds.map((s) => (s.length >= 32 ? enc.encode(s as Address) : new TextEncoder().encode(s))),
-  });
-};
-
-/** The loan PDA's own associated token account of the pNFT, as the market's seller account. */
-async function loanCustody(n: Pnft, loan: Address): Promise<ProgrammableCustody> {
-  const token = address(getAssociatedTokenAddress(loan, n.mint));
-  const [record, recordBump] = await pda(["metadata", TM, n.mint, "token_record", token]);
-  return {
-    standard: "ProgrammableNft",
-    mint: n.mint,
-    tokenAccount: token,
-    metadata: n.metadata[0],
-    metadataBump: n.metadata[1],
-    masterEdition: n.edition[0],
-    masterEditionBump: n.edition[1],
-    tokenRecord: record,
-    tokenRecordBump: recordBump,
-    ruleSet: n.ruleSet,
-  };
-}
-
-async function bid(s: SaleWorld, price: bigint, nonce = 1n) {
-  const bidder = await s.h.wallet();
-  const bidderAta = await fundedTokenAccount(s.h, s.currency, bidder.address, 10_000n * ONE);
-  const ix = await getPlaceBidInstruction({
-    programAddress: s.market,
-    bidder,
-    nonce,
-    collection: s.pnftCollection,
-    currencyMint: s.currency,
-    bidderCurrencyAccount: bidderAta,
-    price,
-  });
-  expectOk(await s.h.trySend([ix], bidder));
-  return { bid: ix.bid, vault: ix.vault, bidder: bidder.address };
-}
-
 /** MarketSell of a pNFT loan: 7 the borrower's token account, 8 its token record, then SellPnftToBid. */
 async function instantSell(
-  s: SaleWorld,
+  s: PnftSaleWorld,
   loan: Address,
   n: Pnft,
   b: { bid: Address; vault: Address; bidder: Address },
@@ -120,18 +52,18 @@ async function instantSell(
   return [computeLimit(1_400_000), { ...ix, accounts }] as Instruction[];
 }
 
-const holds = (s: SaleWorld, token: Address) => (s.h.exists(token) ? tokenBalance(s.h, token) : 0n);
+const holds = (s: PnftSaleWorld, token: Address) => (s.h.exists(token) ? tokenBalance(s.h, token) : 0n);
 
 describe("instant sell of a pNFT loan (MarketSell + the market's SellPnftToBid)", {
   timeout: 180_000,
 }, () => {
   it("refuses a seller who is not the borrower, an unpinned market, another token record, another mint; nothing moves", async () => {
-    const s = await saleWorld();
+    const s = await pnftSaleWorld();
     const n = await mintPnft(s);
     const take = await takePnftIx(s, n);
     expectOk(await s.h.trySend([computeLimit(400_000), take]));
     const loan = take.loan;
-    const b = await bid(s, 500n * ONE);
+    const b = await pnftBid(s, 500n * ONE);
     const good = await instantSell(s, loan, n, b);
     const sell = good[1]!;
     const edited = (edit: (a: NonNullable<Instruction["accounts"]>[number][]) => void) => {
@@ -168,19 +100,19 @@ describe("instant sell of a pNFT loan (MarketSell + the market's SellPnftToBid)"
   });
 
   it("refuses a bid short of what is owed (nothing moves); then sells: the bidder holds it, the loan is Sold", async () => {
-    const s = await saleWorld();
+    const s = await pnftSaleWorld();
     const n = await mintPnft(s);
     const take = await takePnftIx(s, n);
     expectOk(await s.h.trySend([computeLimit(400_000), take]));
     const loan = take.loan;
     s.h.advance(DAY);
-    const short = await bid(s, loanOf(s, loan).principal, 1n);
+    const short = await pnftBid(s, loanOf(s, loan).principal);
     const refused = await s.h.trySend(await instantSell(s, loan, n, short), s.borrower);
     expect(refused.customCode).toBe(E.SaleShort);
     expect(tokenBalance(s.h, n.token)).toBe(1n);
     expect(loanOf(s, loan).status).toBe("Ongoing");
 
-    const good = await bid(s, 500n * ONE, 2n);
+    const good = await pnftBid(s, 500n * ONE);
     const before = tokenBalance(s.h, s.borrowerAta);
     const ixs = await instantSell(s, loan, n, good);
     const bytes = await wireSize(s.h, ixs, s.borrower);
@@ -191,7 +123,7 @@ describe("instant sell of a pNFT loan (MarketSell + the market's SellPnftToBid)"
     expect(sold.status).toBe("Sold");
     expect(holds(s, address(getAssociatedTokenAddress(good.bidder, n.mint)))).toBe(1n);
     expect(holds(s, n.token)).toBe(0n);
-    expect(holds(s, address(getAssociatedTokenAddress(loan, n.mint)))).toBe(0n);
+    expect(s.h.exists(address(getAssociatedTokenAddress(loan, n.mint)))).toBe(false); // closed to the borrower
     expect(tokenBalance(s.h, s.borrowerAta)).toBe(before + 500n * ONE - sold.repaidAmount);
   });
 });

@@ -1,10 +1,12 @@
 // The sale endings of a loan against a Metaplex Core asset through the API on the localnet (the real Core program and
 // the local NFT market): the borrower's instant sell into a collection bid, the mortgage purchase of a listed Core
-// asset, and the auto-sell of a defaulted Core loan by the liquidation route; what the chain holds after each.
+// asset, the auto-sell of a defaulted Core loan by the liquidation route and of a defaulted pNFT loan by the keeper;
+// what the chain holds after each.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  decodeBankAccount,
   decodeCoreAsset,
   decodeLoanAccount,
   findBankPda,
@@ -16,6 +18,7 @@ import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
+import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import {
   ALL_STANDARDS_PRICES,
   DEMO_CORE_COLLECTION,
@@ -247,4 +250,59 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
     });
     expect(await vaultBalance()).toBe(before + 250n * USDC);
   });
+
+  it("the keeper auto-sells a defaulted pNFT loan of an auto-sell pool into the bank: the bidder holds the pNFT", async () => {
+    const pnft = address((await w.net.faucet(borrower.signer.address)).programmableNfts[0]!.mint);
+    const loan = await borrow(pnft, DAY);
+    await bid(350n * USDC, PETL);
+    await advanceClock(w, DAY + 2 * 3600);
+    const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
+    const available = async () => decodeBankAccount(await read(bank)).availableLiquidity;
+    const before = await available();
+    const keeper = (await fundedWallet(w.net)).signer;
+    const quiet = { info: () => undefined, warn: () => undefined };
+    const round = await createLiquidationKeeper(w.tx, keeper, quiet).runRound();
+    expect(round.failed).toEqual([]);
+    expect(round.liquidated).toEqual([expect.objectContaining({ loan, autoSold: true })]);
+
+    w.tx.state.invalidate();
+    const held = async (owner: Address) => {
+      const [account] = await w.tx.state.getAccounts([await findAssociatedTokenAddress(owner, pnft)]);
+      return account ? Buffer.from(account.data).readBigUInt64LE(64) : null;
+    };
+    // the bidder holds it; the borrower's account is empty, the loan PDA's closed; the pool owner got no pNFT
+    expect([
+      await held(bidder.signer.address),
+      await held(borrower.signer.address),
+      await held(loan),
+      await held(lender.address),
+    ]).toEqual([1n, 0n, null, null]);
+    expect(decodeLoanAccount(await read(loan))).toMatchObject({
+      status: "Liquidated",
+      closedBy: "AutoSold",
+      nftType: "ProgrammableNft",
+      repaidAmount: 350n * USDC,
+    });
+    // the lenders' liquidity grew by the sale (the round then sent the protocol fees the vault held to the treasury)
+    expect(await available()).toBe(before + 350n * USDC);
+  }, 120_000);
+
+  it("the keeper liquidates a defaulted pNFT loan to the pool owner when no bid covers what is owed", async () => {
+    const pnft = address((await w.net.faucet(borrower.signer.address)).programmableNfts[0]!.mint);
+    const loan = await borrow(pnft, DAY);
+    await bid(10n * USDC, PETL); // below the 100 USDC lent
+    await advanceClock(w, DAY + 2 * 3600);
+    const keeper = (await fundedWallet(w.net)).signer;
+    const quiet = { info: () => undefined, warn: () => undefined };
+    const round = await createLiquidationKeeper(w.tx, keeper, quiet).runRound();
+    expect(round.failed).toEqual([]);
+    expect(round.liquidated).toEqual([expect.objectContaining({ loan, autoSold: false })]);
+    w.tx.state.invalidate();
+    const [ata] = await w.tx.state.getAccounts([await findAssociatedTokenAddress(lender.address, pnft)]);
+    expect(ata ? Buffer.from(ata.data).readBigUInt64LE(64) : null).toBe(1n);
+    expect(decodeLoanAccount(await read(loan))).toMatchObject({
+      status: "Liquidated",
+      closedBy: "Liquidated",
+    });
+  }, 120_000);
 });

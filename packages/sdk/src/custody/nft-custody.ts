@@ -393,17 +393,25 @@ function notSoldThroughVenue(c: NftCustody): never {
 /**
  * What a standard changes in MarketSell and LiquidateSell (LAYOUT.md "Sales of a Core asset", "Instant sell of a pNFT
  * loan", "Sales of a compressed NFT"): account 7 (null: the escrow PDA), account 8 (null: the collateral token account
- * given) and the data between the tag and the venue's data. A Core asset: 7 and 8 the asset, the venue's instruction
- * the NFT market's SellCoreToBid with the loan PDA as its seller. A pNFT (MarketSell only): 7 the borrower's token
- * account that holds it, 8 its token record, and the venue's instruction the market's SellPnftToBid selling from the
- * loan PDA's associated token account. A compressed NFT: 7 and 8 the tree, the leaf's data hash and creator hash after
- * the tag (the program hashes the leaf the loan PDA holds from them), the venue's instruction the market's
+ * given), the accounts between the venue program and the venue's instruction (none but a pNFT's LiquidateSell) and the
+ * data between the tag and the venue's data. A Core asset: 7 and 8 the asset, the venue's instruction the NFT market's
+ * SellCoreToBid with the loan PDA as its seller. A pNFT: 7 the borrower's token account that holds it, 8 its token
+ * record, and the venue's instruction the market's SellPnftToBid selling from the loan PDA's associated token account;
+ * LiquidateSell adds the borrower's wallet (`borrower`, account 11: Token Metadata's transfer by the loan PDA, the
+ * delegate, names the token's owner) before it. A compressed NFT: 7 and 8 the tree, the leaf's data hash and creator
+ * hash after the tag (the program hashes the leaf the loan PDA holds from them), the venue's instruction the market's
  * SellCnftToBid with the loan PDA as its seller.
  */
 export function getSaleCustody(
   c: NftCustody,
   ending: "MarketSell" | "LiquidateSell" = "MarketSell",
-): { holder: Address | null; collateralAccount: Address | null; dataPrefix: Uint8Array } {
+  borrower: Address | null = null,
+): {
+  holder: Address | null;
+  collateralAccount: Address | null;
+  dataPrefix: Uint8Array;
+  beforeVenue?: AccountMeta[];
+} {
   const none = new Uint8Array();
   if (c.standard === "Nft") return { holder: null, collateralAccount: null, dataPrefix: none };
   if (c.standard === "CoreNft") return { holder: c.asset, collateralAccount: c.asset, dataPrefix: none };
@@ -413,9 +421,10 @@ export function getSaleCustody(
       collateralAccount: c.tree,
       dataPrefix: Uint8Array.from([...c.dataHash, ...c.creatorHash]),
     };
-  if (c.standard === "ProgrammableNft" && ending === "MarketSell")
-    return { holder: c.tokenAccount, collateralAccount: c.tokenRecord, dataPrefix: none };
-  return notSoldThroughVenue(c);
+  const pnft = { holder: c.tokenAccount, collateralAccount: c.tokenRecord, dataPrefix: none };
+  if (ending === "MarketSell") return pnft;
+  if (borrower === null) invalid("the auto-sell of a programmable NFT's loan needs the borrower's wallet");
+  return { ...pnft, beforeVenue: [readonly(borrower)] };
 }
 
 /**

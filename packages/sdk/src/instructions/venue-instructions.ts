@@ -139,6 +139,8 @@ export async function getMarketSellInstruction(input: {
  * what the sale leaves of the collateral to the pool owner's account. A Core asset's loan (`custody`): `swap` is the
  * market's SellCoreToBid with the loan as the seller and the vault as the proceeds account; accounts 7 and 8 are the
  * asset. A compressed NFT's loan: SellCnftToBid likewise, accounts 7 and 8 the tree, the leaf's hashes after the tag.
+ * A programmable NFT's loan: 7 the borrower's token account, 8 its token record, 11 the borrower's wallet (`borrower`),
+ * then the market's SellPnftToBid (the loan the seller, the liquidator the payer, the vault the proceeds account).
  */
 export async function getLiquidateSellInstruction(input: {
   programAddress: Address;
@@ -151,11 +153,17 @@ export async function getLiquidateSellInstruction(input: {
   swap: Instruction;
   /** The NFT's custody as read from the chain (readNftCustody); classic escrow when absent. */
   custody?: NftCustody;
+  /** A programmable NFT's loan: the borrower's wallet (the loan's borrower; the token's owner). */
+  borrower?: Address;
 }): Promise<Instruction> {
   const [config] = await findConfigPda(input.programAddress);
   const [venues] = await findVenuesPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const custody = getSaleCustody(input.custody ?? { standard: "Nft" }, "LiquidateSell");
+  const custody = getSaleCustody(
+    input.custody ?? { standard: "Nft" },
+    "LiquidateSell",
+    input.borrower ?? null,
+  );
   const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   const swapData = input.swap.data ?? new Uint8Array();
   const data = Uint8Array.from([INSTRUCTION_TAG.LiquidateSell, ...custody.dataPrefix, ...swapData]);
@@ -173,6 +181,7 @@ export async function getLiquidateSellInstruction(input: {
       writable(custody.collateralAccount ?? input.poolOwnerCollateralTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
       readonly(input.swap.programAddress),
+      ...(custody.beforeVenue ?? []),
       ...passThrough(input.swap, input.loan),
     ],
     data,

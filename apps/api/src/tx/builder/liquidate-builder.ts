@@ -86,7 +86,7 @@ export async function liquidatePlan(
     principal: loan.principal.toString(),
     loanType: isDefi ? "Token" : custody.standard,
   };
-  // LiquidateSell sells a classic escrow's collateral, a Core asset or a compressed NFT: a pNFT goes to the pool owner
+  // LiquidateSell sells every standard's collateral (a pNFT: the loan PDA moves it out of the borrower's account)
   if (pool.flags.autoSell && input.classic !== true && SOLD_THROUGH_MARKET.includes(custody.standard)) {
     const due = loan.principal + owedAt(loan, now + SALE_MARGIN_SECONDS);
     const sell = await (isDefi
@@ -103,10 +103,11 @@ export async function liquidatePlan(
         poolOwnerCollateralTokenAccount: ownerAta,
         swap: sell.swap,
         custody,
+        borrower: loan.borrower,
       });
       return {
         feePayer: payer,
-        // what a classic sale leaves goes to the pool owner's token account; a Core asset or a leaf leaves whole
+        // what a classic sale leaves goes to the pool owner's token account; a pNFT, a Core asset or a leaf leaves whole
         groups: [[...(custody.standard === "Nft" ? [ownerAtaIx] : []), ...sell.setup, ix]],
         metadata: {
           ...common,
@@ -165,7 +166,8 @@ async function autoSellSwap(tx: TxContext, loan: LoanAccount, loanAddress: strin
 }
 
 /**
- * The NFT market sale of an auto-sell liquidation: the escrowed NFT (a Core asset or a leaf: the loan PDA owns it) into
+ * The NFT market sale of an auto-sell liquidation: the loan's NFT (in its escrow; a Core asset or a leaf the loan PDA
+ * owns; a pNFT the loan PDA moves from the borrower's account into its own, which the market sells from) into
  * the best collection bid (of the loan's collection, in its currency) that pays at least `due`, paid into the bank's
  * vault. The market is read now, not
  * from a cached answer: a bid filled a moment ago (an earlier liquidation of the same round) is gone, and the next

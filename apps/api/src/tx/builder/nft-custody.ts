@@ -82,9 +82,14 @@ export async function readLoanCustody(tx: TxContext, loan: LoanAccount): Promise
 }
 
 /** The standards the program sells through the NFT market in every sale (MarketSell, LiquidateSell). */
-export const SOLD_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft", "CompressedNft"];
-/** The standards the program sells instantly (MarketSell): those and a programmable NFT. */
-export const SOLD_INSTANTLY: readonly NftStandard[] = [...SOLD_THROUGH_MARKET, "ProgrammableNft"];
+export const SOLD_THROUGH_MARKET: readonly NftStandard[] = [
+  "Nft",
+  "ProgrammableNft",
+  "CoreNft",
+  "CompressedNft",
+];
+/** The standards the program sells instantly (MarketSell): all those. */
+export const SOLD_INSTANTLY: readonly NftStandard[] = SOLD_THROUGH_MARKET;
 /** The standards the program buys through the NFT market (TakeMortgage). */
 export const BOUGHT_THROUGH_MARKET: readonly NftStandard[] = ["Nft", "CoreNft"];
 
