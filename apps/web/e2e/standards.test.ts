@@ -8,6 +8,7 @@ import { registerCoreSalesJourney } from "./standards/core-sales-32.ts";
 import { registerMarginfiJourney } from "./standards/marginfi-34.ts";
 import { registerNftMarketPnftJourney } from "./standards/nft-market-pnft-32.ts";
 import { registerNftStandardsJourney } from "./standards/nft-standards-32.ts";
+import { registerPnftRequestJourney } from "./standards/pnft-request-32.ts";
 import { registerRequestsExtendJourney } from "./standards/requests-extend-33.ts";
 import { declareStandardsWorld } from "./standards/world.ts";
 
@@ -40,6 +41,7 @@ registerNftMarketPnftJourney(world);
 registerCoreSalesJourney(world);
 registerCompressedSaleJourney(world);
 registerRequestsExtendJourney(world);
+registerPnftRequestJourney(world);
 // journeys that move the clock forward (26 h each, then a keeper round; marginfi 30 days): last
 registerCompressedNftJourney(world);
 registerNftStandardsJourney(world);
