@@ -15,6 +15,7 @@ import {
 import {
   address,
   decodeRequestAccount,
+  decodeTokenRecord,
   getCancelRequestInstruction,
   getFillRequestInstruction,
   getPostRequestInstruction,
@@ -39,6 +40,16 @@ import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./w
 async function readRequestCustody(tx: TxContext, request: RequestAccount): Promise<NftCustody | null> {
   if (request.isDefi || request.nftType === "Nft") return null;
   return readHeldCustody(tx, request, "request");
+}
+
+/** A pNFT locked in the wallet (pledged to a loan from an offer, or locked by another program) cannot move into a
+ * request: 422 in one sentence before anything is built. */
+async function requireUnlocked(tx: TxContext, tokenRecord: Address): Promise<void> {
+  const [record] = await tx.state.getAccounts([tokenRecord]);
+  if (record && decodeTokenRecord(record.data).state !== "Unlocked")
+    throw unprocessable(
+      "This programmable NFT is locked (pledged to a loan or listed): repay or unlist it before posting a loan request",
+    );
 }
 
 /** A 422 carrying the program's refusal (its code travels to the web's sentence). */
@@ -110,6 +121,7 @@ export async function postRequestPlan(
     // a classic NFT goes into the request's escrow, a Core asset or a compressed leaf (its proof read from DAS just
     // now) to the request PDA, a programmable NFT into the request PDA's associated token account (Transfer v1)
     custody = nft.compressed ?? (await readCustody(tx, address(input.collateralMint), collateralAccount));
+    if (custody.standard === "ProgrammableNft") await requireUnlocked(tx, custody.tokenRecord);
   }
   const ix = await getPostRequestInstruction({
     programAddress: tx.programId,
