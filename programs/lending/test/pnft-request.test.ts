@@ -367,6 +367,14 @@ describe("loan requests of programmable NFTs (the real Token Metadata and Token 
     await expectRefused(w, await liquidateIx(w, liquidator, fill.loan, n), E.NotLiquidatable, liquidator);
     w.h.advance(30n * DAY);
     const liq = await liquidateIx(w, liquidator, fill.loan, n);
+    // the liquidator naming their own associated token account as the receiver's, or themselves as the pool owner
+    const theirs = [...(liq.accounts ?? [])];
+    theirs[5] = { address: await ata(liquidator.address, n), role: AccountRole.WRITABLE };
+    await expectRefused(w, { ...liq, accounts: theirs }, E.InvalidPda, liquidator);
+    const owner = [...(liq.accounts ?? [])];
+    owner[18] = { address: liquidator.address, role: AccountRole.READONLY };
+    await expectRefused(w, { ...liq, accounts: owner }, E.AccountMismatch, liquidator);
+    expect(holding(w, await ata(fill.loan, n))).toEqual({ owner: fill.loan, amount: 1n });
     const out = expectOk(await send(w, liq, liquidator));
     expect(loanOf(w, fill.loan).status).toBe("Liquidated");
     expect(holding(w, liq.dest)).toEqual({ owner: w.lender.address, amount: 1n });
