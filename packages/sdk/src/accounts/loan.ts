@@ -35,7 +35,7 @@ export type LoanKind = "ClassicLoan" | "MarginSwapLoan" | "RequestLoan" | "Mortg
  */
 export interface LoanAccount {
   /** A programmable NFT the loan PDA owns in its associated token account (nftType 4, a filled request's custody);
-   * false or absent: delegated and locked in the borrower's token account (nftType 1), or another standard. */
+   * absent: delegated and locked in the borrower's token account (nftType 1), or another standard. */
   pnftHeld?: boolean;
   bump: number;
   escrowBump: number;
@@ -161,7 +161,8 @@ function buildLoanAccountCodec(): FixedSizeCodec<LoanAccount, LoanAccount> {
 /** Decodes Loan account data (checks size, tag and version). */
 export function decodeLoanAccount(data: ReadonlyUint8Array): LoanAccount {
   const decoded = decodeVersionedAccountWith("Loan", getLoanAccountCodec(), data);
-  const loan = { ...decoded, pnftHeld: data[7] === NFT_TYPE_PNFT_HELD };
+  // only a held pNFT's loan carries the flag (every other decodes as it always did)
+  const loan = data[7] === NFT_TYPE_PNFT_HELD ? { ...decoded, pnftHeld: true } : decoded;
   return loan.layoutVersion === 1 ? { ...loan, closedBy: null } : loan;
 }
 

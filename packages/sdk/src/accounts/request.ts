@@ -42,7 +42,8 @@ export interface RequestAccount {
   isDefi: boolean;
   /** The collateral's standard and so its custody (byte 6): Nft for the classic escrow (and tokens). */
   nftType: NftStandard;
-  /** A programmable NFT the request PDA owns in its associated token account (nftType 4: every pNFT request). */
+  /** A programmable NFT the request PDA owns in its associated token account (nftType 4: every pNFT request); absent
+   * otherwise. */
   pnftHeld?: boolean;
   borrower: Address;
   currencyMint: Address;
@@ -112,8 +113,7 @@ export function getRequestAccountCodec(): FixedSizeCodec<RequestAccount, Request
 
 /** Decodes Request account data (checks size, tag and version). */
 export function decodeRequestAccount(data: ReadonlyUint8Array): RequestAccount {
-  return {
-    ...decodeAccountWith("Request", getRequestAccountCodec(), data),
-    pnftHeld: data[6] === NFT_TYPE_PNFT_HELD,
-  };
+  const request = decodeAccountWith("Request", getRequestAccountCodec(), data);
+  // only a held pNFT's request carries the flag (every other decodes as it always did)
+  return data[6] === NFT_TYPE_PNFT_HELD ? { ...request, pnftHeld: true } : request;
 }
