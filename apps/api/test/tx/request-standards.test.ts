@@ -28,6 +28,7 @@ import {
 import {
   advanceClock,
   buildSignSend,
+  createWorldIndexer,
   fundedWallet,
   post,
   signAll,
@@ -201,6 +202,12 @@ describe("loan requests against a Core asset, a compressed NFT and a programmabl
       pnftHeld: true,
       escrow: loanAta,
     });
+    // the indexer, reconciled with the chain, names the loan's standard ProgrammableNft
+    await createWorldIndexer(w).reconcile();
+    const listed = (
+      await w.app.inject({ method: "GET", url: `/loan/user?pubkey=${one.b.signer.address}` })
+    ).json() as { loans: { pubkey: string; loanType: string }[] };
+    expect(listed.loans.find((l) => l.pubkey === loan)?.loanType).toBe("ProgrammableNft");
     await w.net.fundWallet(one.b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
     const repaid = await buildSignSend(
       w.app,
