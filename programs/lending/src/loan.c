@@ -154,9 +154,8 @@ __attribute__((noinline)) static u64 moving_custody_accounts(NewLoan *c) {
   const SolParameters *p = c->p;
   const Loan *old = (const Loan *)p->ka[6].data; /* checked by moving_loan_parse */
   MovingCustody *m = &c->moving;
-  /* the new loan is tagged before its custody moves (new_loan_record writes it whole later): a rule set refuses an
-   * account of this program whose data is all zero as the new delegate */
-  c->loan->data[0] = TAG_LOAN;
+  /* the new loan was tagged by new_loan_create before its custody moves (a rule set refuses an account of this
+   * program whose data is all zero as the new delegate or owner) */
   SolSignerSeed *seeds = m->new_seeds; /* the new loan PDA's, as new_loan_create derives it */
   seeds[0].addr = LOAN_SEED;
   seeds[0].len = sizeof(LOAN_SEED) - 1;
