@@ -9,6 +9,7 @@ import { registerMarginfiJourney } from "./standards/marginfi-34.ts";
 import { registerNftMarketPnftJourney } from "./standards/nft-market-pnft-32.ts";
 import { registerNftStandardsJourney } from "./standards/nft-standards-32.ts";
 import { registerPnftMortgageJourney } from "./standards/pnft-mortgage-32.ts";
+import { registerPnftRequestJourney } from "./standards/pnft-request-32.ts";
 import { registerRequestsExtendJourney } from "./standards/requests-extend-33.ts";
 import { declareStandardsWorld } from "./standards/world.ts";
 
@@ -48,6 +49,7 @@ registerCoreSalesJourney(world);
 registerPnftMortgageJourney(world);
 registerCompressedSaleJourney(world);
 registerRequestsExtendJourney(world);
+registerPnftRequestJourney(world);
 // journeys that move the clock forward (26 h each, then a keeper round; marginfi 30 days): last
 registerCompressedNftJourney(world);
 registerNftStandardsJourney(world);

@@ -18,6 +18,8 @@
 #define NFT_TYPE_PNFT 1    /* a programmable NFT left in the borrower's token account, delegated to the loan and locked */
 #define NFT_TYPE_CORE 2    /* a Metaplex Core asset, owned by the loan PDA for the loan's life (Core TransferV1) */
 #define NFT_TYPE_CNFT 3    /* a compressed NFT (Bubblegum V1 leaf), owned by the loan PDA for the loan's life */
+#define NFT_TYPE_PNFT_HELD 4 /* a programmable NFT owned by the holder PDA in its associated token account (a loan
+                                request's, then the loan's that fills it; custody_pnft_held.c) */
 
 /* The accounts a programmable NFT's custody goes through: Token Metadata's own instructions, with the rule set the
  * metadata names (the pNFT block of TakeLoan, Repay and Liquidate; LAYOUT.md). Liquidate adds the destination. */
@@ -35,6 +37,10 @@ typedef struct {
    * program's delegates allow) */
   const SolAccountInfo *via_token, *via_record;
   const u8 *bumps; /* metadata, master edition, token record PDA bumps */
+  /* A held pNFT (NFT_TYPE_PNFT_HELD): token_record is the holder's associated token account's; dest_record the
+   * token record of the transfer's other end (PostRequest: the owner's account it comes from; an ending: the
+   * associated token account it goes to); dest_owner the wallet an ending pays (a move: the new pool's owner, whom
+   * the new holder's liquidation would pay); ata_program the associated token program */
 } PnftAccounts;
 #define PNFT_BLOCK_LEN 9 /* mint, metadata, edition, token record, sysvar instructions, Token Metadata, Token Auth
                             Rules, rule set (Token Metadata's id when none), system program */
@@ -118,6 +124,26 @@ u64 pnft_sell(const Custody *c, const SwapCall *venue);
 /* a purchase: the venue delivers it into the owner's associated token account (`escrow`, not holding it before), in
  * `collection` (verified), then pnft_lock */
 u64 pnft_receive(const Custody *c, const SwapCall *venue, const SolPubkey *collection);
+
+/* ---- custody_pnft_held.c ---- */
+/* a held pNFT's accounts at `first`: the pNFT block (PNFT_BLOCK_LEN; its token record the holder's associated token
+ * account's), the associated token program, the token record of the other end's associated token account (w); the
+ * mint must be `mint`; `bumps` the metadata and master edition bumps the holder recorded. The caller sets out->payer
+ * (pays Token Metadata; also `owner`) and out->dest_owner (the wallet an ending pays; a move: the new pool's owner)
+ * first; they are kept. */
+#define PNFT_HELD_ACCOUNTS (PNFT_BLOCK_LEN + 2)
+u64 pnft_held_accounts(const SolParameters *p, u64 first, const SolPubkey *mint, const u8 *bumps, PnftAccounts *out);
+/* PostRequest: the owner (signing) transfers it from `from` into the holder's associated token account (Transfer
+ * v1), then Token Auth Rules is asked about the endings' transfers */
+u64 pnft_held_lock(const Custody *c, const SolAccountInfo *from);
+/* the holder transfers it to `to`, dest_owner's associated token account; its emptied account closes to `rent_to` */
+u64 pnft_held_release(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to);
+/* the holder `from` transfers it to the new holder's associated token account (`to`'s escrow) and its emptied account
+ * closes to `rent_to`; then Token Auth Rules is asked about the new holder's liquidation (to dest_owner) */
+u64 pnft_held_move(const Custody *from, const Custody *to, const SolAccountInfo *rent_to);
+/* a sale: the venue sells it from the holder's associated token account, the holder signing as its owner; the
+ * emptied account closes to the payer (the borrower) */
+u64 pnft_held_sell(const Custody *c, const SwapCall *venue);
 
 /* ---- custody_core.c ---- */
 /* TakeLoan: the Core program, the asset (Core's, the owner's, naming `a->collection`), the collection (Core's) and

@@ -5,8 +5,7 @@
  * loan PDA unlocks it and transfers it (Transfer v1 as the delegate) to the pool owner. Every step is Token
  * Metadata's own instruction with the rule set the metadata names, so the rule set decides each of them: one that
  * refuses the loan PDA as a delegate refuses the loan at TakeLoan. */
-#include "custody.h"
-#include "tm_pnft.h"
+#include "custody_pnft.h"
 
 #define TM_LOCKED_TRANSFER_V1 7 /* DelegateArgs / RevokeArgs::LockedTransferV1 */
 
@@ -29,13 +28,13 @@ u64 pnft_block(const SolParameters *p, u64 first, PnftAccounts *out) {
 }
 
 /* the block as the shared Token Metadata accounts (programs/toolchain/c/tm_pnft.h) */
-static void tm_pnft_of(const Custody *c, TmPnft *out) {
+void tm_pnft_of(const Custody *c, TmPnft *out) {
   const PnftAccounts *a = c->pnft;
   *out = (TmPnft){a->tm,          a->mint,      a->metadata, a->edition, a->rules_program,
                   a->rule_set,    a->sysvar_ix, a->system,   c->token,   a->ata_program};
 }
 
-static u64 tm_error(int r) {
+u64 tm_error(int r) {
   switch (r) {
     case TM_PNFT_OK: return SUCCESS;
     case TM_PNFT_BAD_PROGRAM: return E_INVALID_PROGRAM_ACCOUNT;
@@ -166,12 +165,16 @@ static u64 validate_liquidation(const Custody *c) {
   const u8 *record = a->token_record->data; /* key, bump, state, rule_set_revision Option<u64>, ... */
   if (*(const u64 *)(record - 8) < 12) return E_INVALID_COLLATERAL;
   static const char DELEGATE_OP[] = "Transfer:TransferDelegate";
-  static const char OWNER_OP[] = "Transfer:Owner";
   TransferQuestion in = {DELEGATE_OP, sizeof(DELEGATE_OP) - 1, a->owner, c->holder, record + 3};
   u64 r = rules_validate(c, &in);
-  if (r) return r;
-  TransferQuestion out = {OWNER_OP, sizeof(OWNER_OP) - 1, c->holder, a->dest_owner, NULL};
-  return rules_validate(c, &out);
+  return r ? r : pnft_validate_owner_transfer(c, a->dest_owner);
+}
+
+u64 pnft_validate_owner_transfer(const Custody *c, const SolAccountInfo *destination) {
+  if (pubkey_eq(c->pnft->rules_program->key, &METAPLEX_PROGRAM_ID)) return SUCCESS; /* no rule set */
+  static const char OWNER_OP[] = "Transfer:Owner";
+  TransferQuestion q = {OWNER_OP, sizeof(OWNER_OP) - 1, c->holder, destination, NULL};
+  return rules_validate(c, &q);
 }
 
 u64 pnft_lock(const Custody *c) {
@@ -238,11 +241,19 @@ u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to) {
   TmTransfer in = {c->escrow, a->owner, a->token_record, a->via_token, c->holder, a->via_record, c->holder,
                    a->payer, c->signer};
   if ((r = tm_transfer_v1(&tp, &in))) return r;
-  TmTransfer out = {a->via_token, c->holder, a->via_record, to, a->dest_owner, a->dest_record, c->holder,
-                    a->payer, c->signer};
-  if ((r = tm_transfer_v1(&tp, &out))) return r;
-  /* what the chain holds now: the destination is the pool owner's token account of this mint, holding it */
-  return tm_error(tm_holds_pnft(&tp, to, a->dest_owner->key));
+  return pnft_transfer_as_owner(c, a->via_token, a->via_record, to, a->dest_owner);
+}
+
+u64 pnft_transfer_as_owner(const Custody *c, const SolAccountInfo *from, const SolAccountInfo *from_record,
+                           const SolAccountInfo *to, const SolAccountInfo *to_owner) {
+  TmPnft tp;
+  tm_pnft_of(c, &tp);
+  TmTransfer out = {from,     c->holder,      from_record,    to,       to_owner, c->pnft->dest_record,
+                    c->holder, c->pnft->payer, c->signer};
+  u64 r = tm_transfer_v1(&tp, &out);
+  if (r) return r;
+  /* what the chain holds now: the destination is `to_owner`'s token account of this mint, holding it */
+  return tm_error(tm_holds_pnft(&tp, to, to_owner->key));
 }
 
 u64 pnft_sell(const Custody *c, const SwapCall *venue) {
@@ -259,12 +270,19 @@ u64 pnft_sell(const Custody *c, const SwapCall *venue) {
    * holder signing as its owner */
   TmTransfer in = {c->escrow, a->owner, a->token_record, a->via_token, c->holder, a->via_record, c->holder,
                    a->payer, c->signer};
-  if ((r = tm_transfer_v1(&tp, &in)) || (r = invoke_loan_swap(venue))) return r;
+  return (r = tm_transfer_v1(&tp, &in)) ? r : pnft_sell_from(c, a->via_token, venue);
+}
+
+u64 pnft_sell_from(const Custody *c, const SolAccountInfo *held, const SwapCall *venue) {
+  u64 r = invoke_loan_swap(venue);
+  if (r) return r;
+  TmPnft tp;
+  tm_pnft_of(c, &tp);
   /* the chain, not the venue: the holder's account no longer holds it */
-  if (tm_holds_pnft(&tp, a->via_token, c->holder->key) == TM_PNFT_OK) return E_SALE_SHORT;
+  if (tm_holds_pnft(&tp, held, c->holder->key) == TM_PNFT_OK) return E_SALE_SHORT;
   /* that account, empty now, closes to the payer (who paid it when Token Metadata created it): the sale leaves the
    * holder nothing */
-  TransferArgs close = {c->token, a->via_token, a->payer, c->holder, 0, c->signer};
+  TransferArgs close = {c->token, held, c->pnft->payer, c->holder, 0, c->signer};
   return token_close(&close);
 }
 

@@ -155,9 +155,8 @@ __attribute__((noinline)) static u64 moving_custody_accounts(NewLoan *c) {
   const SolParameters *p = c->p;
   const Loan *old = (const Loan *)p->ka[6].data; /* checked by moving_loan_parse */
   MovingCustody *m = &c->moving;
-  /* the new loan is tagged before its custody moves (new_loan_record writes it whole later): a rule set refuses an
-   * account of this program whose data is all zero as the new delegate */
-  c->loan->data[0] = TAG_LOAN;
+  /* the new loan was tagged by new_loan_create before its custody moves (a rule set refuses an account of this
+   * program whose data is all zero as the new delegate or owner) */
   SolSignerSeed *seeds = m->new_seeds; /* the new loan PDA's, as new_loan_create derives it */
   seeds[0].addr = LOAN_SEED;
   seeds[0].len = sizeof(LOAN_SEED) - 1;
@@ -172,6 +171,17 @@ __attribute__((noinline)) static u64 moving_custody_accounts(NewLoan *c) {
   m->new_signer.addr = seeds;
   m->new_signer.len = 5;
   u64 first = c->whitelist_index + (c->pl->whitelist_enabled ? 1 : 0);
+  /* a held pNFT: 9 the new loan PDA's associated token account (checked at its address by the move, the new loan's
+   * escrow); after the whitelist the pNFT block (7's token record), the associated token program, 9's token record
+   * (w), the new pool owner's wallet (whom the new loan's liquidation would pay: the rule set is asked) */
+  if (old->nft_type == NFT_TYPE_PNFT_HELD) {
+    if (p->ka_num < first + PNFT_HELD_ACCOUNTS + 1) return E_NOT_ENOUGH_ACCOUNTS;
+    m->pnft.payer = c->borrower;
+    m->pnft.dest_owner = &p->ka[first + PNFT_HELD_ACCOUNTS];
+    if (!pubkey_eq(m->pnft.dest_owner->key, &c->pl->owner)) return E_ACCOUNT_MISMATCH;
+    c->pnft_bumps = old->custody_bumps;
+    return pnft_held_accounts(p, first, &old->collateral_mint, old->custody_bumps, &m->pnft);
+  }
   /* the custody stays where it is: the new loan's escrow is the old one's */
   if (!pubkey_eq(c->escrow->key, &old->escrow)) return E_ACCOUNT_MISMATCH;
   if (!c->escrow->is_writable) return E_NOT_WRITABLE;
@@ -217,7 +227,12 @@ u64 new_loan_create(NewLoan *c) {
   if ((r = create_pda_account(&ca))) return r;
   /* no escrow: a pNFT stays in the borrower's account, a Core asset is the loan PDA's (TakeMortgage: once bought); a
    * moving loan's custody accounts are read here, off a classic loan's path */
-  if (c->nft_type != NFT_TYPE_CLASSIC) return c->custody_data || c->mortgage ? SUCCESS : moving_custody_accounts(c);
+  if (c->nft_type != NFT_TYPE_CLASSIC) {
+    /* tagged before its custody arrives (new_loan_record writes it whole later): a rule set may refuse an account of
+     * this program whose data is all zero as a pNFT's new owner or delegate */
+    c->loan->data[0] = TAG_LOAN;
+    return c->custody_data || c->mortgage ? SUCCESS : moving_custody_accounts(c);
+  }
   SolSignerSeeds escrow_signer = {escrow_seeds, 3};
   TokenAccountArgs ta = {c->payer, c->escrow, c->mint, c->sys, c->token, c->loan->key, &escrow_signer};
   return create_token_account(&ta);
@@ -236,7 +251,7 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   l->is_defi = is_defi;
   if (c->nft_type) { /* the new account is zeroed: a classic loan writes nothing */
     l->nft_type = c->nft_type;
-    if (c->nft_type == NFT_TYPE_PNFT && c->pnft_bumps) {
+    if ((c->nft_type == NFT_TYPE_PNFT || c->nft_type == NFT_TYPE_PNFT_HELD) && c->pnft_bumps) {
       l->custody_bumps[0] = c->pnft_bumps[0];
       l->custody_bumps[1] = c->pnft_bumps[1];
       l->custody_bumps[2] = c->pnft_bumps[2];

@@ -136,6 +136,12 @@ u64 sale_pnft_accounts(const SolParameters *p, const Loan *l, const SolAccountIn
   a->locked_address = NULL;
   a->dest_owner = a->dest_token = a->dest_record = NULL;
   a->bumps = l->custody_bumps;
+  /* a held pNFT is in the loan PDA's associated token account already: the market sells it from there (7, == its
+   * seller token account; 8, == that account's token record) */
+  if (l->nft_type == NFT_TYPE_PNFT_HELD) {
+    if (!pubkey_eq(a->via_token->key, ka[7].key) || !pubkey_eq(a->via_record->key, ka[8].key)) return E_ACCOUNT_MISMATCH;
+    a->dest_record = a->via_record;
+  }
   return SUCCESS;
 }
 
@@ -146,8 +152,9 @@ __attribute__((noinline)) static u64 market_sell_standard(const SolParameters *p
   const SolAccountInfo *ka = p->ka;
   const Loan *l = (const Loan *)ka[6].data;
   PnftAccounts pnft;
-  u64 r = l->nft_type == NFT_TYPE_PNFT ? sale_pnft_accounts(p, l, &ka[0], &ka[0], &pnft)
-                                        : check_sale_custody(l, &ka[7], &ka[8]);
+  u64 r = l->nft_type == NFT_TYPE_PNFT || l->nft_type == NFT_TYPE_PNFT_HELD
+            ? sale_pnft_accounts(p, l, &ka[0], &ka[0], &pnft)
+            : check_sale_custody(l, &ka[7], &ka[8]);
   if (r) return r;
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);

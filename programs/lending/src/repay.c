@@ -115,6 +115,12 @@ __attribute__((noinline)) static u64 repay_custody_accounts(const SolParameters 
   const SolAccountInfo *borrower = &p->ka[0];
   if (l->nft_type == NFT_TYPE_CORE) return core_ending_accounts(p, 10, &p->ka[6], borrower, out);
   if (l->nft_type == NFT_TYPE_CNFT) return cnft_ending_accounts(p, l, 10, &p->ka[6], out);
+  /* a held pNFT: 7 the borrower's associated token account, 10.. the pNFT block, the associated token program, 7's
+   * token record */
+  if (l->nft_type == NFT_TYPE_PNFT_HELD) {
+    out->pnft.payer = out->pnft.dest_owner = borrower;
+    return pnft_held_accounts(p, 10, &l->collateral_mint, l->custody_bumps, &out->pnft);
+  }
   u64 r;
   PnftAccounts *pnft = &out->pnft;
   if (l->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;
@@ -179,6 +185,15 @@ __attribute__((noinline)) static u64 liquidate_custody_accounts(const SolParamet
                                                 : E_ACCOUNT_MISMATCH;
   if (l->nft_type == NFT_TYPE_CNFT)
     return pubkey_eq(p->ka[5].key, &pl->owner) ? cnft_ending_accounts(p, l, 7, &p->ka[4], out) : E_ACCOUNT_MISMATCH;
+  /* a held pNFT: 5 the pool owner's associated token account, 7.. the pNFT block, the associated token program, 5's
+   * token record, then 18 the pool owner's wallet */
+  if (l->nft_type == NFT_TYPE_PNFT_HELD) {
+    if (p->ka_num < 7 + PNFT_HELD_ACCOUNTS + 1) return E_NOT_ENOUGH_ACCOUNTS;
+    out->pnft.payer = liquidator;
+    out->pnft.dest_owner = &p->ka[7 + PNFT_HELD_ACCOUNTS];
+    if (!pubkey_eq(out->pnft.dest_owner->key, &pl->owner)) return E_ACCOUNT_MISMATCH;
+    return pnft_held_accounts(p, 7, &l->collateral_mint, l->custody_bumps, &out->pnft);
+  }
   u64 r;
   PnftAccounts *pnft = &out->pnft;
   if (l->nft_type != NFT_TYPE_PNFT) return E_INVALID_COLLATERAL;

@@ -8,6 +8,9 @@
 /* PostRequest of a Core asset or a compressed NFT: byte 41 its nftType, 42 and 43 its PDA bumps (a compressed NFT: the
  * asset id's, the tree config's; Core: 0), then a compressed NFT's leaf (root, nonce, proof length, MetadataArgs) */
 #define POST_CUSTODY_DATA_LEN 44
+/* PostRequest of a programmable NFT the request PDA holds: byte 41 nftType 4, 42 the metadata bump, 43 the master
+ * edition bump, 44 the borrower's token record bump */
+#define POST_PNFT_DATA_LEN 45
 #define FILL_DATA_LEN 32
 
 static const u8 REQUEST_SEED[] = "request";
@@ -40,8 +43,11 @@ static u64 check_open_request(const SolParameters *p, const SolAccountInfo *requ
 /* The accounts of a request's collateral of another standard than the classic escrow: a Core asset the request PDA
  * owns, or a compressed NFT's leaf it owns (custody.h). */
 typedef struct {
-  CoreAccounts core;
-  CnftAccounts cnft;
+  union { /* one standard's */
+    CoreAccounts core;
+    CnftAccounts cnft;
+    PnftAccounts pnft; /* a programmable NFT the request PDA holds in its associated token account */
+  };
   CnftBeginning leaf; /* PostRequest of a compressed NFT: its collection and hashes, computed from its metadata */
 } RequestStandard;
 
@@ -58,9 +64,9 @@ static void request_custody(RequestCustody *rc, const SolAccountInfo *token, con
   request_signer_seeds(rq, rc->seeds);
   rc->signer.addr = rc->seeds;
   rc->signer.len = 4;
-  Custody held = {rq->nft_type, token, request, &rc->signer, escrow, {NULL}};
-  if (rq->nft_type == NFT_TYPE_CORE) held.core = &standard->core;
-  if (rq->nft_type == NFT_TYPE_CNFT) held.cnft = &standard->cnft;
+  /* the standard's accounts (one union: any member's address is each one's) */
+  Custody held = {rq->nft_type, token, request, &rc->signer, escrow,
+                  {rq->nft_type == NFT_TYPE_CLASSIC ? NULL : &standard->pnft}};
   rc->custody = held;
 }
 
@@ -90,6 +96,24 @@ static u64 request_cnft_accounts(const SolParameters *p, const Request *rq, u64 
   return SUCCESS;
 }
 
+/* PostRequest of a programmable NFT (data POST_PNFT_DATA_LEN): 3 the request PDA's associated token account (w; the
+ * custody, recorded as `escrow`), 4 the mint, 5 the borrower's token account that holds it (w), 9.. the pNFT block
+ * (its token record the request's account's), the associated token program, the borrower's token record (w); the
+ * verified collection read from the metadata as for a classic NFT */
+static u64 post_request_pnft(const SolParameters *p, PnftAccounts *a, SolPubkey *collection) {
+  const SolAccountInfo *ka = p->ka;
+  const u8 *d = p->data;
+  if (p->data_len != POST_PNFT_DATA_LEN) return E_INVALID_INSTRUCTION;
+  a->payer = a->dest_owner = &ka[0];
+  u64 r = pnft_held_accounts(p, 9, ka[4].key, d + 42, a);
+  if (r) return r;
+  u8 decimals;
+  u64 supply;
+  if ((r = check_mint(&ka[4], &decimals, &supply))) return r;
+  if (decimals != 0 || supply != 1) return E_INVALID_COLLATERAL;
+  return read_verified_collection(a->metadata, a->mint->key, d[42], collection);
+}
+
 /* PostRequest of a Core asset (accounts 3, 4 and 5 the asset, 9 the collection it names, 10 the Core program) or a
  * compressed NFT (3 and 5 the tree, 4 the asset id, 9 the tree config, 10 Bubblegum, 11 SPL Account Compression, 12
  * SPL Noop, 13.. the proof; the leaf after byte 43): membership read from the chain as TakeLoan reads it.
@@ -100,6 +124,7 @@ __attribute__((noinline)) static u64 post_request_standard(const SolParameters *
   const u8 *d = p->data;
   if ((d[2] | d[3] | d[4]) != 0) return E_INVALID_INSTRUCTION; /* no escrow, no metadata account, no tokens */
   if (rd64(d + 29) != 1) return E_INVALID_COLLATERAL;
+  if (nft_type == NFT_TYPE_PNFT_HELD) return post_request_pnft(p, &s->pnft, collection);
   if (nft_type == NFT_TYPE_CORE) {
     if (p->data_len != POST_CUSTODY_DATA_LEN || (d[42] | d[43]) != 0) return E_INVALID_INSTRUCTION;
     if (!pubkey_eq(ka[3].key, ka[4].key) || !pubkey_eq(ka[5].key, ka[4].key)) return E_ACCOUNT_MISMATCH;
@@ -131,7 +156,7 @@ __attribute__((noinline)) static u64 post_request_standard(const SolParameters *
 
 /* data: tag, request bump, escrow bump, metadata bump (nft; 0 for tokens), isDefi u8, nonce u64, principal u64,
  * duration u64, collateral amount u64, max APR bps u32; a Core asset or a compressed NFT: then nftType, two PDA bumps
- * and a compressed NFT's leaf (POST_CUSTODY_DATA_LEN).
+ * and a compressed NFT's leaf (POST_CUSTODY_DATA_LEN); a programmable NFT: nftType 4 and three bumps (POST_PNFT_DATA_LEN).
  * accounts: 0 borrower (s, w), 1 config, 2 request PDA (w), 3 escrow PDA (w), 4 collateral mint, 5 borrower
  * collateral token account (w), 6 currency mint, 7 token program, 8 system program, 9 NFT metadata (nft only); a Core
  * asset or a compressed NFT: post_request_standard */
@@ -213,14 +238,12 @@ u64 ix_post_request(const SolParameters *p) {
   rq->duration = duration;
   rq->max_apr_bps = max_apr;
   rq->created_at = clock.unix_timestamp;
-  if (nft_type == NFT_TYPE_CNFT) {
+  if (nft_type != NFT_TYPE_CLASSIC) { /* the PDA bumps (a Core asset's are 0) and a leaf's nonce */
     rq->custody_bumps[0] = d[42];
     rq->custody_bumps[1] = d[43];
-    rq->leaf_nonce = (u32)standard.cnft.nonce;
+    if (nft_type == NFT_TYPE_CNFT) rq->leaf_nonce = (u32)standard.cnft.nonce;
   }
-  Custody held = {nft_type, token, request, NULL, escrow, {NULL}};
-  if (nft_type == NFT_TYPE_CORE) held.core = &standard.core;
-  if (nft_type == NFT_TYPE_CNFT) held.cnft = &standard.cnft;
+  Custody held = {nft_type, token, request, NULL, escrow, {nft_type == NFT_TYPE_CLASSIC ? NULL : &standard.pnft}};
   return custody_lock(&held, borrower, collateral, amount);
 }
 
@@ -244,6 +267,11 @@ u64 ix_cancel_request(const SolParameters *p) {
     if ((r = check_token_account(collateral, &rq->collateral_mint, borrower->key))) return r;
   } else if (rq->nft_type == NFT_TYPE_CORE) {
     if ((r = request_core_accounts(p, 5, escrow, borrower, &standard.core))) return r;
+  } else if (rq->nft_type == NFT_TYPE_PNFT_HELD) {
+    /* 3 the borrower's associated token account (w), 5.. the pNFT block (the request's account's token record), the
+     * associated token program, the token record of account 3 (w) */
+    standard.pnft.payer = standard.pnft.dest_owner = borrower;
+    if ((r = pnft_held_accounts(p, 5, &rq->collateral_mint, rq->custody_bumps, &standard.pnft))) return r;
   } else {
     if ((r = request_cnft_accounts(p, rq, 5, true, escrow, p->data + 1, &standard.cnft))) return r;
     if ((r = check_system_program(standard.cnft.system))) return r;
@@ -265,6 +293,14 @@ u64 ix_cancel_request(const SolParameters *p) {
 __attribute__((noinline)) static u64 fill_request_standard(const SolParameters *p, const Request *rq,
                                                            RequestStandard *s) {
   const SolAccountInfo *ka = p->ka;
+  /* a programmable NFT: 6 the request PDA's associated token account, 8 the new loan PDA's (w; checked at its address
+   * by the move, recorded as the loan's `escrow`), 13.. the pNFT block (6's token record), the associated token
+   * program, 8's token record (w); the lender, the pool's owner, is whom the loan's liquidation pays */
+  if (rq->nft_type == NFT_TYPE_PNFT_HELD) {
+    if (p->data_len != FILL_DATA_LEN) return E_INVALID_INSTRUCTION;
+    s->pnft.payer = s->pnft.dest_owner = &ka[0];
+    return pnft_held_accounts(p, 13, &rq->collateral_mint, rq->custody_bumps, &s->pnft);
+  }
   if (!pubkey_eq(ka[8].key, &rq->escrow)) return E_ACCOUNT_MISMATCH; /* the custody stays where it is */
   if (!ka[8].is_writable) return E_NOT_WRITABLE;
   if (rq->nft_type == NFT_TYPE_CORE) {
@@ -370,7 +406,8 @@ u64 ix_fill_request(const SolParameters *p) {
   if ((r = token_transfer(&out))) return r;
   c.bk->available -= c.principal;
   new_loan_record(&c, rq->is_defi);
-  if (rq->nft_type == NFT_TYPE_CNFT) { /* a transfer keeps the leaf's nonce and so its asset id */
+  /* a transfer keeps the leaf's nonce and so its asset id; a pNFT's metadata and edition bumps are the mint's */
+  if (rq->nft_type >= NFT_TYPE_CNFT) { /* NFT_TYPE_CNFT, NFT_TYPE_PNFT_HELD */
     Loan *l = (Loan *)c.loan->data;
     l->custody_bumps[0] = rq->custody_bumps[0];
     l->custody_bumps[1] = rq->custody_bumps[1];

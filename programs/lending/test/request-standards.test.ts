@@ -2,7 +2,8 @@
 // through the real Core, Bubblegum, SPL Account Compression and SPL Noop programs: the request PDA owns the asset or
 // the leaf while the request is open; a lender's fill transfers it to the new loan PDA (a compressed leaf with a proof
 // taken at fill time), a cancel back to the borrower. What the chain holds (the asset's owner, the tree's root) is
-// read after every step. A programmable NFT cannot be requested (LAYOUT.md "Loan requests").
+// read after every step. A programmable NFT's request (nftType 4, custody by ownership) is in pnft-request.test.ts;
+// nftType 1 (the delegated custody) cannot be requested (LAYOUT.md "Custody").
 import { MPL_CORE_PROGRAM, readVendoredProgram, transferLeaf, VENDORED_PROGRAMS } from "@cistern/localnet";
 import {
   type CoreCustody,

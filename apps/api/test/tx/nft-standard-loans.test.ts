@@ -172,7 +172,7 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     ).json() as { loans: { pubkey: string; loanType: string }[] };
     expect(listed.loans.find((l) => l.pubkey === loan)?.loanType).toBe("ProgrammableNft");
 
-    // a loan request is refused in one sentence before anything is built (its lock could not pass to a lender's loan)
+    // a loan request of the pNFT while the loan locks it is refused in one sentence before anything is built
     const request = await post(w.app, "/nft/post-loan-request", {
       borrower: b.signer.address,
       nftMint: mint,
@@ -183,7 +183,7 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     });
     expect(request.status).toBe(422);
     expect(request.body.message).toBe(
-      "A loan request against a programmable NFT is not available: its lock cannot pass to the lender's loan without your signature; borrow from a pool instead",
+      "This programmable NFT is locked (pledged to a loan or listed): repay or unlist it before posting a loan request",
     );
     // extend: the custody passes to the new loan (delegate and lock move), the old loan is repaid
     await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });

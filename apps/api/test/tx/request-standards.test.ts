@@ -1,24 +1,34 @@
-// Loan requests against a Metaplex Core asset and a compressed NFT through the API on the localnet (the real Core,
-// Bubblegum, SPL Account Compression and Noop; DAS served from the localnet's chain): the request PDA owns the asset
-// or the leaf while it is open, a second wallet's fill moves it to the loan PDA (a leaf with a proof read from DAS at
+// Loan requests against a Metaplex Core asset, a compressed NFT and a programmable NFT through the API on the localnet
+// (the real Core, Bubblegum, SPL Account Compression and Noop, Token Metadata and Token Auth Rules; DAS served from the
+// localnet's chain): the request PDA owns the asset, the leaf or the pNFT (in its associated token account) while it is open, a second wallet's fill moves it to the loan PDA (a leaf with a proof read from DAS at
 // build time), a cancel returns it.
 // The chain (the asset's owner, the leaf's owner through DAS getAsset) is read after each step.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROGRAM_ERROR_CODE as P } from "@cistern/protocol";
-import { decodeCoreAsset, decodeLoanAccount, decodeRequestAccount, findBankPda } from "@cistern/sdk";
-import type { Address, KeyPairSigner } from "@solana/kit";
+import {
+  decodeCoreAsset,
+  decodeLoanAccount,
+  decodeRequestAccount,
+  findAssociatedTokenPda,
+  findBankPda,
+} from "@cistern/sdk";
+import { type Address, getAddressDecoder, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";
 import {
   ALL_STANDARDS_PRICES,
   DEMO_CORE_COLLECTION,
+  DEMO_PNFT_COLLECTION,
   writeCatalogWithAllStandards,
 } from "../helpers/nft-standards-catalog.ts";
 import {
+  advanceClock,
   buildSignSend,
+  createWorldIndexer,
   fundedWallet,
   post,
   signAll,
@@ -29,9 +39,10 @@ import {
 } from "./support/tx-world.ts";
 
 const DAY = 86_400;
+const quiet = { info: () => {}, warn: () => {} };
 const wireBytes = (b64: string) => Buffer.from(b64, "base64").length;
 
-describe("loan requests against a Core asset and a compressed NFT through the API (real Core and Bubblegum)", () => {
+describe("loan requests against a Core asset, a compressed NFT and a programmable NFT through the API", () => {
   let w: TxWorld;
   let dir: string;
   let lender: KeyPairSigner;
@@ -80,6 +91,8 @@ describe("loan requests against a Core asset and a compressed NFT through the AP
       [lender],
     );
     expect(created.sent.error).toBeUndefined();
+    // the demo rule set lets the lending program hold and receive pNFTs (its PDAs: a request's, a loan's)
+    await w.net.setDemoRuleSetPrograms([w.programId]);
     await ensureProtocolLookupTable(w.tx, lender);
     await new Promise((r) => setTimeout(r, 500));
     w.tx.state.invalidate();
@@ -137,18 +150,112 @@ describe("loan requests against a Core asset and a compressed NFT through the AP
     expect(await coreOwner(asset)).toBe(b.signer.address);
   }, 240_000);
 
-  it("a programmable NFT's request is refused in one sentence before anything is built", async () => {
-    const b = await fundedWallet(w.net);
-    const r = await post(
+  it("programmable NFT: the request PDA's account holds it, a fill the loan PDA's (nftType 4, ProgrammableNft), repay returns it; another is cancelled; a third's loan the keeper liquidates to the lender", async () => {
+    const holder = async (account: Address) => {
+      const a = await read(account);
+      if (a === null) return null;
+      return {
+        owner: getAddressDecoder().decode(a.data.subarray(32, 64)),
+        amount: Buffer.from(a.data).readBigUInt64LE(64),
+      };
+    };
+    const postPnft = async () => {
+      const b = await fundedWallet(w.net);
+      const mint = b.given.programmableNfts[0]!.mint as Address;
+      const posted = await buildSignSend(w.app, "/nft/post-loan-request", postBody(b.signer, mint), [
+        b.signer,
+      ]);
+      expect(posted.sent.error).toBeUndefined();
+      const request = posted.built.metadata.request as Address;
+      return { b, mint, request, posted };
+    };
+    const fill = async (request: Address) => {
+      const filled = await buildSignSend(w.app, "/loan-request/fill", { lender: lender.address, request }, [
+        lender,
+      ]);
+      expect(filled.sent.error).toBeUndefined();
+      return filled;
+    };
+
+    // post -> fill -> repay
+    const one = await postPnft();
+    figures.push(`pNFT post-loan-request: ${wireBytes(one.posted.built.transactions[0]!)} B`);
+    const requestAta = await findAssociatedTokenPda(one.request, one.mint);
+    expect(await holder(requestAta)).toEqual({ owner: one.request, amount: 1n });
+    expect(await requestOf(one.request)).toMatchObject({
+      status: "Open",
+      nftType: "ProgrammableNft",
+      pnftHeld: true,
+      escrow: requestAta,
+      collection: DEMO_PNFT_COLLECTION.collectionId,
+    });
+    const filled = await fill(one.request);
+    figures.push(`pNFT fill-loan-request: ${wireBytes(filled.built.transactions[0]!)} B`);
+    expect(filled.built.metadata.loanType).toBe("ProgrammableNft");
+    const loan = filled.built.metadata.loan as Address;
+    const loanAta = await findAssociatedTokenPda(loan, one.mint);
+    expect(await holder(loanAta)).toEqual({ owner: loan, amount: 1n });
+    expect(await read(requestAta)).toBeNull(); // the request's emptied account closed
+    expect(decodeLoanAccount((await read(loan))!.data)).toMatchObject({
+      kind: "RequestLoan",
+      nftType: "ProgrammableNft",
+      pnftHeld: true,
+      escrow: loanAta,
+    });
+    // the indexer, reconciled with the chain, names the loan's standard ProgrammableNft
+    await createWorldIndexer(w).reconcile();
+    const listed = (
+      await w.app.inject({ method: "GET", url: `/loan/user?pubkey=${one.b.signer.address}` })
+    ).json() as { loans: { pubkey: string; loanType: string }[] };
+    expect(listed.loans.find((l) => l.pubkey === loan)?.loanType).toBe("ProgrammableNft");
+    await w.net.fundWallet(one.b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
+    const repaid = await buildSignSend(
       w.app,
-      "/nft/post-loan-request",
-      postBody(b.signer, b.given.programmableNfts[0]!.mint),
+      "/nft/repay-loan",
+      { borrower: one.b.signer.address, loans: [loan] },
+      [one.b.signer],
     );
-    expect(r.status).toBe(422);
-    expect(r.body.message).toBe(
-      "A loan request against a programmable NFT is not available: its lock cannot pass to the lender's loan without your signature; borrow from a pool instead",
+    expect(repaid.sent.error).toBeUndefined();
+    figures.push(`pNFT repay of a filled request: ${wireBytes(repaid.built.transactions[0]!)} B`);
+    const borrowerAta = await findAssociatedTokenPda(one.b.signer.address, one.mint);
+    expect(await holder(borrowerAta)).toEqual({ owner: one.b.signer.address, amount: 1n });
+    expect(await read(loanAta)).toBeNull();
+
+    // post -> cancel (a stranger first: refused with the program's code)
+    const two = await postPnft();
+    const stranger = await post(w.app, "/loan-request/cancel", {
+      borrower: lender.address,
+      request: two.request,
+    });
+    expect([stranger.status, stranger.body.code]).toEqual([422, P.Unauthorized]);
+    const cancelled = await buildSignSend(
+      w.app,
+      "/loan-request/cancel",
+      { borrower: two.b.signer.address, request: two.request },
+      [two.b.signer],
     );
-  }, 120_000);
+    expect(cancelled.sent.error).toBeUndefined();
+    figures.push(`pNFT cancel-loan-request: ${wireBytes(cancelled.built.transactions[0]!)} B`);
+    expect(await holder(await findAssociatedTokenPda(two.b.signer.address, two.mint))).toEqual({
+      owner: two.b.signer.address,
+      amount: 1n,
+    });
+    expect((await requestOf(two.request)).status).toBe("Cancelled");
+
+    // post -> fill -> unpaid past expiry + grace: the keeper liquidates it to the lender
+    const three = await postPnft();
+    const third = (await fill(three.request)).built.metadata.loan as Address;
+    await advanceClock(w, 7 * DAY + 2 * DAY);
+    const keeper = (await fundedWallet(w.net)).signer;
+    const round = await createLiquidationKeeper(w.tx, keeper, quiet).runRound();
+    expect(round.failed).toEqual([]);
+    expect(round.liquidated.map((l) => l.loan)).toContain(third);
+    expect(await holder(await findAssociatedTokenPda(lender.address, three.mint))).toEqual({
+      owner: lender.address,
+      amount: 1n,
+    });
+    expect((await w.tx.state.getLoans([third]))[0]?.status).toBe("Liquidated");
+  }, 360_000);
 
   it("compressed NFT: post, a fill built before other leaves changed lands (the loan PDA owns the leaf); another wallet's request cancels after the tree changed", async () => {
     const b = await fundedWallet(w.net);

@@ -185,17 +185,17 @@ describe("borrow page", () => {
     expect((await screen.findByTestId("custody-note")).textContent).toBe(
       "Programmable NFT. It stays in your wallet, locked to the loan until you repay; if the loan defaults it goes to the lender.",
     );
-    // no pool lends against them here: a loan request is offered, but not for a programmable NFT (one sentence why)
-    expect(screen.queryByTestId("request-form")).toBeNull();
-    expect(screen.getByTestId("no-request-why").textContent).toBe(
-      "A programmable NFT cannot be posted in a loan request: borrow from an offer instead.",
+    // no pool lends against them here: a loan request is offered for each, a programmable NFT's with where it goes
+    await screen.findByTestId("request-form");
+    expect(screen.getByTestId("request-custody-note").textContent).toBe(
+      "A loan request holds it outside your wallet: the request, then the loan, owns it until you cancel or repay.",
     );
     fireEvent.click(within(list).getByText("Koi #5"));
     expect((await screen.findByTestId("custody-note")).textContent).toBe(
       "Core asset. The loan holds it until you repay; if the loan defaults it goes to the lender.",
     );
     await screen.findByTestId("request-form");
-    expect(screen.queryByTestId("no-request-why")).toBeNull();
+    expect(screen.queryByTestId("request-custody-note")).toBeNull();
     fireEvent.click(within(list).getByText("Cat #1"));
     await screen.findByTestId("request-form");
   });

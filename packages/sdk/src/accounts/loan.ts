@@ -16,7 +16,12 @@ import {
   u64,
   withReserved,
 } from "../codecs/primitives.ts";
-import { NFT_TYPE_BYTE, type NftStandard, nftStandardOf } from "../custody/nft-standard.ts";
+import {
+  NFT_TYPE_BYTE,
+  NFT_TYPE_PNFT_HELD,
+  type NftStandard,
+  nftStandardOf,
+} from "../custody/nft-standard.ts";
 import { decodeVersionedAccountWith, withAccountHeader } from "./account-codec.ts";
 
 /** Loan status; nothing leaves a final status (Repaid, Liquidated, Sold). */
@@ -29,6 +34,9 @@ export type LoanKind = "ClassicLoan" | "MarginSwapLoan" | "RequestLoan" | "Mortg
  * and fees of the currency mint; collateralAmount of the collateral mint); timestamps unix seconds (0 = not yet).
  */
 export interface LoanAccount {
+  /** A programmable NFT the loan PDA owns in its associated token account (nftType 4, a filled request's custody);
+   * absent: delegated and locked in the borrower's token account (nftType 1), or another standard. */
+  pnftHeld?: boolean;
   bump: number;
   escrowBump: number;
   status: LoanStatus;
@@ -152,7 +160,9 @@ function buildLoanAccountCodec(): FixedSizeCodec<LoanAccount, LoanAccount> {
 
 /** Decodes Loan account data (checks size, tag and version). */
 export function decodeLoanAccount(data: ReadonlyUint8Array): LoanAccount {
-  const loan = decodeVersionedAccountWith("Loan", getLoanAccountCodec(), data);
+  const decoded = decodeVersionedAccountWith("Loan", getLoanAccountCodec(), data);
+  // only a held pNFT's loan carries the flag (every other decodes as it always did)
+  const loan = data[7] === NFT_TYPE_PNFT_HELD ? { ...decoded, pnftHeld: true } : decoded;
   return loan.layoutVersion === 1 ? { ...loan, closedBy: null } : loan;
 }
 
@@ -161,5 +171,9 @@ export type LoanAccountInput = Omit<LoanAccount, "nftType"> & { nftType?: NftSta
 
 /** Encodes a Loan account to its 424 bytes (current layout). */
 export function encodeLoanAccount(account: LoanAccountInput): ReadonlyUint8Array {
-  return getLoanAccountCodec().encode(account as LoanAccount);
+  const bytes = getLoanAccountCodec().encode(account as LoanAccount);
+  if (!account.pnftHeld) return bytes;
+  const held = new Uint8Array(bytes);
+  held[7] = NFT_TYPE_PNFT_HELD;
+  return held;
 }

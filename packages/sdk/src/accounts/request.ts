@@ -18,7 +18,12 @@ import {
   withReserved,
 } from "../codecs/primitives.ts";
 import { ACCOUNT_SIZE, ACCOUNT_TAG } from "../constants.ts";
-import { NFT_TYPE_BYTE, type NftStandard, nftStandardOf } from "../custody/nft-standard.ts";
+import {
+  NFT_TYPE_BYTE,
+  NFT_TYPE_PNFT_HELD,
+  type NftStandard,
+  nftStandardOf,
+} from "../custody/nft-standard.ts";
 import { decodeAccountWith, withAccountHeader } from "./account-codec.ts";
 
 /** Request status: Open until a lender fills it or the borrower cancels it. */
@@ -37,6 +42,9 @@ export interface RequestAccount {
   isDefi: boolean;
   /** The collateral's standard and so its custody (byte 6): Nft for the classic escrow (and tokens). */
   nftType: NftStandard;
+  /** A programmable NFT the request PDA owns in its associated token account (nftType 4: every pNFT request); absent
+   * otherwise. */
+  pnftHeld?: boolean;
   borrower: Address;
   currencyMint: Address;
   collateralMint: Address;
@@ -54,7 +62,8 @@ export interface RequestAccount {
   closedAt: bigint;
   /** The loan that filled it; null otherwise. */
   loan: Address | null;
-  /** CompressedNft: the asset id's and the tree config's PDA bumps (byte 256, 257); 0 otherwise. */
+  /** CompressedNft: the asset id's and the tree config's PDA bumps (byte 256, 257); a programmable NFT: its metadata's
+   * and master edition's; 0 otherwise. */
   custodyBumps: readonly [number, number];
   /** CompressedNft: the leaf's nonce (its index in the tree); 0 otherwise. */
   leafNonce: number;
@@ -104,5 +113,7 @@ export function getRequestAccountCodec(): FixedSizeCodec<RequestAccount, Request
 
 /** Decodes Request account data (checks size, tag and version). */
 export function decodeRequestAccount(data: ReadonlyUint8Array): RequestAccount {
-  return decodeAccountWith("Request", getRequestAccountCodec(), data);
+  const request = decodeAccountWith("Request", getRequestAccountCodec(), data);
+  // only a held pNFT's request carries the flag (every other decodes as it always did)
+  return data[6] === NFT_TYPE_PNFT_HELD ? { ...request, pnftHeld: true } : request;
 }

@@ -27,7 +27,7 @@ import {
   SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS,
   SPL_NOOP_PROGRAM_ADDRESS,
 } from "./compressed-custody.ts";
-import { NFT_TYPE_BYTE } from "./nft-standard.ts";
+import { NFT_TYPE_BYTE, NFT_TYPE_PNFT_HELD } from "./nft-standard.ts";
 
 export * from "./compressed-custody.ts";
 export * from "./nft-standard.ts";
@@ -49,12 +49,19 @@ export interface ClassicCustody {
   standard: "Nft";
 }
 
-/** A programmable NFT: it stays in `tokenAccount`, delegated to the loan PDA and locked. */
+/**
+ * A programmable NFT: it stays in `tokenAccount`, delegated to the loan PDA and locked; or, `held` (nftType 4: a loan
+ * request's custody and the loan that fills it), the request or loan PDA owns it in its associated token account
+ * `tokenAccount`.
+ */
 export interface ProgrammableCustody {
   standard: "ProgrammableNft";
   mint: Address;
-  /** The holder's token account (the borrower's; the loan records it as its escrow). */
+  /** The token account that holds it (the borrower's; held: the holder PDA's associated token account); the loan
+   * records it as its escrow. A request's post: the borrower's token account it comes from. */
   tokenAccount: Address;
+  /** Owned by the holder PDA in its associated token account (nftType 4) rather than delegated and locked. */
+  held?: boolean;
   metadata: Address;
   metadataBump: number;
   masterEdition: Address;
@@ -100,7 +107,12 @@ function invalid(message: string): never {
  */
 export async function readNftCustody(
   read: AccountReader,
-  input: { mint: Address; tokenAccount: Address },
+  input: {
+    mint: Address;
+    tokenAccount: Address;
+    /** A programmable NFT a request or loan PDA owns (nftType 4: Loan / Request `pnftHeld`). */
+    held?: boolean;
+  },
 ): Promise<NftCustody> {
   const [metadata, metadataBump] = await findMetadataPda(input.mint);
   const [metadataAccount, assetAccount] = await read([metadata, input.mint]);
@@ -128,7 +140,25 @@ export async function readNftCustody(
     tokenRecord,
     tokenRecordBump,
     ruleSet: decoded.ruleSet === null ? null : addressFromBytes(decoded.ruleSet),
+    ...(input.held ? { held: true } : {}),
   };
+}
+
+/**
+ * A held pNFT's accounts after the block's owner (LAYOUT.md "Loan requests of a programmable NFT"): the pNFT block
+ * (its token record the holder's associated token account's), the associated token program, the token record of
+ * `other` (the associated token account the transfer goes to; the post: the borrower's account it comes from).
+ */
+async function heldAccounts(c: ProgrammableCustody, other: Address): Promise<AccountMeta[]> {
+  const [otherRecord] = await findTokenRecordPda(c.mint, other);
+  return [...programmableBlock(c), readonly(ASSOCIATED_TOKEN_PROGRAM_ADDRESS), writable(otherRecord)];
+}
+
+/** `c` for the pNFT held in `owner`'s associated token account (its token record the block's). */
+async function heldBy(c: ProgrammableCustody, owner: Address): Promise<ProgrammableCustody> {
+  const tokenAccount = await findAssociatedTokenPda(owner, c.mint);
+  const [tokenRecord, tokenRecordBump] = await findTokenRecordPda(c.mint, tokenAccount);
+  return { ...c, tokenAccount, tokenRecord, tokenRecordBump, held: true };
 }
 
 /**
@@ -245,12 +275,22 @@ export function getTakeLoanCustody(
   };
 }
 
-/** What a standard adds to Repay: the account holding the NFT (account 6; null: the escrow PDA) and accounts 10 on. */
-export function getRepayCustody(c: NftCustody): { holder: Address | null; accounts: AccountMeta[] } {
+/**
+ * What a standard adds to Repay: the account holding the NFT (account 6; null: the escrow PDA) and accounts 10 on. A
+ * held pNFT: the block, the associated token program and the token record of `borrowerTokenAccount` (account 7, the
+ * borrower's associated token account it returns to).
+ */
+export async function getRepayCustody(
+  c: NftCustody,
+  borrowerTokenAccount: Address | null = null,
+): Promise<{ holder: Address | null; accounts: AccountMeta[] }> {
   if (c.standard === "Nft") return { holder: null, accounts: [] };
   if (c.standard === "CoreNft") return { holder: c.asset, accounts: coreEndingBlock(c) };
   if (c.standard === "CompressedNft") return { holder: c.tree, accounts: compressedEndingBlock(c) };
-  return { holder: c.tokenAccount, accounts: programmableBlock(c) };
+  if (!c.held) return { holder: c.tokenAccount, accounts: programmableBlock(c) };
+  if (borrowerTokenAccount === null)
+    invalid("a held pNFT's repay needs the borrower's associated token account");
+  return { holder: c.tokenAccount, accounts: await heldAccounts(c, borrowerTokenAccount) };
 }
 
 /**
@@ -266,6 +306,12 @@ export async function getLiquidateCustody(
   if (c.standard === "Nft") return { holder: null, accounts: [] };
   if (c.standard === "CoreNft") return { holder: c.asset, accounts: coreEndingBlock(c) };
   if (c.standard === "CompressedNft") return { holder: c.tree, accounts: compressedEndingBlock(c) };
+  if (c.held)
+    // the loan PDA, its owner, transfers it straight to the pool owner's associated token account (account 5)
+    return {
+      holder: c.tokenAccount,
+      accounts: [...(await heldAccounts(c, parties.poolOwnerTokenAccount)), readonly(parties.poolOwner)],
+    };
   const via = await findAssociatedTokenPda(parties.loan, c.mint);
   const [[ownerRecord], [viaRecord]] = await Promise.all([
     findTokenRecordPda(c.mint, parties.poolOwnerTokenAccount),
@@ -302,15 +348,34 @@ function compressedMoveBlock(c: CompressedCustody): AccountMeta[] {
  * now and Core; pNFT: the block and the new pool's owner, whom the rule set is asked about; a compressed leaf: the tree
  * config, the programs and a fresh proof) and the data after the terms (a leaf: its root and hashes).
  */
-export function getMoveCustody(
+export async function getMoveCustody(
   c: NftCustody,
   newPoolOwner: Address | null = null,
-): { holder: Address | null; mintWritable: boolean; accounts: AccountMeta[]; dataTail?: Uint8Array } {
+  /** The new loan (a held pNFT moves into its associated token account). */
+  newLoan: Address | null = null,
+): Promise<{
+  holder: Address | null;
+  /** Account 9 when it differs from account 7 (a held pNFT: the new loan's associated token account). */
+  newHolder?: Address;
+  mintWritable: boolean;
+  accounts: AccountMeta[];
+  dataTail?: Uint8Array;
+}> {
   if (c.standard === "Nft") return { holder: null, mintWritable: false, accounts: [] };
   if (c.standard === "CoreNft") return { holder: c.asset, mintWritable: true, accounts: coreEndingBlock(c) };
   if (c.standard === "CompressedNft")
     return { holder: c.tree, mintWritable: false, accounts: compressedMoveBlock(c), dataTail: leafHashes(c) };
   if (newPoolOwner === null) invalid("moving a programmable NFT's loan needs the new pool's owner");
+  if (c.held) {
+    if (newLoan === null) invalid("moving a held programmable NFT needs the new loan");
+    const newHolder = await findAssociatedTokenPda(newLoan, c.mint);
+    return {
+      holder: c.tokenAccount,
+      newHolder,
+      mintWritable: false,
+      accounts: [...(await heldAccounts(c, newHolder)), readonly(newPoolOwner)],
+    };
+  }
   return {
     holder: c.tokenAccount,
     mintWritable: false,
@@ -410,26 +475,30 @@ export function getMortgageCustody(
 }
 
 /**
- * What a standard adds to a loan request (LAYOUT.md "Loan requests of a Core asset or a compressed NFT"); the request
- * PDA holds the NFT: a Core asset it owns, a compressed leaf it owns. A programmable NFT cannot be requested (its
- * custody would have to pass from the request PDA to the loan PDA without the borrower's signature, which Token
- * Metadata's delegate and revoke need).
+ * What a standard adds to a loan request (LAYOUT.md "Loan requests of a Core asset or a compressed NFT", "Loan
+ * requests of a programmable NFT"); the request PDA holds the NFT: a Core asset it owns, a compressed leaf it owns, a
+ * programmable NFT it owns in its associated token account (`c` read for the borrower's token account it comes from).
  *
- * - post: the account holding it (accounts 3 and 5; 4 is the asset or the asset id), the data after byte 40
- *   (nftType, two PDA bumps, a leaf's root, nonce, proof length and MetadataArgs) and accounts 9 on;
- * - cancel: accounts 2 and 3, accounts 5 on, the data after the tag (a leaf: root and hashes);
- * - fill: accounts 6 and 8 (9 the asset or the asset id, written for a Core asset), accounts 13 on, the data after
- *   the 32 bytes (a leaf: root and hashes).
+ * - post: the account holding it (account 3; a Core asset or a leaf: also 5, and 4 is the asset or the asset id; a
+ *   pNFT: 5 the borrower's token account), the data after byte 40 (nftType, PDA bumps, a leaf's root, nonce, proof
+ *   length and MetadataArgs) and accounts 9 on;
+ * - cancel: account 2, account 3 (a pNFT: the borrower's associated token account it returns to), accounts 5 on, the
+ *   data after the tag (a leaf: root and hashes);
+ * - fill: account 6, account 8 (a pNFT: the new loan's associated token account; 9 the asset or the asset id, written
+ *   for a Core asset), accounts 13 on, the data after the 32 bytes (a leaf: root and hashes).
  */
-export function getRequestCustody(c: NftCustody): {
+export async function getRequestCustody(
+  c: NftCustody,
+  parties: { request: Address; borrower: Address; loan?: Address },
+): Promise<{
   holder: Address;
-  /** Account 4 (post) and 9 (fill): the asset, or the leaf's asset id. */
+  /** Account 4 (post) and 9 (fill): the asset, the leaf's asset id or the pNFT's mint. */
   collateral: Address;
   mintWritable: boolean;
-  post: { data: Uint8Array; accounts: AccountMeta[] };
-  cancel: { dataTail: Uint8Array; accounts: AccountMeta[] };
-  fill: { dataTail: Uint8Array; accounts: AccountMeta[] };
-} {
+  post: { data: Uint8Array; accounts: AccountMeta[]; collateralAccount: Address };
+  cancel: { dataTail: Uint8Array; accounts: AccountMeta[]; collateralAccount: Address };
+  fill: { dataTail: Uint8Array; accounts: AccountMeta[]; loanHolder: Address };
+}> {
   if (c.standard === "CoreNft") {
     if (c.collection === null)
       invalid(`Core asset ${c.asset} belongs to no collection, so no lender can value it`);
@@ -438,9 +507,9 @@ export function getRequestCustody(c: NftCustody): {
       holder: c.asset,
       collateral: c.asset,
       mintWritable: true,
-      post: { data: Uint8Array.of(NFT_TYPE_BYTE.CoreNft, 0, 0), accounts },
-      cancel: { dataTail: new Uint8Array(), accounts },
-      fill: { dataTail: new Uint8Array(), accounts },
+      post: { data: Uint8Array.of(NFT_TYPE_BYTE.CoreNft, 0, 0), accounts, collateralAccount: c.asset },
+      cancel: { dataTail: new Uint8Array(), accounts, collateralAccount: c.asset },
+      fill: { dataTail: new Uint8Array(), accounts, loanHolder: c.asset },
     };
   }
   if (c.standard === "CompressedNft") {
@@ -458,14 +527,41 @@ export function getRequestCustody(c: NftCustody): {
           ...compressedTakeLoanTail(c),
         ]),
         accounts: [readonly(c.treeConfig), ...compressionPrograms(), ...c.proof.map(readonly)],
+        collateralAccount: c.tree,
       },
-      cancel: { dataTail: leafHashes(c), accounts: compressedEndingBlock(c) },
-      fill: { dataTail: leafHashes(c), accounts: compressedMoveBlock(c) },
+      cancel: { dataTail: leafHashes(c), accounts: compressedEndingBlock(c), collateralAccount: c.tree },
+      fill: { dataTail: leafHashes(c), accounts: compressedMoveBlock(c), loanHolder: c.tree },
     };
   }
-  if (c.standard === "ProgrammableNft")
-    invalid(
-      "a programmable NFT cannot be posted in a loan request: its lock would have to pass to the lender's loan without your signature",
-    );
+  if (c.standard === "ProgrammableNft") {
+    const held = await heldBy(c, parties.request);
+    const borrowerAta = await findAssociatedTokenPda(parties.borrower, c.mint);
+    const loanAta = parties.loan === undefined ? null : await findAssociatedTokenPda(parties.loan, c.mint);
+    return {
+      holder: held.tokenAccount,
+      collateral: c.mint,
+      mintWritable: false,
+      post: {
+        data: Uint8Array.of(NFT_TYPE_PNFT_HELD, c.metadataBump, c.masterEditionBump, c.tokenRecordBump),
+        // the block names the request's account's token record; the borrower's follows it
+        accounts: [
+          ...programmableBlock(held),
+          readonly(ASSOCIATED_TOKEN_PROGRAM_ADDRESS),
+          writable(c.tokenRecord),
+        ],
+        collateralAccount: c.tokenAccount,
+      },
+      cancel: {
+        dataTail: new Uint8Array(),
+        accounts: await heldAccounts(held, borrowerAta),
+        collateralAccount: borrowerAta,
+      },
+      fill: {
+        dataTail: new Uint8Array(),
+        accounts: loanAta === null ? [] : await heldAccounts(held, loanAta),
+        loanHolder: loanAta ?? held.tokenAccount,
+      },
+    };
+  }
   invalid("a classic NFT's request holds it in the request's escrow: no custody accounts to add");
 }

@@ -9,9 +9,13 @@ export const NFT_TYPE_BYTE: Readonly<Record<NftStandard, number>> = {
   CompressedNft: 3,
 };
 
+/** Loan.nftType / Request.nftType of a programmable NFT the holder PDA owns in its associated token account (a loan
+ * request's custody and the loan that fills it): its standard reads ProgrammableNft. */
+export const NFT_TYPE_PNFT_HELD = 4;
+
 /** The standard a Loan.nftType byte names (an unknown byte reads as classic: the program writes only these). */
 export function nftStandardOf(nftType: number): NftStandard {
-  return nftType === 1
+  return nftType === 1 || nftType === NFT_TYPE_PNFT_HELD
     ? "ProgrammableNft"
     : nftType === 2
       ? "CoreNft"

@@ -245,7 +245,10 @@ export async function getRepayInstruction(input: {
 }): Promise<Instruction> {
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const custody = getRepayCustody(input.custody ?? { standard: "Nft" });
+  const custody = await getRepayCustody(
+    input.custody ?? { standard: "Nft" },
+    input.borrowerCollateralTokenAccount,
+  );
   const escrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.loan))[0];
   return {
     programAddress: input.programAddress,
@@ -289,7 +292,7 @@ export async function getExtendInstruction(
   );
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
-  const custody = getMoveCustody(input.custody ?? { standard: "Nft" }, input.poolOwner ?? null);
+  const custody = await getMoveCustody(input.custody ?? { standard: "Nft" }, input.poolOwner ?? null, loan);
   const oldEscrow = custody.holder ?? (await findEscrowPda(input.programAddress, input.oldLoan))[0];
   const accounts = [
     signer(input.borrower, true),
@@ -301,7 +304,7 @@ export async function getExtendInstruction(
     writable(input.oldLoan),
     writable(oldEscrow),
     writable(loan),
-    writable(custody.holder ?? escrow),
+    writable(custody.newHolder ?? custody.holder ?? escrow),
     custody.mintWritable ? writable(input.collateralMint) : readonly(input.collateralMint),
     writable(input.borrowerCurrencyTokenAccount),
     readonly(TOKEN_PROGRAM_ADDRESS),
@@ -315,7 +318,7 @@ export async function getExtendInstruction(
     accounts,
     data: full,
     loan,
-    escrow: custody.holder ?? escrow,
+    escrow: custody.newHolder ?? custody.holder ?? escrow,
   };
 }
 
@@ -348,7 +351,12 @@ export async function getRefinanceInstruction(
     writable(oldVault),
   ];
   if (input.whitelist) accounts.push(readonly(input.whitelist));
-  accounts.push(...getMoveCustody(input.custody ?? { standard: "Nft" }, input.poolOwner ?? null).accounts);
+  const move = await getMoveCustody(
+    input.custody ?? { standard: "Nft" },
+    input.poolOwner ?? null,
+    extend.loan,
+  );
+  accounts.push(...move.accounts);
   return { ...extend, accounts, data };
 }
 

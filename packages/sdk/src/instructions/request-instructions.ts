@@ -89,9 +89,13 @@ export interface RequestTerms {
   maxAprBps: number;
 }
 
-/** A request's custody of a Core asset or a compressed leaf (readNftCustody / DAS); absent: the classic escrow. */
-function requestCustody(custody: NftCustody | undefined) {
-  return custody === undefined || custody.standard === "Nft" ? null : getRequestCustody(custody);
+/** A request's custody of a Core asset, a compressed leaf or a programmable NFT (readNftCustody / DAS); absent: the
+ * classic escrow. */
+function requestCustody(
+  custody: NftCustody | undefined,
+  parties: { request: Address; borrower: Address; loan?: Address },
+) {
+  return custody === undefined || custody.standard === "Nft" ? null : getRequestCustody(custody, parties);
 }
 
 /**
@@ -123,7 +127,7 @@ export async function getPostRequestInstruction(
   const [request, requestBump] = await findRequestPda(input.programAddress, borrower, input.nonce);
   const [escrow, escrowBump] = await findEscrowPda(input.programAddress, request);
   const [config] = await findConfigPda(input.programAddress);
-  const custody = requestCustody(input.custody);
+  const custody = await requestCustody(input.custody, { request, borrower });
   if (custody !== null && (input.isDefi || custody.collateral !== input.collateralMint))
     fail("the custody was read for another collateral than the request's");
   const metadata = input.isDefi || custody !== null ? null : await findMetadataPda(input.collateralMint);
@@ -146,7 +150,7 @@ export async function getPostRequestInstruction(
     writable(request),
     writable(holder),
     custody?.mintWritable ? writable(input.collateralMint) : readonly(input.collateralMint),
-    writable(custody?.holder ?? input.borrowerCollateralTokenAccount),
+    writable(custody?.post.collateralAccount ?? input.borrowerCollateralTokenAccount),
     readonly(input.currencyMint),
     readonly(TOKEN_PROGRAM_ADDRESS),
     readonly(SYSTEM_PROGRAM_ADDRESS),
@@ -167,7 +171,10 @@ export async function getCancelRequestInstruction(input: {
   /** The NFT's custody as read from the chain (a leaf: a fresh DAS proof); classic escrow when absent. */
   custody?: NftCustody;
 }): Promise<Instruction> {
-  const custody = requestCustody(input.custody);
+  const custody = await requestCustody(input.custody, {
+    request: input.request,
+    borrower: signerAddress(input.borrower),
+  });
   const holder = custody?.holder ?? (await findEscrowPda(input.programAddress, input.request))[0];
   return {
     programAddress: input.programAddress,
@@ -175,7 +182,7 @@ export async function getCancelRequestInstruction(input: {
       signer(input.borrower, true),
       writable(input.request),
       writable(holder),
-      writable(custody?.holder ?? input.borrowerCollateralTokenAccount),
+      writable(custody?.cancel.collateralAccount ?? input.borrowerCollateralTokenAccount),
       readonly(TOKEN_PROGRAM_ADDRESS),
       ...(custody?.cancel.accounts ?? []),
     ],
@@ -215,11 +222,15 @@ export async function getFillRequestInstruction(input: {
     fail("aprBps must be a u32");
   const [loan, loanBump] = await findLoanPda(input.programAddress, input.pool, input.borrower, input.nonce);
   const [escrow, escrowBump] = await findEscrowPda(input.programAddress, loan);
-  const custody = requestCustody(input.custody);
+  const custody = await requestCustody(input.custody, {
+    request: input.request,
+    borrower: input.borrower,
+    loan,
+  });
   if (custody !== null && custody.collateral !== input.collateralMint)
     fail("the custody was read for another collateral than the request's");
   const requestEscrow = custody?.holder ?? (await findEscrowPda(input.programAddress, input.request))[0];
-  const loanEscrow = custody?.holder ?? escrow;
+  const loanEscrow = custody?.fill.loanHolder ?? escrow;
   const [config] = await findConfigPda(input.programAddress);
   const [vault] = await findVaultPda(input.programAddress, input.bank);
   const terms = getFillRequestDataCodec().encode({

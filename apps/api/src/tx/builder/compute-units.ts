@@ -34,13 +34,22 @@ const MIGRATE_CU = { pool: 6_000, perLoan: 5_000 };
 /**
  * A programmable NFT's custody runs Token Metadata (and its rule set through Token Auth Rules) inside the lending
  * instruction: measured with the real binaries (LiteSVM) take-loan 151,634-171,619 CU (Delegate, Lock and the rule
- * set's Validate of both liquidation transfers), repay 62,911-91,422, liquidate 304,792-325,764 (two Transfer v1 and
+ * set's Validate of both liquidation transfers), repay 62,911-91,422 (a filled request's: below), liquidate
+ * 304,792-325,764 (two Transfer v1 and
  * a token account creation); these carry headroom (rule sets and account states vary), the liquidation's total
  * staying near the 400,000 it needs.
  */
 const PROGRAMMABLE_CU: Record<number, number> = {
   [INSTRUCTION_TAG.TakeLoan]: 195_000,
-  [INSTRUCTION_TAG.Repay]: 120_000,
+  // a filled request's pNFT (nftType 4, the loan PDA owns it): Transfer v1 to the borrower's associated token account
+  // (created if need be) and the loan's account closed, 134,000-143,000 measured; the escrowless repay far less
+  [INSTRUCTION_TAG.Repay]: 200_000,
+  // loan requests (nftType 4): Transfer v1 into, between and out of the holders' accounts, with the rule set asked
+  // (post 191,000-206,000, fill 174,000-185,000, cancel 132,000-146,000 measured); the builders simulate them when a
+  // rule set governs the pNFT, these are the limit otherwise
+  [INSTRUCTION_TAG.PostRequest]: 260_000,
+  [INSTRUCTION_TAG.FillRequest]: 260_000,
+  [INSTRUCTION_TAG.CancelRequest]: 200_000,
   [INSTRUCTION_TAG.Liquidate]: 360_000,
   // extend and refinance: unlock, revoke, delegate, lock and the rule set's Validate (204,000-225,000 measured)
   [INSTRUCTION_TAG.Extend]: 260_000,

@@ -87,7 +87,11 @@ export async function liquidatePlan(
     loanType: isDefi ? "Token" : custody.standard,
   };
   // LiquidateSell sells every standard's collateral (a pNFT: the loan PDA moves it out of the borrower's account)
-  if (pool.flags.autoSell && input.classic !== true && SOLD_THROUGH_MARKET.includes(custody.standard)) {
+  // (a pNFT a filled request's loan PDA holds is not auto-sold yet: LiquidateSell refuses nftType 4, Liquidate moves it)
+  const autoSold =
+    SOLD_THROUGH_MARKET.includes(custody.standard) &&
+    !(custody.standard === "ProgrammableNft" && custody.held);
+  if (pool.flags.autoSell && input.classic !== true && autoSold) {
     const due = loan.principal + owedAt(loan, now + SALE_MARGIN_SECONDS);
     const sell = await (isDefi
       ? autoSellSwap(tx, loan, input.loan, due)

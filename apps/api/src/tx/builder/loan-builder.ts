@@ -263,9 +263,10 @@ export async function repayPlan(
     const body = [];
     for (const { key, loan } of items) {
       const custody = custodyOf.get(key)!;
-      // a programmable NFT never left the borrower's token account (the loan's escrow)
+      // a programmable NFT never left the borrower's token account (the loan's escrow), unless the loan PDA holds it
+      // (a filled request's): then it returns to the borrower's associated token account (Token Metadata creates it)
       const collateralAta =
-        custody.standard === "Nft"
+        custody.standard === "Nft" || (custody.standard === "ProgrammableNft" && custody.held)
           ? await findAssociatedTokenAddress(borrower, loan.collateralMint)
           : loan.escrow;
       if (custody.standard === "Nft")

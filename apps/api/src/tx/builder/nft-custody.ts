@@ -20,9 +20,15 @@ export function chainReader(tx: TxContext): AccountReader {
   return (addresses) => tx.state.getAccounts(addresses);
 }
 
-/** The custody of `mint` held in `tokenAccount`, read from the chain now (metadata, rule set, record PDAs). */
-export function readCustody(tx: TxContext, mint: Address, tokenAccount: Address): Promise<NftCustody> {
-  return readNftCustody(chainReader(tx), { mint, tokenAccount });
+/** The custody of `mint` held in `tokenAccount`, read from the chain now (metadata, rule set, record PDAs); `held`: a
+ * programmable NFT a request or loan PDA owns in that account (nftType 4). */
+export function readCustody(
+  tx: TxContext,
+  mint: Address,
+  tokenAccount: Address,
+  held = false,
+): Promise<NftCustody> {
+  return readNftCustody(chainReader(tx), { mint, tokenAccount, ...(held ? { held } : {}) });
 }
 
 /**
@@ -51,12 +57,13 @@ export async function readCompressedCustody(
 
 /**
  * The custody of the NFT a loan or a request holds (`holder` its record: the collateral and the account that holds it;
- * a pNFT stays in the token account recorded as its escrow, a leaf in the recorded tree), read now: a leaf with a fresh
- * DAS proof. 422 when DAS does not serve the leaf in that tree.
+ * a pNFT stays in the token account recorded as its escrow (the borrower's, or the request or loan PDA's own when
+ * `pnftHeld`), a leaf in the recorded tree), read now: a leaf with a fresh DAS proof. 422 when DAS does not serve the
+ * leaf in that tree.
  */
 export async function readHeldCustody(
   tx: TxContext,
-  holder: { collateralMint: Address; escrow: Address; nftType: NftStandard },
+  holder: { collateralMint: Address; escrow: Address; nftType: NftStandard; pnftHeld?: boolean },
   what: string,
 ): Promise<NftCustody> {
   if (holder.nftType === "CompressedNft") {
@@ -65,7 +72,7 @@ export async function readHeldCustody(
       throw unprocessable(`DAS does not serve the compressed NFT ${holder.collateralMint} of this ${what}`);
     return custody;
   }
-  return readCustody(tx, holder.collateralMint, holder.escrow);
+  return readCustody(tx, holder.collateralMint, holder.escrow, holder.pnftHeld === true);
 }
 
 /** The custody of an ongoing loan's NFT (classic escrow for tokens and classic NFTs). */

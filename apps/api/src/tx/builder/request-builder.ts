@@ -1,6 +1,6 @@
 /**
  * Loan requests: a borrower posts terms with the collateral in the request's custody (PostRequest: a classic NFT or
- * tokens in its escrow, a Core asset or a compressed leaf owned by the request PDA), cancels an open one
+ * tokens in its escrow, a Core asset, a compressed leaf or a programmable NFT owned by the request PDA), cancels an open one
  * (CancelRequest); a lender fills one from a pool of theirs (FillRequest). Off-chain refusals come from the
  * rule-book (packages/protocol loan-requests.ts) with the program's codes.
  */
@@ -15,6 +15,7 @@ import {
 import {
   address,
   decodeRequestAccount,
+  decodeTokenRecord,
   getCancelRequestInstruction,
   getFillRequestInstruction,
   getPostRequestInstruction,
@@ -27,18 +28,28 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { randomNonce, requireNotOracle } from "./loan-builder.ts";
-import { readCustody, readHeldCustody } from "./nft-custody.ts";
+import { asksRuleSet, readCustody, readHeldCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 
 /**
  * The custody of a request's NFT read from the chain now: a Core asset (the request PDA, or the borrower before the
- * post, owns it), a compressed leaf with a fresh DAS proof (the tree must be the request's custody); null for a
- * classic NFT or tokens (the request's escrow).
+ * post, owns it), a compressed leaf with a fresh DAS proof (the tree must be the request's custody), a programmable NFT
+ * in the request PDA's associated token account; null for a classic NFT or tokens (the request's escrow).
  */
 async function readRequestCustody(tx: TxContext, request: RequestAccount): Promise<NftCustody | null> {
   if (request.isDefi || request.nftType === "Nft") return null;
   return readHeldCustody(tx, request, "request");
+}
+
+/** A pNFT locked in the wallet (pledged to a loan from an offer, or locked by another program) cannot move into a
+ * request: 422 in one sentence before anything is built. */
+async function requireUnlocked(tx: TxContext, tokenRecord: Address): Promise<void> {
+  const [record] = await tx.state.getAccounts([tokenRecord]);
+  if (record && decodeTokenRecord(record.data).state !== "Unlocked")
+    throw unprocessable(
+      "This programmable NFT is locked (pledged to a loan or listed): repay or unlist it before posting a loan request",
+    );
 }
 
 /** A 422 carrying the program's refusal (its code travels to the web's sentence). */
@@ -108,12 +119,9 @@ export async function postRequestPlan(
     const nft = await resolveNft(tx, input.collateralMint, input.borrower);
     collateralAccount = nft.ownerTokenAccount!;
     // a classic NFT goes into the request's escrow, a Core asset or a compressed leaf (its proof read from DAS just
-    // now) to the request PDA; a programmable NFT's lock could not pass to the lender's loan without the borrower
+    // now) to the request PDA, a programmable NFT into the request PDA's associated token account (Transfer v1)
     custody = nft.compressed ?? (await readCustody(tx, address(input.collateralMint), collateralAccount));
-    if (custody.standard === "ProgrammableNft")
-      throw unprocessable(
-        "A loan request against a programmable NFT is not available: its lock cannot pass to the lender's loan without your signature; borrow from a pool instead",
-      );
+    if (custody.standard === "ProgrammableNft") await requireUnlocked(tx, custody.tokenRecord);
   }
   const ix = await getPostRequestInstruction({
     programAddress: tx.programId,
@@ -129,7 +137,13 @@ export async function postRequestPlan(
     maxAprBps: input.maxAprBps,
     ...(custody !== undefined ? { custody } : {}),
   });
-  return { feePayer: borrower, groups: [[ix]], metadata: { request: ix.request } };
+  return {
+    feePayer: borrower,
+    groups: [[ix]],
+    metadata: { request: ix.request },
+    // a pNFT's rule set is asked in the post (Token Auth Rules): simulated, a refusal is told before signing
+    simulate: custody !== undefined && asksRuleSet(custody),
+  };
 }
 
 /** CancelRequest: the borrower's open request ends and the collateral returns to the borrower's account. */
@@ -152,7 +166,8 @@ export async function cancelRequestPlan(
   const borrower = address(input.borrower);
   const custody = await readRequestCustody(tx, request);
   if (custody !== null) {
-    // a Core asset or a leaf returns to the borrower's wallet: no token account to create
+    // a Core asset or a leaf returns to the borrower's wallet, a pNFT to their associated token account (Token Metadata
+    // creates it): no token account to create
     const ix = await getCancelRequestInstruction({
       programAddress: tx.programId,
       borrower,
@@ -160,7 +175,13 @@ export async function cancelRequestPlan(
       borrowerCollateralTokenAccount: request.escrow,
       custody,
     });
-    return { feePayer: borrower, groups: [[ix]], metadata: { request: input.request } };
+    return {
+      feePayer: borrower,
+      groups: [[ix]],
+      metadata: { request: input.request },
+      // a pNFT's transfer runs its rule set (Token Metadata, Token Auth Rules): measured, its units are the limit
+      simulate: asksRuleSet(custody),
+    };
   }
   const collateral = await findAssociatedTokenAddress(borrower, request.collateralMint);
   const ix = await getCancelRequestInstruction({
@@ -196,7 +217,8 @@ export async function fillRequestPlan(
   if (refusal !== null) throw refused(refusal, `This request cannot be filled: ${refusal.name}`);
   const lender = address(input.lender);
   const flow = await currencyFlow(request.borrower, request.currencyMint);
-  // a Core asset or a leaf moves from the request PDA to the loan PDA (a leaf with a proof taken from DAS now)
+  // a Core asset or a leaf moves from the request PDA to the loan PDA (a leaf with a proof taken from DAS now), a pNFT
+  // into the loan PDA's associated token account
   const custody = await readRequestCustody(tx, request);
   const ix = await getFillRequestInstruction({
     programAddress: tx.programId,
@@ -225,8 +247,15 @@ export async function fillRequestPlan(
     pool: source.pool,
     loanType: request.isDefi ? "Token" : request.nftType,
   };
-  // a Core asset or a leaf defaults to the lender's wallet: no token account of it to create
-  if (custody !== null) return { feePayer: lender, groups: [[borrowerCurrency, ix]], metadata };
+  // a Core asset or a leaf defaults to the lender's wallet, a pNFT to their associated token account (Token Metadata
+  // creates it): no token account of it to create; a pNFT's rule set is asked about that default in the fill
+  if (custody !== null)
+    return {
+      feePayer: lender,
+      groups: [[borrowerCurrency, ix]],
+      metadata,
+      simulate: asksRuleSet(custody),
+    };
   // where a liquidation sends the collateral: the lender's own token account of it
   const lenderCollateral = await findAssociatedTokenAddress(lender, request.collateralMint);
   return {

@@ -65,7 +65,7 @@ export function registerRequestBuilderRoutes(app: FastifyInstance, tx: TxContext
     app,
     tx,
     "/nft/post-loan-request",
-    "Post a loan request against an NFT: the NFT goes into the request's custody with the terms asked for (currency, amount, duration, highest APR): a classic NFT into its escrow, a Core asset or a compressed NFT (its proof read from DAS at build time) to the request itself; a programmable NFT is refused (422). Kind Normal.",
+    "Post a loan request against an NFT: the NFT goes into the request's custody with the terms asked for (currency, amount, duration, highest APR): a classic NFT into its escrow, a Core asset or a compressed NFT (its proof read from DAS at build time) to the request itself, a programmable NFT into the request's own associated token account (its rule set asked in a simulation: 422 TRANSACTION_SEND_RULE_SET_REFUSED when it would refuse). Kind Normal.",
     NftPostBody,
     (b) => postRequestPlan(tx, false, { ...terms(b), collateralMint: b.nftMint, collateralAmount: 1n }),
   );

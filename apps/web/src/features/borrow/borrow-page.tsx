@@ -23,7 +23,7 @@ import {
 } from "./borrow-data.ts";
 import { BorrowForm, type BorrowSubmit } from "./borrow-form.tsx";
 import { findOffers, type Prices } from "./borrow-model.ts";
-import { describeCustody, describeNftStandard, getNoRequestNote } from "./nft-standard.ts";
+import { describeCustody, describeNftStandard, getRequestCustodyNote } from "./nft-standard.ts";
 
 /** Builder payload of a loan against an NFT. */
 export function nftLoanPayload(borrower: string, nftMint: string, request: BorrowSubmit) {
@@ -207,13 +207,14 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                         if (signature) setSelected(null);
                       }}
                     />
-                    {/* a request holds a classic NFT, a Core asset or a compressed NFT; not a programmable NFT */}
-                    {current.collection !== null && getNoRequestNote(current.standard ?? "Nft") !== null ? (
-                      <p className="pg-small muted" data-testid="no-request-why">
-                        {getNoRequestNote(current.standard ?? "Nft")}
+                    {/* a request holds every standard; a programmable NFT then leaves the wallet (one sentence) */}
+                    {current.collection !== null &&
+                    getRequestCustodyNote(current.standard ?? "Nft") !== null ? (
+                      <p className="pg-small muted" data-testid="request-custody-note">
+                        {getRequestCustodyNote(current.standard ?? "Nft")}
                       </p>
                     ) : null}
-                    {current.collection !== null && getNoRequestNote(current.standard ?? "Nft") === null ? (
+                    {current.collection !== null ? (
                       <RequestForm
                         key={`request:${current.mint}`}
                         owner={owner}

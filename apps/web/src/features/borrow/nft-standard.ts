@@ -26,12 +26,12 @@ export function describeCustody(standard: NftStandard): string {
 }
 
 /**
- * Why an NFT (by its standard) cannot be posted in a loan request, or null when it can: a request holds a classic NFT
- * in its escrow and a Core asset or a compressed NFT itself; a programmable NFT's lock could not pass from the request
- * to the lender's loan without the borrower signing again.
+ * How a loan request holds the NFT when that differs from how a loan from an offer holds it (describeCustody), or null:
+ * a programmable NFT leaves the wallet for the request (the request, then the lender's loan, owns it), where a loan
+ * from an offer leaves it locked in the wallet.
  */
-export function getNoRequestNote(standard: NftStandard): string | null {
+export function getRequestCustodyNote(standard: NftStandard): string | null {
   if (standard === "ProgrammableNft")
-    return "A programmable NFT cannot be posted in a loan request: borrow from an offer instead.";
+    return "A loan request holds it outside your wallet: the request, then the loan, owns it until you cancel or repay.";
   return null;
 }
