@@ -7,10 +7,12 @@
 #define MAX_SWAP_DATA 512
 #define PNFT_BORROWER_ACCOUNT 11 /* a pNFT loan: the borrower's wallet (its token's owner), the venue from 12 */
 
-/* A pNFT loan's sale: 7 the borrower's token account that holds it (== loan.escrow, checked with the loan), 8 its token
- * record, 11 the borrower's wallet (== loan.borrower: Token Metadata's Transfer v1 by the delegate names the token's
- * owner), the market's SellPnftToBid from 12 (sale_pnft_accounts, as MarketSell's); the liquidator pays what Token
- * Metadata charges. Out of line, off the classic path. */
+/* A pNFT loan's sale: 7 the token account that holds it (== loan.escrow, checked with the loan: the borrower's, or a
+ * held pNFT's the loan PDA's associated token account, the market's seller account too), 8 its token record, 11 the
+ * borrower's wallet (== loan.borrower: Token Metadata's Transfer v1 by the delegate names the token's owner; a held
+ * pNFT's sale does not use it, one layout for both), the market's SellPnftToBid from 12 (sale_pnft_accounts, as
+ * MarketSell's); the liquidator pays what Token Metadata charges and gets the emptied loan PDA's account's rent. Out
+ * of line, off the classic path. */
 __attribute__((noinline)) static u64 liquidate_sell_pnft_accounts(const SolParameters *p, const Loan *l,
                                                                    PnftAccounts *a) {
   const SolAccountInfo *borrower = &p->ka[PNFT_BORROWER_ACCOUNT];
@@ -23,8 +25,8 @@ __attribute__((noinline)) static u64 liquidate_sell_pnft_accounts(const SolParam
  * the sale leaves), 9 token program, 10 swap program or NFT market (a pinned one), 11.. the venue instruction's
  * accounts. A Core loan: 7 and 8 the asset (the market's SellCoreToBid, the loan PDA its seller, the vault the
  * proceeds account); a compressed NFT's loan: 7 and 8 the tree (the market's SellCnftToBid, likewise); a pNFT loan:
- * 7 the borrower's token account, 8 its token record, 11 the borrower's wallet, 12.. the market's SellPnftToBid
- * (liquidate_sell_pnft_accounts; 34 accounts).
+ * 7 the borrower's token account (a held pNFT's, nftType 4: the loan PDA's associated token account), 8 its token
+ * record, 11 the borrower's wallet, 12.. the market's SellPnftToBid (liquidate_sell_pnft_accounts; 34 accounts).
  * data: tag, (a compressed NFT's loan: the leaf's data hash and creator hash,) then the swap instruction's data. The sale must bring the vault at least principal + the interest
  * owed now, so the lenders are paid in full; otherwise nothing happens and the loan can be liquidated the
  * classic way (Liquidate). */
@@ -51,7 +53,7 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   u64 first = SWAP_FIRST_ACCOUNT;
   if (l->nft_type == NFT_TYPE_CLASSIC) {
     if ((r = check_token_account(dest, &l->collateral_mint, &pl->owner))) return r;
-  } else if (l->nft_type == NFT_TYPE_PNFT) {
+  } else if (l->nft_type == NFT_TYPE_PNFT || l->nft_type == NFT_TYPE_PNFT_HELD) {
     if ((r = liquidate_sell_pnft_accounts(p, l, &pnft))) return r;
     first = SALE_PNFT_FIRST_ACCOUNT;
   } else if ((r = check_sale_custody(l, escrow, dest))) {
@@ -67,8 +69,8 @@ u64 ix_liquidate_sell(const SolParameters *p) {
   SolSignerSeed seeds[5];
   loan_signer_seeds(l, seeds);
   SolSignerSeeds signer = {seeds, 5};
-  Custody held = {l->nft_type, token, loan, &signer, escrow, {NULL}};
-  if (l->nft_type == NFT_TYPE_PNFT) held.pnft = &pnft;
+  /* the pNFT accounts, read by a pNFT's custody only (as MarketSell's) */
+  Custody held = {l->nft_type, token, loan, &signer, escrow, {&pnft}};
   CnftAccounts leaf;
   if (l->nft_type == NFT_TYPE_CNFT) {
     if ((r = cnft_sale_leaf(p, escrow, &leaf))) return r;

@@ -17,6 +17,7 @@ import {
   getExtendInstruction,
   getFillRequestInstruction,
   getLiquidateInstruction,
+  getLiquidateSellInstruction,
   getMarketSellInstruction,
   getPlaceBidInstruction,
   getPostRequestInstruction,
@@ -38,12 +39,23 @@ import {
   getAddressDecoder,
   type Instruction,
   type KeyPairSigner,
+  lamports,
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { computeLimit, expectOk, wireSize } from "./support/kit.ts";
 import { MARKET_SO } from "./support/nft-sale-world.ts";
-import { mintPnft, type Pnft, type PnftWorld, pnftWorld, SYSTEM, signs } from "./support/pnft-world.ts";
-import { fundedTokenAccount, tokenBalance } from "./support/tokens.ts";
+import { type PnftSaleWorld, pnftBid, pnftSaleWorld } from "./support/pnft-sale-world.ts";
+import {
+  meta,
+  mintPnft,
+  type Pnft,
+  type PnftWorld,
+  pnftWorld,
+  SYSTEM,
+  signs,
+  W,
+} from "./support/pnft-world.ts";
+import { fundedTokenAccount, mintTo, tokenBalance } from "./support/tokens.ts";
 import {
   attestation,
   bankOf,
@@ -53,6 +65,7 @@ import {
   ONE,
   otherLenderPool,
   pinMarket,
+  poolOf,
 } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
@@ -253,6 +266,55 @@ async function expectRefused(w: PnftWorld, ix: Instruction, code: number, payer:
   const out = await send(w, ix, payer);
   expect(out.ok, out.logs.slice(-6).join("\n")).toBe(false);
   expect(out.customCode).toBe(code);
+}
+
+type Bid = { bid: Address; vault: Address; bidder: Address };
+
+/** LiquidateSell of a held pNFT's loan into `b`: 7 the loan PDA's associated token account, 8 its token record, 11
+ * the borrower's wallet, 12.. SellPnftToBid selling from that same account (the loan the seller, the liquidator the
+ * payer, the vault the proceeds account). */
+async function autoSellIx(
+  s: PnftSaleWorld,
+  loan: Address,
+  n: Pnft,
+  b: Bid,
+  liquidator: KeyPairSigner,
+  pool = s.autoSellPool,
+) {
+  const custody = await heldBy(n, loan);
+  const swap = await getSellPnftToBidInstruction({
+    programAddress: s.market,
+    seller: loan,
+    sellerSignsByCpi: true,
+    payer: liquidator,
+    bid: b.bid,
+    vault: b.vault,
+    bidder: b.bidder,
+    nft: custody,
+    proceeds: s.vault,
+    minPrice: 0n,
+  });
+  return getLiquidateSellInstruction({
+    programAddress: s.program,
+    liquidator,
+    pool,
+    bank: s.bank,
+    loan,
+    poolOwnerCollateralTokenAccount: custody.tokenAccount,
+    swap,
+    custody,
+    borrower: s.borrower.address,
+  });
+}
+
+/** The instruction with some of its accounts replaced. */
+function edited(
+  ix: Instruction,
+  edit: (a: NonNullable<Instruction["accounts"]>[number][]) => void,
+): Instruction {
+  const accounts = [...(ix.accounts ?? [])];
+  edit(accounts);
+  return { ...ix, accounts };
 }
 
 /** A posted request of a fresh pNFT. */
@@ -563,6 +625,156 @@ describe("loan requests of programmable NFTs (the real Token Metadata and Token 
     console.log(
       `held pNFT instant sell ${out.computeUnits} CU (${await wireSize(w.h, [computeLimit(1_400_000), sell], w.borrower)} B, ` +
         `${await wireSize(w.h, [computeLimit(1_400_000), sell], w.borrower, await protocolTable(w))} B with the protocol table)`,
+    );
+  });
+
+  it("auto-sell (LiquidateSell) of a filled request's loan refuses before expiry + grace, a pool without auto-sell, an unpinned market, another wallet as the borrower, a wrong token record, a stranger's token account, another mint, a bid short of the debt; nothing moves", async () => {
+    const s = await pnftSaleWorld();
+    const liquidator = await s.h.wallet();
+    const price = 500n * ONE;
+    const b = await pnftBid(s, price);
+    // a loan of the pool without auto-sell
+    const plain = await posted(s);
+    const plainFill = await fillIx(s, plain.post.request, plain.n);
+    expectOk(await send(s, plainFill, s.lender));
+    const { n, post } = await posted(s);
+    const fill = await fillIx(s, post.request, n, s.lender, { pool: s.autoSellPool, bank: s.bank });
+    expectOk(await send(s, fill, s.lender));
+    const loanAta = await ata(fill.loan, n);
+    const vault = tokenBalance(s.h, s.vault);
+    const untouched = async (loan: Address, m: Pnft) => {
+      expect(holding(s, await ata(loan, m))).toEqual({ owner: loan, amount: 1n });
+      expect(loanOf(s, loan).status).toBe("Ongoing");
+      expect(tokenBalance(s.h, s.vault)).toBe(vault);
+      expect(tokenBalance(s.h, b.vault)).toBe(price);
+      expect(holding(s, await ata(b.bidder, m))?.amount ?? 0n).toBe(0n);
+    };
+    const refused = async (ix: Instruction, code: number, loan = fill.loan, m = n) => {
+      await expectRefused(s, ix, code, liquidator);
+      await untouched(loan, m);
+    };
+    const good = await autoSellIx(s, fill.loan, n, b, liquidator);
+    await refused(good, E.NotLiquidatable);
+
+    s.h.advance(30n * DAY);
+    await refused(
+      await autoSellIx(s, plainFill.loan, plain.n, b, liquidator, s.pnftPool),
+      E.AutoSellDisabled,
+      plainFill.loan,
+      plain.n,
+    );
+    // the market's code at an address the admin did not pin
+    const rogue = (await generateKeyPairSigner()).address;
+    s.h.svm.addProgram(rogue, new Uint8Array(readFileSync(MARKET_SO)));
+    await refused(
+      edited(good, (a) => {
+        a[10] = meta(rogue);
+      }),
+      E.InvalidVenue,
+    );
+    // account 11 a wallet that is not the loan's borrower
+    const stranger = await s.h.wallet();
+    await refused(
+      edited(good, (a) => {
+        a[11] = meta(stranger.address);
+      }),
+      E.AccountMismatch,
+    );
+    // account 8 another token record (the borrower's), then the market's seller record too
+    await refused(
+      edited(good, (a) => {
+        a[8] = meta(n.record[0], W);
+      }),
+      E.AccountMismatch,
+    );
+    await refused(
+      edited(good, (a) => {
+        a[8] = meta(n.record[0], W);
+        a[17] = meta(n.record[0], W);
+      }),
+      E.InvalidPda,
+    );
+    // a stranger's pNFT token account and record as the loan's (and as the market's seller account)
+    const strangers = await mintPnft(s, s.pnftCollection, stranger.address);
+    await refused(
+      edited(good, (a) => {
+        a[7] = meta(strangers.token, W);
+        a[8] = meta(strangers.record[0], W);
+        a[16] = meta(strangers.token, W);
+        a[17] = meta(strangers.record[0], W);
+      }),
+      E.AccountMismatch,
+    );
+    // the tail naming another mint
+    await refused(
+      edited(good, (a) => {
+        a[24] = meta(strangers.mint);
+      }),
+      E.InvalidMint,
+    );
+    // a bid that pays the principal but not the interest owed
+    const short = await pnftBid(s, loanOf(s, fill.loan).principal);
+    await refused(await autoSellIx(s, fill.loan, n, short, liquidator), E.SaleShort);
+    expect(holding(s, loanAta)).toEqual({ owner: fill.loan, amount: 1n });
+  });
+
+  it("post -> fill -> expiry + grace -> auto-sell (LiquidateSell) despite donations: the bidder holds it, the vault gets principal and the rest, the loan ends Liquidated (AutoSold), the loan PDA's account closes to the liquidator", async () => {
+    const s = await pnftSaleWorld();
+    const { n, post } = await posted(s);
+    const fill = await fillIx(s, post.request, n, s.lender, { pool: s.autoSellPool, bank: s.bank });
+    expectOk(await send(s, fill, s.lender));
+    const loanAta = await ata(fill.loan, n);
+    s.h.advance(30n * DAY);
+    const price = 400n * ONE;
+    const b = await pnftBid(s, price);
+    const liquidator = await s.h.wallet();
+    // donations beforehand: currency into the vault, a currency account of the loan PDA, lamports to its pNFT account
+    await mintTo(s.h, s.currency, s.vault, 9n);
+    const donated = await fundedTokenAccount(s.h, s.currency, fill.loan, 7n);
+    s.h.svm.airdrop(loanAta, lamports(1_000_000n));
+    const principal = loanOf(s, fill.loan).principal;
+    const bankBefore = bankOf(s);
+    const vaultBefore = tokenBalance(s.h, s.vault);
+    const ix = await autoSellIx(s, fill.loan, n, b, liquidator);
+    const liquidatorBefore = s.h.lamports(liquidator.address);
+    const out = expectOk(await send(s, ix, liquidator));
+    const inline = await wireSize(s.h, [computeLimit(LIMIT), ix], liquidator);
+    const withTable = await wireSize(s.h, [computeLimit(LIMIT), ix], liquidator, await protocolTable(s));
+    console.log(
+      `held pNFT auto-sell (LiquidateSell + SellPnftToBid): ${out.computeUnits} CU, ${inline} B inline ` +
+        `(${withTable} B with the protocol table), ${ix.accounts?.length} accounts`,
+    );
+    expect(withTable).toBeLessThanOrEqual(1232);
+    expect(ix.accounts?.length).toBeLessThanOrEqual(40);
+
+    expect(holding(s, await ata(b.bidder, n))).toEqual({ owner: b.bidder, amount: 1n });
+    // the loan PDA's account and its record closed; the pool owner and the borrower receive no NFT
+    expect(s.h.exists(loanAta)).toBe(false);
+    expect(s.h.exists((await findTokenRecordPda(n.mint, loanAta))[0])).toBe(false);
+    expect(holding(s, await ata(s.lender.address, n))?.amount ?? 0n).toBe(0n);
+    expect(holding(s, n.token)?.amount ?? 0n).toBe(0n);
+    // the liquidator's net cost stays small: the fee and what Token Metadata charges, less the emptied account's
+    // rent (with the donated lamports) that closes to them
+    const paid = liquidatorBefore - s.h.lamports(liquidator.address);
+    console.log(`held pNFT auto-sell: the liquidator's net cost ${paid} lamports`);
+    expect(paid).toBeLessThan(10_000_000n);
+
+    const sold = loanOf(s, fill.loan);
+    expect(sold).toMatchObject({ status: "Liquidated", closedBy: "AutoSold", repaidAmount: price });
+    expect(tokenBalance(s.h, s.vault)).toBe(vaultBefore + price);
+    const bank = bankOf(s);
+    expect(bank.availableLiquidity).toBe(bankBefore.availableLiquidity + price);
+    expect(bank.totalLiquidity).toBe(bankBefore.totalLiquidity + price - principal);
+    expect(poolOf(s, s.autoSellPool)).toMatchObject({ currentLoans: 0n, totalLiquidations: 1n });
+    expect(tokenBalance(s.h, donated)).toBe(7n);
+
+    // the same sale again: the loan is no longer Ongoing
+    const again = await pnftBid(s, price);
+    await expectRefused(
+      s,
+      await autoSellIx(s, fill.loan, n, again, liquidator),
+      E.LoanNotOngoing,
+      liquidator,
     );
   });
 });

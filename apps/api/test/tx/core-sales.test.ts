@@ -1,7 +1,7 @@
 // The sale endings of a loan against a Metaplex Core asset through the API on the localnet (the real Core program and
 // the local NFT market): the borrower's instant sell into a collection bid, the mortgage purchase of a listed Core
-// asset, the auto-sell of a defaulted Core loan by the liquidation route and of a defaulted pNFT loan by the keeper;
-// what the chain holds after each.
+// asset, the auto-sell of a defaulted Core loan by the liquidation route and of a defaulted pNFT loan (escrowless, and a
+// filled request's the loan PDA holds) by the keeper; what the chain holds after each.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -304,5 +304,62 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
       status: "Liquidated",
       closedBy: "Liquidated",
     });
+  }, 120_000);
+
+  it("the keeper auto-sells a filled pNFT request's loan (the loan PDA holds it, nftType 4) into the bank: the bidder holds the pNFT", async () => {
+    const pnft = address((await w.net.faucet(borrower.signer.address)).programmableNfts[0]!.mint);
+    const posted = await buildSignSend(
+      w.app,
+      "/nft/post-loan-request",
+      {
+        borrower: borrower.signer.address,
+        nftMint: pnft,
+        currency: USDC_MINT,
+        amount: String(100n * USDC),
+        duration: DAY,
+        maxApr: 4000,
+      },
+      [borrower.signer],
+    );
+    expect(posted.sent.error).toBeUndefined();
+    const filled = await buildSignSend(
+      w.app,
+      "/loan-request/fill",
+      { lender: lender.address, request: posted.built.metadata.request as string, pool },
+      [lender],
+    );
+    expect(filled.sent.error).toBeUndefined();
+    const loan = filled.built.metadata.loan as Address;
+    expect(decodeLoanAccount(await read(loan))).toMatchObject({ nftType: "ProgrammableNft", pnftHeld: true });
+    await bid(350n * USDC, PETL);
+    await advanceClock(w, DAY + 2 * 3600);
+    const [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
+    const available = async () => decodeBankAccount(await read(bank)).availableLiquidity;
+    const before = await available();
+    const keeper = (await fundedWallet(w.net)).signer;
+    const quiet = { info: () => undefined, warn: () => undefined };
+    const round = await createLiquidationKeeper(w.tx, keeper, quiet).runRound();
+    expect(round.failed).toEqual([]);
+    expect(round.liquidated).toEqual([expect.objectContaining({ loan, autoSold: true })]);
+
+    w.tx.state.invalidate();
+    const held = async (owner: Address) => {
+      const [account] = await w.tx.state.getAccounts([await findAssociatedTokenAddress(owner, pnft)]);
+      return account ? Buffer.from(account.data).readBigUInt64LE(64) : null;
+    };
+    // the bidder holds it; the loan PDA's account closed; the pool owner got no pNFT
+    expect([await held(bidder.signer.address), await held(loan), await held(lender.address)]).toEqual([
+      1n,
+      null,
+      null,
+    ]);
+    expect(decodeLoanAccount(await read(loan))).toMatchObject({
+      status: "Liquidated",
+      closedBy: "AutoSold",
+      nftType: "ProgrammableNft",
+      pnftHeld: true,
+      repaidAmount: 350n * USDC,
+    });
+    expect(await available()).toBe(before + 350n * USDC);
   }, 120_000);
 });

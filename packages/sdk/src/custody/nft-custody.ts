@@ -395,10 +395,11 @@ function notSoldThroughVenue(c: NftCustody): never {
  * loan", "Sales of a compressed NFT"): account 7 (null: the escrow PDA), account 8 (null: the collateral token account
  * given), the accounts between the venue program and the venue's instruction (none but a pNFT's LiquidateSell) and the
  * data between the tag and the venue's data. A Core asset: 7 and 8 the asset, the venue's instruction the NFT market's
- * SellCoreToBid with the loan PDA as its seller. A pNFT: 7 the borrower's token account that holds it, 8 its token
- * record, and the venue's instruction the market's SellPnftToBid selling from the loan PDA's associated token account;
- * LiquidateSell adds the borrower's wallet (`borrower`, account 11: Token Metadata's transfer by the loan PDA, the
- * delegate, names the token's owner) before it. A compressed NFT: 7 and 8 the tree, the leaf's data hash and creator
+ * SellCoreToBid with the loan PDA as its seller. A pNFT: 7 the token account that holds it (the borrower's; a filled
+ * request's loan, `held`: the loan PDA's associated token account), 8 its token record, and the venue's instruction the
+ * market's SellPnftToBid selling from the loan PDA's associated token account; LiquidateSell adds the borrower's wallet
+ * (`borrower`, account 11: Token Metadata's transfer by the loan PDA, the delegate, names the token's owner; a held
+ * pNFT's sale has no such transfer but the program checks the same layout) before it. A compressed NFT: 7 and 8 the tree, the leaf's data hash and creator
  * hash after the tag (the program hashes the leaf the loan PDA holds from them), the venue's instruction the market's
  * SellCnftToBid with the loan PDA as its seller.
  */

@@ -139,7 +139,8 @@ export async function getMarketSellInstruction(input: {
  * what the sale leaves of the collateral to the pool owner's account. A Core asset's loan (`custody`): `swap` is the
  * market's SellCoreToBid with the loan as the seller and the vault as the proceeds account; accounts 7 and 8 are the
  * asset. A compressed NFT's loan: SellCnftToBid likewise, accounts 7 and 8 the tree, the leaf's hashes after the tag.
- * A programmable NFT's loan: 7 the borrower's token account, 8 its token record, 11 the borrower's wallet (`borrower`),
+ * A programmable NFT's loan: 7 the borrower's token account (a filled request's, `custody.held`: the loan PDA's
+ * associated token account), 8 its token record, 11 the borrower's wallet (`borrower`),
  * then the market's SellPnftToBid (the loan the seller, the liquidator the payer, the vault the proceeds account).
  */
 export async function getLiquidateSellInstruction(input: {

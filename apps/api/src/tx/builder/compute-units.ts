@@ -59,7 +59,8 @@ const PROGRAMMABLE_CU: Record<number, number> = {
   // a mortgage: the market's BuyPnft (Transfer v1, the buyer's account and record created), then delegate, lock and
   // the rule set's Validate (305,000-337,000 measured)
   [INSTRUCTION_TAG.TakeMortgage]: 420_000,
-  // an auto-sell: the same moves, the loan PDA's emptied account closed (483,000-549,000 measured)
+  // an auto-sell: the same moves, the loan PDA's emptied account closed (483,000-549,000 measured; a filled request's
+  // pNFT, sold from the loan PDA's account without the move, 326,000-340,000)
   [INSTRUCTION_TAG.LiquidateSell]: 650_000,
 };
 

@@ -86,12 +86,9 @@ export async function liquidatePlan(
     principal: loan.principal.toString(),
     loanType: isDefi ? "Token" : custody.standard,
   };
-  // LiquidateSell sells every standard's collateral (a pNFT: the loan PDA moves it out of the borrower's account)
-  // (a pNFT a filled request's loan PDA holds is not auto-sold yet: LiquidateSell refuses nftType 4, Liquidate moves it)
-  const autoSold =
-    SOLD_THROUGH_MARKET.includes(custody.standard) &&
-    !(custody.standard === "ProgrammableNft" && custody.held);
-  if (pool.flags.autoSell && input.classic !== true && autoSold) {
+  // LiquidateSell sells every standard's collateral (a pNFT: the loan PDA moves it out of the borrower's account into
+  // its own, or a filled request's loan PDA already holds it there)
+  if (pool.flags.autoSell && input.classic !== true && SOLD_THROUGH_MARKET.includes(custody.standard)) {
     const due = loan.principal + owedAt(loan, now + SALE_MARGIN_SECONDS);
     const sell = await (isDefi
       ? autoSellSwap(tx, loan, input.loan, due)
@@ -171,7 +168,8 @@ async function autoSellSwap(tx: TxContext, loan: LoanAccount, loanAddress: strin
 
 /**
  * The NFT market sale of an auto-sell liquidation: the loan's NFT (in its escrow; a Core asset or a leaf the loan PDA
- * owns; a pNFT the loan PDA moves from the borrower's account into its own, which the market sells from) into
+ * owns; a pNFT the loan PDA moves from the borrower's account into its own, or a filled request's the loan PDA holds
+ * there already, which the market sells from) into
  * the best collection bid (of the loan's collection, in its currency) that pays at least `due`, paid into the bank's
  * vault. The market is read now, not
  * from a cached answer: a bid filled a moment ago (an earlier liquidation of the same round) is gone, and the next

@@ -46,7 +46,8 @@ export async function loanSaleToBid(
     nftMint: input.collateralMint,
     seller: loan,
     sellerSignsByCpi: true,
-    // a pNFT is sold from the loan PDA's own associated token account (the program moves it there first)
+    // a pNFT is sold from the loan PDA's own associated token account (the program moves it there first; a filled
+    // request's loan PDA holds it there)
     nftSource:
       custody.standard === "ProgrammableNft"
         ? await findAssociatedTokenAddress(loan, input.collateralMint)
