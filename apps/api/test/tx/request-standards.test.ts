@@ -8,11 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROGRAM_ERROR_CODE as P } from "@cistern/protocol";
 import {
+  decodeBankAccount,
   decodeCoreAsset,
   decodeLoanAccount,
   decodeRequestAccount,
   findAssociatedTokenPda,
   findBankPda,
+  getPlaceBidInstruction,
 } from "@cistern/sdk";
 import { type Address, getAddressDecoder, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,9 +30,11 @@ import {
 import {
   advanceClock,
   buildSignSend,
+  createNftPool,
   createWorldIndexer,
   fundedWallet,
   post,
+  sendAsAdmin,
   signAll,
   startTxWorld,
   TEST_POOL_LIMITS,
@@ -61,10 +65,40 @@ describe("loan requests against a Core asset, a compressed NFT and a programmabl
     maxApr: 4000,
   });
   const requestOf = async (request: Address) => decodeRequestAccount((await read(request))!.data);
+  /** The owner and amount of a token account, null when it does not exist. */
+  const holder = async (account: Address) => {
+    const a = await read(account);
+    if (a === null) return null;
+    return {
+      owner: getAddressDecoder().decode(a.data.subarray(32, 64)),
+      amount: Buffer.from(a.data).readBigUInt64LE(64),
+    };
+  };
+  /** A new wallet posts a request of its demo pNFT (the request PDA's associated token account holds it). */
+  const postPnft = async () => {
+    const b = await fundedWallet(w.net);
+    const mint = b.given.programmableNfts[0]!.mint as Address;
+    const posted = await buildSignSend(w.app, "/nft/post-loan-request", postBody(b.signer, mint), [b.signer]);
+    expect(posted.sent.error).toBeUndefined();
+    const request = posted.built.metadata.request as Address;
+    return { b, mint, request, posted };
+  };
+  /** `by` fills `request` from its pool `pool` (else its best one of the currency). */
+  const fill = async (request: Address, by = lender, pool?: Address) => {
+    const filled = await buildSignSend(
+      w.app,
+      "/loan-request/fill",
+      { lender: by.address, request, ...(pool !== undefined ? { pool } : {}) },
+      [by],
+    );
+    expect(filled.sent.error).toBeUndefined();
+    return filled;
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "cistern-requests-"));
     w = await startTxWorld({
+      nftMarket: true,
       env: { CATALOG_FILE: writeCatalogWithAllStandards(dir) },
       prices: ALL_STANDARDS_PRICES,
     });
@@ -91,8 +125,9 @@ describe("loan requests against a Core asset, a compressed NFT and a programmabl
       [lender],
     );
     expect(created.sent.error).toBeUndefined();
-    // the demo rule set lets the lending program hold and receive pNFTs (its PDAs: a request's, a loan's)
-    await w.net.setDemoRuleSetPrograms([w.programId]);
+    // the demo rule set lets the lending program hold and receive pNFTs (its PDAs: a request's, a loan's) and the NFT
+    // market sell them into a bid
+    await w.net.setDemoRuleSetPrograms([w.programId, w.nftMarket!]);
     await ensureProtocolLookupTable(w.tx, lender);
     await new Promise((r) => setTimeout(r, 500));
     w.tx.state.invalidate();
@@ -151,32 +186,6 @@ describe("loan requests against a Core asset, a compressed NFT and a programmabl
   }, 240_000);
 
   it("programmable NFT: the request PDA's account holds it, a fill the loan PDA's (nftType 4, ProgrammableNft), repay returns it; another is cancelled; a third's loan the keeper liquidates to the lender", async () => {
-    const holder = async (account: Address) => {
-      const a = await read(account);
-      if (a === null) return null;
-      return {
-        owner: getAddressDecoder().decode(a.data.subarray(32, 64)),
-        amount: Buffer.from(a.data).readBigUInt64LE(64),
-      };
-    };
-    const postPnft = async () => {
-      const b = await fundedWallet(w.net);
-      const mint = b.given.programmableNfts[0]!.mint as Address;
-      const posted = await buildSignSend(w.app, "/nft/post-loan-request", postBody(b.signer, mint), [
-        b.signer,
-      ]);
-      expect(posted.sent.error).toBeUndefined();
-      const request = posted.built.metadata.request as Address;
-      return { b, mint, request, posted };
-    };
-    const fill = async (request: Address) => {
-      const filled = await buildSignSend(w.app, "/loan-request/fill", { lender: lender.address, request }, [
-        lender,
-      ]);
-      expect(filled.sent.error).toBeUndefined();
-      return filled;
-    };
-
     // post -> fill -> repay
     const one = await postPnft();
     figures.push(`pNFT post-loan-request: ${wireBytes(one.posted.built.transactions[0]!)} B`);
@@ -317,4 +326,156 @@ describe("loan requests against a Core asset, a compressed NFT and a programmabl
     expect(await dasOwner(second)).toBe(c.signer.address);
     expect((await requestOf(other.built.metadata.request as Address)).status).toBe("Cancelled");
   }, 300_000);
+
+  describe("a filled pNFT request's loan (the loan PDA holds it, nftType 4) ends by extend, refinance or instant sell", () => {
+    const PETL = DEMO_PNFT_COLLECTION.collectionId as Address;
+    let first: KeyPairSigner;
+    let second: KeyPairSigner;
+    let firstPool: Address;
+    let secondPool: Address;
+    const loanOf = async (loan: Address) => decodeLoanAccount((await read(loan))!.data);
+    const usdc = async (owner: Address) =>
+      (await holder(await findAssociatedTokenPda(owner, USDC_MINT)))?.amount ?? 0n;
+    /** What the indexer, reconciled with the chain, answers for `borrower`'s `loan`. */
+    const listedLoan = async (borrower: Address, loan: Address) => {
+      await createWorldIndexer(w).reconcile();
+      const listed = (await w.app.inject({ method: "GET", url: `/loan/user?pubkey=${borrower}` })).json() as {
+        loans: { pubkey: string; loanType: string; status: string }[];
+      };
+      return listed.loans.find((l) => l.pubkey === loan);
+    };
+    /** A posted pNFT request filled from the first lender's pool: its loan PDA holds the pNFT. */
+    const filledLoan = async () => {
+      const posted = await postPnft();
+      const loan = (await fill(posted.request, first, firstPool)).built.metadata.loan as Address;
+      expect(await holder(await findAssociatedTokenPda(loan, posted.mint))).toEqual({
+        owner: loan,
+        amount: 1n,
+      });
+      return { ...posted, loan };
+    };
+    const figure = (what: string, built: { transactions: string[]; metadata: Record<string, unknown> }) =>
+      figures.push(
+        `${what}: ${wireBytes(built.transactions[0]!)} B, CU limit ${(built.metadata.computeUnits as number[] | undefined)?.[0]}`,
+      );
+
+    beforeAll(async () => {
+      const [a, b] = await Promise.all([fundedWallet(w.net), fundedWallet(w.net)]);
+      [first, second] = [a.signer, b.signer];
+      // two lenders whose pools lend against the pNFT collection (an extension and a refinance take the pool's terms)
+      firstPool = await createNftPool(w, first, {
+        seed: 1,
+        mint: USDC_MINT,
+        amountBaseUnits: 500_000_000n,
+        collections: [PETL],
+      });
+      secondPool = await createNftPool(w, second, {
+        seed: 1,
+        mint: USDC_MINT,
+        amountBaseUnits: 500_000_000n,
+        collections: [PETL],
+      });
+    }, 120_000);
+
+    it("extend: the new loan PDA's account holds the pNFT, the old loan ends Extended and its account closes", async () => {
+      const { b, mint, loan } = await filledLoan();
+      const extended = await buildSignSend(
+        w.app,
+        "/nft/extend-loan",
+        { borrower: b.signer.address, loan, duration: 14 * DAY },
+        [b.signer],
+      );
+      expect(extended.sent.error).toBeUndefined();
+      figure("pNFT request loan extend", extended.built);
+      expect(wireBytes(extended.built.transactions[0]!)).toBeLessThanOrEqual(1232);
+      const next = extended.built.metadata.loan as Address;
+      expect(extended.built.metadata.pool).toBe(firstPool);
+      const nextAta = await findAssociatedTokenPda(next, mint);
+      expect(await holder(nextAta)).toEqual({ owner: next, amount: 1n });
+      expect(await read(await findAssociatedTokenPda(loan, mint))).toBeNull();
+      expect(await loanOf(loan)).toMatchObject({ status: "Repaid", closedBy: "Extended", extendedTo: next });
+      expect(await loanOf(next)).toMatchObject({
+        status: "Ongoing",
+        nftType: "ProgrammableNft",
+        pnftHeld: true,
+        escrow: nextAta,
+        pool: firstPool,
+        durationSeconds: BigInt(14 * DAY),
+        previousLoan: loan,
+      });
+      expect(await listedLoan(b.signer.address, next)).toMatchObject({ loanType: "ProgrammableNft" });
+    }, 240_000);
+
+    it("refinance: the second lender's new loan PDA holds the pNFT, the old loan ends Refinanced, the first lender repaid", async () => {
+      const { b, mint, loan } = await filledLoan();
+      const [firstBank] = await findBankPda(w.programId, first.address, USDC_MINT);
+      const available = async () => decodeBankAccount((await read(firstBank))!.data).availableLiquidity;
+      const before = await available();
+      const moved = await buildSignSend(
+        w.app,
+        "/nft/refinance-loan",
+        { borrower: b.signer.address, loan, pool: secondPool },
+        [b.signer],
+      );
+      expect(moved.sent.error).toBeUndefined();
+      figure("pNFT request loan refinance", moved.built);
+      const next = moved.built.metadata.loan as Address;
+      const nextAta = await findAssociatedTokenPda(next, mint);
+      expect(await holder(nextAta)).toEqual({ owner: next, amount: 1n });
+      expect(await read(await findAssociatedTokenPda(loan, mint))).toBeNull();
+      const old = await loanOf(loan);
+      expect(old).toMatchObject({ status: "Repaid", closedBy: "Refinanced", extendedTo: next });
+      expect(await available()).toBeGreaterThanOrEqual(before + old.principal);
+      expect(await loanOf(next)).toMatchObject({
+        status: "Ongoing",
+        nftType: "ProgrammableNft",
+        pnftHeld: true,
+        escrow: nextAta,
+        pool: secondPool,
+        bank: (await findBankPda(w.programId, second.address, USDC_MINT))[0],
+        previousLoan: loan,
+      });
+      expect(await listedLoan(b.signer.address, next)).toMatchObject({ loanType: "ProgrammableNft" });
+    }, 240_000);
+
+    it("instant sell: the bidder holds the pNFT, the loan ends Sold, the borrower keeps the bid less what was owed", async () => {
+      const { b, mint, loan } = await filledLoan();
+      const bidder = (await fundedWallet(w.net)).signer;
+      const price = 30_000_000n; // 30 USDC against 20 lent
+      await sendAsAdmin(w.app, w.tx, bidder, [
+        await getPlaceBidInstruction({
+          programAddress: w.nftMarket!,
+          bidder: bidder.address,
+          nonce: 1n,
+          collection: PETL,
+          currencyMint: USDC_MINT,
+          bidderCurrencyAccount: await findAssociatedTokenPda(bidder.address, USDC_MINT),
+          price,
+        }),
+      ]);
+      const quote = await post(w.app, "/nft/instant-sell-quote", { borrower: b.signer.address, loan });
+      expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+      expect(quote.body).toMatchObject({ bidPrice: price.toString(), collection: PETL });
+      const before = await usdc(b.signer.address);
+      const sold = await buildSignSend(
+        w.app,
+        "/nft/instant-sell",
+        { borrower: b.signer.address, loan, minPrice: price.toString() },
+        [b.signer],
+      );
+      expect(sold.sent.error).toBeUndefined();
+      figure("pNFT request loan instant sell", sold.built);
+      expect(wireBytes(sold.built.transactions[0]!)).toBeLessThanOrEqual(1232);
+      expect(await holder(await findAssociatedTokenPda(bidder.address, mint))).toEqual({
+        owner: bidder.address,
+        amount: 1n,
+      });
+      expect(await read(await findAssociatedTokenPda(loan, mint))).toBeNull();
+      const after = await loanOf(loan);
+      expect(after).toMatchObject({ status: "Sold", closedBy: "Sold", nftType: "ProgrammableNft" });
+      expect(after.repaidAmount).toBeGreaterThan(after.principal);
+      expect(await usdc(b.signer.address)).toBe(before + price - after.repaidAmount);
+      expect(await listedLoan(b.signer.address, loan)).toMatchObject({ loanType: "ProgrammableNft" });
+    }, 240_000);
+  });
 });

@@ -38,7 +38,8 @@ export interface LoanAsk {
   /** Whitelisted borrowers by whitelist table. */
   whitelists?: ReadonlyMap<string, ReadonlySet<string>>;
   borrower?: string;
-  /** The loan being extended: its repayment frees exposure and returns liquidity first. */
+  /** The loan being extended: its repayment returns liquidity first and frees its exposure (a filled request's loan
+   * holds none). */
   extending?: LoanAccount;
   /** The bank's delegated liquidity counts as available: TakeLoan pulls it back from the lending venue. */
   canPullDelegated?: boolean;
@@ -140,7 +141,8 @@ export function toOfferInput(
     ...(ask.amount !== undefined ? { amount: ask.amount } : {}),
     ...(ask.extending
       ? {
-          releasedPrincipal: ask.extending.principal,
+          // as the program's Extend: a filled request's loan counts in no collection entry, so it releases none
+          releasedPrincipal: ask.extending.kind === "RequestLoan" ? 0n : ask.extending.principal,
           extendedLoanLiquidatableAfter:
             ask.extending.expiredAt + BigInt(computeGraceSeconds(ask.extending.durationSeconds)),
         }
