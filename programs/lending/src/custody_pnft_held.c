@@ -63,30 +63,31 @@ static u64 close_emptied(const Custody *c, const SolAccountInfo *rent_to) {
   return token_close(&close);
 }
 
-u64 pnft_held_release(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to) {
+/* The held pNFT out of the holder's account into `to`, `to_owner`'s associated token account (its token record
+ * c->pnft->dest_record), the holder signing as the owner; then the emptied account closes to `rent_to` */
+static u64 held_transfer_out(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *to_owner,
+                             const SolAccountInfo *rent_to) {
   const PnftAccounts *a = c->pnft;
   TmPnft tp;
   u64 r = held_check(c, &tp);
   if (r) return r;
-  if (!a->dest_owner) return E_ACCOUNT_MISMATCH;
-  if ((r = tm_error(tm_ata_and_record(&tp, a->dest_owner->key, to, a->dest_record))) ||
-      (r = pnft_transfer_as_owner(c, c->escrow, a->token_record, to, a->dest_owner)))
+  if ((r = tm_error(tm_ata_and_record(&tp, to_owner->key, to, a->dest_record))) ||
+      (r = pnft_transfer_as_owner(c, c->escrow, a->token_record, to, to_owner)))
     return r;
   return close_emptied(c, rent_to);
 }
 
+u64 pnft_held_release(const Custody *c, const SolAccountInfo *to, const SolAccountInfo *rent_to) {
+  if (!c->pnft->dest_owner) return E_ACCOUNT_MISMATCH;
+  return held_transfer_out(c, to, c->pnft->dest_owner, rent_to);
+}
+
 u64 pnft_held_move(const Custody *from, const Custody *to, const SolAccountInfo *rent_to) {
-  const PnftAccounts *a = from->pnft;
-  TmPnft tp;
-  u64 r = held_check(from, &tp);
-  if (r) return r;
-  if (!a->dest_owner) return E_ACCOUNT_MISMATCH;
-  if ((r = tm_error(tm_ata_and_record(&tp, to->holder->key, to->escrow, a->dest_record)))) return r;
-  if ((r = pnft_transfer_as_owner(from, from->escrow, a->token_record, to->escrow, to->holder)) ||
-      (r = close_emptied(from, rent_to)))
-    return r;
+  const SolAccountInfo *pool_owner = from->pnft->dest_owner;
+  if (!pool_owner) return E_ACCOUNT_MISMATCH;
+  u64 r = held_transfer_out(from, to->escrow, to->holder, rent_to);
   /* the new holder's liquidation: "Transfer:Owner" from it to the pool owner */
-  return pnft_validate_owner_transfer(to, a->dest_owner);
+  return r ? r : pnft_validate_owner_transfer(to, pool_owner);
 }
 
 u64 pnft_held_sell(const Custody *c, const SwapCall *venue) {
