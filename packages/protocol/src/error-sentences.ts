@@ -115,6 +115,16 @@ function sentenceFor(e: CodedErrorBody, f: SentenceFormatters): string | null {
       return "This NFT is frozen by another app's delegate. Unfreeze it there, then borrow against it.";
     case P.UnsafeCollateral:
       return "This NFT's collection lets someone other than its owner move or burn it, so it cannot be used as collateral.";
+    case P.VenuePaused:
+      return "The marginfi bank for this currency is paused: delegated funds can neither go in nor come back until marginfi resumes it. Nothing was moved.";
+    case P.VenueReduceOnly:
+      return "The marginfi bank for this currency is winding down: it takes no new deposits, but delegated funds can still come back.";
+    case P.VenueBankrupt:
+      return "The marginfi bank for this currency was closed after a bankruptcy: it takes and pays nothing now. Nothing was moved.";
+    case P.VenueDepositLimit:
+      return "The marginfi bank for this currency is at its deposit limit. Delegate a smaller amount or try again later.";
+    case P.VenueStateUnknown:
+      return "The marginfi bank for this currency is in a state Cistern does not know yet, so nothing new is delegated to it.";
     case P.SaleShort:
       return "The sale would not bring enough to repay this loan, so nothing was sold. Repay the loan instead, or sell when the price recovers.";
     case P.AutoSellDisabled:

@@ -25,6 +25,7 @@ export * from "./loan-interest.ts";
 export * from "./loan-quote.ts";
 export * from "./loan-requests.ts";
 export * from "./loan-timing.ts";
+export * from "./marginfi-bank-state.ts";
 export * from "./market-sell-quote.ts";
 export * from "./network-costs.ts";
 export * from "./nft-market-quotes.ts";

@@ -145,6 +145,28 @@ export const PROGRAM_ERRORS = {
     message:
       "the NFT or its collection lets someone other than its owner move, burn or freeze it (a permanent delegate or a transfer hook)",
   },
+  6061: {
+    name: "VenuePaused",
+    message:
+      "the lending venue's (marginfi's) bank is paused: it takes no deposits and pays no withdrawals now",
+  },
+  6062: {
+    name: "VenueReduceOnly",
+    message:
+      "the lending venue's (marginfi's) bank is reduce-only: it pays withdrawals but takes no new deposits",
+  },
+  6063: {
+    name: "VenueBankrupt",
+    message: "the lending venue's (marginfi's) bank was killed by bankruptcy: it takes and pays nothing",
+  },
+  6064: {
+    name: "VenueDepositLimit",
+    message: "the deposit would take the lending venue's (marginfi's) bank to its deposit limit",
+  },
+  6065: {
+    name: "VenueStateUnknown",
+    message: "the lending venue's (marginfi's) bank is in a state this program does not know: no deposits",
+  },
 } as const satisfies Record<number, { name: string; message: string }>;
 
 /** First and last code of the program's range. */

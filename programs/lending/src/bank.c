@@ -20,7 +20,8 @@ u64 ix_create_bank(const SolParameters *p) {
   u8 bump = p->data[1], vault_bump = p->data[2];
   SolSignerSeed bank_seeds[4] = {
     {BANK_SEED, sizeof(BANK_SEED) - 1}, {owner->key->x, 32}, {mint->key->x, 32}, {&bump, 1}};
-  if ((r = verify_pda(bank_seeds, 4, p->program_id, bank->key))) return r;
+  /* one bank per owner and mint: its canonical address */
+  if ((r = verify_canonical_pda(bank_seeds, 3, p->program_id, bank->key, bump))) return r;
   SolSignerSeed vault_seeds[3] = {{VAULT_SEED, sizeof(VAULT_SEED) - 1}, {bank->key->x, 32}, {&vault_bump, 1}};
   if ((r = verify_pda(vault_seeds, 3, p->program_id, vault->key))) return r;
 

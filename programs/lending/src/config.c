@@ -36,7 +36,8 @@ u64 ix_initialize_config(const SolParameters *p) {
   u16 fee_bps = rd16(p->data + 2);
   if (fee_bps > MAX_FEE_BPS) return E_INVALID_FEE;
   SolSignerSeed seeds[2] = {{CONFIG_SEED, sizeof(CONFIG_SEED) - 1}, {&bump, 1}};
-  if ((r = verify_pda(seeds, 2, p->program_id, config->key))) return r;
+  /* the one Config: its canonical address (check_config then verifies with the stored, canonical bump) */
+  if ((r = verify_canonical_pda(seeds, 1, p->program_id, config->key, bump))) return r;
   SolSignerSeeds signer = {seeds, 2};
   CreateAccountArgs ca = {admin, config, sys, p->program_id, sizeof(Config), &signer};
   if ((r = create_pda_account(&ca))) return r;

@@ -5,6 +5,7 @@
 #include "lending.h"
 
 static const u8 BANK_SEED[] = "bank";
+static const u8 VENUE_POSITION_SEED[] = "position";
 /* the venue's instruction tags and account sizes (programs/lending-venue/LAYOUT.md) */
 #define VENUE_OPEN_POSITION 2
 #define VENUE_DEPOSIT 3
@@ -150,7 +151,11 @@ static const u8 MFI_ACCOUNT_DISC[8] = {0x43, 0xb2, 0x82, 0x6d, 0x7e, 0x72, 0x1c,
 #define MFI_BANK_TOTAL_ASSET_SHARES 272
 #define MFI_BANK_DEPOSIT_LIMIT 360
 #define MFI_BANK_STATE 608
+/* BankOperationalState (marginfi's enum, u8): Paused 0, Operational 1, ReduceOnly 2, KilledByBankruptcy 3 */
+#define MFI_STATE_PAUSED 0
 #define MFI_STATE_OPERATIONAL 1
+#define MFI_STATE_REDUCE_ONLY 2
+#define MFI_STATE_KILLED_BY_BANKRUPTCY 3
 #define MFI_ACCOUNT_GROUP 8
 #define MFI_ACCOUNT_AUTHORITY 40
 #define MFI_BALANCES 72
@@ -163,6 +168,7 @@ typedef struct {
   const SolAccountInfo *venues, *bank, *vault, *program, *group, *mbank, *maccount, *token, *liq_vault, *liq_auth,
       *oracle;
   Bank *b;
+  u8 maccount_bump; /* the canonical bump of ["marginfi_account", bank] (mfi_check) */
 } Mfi;
 
 /* live length (an account created by a CPI earlier in this instruction has its new length in the input region) */
@@ -216,8 +222,9 @@ static u64 mfi_position_value(const Mfi *m, u64 *out) {
 /* The marginfi accounts, each checked: the program is the pinned lending venue program (executable), the group
  * the pinned group (owned by that program), the marginfi bank one of that group for the bank's mint whose
  * liquidity vault is the one passed, and the marginfi account (unless not created yet) one of that group whose
- * authority is the bank's PDA. */
-static u64 mfi_check(const SolParameters *p, const Mfi *m) {
+ * authority is the bank's PDA, at the canonical address ["marginfi_account", bank] (find_program_address: the
+ * highest bump), so a bank has exactly one marginfi account. */
+static u64 mfi_check(const SolParameters *p, Mfi *m) {
   u64 r = check_venues(m->venues, p->program_id);
   if (r) return r;
   const Venues *v = (const Venues *)m->venues->data;
@@ -241,6 +248,11 @@ static u64 mfi_check(const SolParameters *p, const Mfi *m) {
         !pubkey_eq((const SolPubkey *)(ma + MFI_ACCOUNT_AUTHORITY), m->bank->key))
       return E_ACCOUNT_MISMATCH;
   }
+  SolSignerSeed seeds[2] = {{MFI_ACCOUNT_SEED, sizeof(MFI_ACCOUNT_SEED) - 1}, {m->bank->key->x, 32}};
+  SolPubkey canonical;
+  if (sol_try_find_program_address(seeds, 2, p->program_id, &canonical, &m->maccount_bump) ||
+      !pubkey_eq(&canonical, m->maccount->key))
+    return E_INVALID_PDA;
   if (!m->mbank->is_writable || !m->maccount->is_writable || !m->liq_vault->is_writable) return E_NOT_WRITABLE;
   return SUCCESS;
 }
@@ -323,21 +335,42 @@ static u64 mfi_settle(const Mfi *m, u64 before) {
   return SUCCESS;
 }
 
-/* Whether the marginfi bank can pay `amount` out now: operational and its liquidity vault holds it. */
+/* Whether marginfi takes this move in its bank's state now, as marginfi's own rules say (mrgn-0.1.1
+ * assert_operational_mode; later versions' validate_bank_state): a deposit only while Operational; a withdrawal
+ * (a lender's balance going down) while Operational or ReduceOnly; nothing while Paused or KilledByBankruptcy.
+ * A state this program does not know refuses deposits and leaves a withdrawal to marginfi's own checks. The one
+ * rule as packages/protocol's marginfi-bank-state.ts says it for the API. */
+static u64 mfi_state_refusal(const Mfi *m, bool deposit) {
+  switch (m->mbank->data[MFI_BANK_STATE]) {
+    case MFI_STATE_OPERATIONAL:
+      return SUCCESS;
+    case MFI_STATE_REDUCE_ONLY:
+      return deposit ? E_VENUE_REDUCE_ONLY : SUCCESS;
+    case MFI_STATE_PAUSED:
+      return E_VENUE_PAUSED;
+    case MFI_STATE_KILLED_BY_BANKRUPTCY:
+      return E_VENUE_BANKRUPT;
+    default:
+      return deposit ? E_VENUE_STATE_UNKNOWN : SUCCESS;
+  }
+}
+
+/* Whether the marginfi bank's liquidity vault holds `amount` now */
 static bool mfi_can_pay(const Mfi *m, u64 amount) {
-  return m->mbank->data[MFI_BANK_STATE] == MFI_STATE_OPERATIONAL && m->liq_vault->data_len >= 72 &&
-         rd64(m->liq_vault->data + 64) >= amount;
+  return m->liq_vault->data_len >= 72 && rd64(m->liq_vault->data + 64) >= amount;
 }
 
 /* Withdraws `amount` (or everything when the position is worth no more) into the vault and settles the books.
- * Refused with InsufficientLiquidity, nothing moved, when marginfi cannot pay it now (bank not operational,
- * utilization leaving too little in its vault) or pays less than asked. */
+ * Refused, nothing moved, with marginfi's reason when its bank's state refuses withdrawals (VenuePaused,
+ * VenueBankrupt), with InsufficientLiquidity when marginfi cannot pay it now (utilization leaving too little in
+ * its vault) or pays less than asked. */
 static u64 mfi_take_back(const Mfi *m, u64 amount) {
   u64 value, r = mfi_position_value(m, &value);
   if (r) return r;
   if (value == 0) return E_INSUFFICIENT_LIQUIDITY;
   bool all = amount >= value;
   u64 asked = all ? value : amount;
+  if ((r = mfi_state_refusal(m, false))) return r;
   if (!mfi_can_pay(m, asked)) return E_INSUFFICIENT_LIQUIDITY;
   u64 before = rd64(m->vault->data + 64);
   if ((r = mfi_withdraw(m, all ? 0 : asked, all))) return r;
@@ -395,18 +428,21 @@ static u64 mfi_delegate(const SolParameters *p) {
   }
   if (amount > b->available) return E_INSUFFICIENT_LIQUIDITY;
   const u8 *mb = m.mbank->data;
-  if (mb[MFI_BANK_STATE] != MFI_STATE_OPERATIONAL) return E_INSUFFICIENT_LIQUIDITY;
+  if ((r = mfi_state_refusal(&m, true))) return r;
+  /* marginfi's deposit limit: its deposits after this one must stay below it (u64 max: no limit) */
   u64 limit = rd64(mb + MFI_BANK_DEPOSIT_LIMIT), deposits;
   if (limit != U64_MAX_VALUE) {
     if (!i80f48_mul_floor(mb + MFI_BANK_TOTAL_ASSET_SHARES, mb + MFI_BANK_ASSET_SHARE_VALUE, &deposits))
       return E_MATH_OVERFLOW;
-    if (deposits >= limit || amount >= limit - deposits) return E_INSUFFICIENT_LIQUIDITY;
+    if (deposits >= limit || amount >= limit - deposits) return E_VENUE_DEPOSIT_LIMIT;
   }
   if (m.maccount->data_len == 0) {
     const SolAccountInfo *payer = &p->ka[10], *sys = &p->ka[11];
     if ((r = check_signer(payer, true))) return r;
     if ((r = check_system_program(sys))) return r;
-    u8 bump = p->data[9];
+    /* the data's bump must be the canonical one mfi_check derived (kept in the data for layout compatibility) */
+    if (p->data[9] != m.maccount_bump) return E_INVALID_PDA;
+    u8 bump = m.maccount_bump;
     SolSignerSeed seeds[3] = {{MFI_ACCOUNT_SEED, sizeof(MFI_ACCOUNT_SEED) - 1}, {m.bank->key->x, 32}, {&bump, 1}};
     SolSignerSeeds account_signer = {seeds, 3};
     SolAccountMeta metas[5] = {{m.group->key, false, false}, {m.maccount->key, true, true}, {m.bank->key, false, true},
@@ -475,6 +511,11 @@ u64 ix_delegate(const SolParameters *p) {
     const SolAccountInfo *payer = &p->ka[9], *sys = &p->ka[10];
     if ((r = check_signer(payer, true))) return r;
     if ((r = check_system_program(sys))) return r;
+    /* one position per bank: the venue's canonical PDA ["position", reserve, bank] with the data's bump (the
+     * venue accepts any bump; it is opened only here, signed by the bank's PDA) */
+    SolSignerSeed pseeds[3] = {{VENUE_POSITION_SEED, sizeof(VENUE_POSITION_SEED) - 1}, {d.reserve->key->x, 32},
+                               {d.bank->key->x, 32}};
+    if ((r = verify_canonical_pda(pseeds, 3, d.venue->key, d.position->key, p->data[9]))) return r;
     u8 data[2] = {VENUE_OPEN_POSITION, p->data[9]};
     SolAccountMeta metas[5] = {{payer->key, true, true}, {d.bank->key, false, true}, {d.reserve->key, false, false},
                                {d.position->key, true, false}, {sys->key, false, false}};

@@ -66,6 +66,12 @@
 #define E_NO_FEES_OWED 6058ULL
 #define E_COLLATERAL_FROZEN 6059ULL
 #define E_UNSAFE_COLLATERAL 6060ULL
+/* the pinned lending venue (marginfi) refuses the move in its bank's state now (LAYOUT.md "Delegate through marginfi") */
+#define E_VENUE_PAUSED 6061ULL
+#define E_VENUE_REDUCE_ONLY 6062ULL
+#define E_VENUE_BANKRUPT 6063ULL
+#define E_VENUE_DEPOSIT_LIMIT 6064ULL
+#define E_VENUE_STATE_UNKNOWN 6065ULL
 
 /* ---- constants ---- */
 #define ACCOUNT_VERSION 1 /* Config, Bank, Venues, Request */
@@ -288,6 +294,11 @@ u64 check_config(const SolAccountInfo *a, const SolPubkey *program_id, bool writ
 u64 read_verified_collection(const SolAccountInfo *metadata, const SolPubkey *mint, u8 bump, SolPubkey *out);
 /* create_program_address(seeds) == expected */
 u64 verify_pda(const SolSignerSeed *seeds, int n, const SolPubkey *program_id, const SolPubkey *expected);
+/* `expected` is the canonical PDA of `seeds` (no bump among them; find_program_address's highest bump) and `bump`
+ * is its bump: what creates an account meant to be the only one of its seeds (LAYOUT.md "Bumps the program takes
+ * from callers") */
+u64 verify_canonical_pda(const SolSignerSeed *seeds, int n, const SolPubkey *program_id, const SolPubkey *expected,
+                         u8 bump);
 u64 clock_now(SolClock *clock);
 /* the Venues account at its PDA ["venues", bump] (venues.c) */
 u64 check_venues(const SolAccountInfo *a, const SolPubkey *program_id);

@@ -39,6 +39,16 @@ u64 verify_pda(const SolSignerSeed *seeds, int n, const SolPubkey *program_id, c
   return pda_matches(seeds, n, program_id, expected) ? SUCCESS : E_INVALID_PDA;
 }
 
+u64 verify_canonical_pda(const SolSignerSeed *seeds, int n, const SolPubkey *program_id, const SolPubkey *expected,
+                         u8 bump) {
+  SolPubkey canonical;
+  u8 found;
+  if (sol_try_find_program_address(seeds, n, program_id, &canonical, &found) || found != bump ||
+      !pubkey_eq(&canonical, expected))
+    return E_INVALID_PDA;
+  return SUCCESS;
+}
+
 u64 clock_now(SolClock *clock) { return sol_get_clock_sysvar(clock); }
 
 u64 token_transfer(const TransferArgs *a) {

@@ -25,7 +25,8 @@ u64 ix_set_venues(const SolParameters *p) {
   if ((r = check_system_program(sys))) return r;
   u8 bump = p->data[1];
   SolSignerSeed seeds[2] = {{VENUES_SEED, sizeof(VENUES_SEED) - 1}, {&bump, 1}};
-  if ((r = verify_pda(seeds, 2, p->program_id, venues->key))) return r;
+  /* the one Venues: its canonical address (check_venues then verifies with the stored, canonical bump) */
+  if ((r = verify_canonical_pda(seeds, 1, p->program_id, venues->key, bump))) return r;
   if (venues->data_len == 0) {
     SolSignerSeeds signer = {seeds, 2};
     CreateAccountArgs ca = {admin, venues, sys, p->program_id, sizeof(Venues), &signer};

@@ -200,12 +200,12 @@ describe("delegation through marginfi v2 (LiteSVM, the real program)", () => {
       const { loan } = await m.loanSetup();
       await m.configureBank({ operationalState: 0 });
       let before = snapshot();
-      expect(await failureCode(m.delegate(m.owner, 1_000_000n))).toBe(P.InsufficientLiquidity);
-      expect(await failureCode(loan(400_000_000n, true))).toBe(P.InsufficientLiquidity);
+      expect(await failureCode(m.delegate(m.owner, 1_000_000n))).toBe(P.VenuePaused);
+      expect(await failureCode(loan(400_000_000n, true))).toBe(P.VenuePaused);
       expect(snapshot()).toEqual(before);
       await m.configureBank({ operationalState: 1, depositLimit: 2_850_000_000n });
       before = snapshot();
-      expect(await failureCode(m.delegate(m.owner, 100_000_000n))).toBe(P.InsufficientLiquidity);
+      expect(await failureCode(m.delegate(m.owner, 100_000_000n))).toBe(P.VenueDepositLimit);
       expect(snapshot()).toEqual(before);
     });
 

@@ -14,6 +14,7 @@ import {
   getUpdatePoolInstruction,
   getWithdrawInstruction,
 } from "@cistern/sdk";
+import { createKeyPairSignerFromPrivateKeyBytes, type KeyPairSigner, lamports } from "@solana/kit";
 import { Harness } from "./harness.ts";
 import { createMint, createTokenAccount } from "./tokens.ts";
 import { migrateIx, upgradeToCurrent, worldOnV17 } from "./upgrade-world.ts";
@@ -71,13 +72,20 @@ export interface CuRow {
   budget: bigint | null;
 }
 
+/** A keypair of a fixed seed (the CU table's addresses that a canonical bump search depends on). */
+function fixedSigner(seed: number): Promise<KeyPairSigner> {
+  return createKeyPairSignerFromPrivateKeyBytes(new Uint8Array(32).fill(seed));
+}
+
 /** Runs each instruction once and returns its compute units. */
 export async function measureCuTable(): Promise<CuRow[]> {
   const rows: CuRow[] = [];
   const record = (instruction: string, computeUnits: bigint) =>
     rows.push({ instruction, computeUnits, budget: CU_BUDGETS[instruction] ?? null });
-  // on a program of its own: the world's config is already initialized
-  const fresh = await Harness.create();
+  // on a program of its own: the world's config is already initialized. Fixed keys where an instruction derives a
+  // canonical address (InitializeConfig: the config, CreateBank: the bank): find_program_address costs 1,500 CU
+  // per bump it tries, so the figure depends on the addresses; these keys make it the same every run
+  const fresh = await Harness.create(undefined, { program: await fixedSigner(1) });
   record(
     "InitializeConfig",
     (
@@ -92,10 +100,11 @@ export async function measureCuTable(): Promise<CuRow[]> {
       ])
     ).computeUnits,
   );
-  const w = await buildWorld();
+  const w = await buildWorld(undefined, { program: await fixedSigner(2) });
   const p = w.program;
-  const owner = await w.h.wallet();
-  const mint = await createMint(w.h, 6);
+  const owner = await fixedSigner(3);
+  w.h.svm.airdrop(owner.address, lamports(10_000_000_000n));
+  const mint = await createMint(w.h, 6, await fixedSigner(4));
   record(
     "CreateBank",
     (await w.h.send([await getCreateBankInstruction({ programAddress: p, owner, mint })])).computeUnits,

@@ -147,6 +147,11 @@ export interface MarginfiWorld {
     operationalState?: number;
     depositLimit?: bigint;
   }): ReturnType<typeof sendWithLiteSvm>;
+  /**
+   * Writes the currency bank's operational state byte, as marginfi's admin sets it through configure (and marginfi's
+   * bankruptcy handling sets KilledByBankruptcy, 3, which this marginfi build's configure does not know).
+   */
+  setBankState(state: number): void;
   loanSetup(): Promise<{
     loan(principal: bigint, withPull: boolean, over?: Partial<DelegationOverrides>): Promise<{ cu: bigint }>;
     pool: WorldPool;
@@ -159,7 +164,12 @@ export interface DelegationOverrides {
   mbank: Address;
   position: Address;
   liquidityVault: Address;
+  /** Delegate's data byte 9: the marginfi account's bump (the canonical one unless overridden). */
+  bump: number;
 }
+
+/** marginfi's BankOperationalState byte in its Bank account (Paused 0, Operational 1, ReduceOnly 2, KilledByBankruptcy 3). */
+export const MARGINFI_BANK_STATE_OFFSET = 608;
 
 /** The delegation accounts 0-9 (Delegate / WithdrawDelegated through marginfi, LAYOUT.md). */
 async function delegationMetas(m: MarginfiWorld, authority: KeyPairSigner, o: DelegationOverrides) {
@@ -365,6 +375,7 @@ export async function createMarginfiWorld(): Promise<MarginfiWorld> {
     mbank: currency.bank,
     position,
     liquidityVault: currency.liquidityVault,
+    bump: positionBump,
     ...o,
   });
   const m: MarginfiWorld = {
@@ -393,7 +404,8 @@ export async function createMarginfiWorld(): Promise<MarginfiWorld> {
       return 0n;
     },
     async delegate(authority, amount, over = {}) {
-      const metas = await delegationMetas(m, authority, defaults(over));
+      const o = defaults(over);
+      const metas = await delegationMetas(m, authority, o);
       const ix: Instruction = {
         programAddress: w.programAddress,
         accounts: [
@@ -401,7 +413,7 @@ export async function createMarginfiWorld(): Promise<MarginfiWorld> {
           { address: authority.address, role: AccountRole.WRITABLE_SIGNER, signer: authority },
           { address: SYSTEM_PROGRAM, role: AccountRole.READONLY },
         ] as never,
-        data: u64Data(17, amount, [positionBump]),
+        data: u64Data(17, amount, [o.bump]),
       };
       return sendWithLiteSvm(w.svm, [ix], authority);
     },
@@ -456,6 +468,13 @@ export async function createMarginfiWorld(): Promise<MarginfiWorld> {
         ],
         w.admin,
       );
+    },
+    setBankState(state) {
+      const account = w.svm.getAccount(currency.bank);
+      if (!account.exists) throw new Error("no marginfi bank");
+      const data = Uint8Array.from(account.data);
+      data[MARGINFI_BANK_STATE_OFFSET] = state;
+      w.svm.setAccount({ ...account, address: currency.bank, data } as never);
     },
     async loanSetup() {
       const collateralMint = await createMint(w.svm, w.admin, 6);

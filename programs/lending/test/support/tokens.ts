@@ -14,8 +14,8 @@ import {
 import type { Harness } from "./harness.ts";
 
 /** Creates a mint whose authority is the harness payer. */
-export async function createMint(h: Harness, decimals: number): Promise<Address> {
-  const mint = await generateKeyPairSigner();
+export async function createMint(h: Harness, decimals: number, at?: KeyPairSigner): Promise<Address> {
+  const mint = at ?? (await generateKeyPairSigner());
   const space = BigInt(getMintSize());
   await h.send([
     getCreateAccountInstruction({
