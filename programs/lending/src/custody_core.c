@@ -49,6 +49,8 @@ static u64 core_transfer(const Custody *c, const SolAccountInfo *authority, cons
   const CoreAccounts *a = c->core;
   if (!pubkey_eq(a->core->key, &MPL_CORE_PROGRAM_ID)) return E_INVALID_PROGRAM_ACCOUNT;
   if (!pubkey_eq(a->asset->key, c->escrow->key)) return E_ACCOUNT_MISMATCH;
+  /* both ends: before, the asset is not `new_owner`'s yet (the transfer must be what delivers it) */
+  if (core_owned_by(a->asset, new_owner->key)) return E_INVALID_COLLATERAL;
   MplCoreTransfer t = {a->core, a->asset, a->collection, a->payer, authority, new_owner, signer};
   u64 r = mpl_core_transfer(&t);
   if (r) return r;
@@ -65,6 +67,8 @@ u64 core_transfer_out(const Custody *c, const SolAccountInfo *new_owner) {
 }
 
 u64 core_sell(const Custody *c, const SwapCall *venue) {
+  /* both ends: before, the holder owns it (what the sale takes is custody's) */
+  if (!core_owned_by(c->escrow, c->holder->key)) return E_INVALID_COLLATERAL;
   u64 r = invoke_loan_swap(venue);
   if (r) return r;
   /* the chain, not the venue: the asset (the custody's account) is no longer the holder's */
@@ -74,6 +78,9 @@ u64 core_sell(const Custody *c, const SwapCall *venue) {
 u64 core_receive(const Custody *c, const SwapCall *venue, const SolPubkey *collection) {
   const CoreAccounts *a = c->core;
   if (!pubkey_eq(a->asset->key, c->escrow->key)) return E_ACCOUNT_MISMATCH;
+  /* both ends: before the purchase the holder does not own it (an asset sent to the loan PDA's address before the
+   * loan exists is no purchase: issue #43 finding 3), after it the holder does */
+  if (core_owned_by(a->asset, c->holder->key)) return E_SALE_SHORT;
   u64 r = invoke_loan_swap(venue);
   if (r) return r;
   if (!core_owned_by(a->asset, c->holder->key)) return E_SALE_SHORT; /* not delivered */

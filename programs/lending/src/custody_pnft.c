@@ -274,10 +274,12 @@ u64 pnft_sell(const Custody *c, const SwapCall *venue) {
 }
 
 u64 pnft_sell_from(const Custody *c, const SolAccountInfo *held, const SwapCall *venue) {
-  u64 r = invoke_loan_swap(venue);
-  if (r) return r;
   TmPnft tp;
   tm_pnft_of(c, &tp);
+  /* both ends: before, the holder's account holds it (what the sale takes is custody's) */
+  if (tm_holds_pnft(&tp, held, c->holder->key) != TM_PNFT_OK) return E_INVALID_COLLATERAL;
+  u64 r = invoke_loan_swap(venue);
+  if (r) return r;
   /* the chain, not the venue: the holder's account no longer holds it */
   if (tm_holds_pnft(&tp, held, c->holder->key) == TM_PNFT_OK) return E_SALE_SHORT;
   /* that account, empty now, closes to the payer (who paid it when Token Metadata created it): the sale leaves the

@@ -9,9 +9,11 @@ import {
   type AccountReader,
   findLoanPda,
   getBuyCoreAssetInstruction,
+  getCancelBidInstruction,
   getLiquidateSellInstruction,
   getListCoreAssetInstruction,
   getMarketSellInstruction,
+  getPlaceBidInstruction,
   getSellCoreToBidInstruction,
   getTakeMortgageInstruction,
   LENDING_ERROR_CODE,
@@ -20,6 +22,7 @@ import {
 } from "@cistern/sdk";
 import { type Address, generateKeyPairSigner, getAddressEncoder, type KeyPairSigner } from "@solana/kit";
 import { describe, expect, it } from "vitest";
+import { transfer } from "./support/core.ts";
 import {
   type CoreWorld,
   coreWorld,
@@ -431,6 +434,74 @@ describe("mortgage of a listed Core asset (TakeMortgage + the market's BuyCore)"
     expect(tokenBalance(s.h, s.borrowerAta)).toBe(borrowerBefore);
     expect(tokenBalance(s.h, s.sellerAta)).toBe(0n);
     expect(poolOf(s, s.corePool).totalMortgages).toBe(0n);
+  });
+
+  it("refuses a 'purchase' of an asset the loan PDA owned before it (issue #43 finding 3): the borrower's own asset sent to the loan's address, the market call their own refundable bid; an honest mortgage after it is accepted", async () => {
+    const s = await saleWorld();
+    // the borrower's own asset, sent to the address of the loan PDA the mortgage is about to create
+    const asset = await mintAsset(s);
+    const terms = nftTerms(s, {
+      principalBaseUnits: 50n * ONE,
+      expectedAprBps: MORTGAGE_APR_BPS,
+      attestation: attestation(s, { collection: s.coreCollection, collateralValueBaseUnits: 100n * ONE }),
+    });
+    const [loan] = await findLoanPda(s.program, s.corePool, s.borrower.address, terms.nonce);
+    expectOk(await s.h.trySend([transfer(asset, s.coreCollection, s.borrower, loan)], s.borrower));
+    expect(ownerOf(s, asset)).toBe(loan);
+    // the "purchase": the borrower's own collection bid of 100 from their currency account (refundable by CancelBid)
+    const bid = await getPlaceBidInstruction({
+      programAddress: s.market,
+      bidder: s.borrower,
+      nonce: 9_001n,
+      collection: s.coreCollection,
+      currencyMint: s.currency,
+      bidderCurrencyAccount: s.borrowerAta,
+      price: 100n * ONE,
+    });
+    const attack = await getTakeMortgageInstruction({
+      programAddress: s.program,
+      borrower: s.borrower,
+      oracle: s.oracle,
+      pool: s.corePool,
+      bank: s.bank,
+      collateralMint: asset,
+      borrowerCurrencyTokenAccount: s.borrowerAta,
+      buy: bid,
+      custody: await custodyOf(s, asset),
+      ...terms,
+    });
+    expect(attack.loan).toBe(loan);
+    const watched = {
+      borrower: tokenBalance(s.h, s.borrowerAta),
+      vault: tokenBalance(s.h, s.vault),
+      bank: bankOf(s),
+      pool: poolOf(s, s.corePool),
+    };
+    await s.h.expectCode([attack], E.SaleShort, s.borrower);
+    // every watched account unchanged: no loan, no bid, the asset where the borrower sent it, no mortgage counted
+    expect(s.h.exists(loan)).toBe(false);
+    expect(s.h.exists(bid.bid)).toBe(false);
+    expect(ownerOf(s, asset)).toBe(loan);
+    expect(tokenBalance(s.h, s.borrowerAta)).toBe(watched.borrower);
+    expect(tokenBalance(s.h, s.vault)).toBe(watched.vault);
+    expect(bankOf(s)).toEqual(watched.bank);
+    expect(poolOf(s, s.corePool)).toEqual(watched.pool);
+    // (the refund the attack relied on: a CancelBid of that bid has nothing to cancel)
+    const cancel = getCancelBidInstruction({
+      programAddress: s.market,
+      bidder: s.borrower,
+      bid: bid.bid,
+      vault: bid.vault,
+      bidderCurrencyAccount: s.borrowerAta,
+    });
+    expect((await s.h.trySend([cancel], s.borrower)).ok).toBe(false);
+
+    // the honest mortgage, in the same world: a listed asset bought into the new loan's custody
+    const listed = await listAsset(s, 100n * ONE);
+    const honest = await mortgageIx(s, listed, 50n * ONE);
+    expectOk(await s.h.trySend([honest], s.borrower));
+    expect(ownerOf(s, listed.asset)).toBe(honest.loan);
+    expect(poolOf(s, s.corePool).totalMortgages).toBe(watched.pool.totalMortgages + 1n);
   });
 
   it("buys the asset into the loan PDA's custody under the mortgage curve; it then ends as any Core loan", async () => {
