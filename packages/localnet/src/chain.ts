@@ -164,6 +164,8 @@ export class Chain {
     loadVendoredPrograms(this.svm);
     this.das = new DasIndex(this.svm);
     this.replay(readLogLines<LedgerEntry>(ledgerPath));
+    // indexed from here on, so that a burn that closes an asset's accounts finds what it was
+    this.das.accounts.build();
     this.owners = new OwnerIndex(this.svm);
     this.ledger = new AppendLog(ledgerPath);
     // the slot we start from (genesis, or the last one before a restart) is the first block's parent

@@ -13,8 +13,9 @@ import {
   mintToCollectionV1,
   readTreeConfig,
 } from "./bubblegum.ts";
+import { getDemoMetadataUri } from "./das/offchain-metadata.ts";
 import { getDemoKeypair } from "./demo-address.ts";
-import { DEMO_COMPRESSED_COLLECTIONS, type DemoCompressedCollection, getDemoImage } from "./demo-world.ts";
+import { DEMO_COMPRESSED_COLLECTIONS, type DemoCompressedCollection } from "./demo-world.ts";
 import { DEMO_SELLER_FEE_BPS } from "./nft-mint.ts";
 import type { WorldAdmin } from "./world-admin.ts";
 
@@ -45,7 +46,7 @@ export async function seedCompressedCollections(admin: WorldAdmin): Promise<numb
         mint: c.collectionId,
         name: c.name,
         symbol: c.symbol,
-        uri: c.image,
+        uri: getDemoMetadataUri(c.collectionId),
         owner: faucet,
         collection: null,
         isCollection: true,
@@ -77,12 +78,13 @@ export async function mintLeaves(
   const first = mintedLeaves(admin, c);
   const given = owners.map((owner, k) => {
     const leafIndex = first + k;
+    const assetId = getCompressedAssetId(c.tree, BigInt(leafIndex));
     return {
       owner,
-      assetId: getCompressedAssetId(c.tree, BigInt(leafIndex)),
+      assetId,
       collectionId: c.collectionId,
       name: `${c.itemName} #${leafIndex + 1}`,
-      uri: getDemoImage(c.itemColor, String(leafIndex + 1)),
+      uri: getDemoMetadataUri(assetId),
       tree: c.tree,
       leafIndex,
     };

@@ -2,6 +2,7 @@ import { JITO_TIP_ACCOUNTS } from "@cistern/protocol";
 import { decodeAddress } from "./base58.ts";
 import type { AccountWrite } from "./chain.ts";
 import { seedCompressedCollections } from "./compressed-seed.ts";
+import { getDemoMetadataUri } from "./das/offchain-metadata.ts";
 import { getDemoKeypair } from "./demo-address.ts";
 import {
   DEMO_COLLECTIONS,
@@ -63,7 +64,7 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
         mint: c.collectionId,
         name: c.name,
         symbol: c.symbol,
-        uri: c.image,
+        uri: getDemoMetadataUri(c.collectionId),
         owner: faucet,
         collection: null,
         isCollection: true,
@@ -79,26 +80,32 @@ export async function seedDemoWorld(admin: WorldAdmin): Promise<number> {
   const pnfts: ProgrammableNftSpec[] = [];
   for (const c of DEMO_PROGRAMMABLE_COLLECTIONS) {
     const base = { symbol: c.symbol, owner: faucet, ruleSet };
-    pnfts.push({ ...base, mint: getDemoKeypair(c.seed), name: c.name, uri: c.image, collection: null });
+    pnfts.push({
+      ...base,
+      mint: getDemoKeypair(c.seed),
+      name: c.name,
+      uri: getDemoMetadataUri(c.collectionId),
+      collection: null,
+    });
     for (const n of c.nfts)
       pnfts.push({
         ...base,
         mint: getDemoKeypair(n.seed),
         name: n.name,
-        uri: n.image,
+        uri: getDemoMetadataUri(n.mint),
         collection: c.collectionId,
       });
   }
   written += await admin.mintProgrammableNfts(pnfts);
   written += await admin.mintCore(
     DEMO_CORE_COLLECTIONS.flatMap((c) => [
-      { collection: getDemoKeypair(c.seed), name: c.name, uri: c.image },
+      { collection: getDemoKeypair(c.seed), name: c.name, uri: getDemoMetadataUri(c.collectionId) },
       ...c.assets.map((a) => ({
         asset: getDemoKeypair(a.seed),
         collection: c.collectionId,
         owner: faucet,
         name: a.name,
-        uri: a.image,
+        uri: getDemoMetadataUri(a.address),
       })),
     ]),
   );

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { METADATA_PATH } from "./das/offchain-metadata.ts";
 import { RPC_ERROR } from "./errors.ts";
 import type { RpcContext } from "./rpc/context.ts";
 import { handleRpcBody, serialize } from "./rpc/dispatch.ts";
@@ -47,6 +48,14 @@ export function createRpcHttpServer(ctx: RpcContext): Server {
     }
     if (req.method === "GET" && req.url === "/health") {
       reply(res, 200, "ok", "text/plain");
+      return;
+    }
+    if (req.method === "GET" && req.url?.startsWith("/metadata/")) {
+      // a demo NFT's off-chain JSON metadata, where its on-chain uri points (see das/offchain-metadata.ts)
+      const id = METADATA_PATH.exec(req.url)?.[1];
+      const doc = id === undefined ? null : ctx.chain.das.metadataDocument(id);
+      if (doc === null) reply(res, 404, JSON.stringify({ error: "No metadata document at this path" }));
+      else reply(res, 200, JSON.stringify(doc));
       return;
     }
     if (req.method !== "POST") {

@@ -1,6 +1,7 @@
 import { decodeAddress, decodeBase58, encodeBase58 } from "./base58.ts";
 import type { AccountWrite, Chain } from "./chain.ts";
 import { type CompressedNftGiven, mintLeaves } from "./compressed-seed.ts";
+import { getDemoMetadataUri } from "./das/offchain-metadata.ts";
 import { getDemoAddress } from "./demo-address.ts";
 import {
   DEMO_COLLECTIONS,
@@ -11,7 +12,6 @@ import {
   type DemoCollection,
   FAUCET_LAMPORTS,
   FAUCET_NFTS_PER_COLLECTION,
-  getDemoImage,
 } from "./demo-world.ts";
 import { invalidParams } from "./errors.ts";
 import { generateLocalKeypair, type LocalKeypair } from "./keypair.ts";
@@ -233,13 +233,12 @@ export class WorldAdmin {
   collectionItem(c: DemoCollection, index: number, owner: string): ClassicNftSpec {
     const listed = c.nfts[index - 1];
     const name = listed?.name ?? `${c.nfts[0]?.name.replace(/ #\d+$/, "") ?? c.name} #${index}`;
-    const image =
-      listed?.image ?? getDemoImage(c.image.match(/%23([0-9a-f]{6})/)?.[1] ?? "444444", String(index));
+    const mint = listed?.mint ?? getDemoAddress(`nft:${c.symbol}:${index}`);
     return {
-      mint: listed?.mint ?? getDemoAddress(`nft:${c.symbol}:${index}`),
+      mint,
       name,
       symbol: c.symbol,
-      uri: image,
+      uri: getDemoMetadataUri(mint),
       owner,
       collection: c.collectionId,
       isCollection: false,
@@ -462,11 +461,12 @@ export class WorldAdmin {
           decodeAddress(getMetadataAddress(c.collectionId)),
         );
         const size = collectionMetadata ? (readCollectionSize(collectionMetadata.data()) ?? 0n) : 0n;
+        const mint = generateLocalKeypair();
         const nft: ProgrammableNftSpec = {
-          mint: generateLocalKeypair(),
+          mint,
           name: `${c.nfts[0]?.name.replace(/ #\d+$/, "") ?? c.name} #${size + 1n}`,
           symbol: c.symbol,
-          uri: getDemoImage(c.image.match(/%23([0-9a-f]{6})/)?.[1] ?? "444444", String(size + 1n)),
+          uri: getDemoMetadataUri(mint.address),
           owner,
           collection: c.collectionId,
           ruleSet,
@@ -485,7 +485,7 @@ export class WorldAdmin {
         const index = (readCoreCollectionMinted(this.chain.svm, c.collectionId) ?? 0) + 1;
         const asset = generateLocalKeypair();
         const name = `${c.assets[0]?.name.replace(/ #\d+$/, "") ?? c.name} #${index}`;
-        const uri = getDemoImage(c.image.match(/%23([0-9a-f]{6})/)?.[1] ?? "444444", String(index));
+        const uri = getDemoMetadataUri(asset.address);
         await this.mintCore([{ asset, collection: c.collectionId, owner, name, uri }]);
         result.coreAssets.push({ asset: asset.address, collectionId: c.collectionId, name });
       }

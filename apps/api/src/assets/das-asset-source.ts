@@ -7,7 +7,12 @@ import type { AssetNft, AssetSource, NftType, TokenBalance } from "./asset-sourc
 export interface DasAsset {
   id: string;
   interface: string;
-  content?: { metadata?: { name?: string; symbol?: string }; links?: { image?: string }; json_uri?: string };
+  content?: {
+    metadata?: { name?: string; symbol?: string };
+    links?: { image?: string };
+    files?: { uri?: string; cdn_uri?: string; mime?: string }[];
+    json_uri?: string;
+  };
   grouping?: { group_key: string; group_value: string }[];
   compression?: {
     compressed?: boolean;
@@ -60,9 +65,15 @@ function nftType(asset: DasAsset): NftType | null {
   return "Nft";
 }
 
-/** An asset's image: its links' image, else its metadata uri (an inline image, or a JSON a client reads it from). */
+/**
+ * An asset's image, as a hosted DAS gives it from the asset's JSON metadata: its links' image, else its first image
+ * file; else its uri when that is itself an image (an inline `data:image/...`), never the JSON document's address.
+ */
 function imageOf(asset: DasAsset): string {
-  return asset.content?.links?.image || asset.content?.json_uri || "";
+  const c = asset.content;
+  const file = c?.files?.find((f) => f.mime?.startsWith("image/") && (f.cdn_uri || f.uri));
+  const inline = c?.json_uri?.startsWith("data:image/") ? c.json_uri : "";
+  return c?.links?.image || file?.cdn_uri || file?.uri || inline;
 }
 
 function toNft(asset: DasAsset): AssetNft | null {

@@ -3,7 +3,9 @@
  * kept in memory by address and by owner. Built from one scan of the three programs' accounts the first time DAS
  * is asked, then kept by re-reading every account a transaction or an admin write may have changed (the chain calls
  * {@link AccountAssetIndex.touch} with the same addresses as its owner index), so it follows the chain, whoever
- * moved the asset.
+ * moved the asset. A burn keeps the asset as last seen (its metadata and last holder, a Core asset's account) so
+ * DAS answers it `burnt: true`, as a hosted DAS does; a Core asset's account left by a burn (one byte, key
+ * Uninitialized) is known burnt even when the index first sees it after a restart.
  */
 import { decodeMetadata } from "@cistern/sdk";
 import type { Account, LiteSvm } from "litesvm/dist/internal";
@@ -17,7 +19,7 @@ import {
   TOKEN_PROGRAM,
 } from "../token-layout.ts";
 import { MPL_CORE_PROGRAM } from "../vendored-programs.ts";
-import { type CoreAsset, decodeCoreAsset } from "./core-asset.ts";
+import { type CoreAsset, type CoreCollection, decodeCoreAsset, decodeCoreCollection } from "./core-asset.ts";
 
 /** Token Metadata `Key::MetadataV1`. */
 const KEY_METADATA_V1 = 4;
@@ -29,6 +31,8 @@ export interface IndexedTokenAccount {
   owner: string;
   amount: bigint;
   delegate: string | null;
+  delegatedAmount: bigint;
+  closeAuthority: string | null;
   frozen: boolean;
   program: string;
 }
@@ -39,7 +43,15 @@ export type IndexedMetadata = ReturnType<typeof decodeMetadata> & { address: str
 type Entry =
   | { kind: "token"; value: IndexedTokenAccount }
   | { kind: "metadata"; value: IndexedMetadata }
-  | { kind: "core"; value: CoreAsset };
+  | { kind: "core"; value: CoreAsset }
+  | { kind: "coreCollection"; value: CoreCollection };
+
+/** A burnt asset as the index last saw it before the burn closed its accounts. */
+export interface BurntTokenMetadata {
+  meta: IndexedMetadata;
+  /** The last token account that held it (its owner is the asset's last owner). */
+  lastHolder: IndexedTokenAccount | null;
+}
 
 const WATCHED = [TOKEN_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_METADATA_PROGRAM_ADDRESS, MPL_CORE_PROGRAM];
 
@@ -63,14 +75,18 @@ export class AccountAssetIndex {
   private tokenAccountsByMint = new Map<string, Set<string>>();
   private metadataByMint = new Map<string, string>();
   private coreByOwner = new Map<string, Set<string>>();
+  /** The last token account that held each mint a balance (kept when the account empties or closes). */
+  private lastHolderByMint = new Map<string, IndexedTokenAccount>();
+  private burntMetadata = new Map<string, BurntTokenMetadata>();
+  private burntCore = new Map<string, CoreAsset | null>();
   /** Order in which assets were first seen (DAS `sortBy: created`). */
   private firstSeen = new Map<string, number>();
   private seen = 0;
 
   constructor(private readonly svm: LiteSvm) {}
 
-  /** Scans the watched programs' accounts once (the first DAS request). */
-  private build(): void {
+  /** Scans the watched programs' accounts once (at start, or the first DAS request). */
+  build(): void {
     if (this.built) return;
     this.built = true;
     for (const program of WATCHED)
@@ -83,9 +99,18 @@ export class AccountAssetIndex {
     if (!this.built) return;
     for (const key of addresses) {
       const address = encodeBase58(key);
+      const before = this.entries.get(address);
       this.remove(address);
       const account = this.svm.getAccount(key);
       if (account) this.put(address, account);
+      const after = this.entries.get(address);
+      if (before?.kind === "metadata" && after?.kind !== "metadata") {
+        const mint = encodeBase58(before.value.mint);
+        this.burntMetadata.set(mint, {
+          meta: before.value,
+          lastHolder: this.lastHolderByMint.get(mint) ?? null,
+        });
+      } else if (before?.kind === "core" && after?.kind !== "core") this.burntCore.set(address, before.value);
     }
   }
 
@@ -99,7 +124,7 @@ export class AccountAssetIndex {
     } else if (entry.kind === "metadata") {
       const mint = encodeBase58(entry.value.mint);
       if (this.metadataByMint.get(mint) === address) this.metadataByMint.delete(mint);
-    } else removeFrom(this.coreByOwner, entry.value.owner, address);
+    } else if (entry.kind === "core") removeFrom(this.coreByOwner, entry.value.owner, address);
   }
 
   private put(address: string, account: Account): void {
@@ -116,12 +141,15 @@ export class AccountAssetIndex {
         owner: t.owner,
         amount: t.amount,
         delegate: t.delegate,
+        delegatedAmount: t.delegatedAmount,
+        closeAuthority: t.closeAuthority,
         frozen: t.state === "frozen",
         program: owner,
       };
       this.entries.set(address, { kind: "token", value });
       addTo(this.tokenAccountsByOwner, t.owner, address);
       addTo(this.tokenAccountsByMint, t.mint, address);
+      if (t.amount > 0n) this.lastHolderByMint.set(t.mint, value);
       this.markSeen(t.mint);
     } else if (owner === TOKEN_METADATA_PROGRAM_ADDRESS) {
       if (data[0] !== KEY_METADATA_V1) return;
@@ -133,10 +161,20 @@ export class AccountAssetIndex {
       }
       this.entries.set(address, { kind: "metadata", value });
       this.metadataByMint.set(encodeBase58(value.mint), address);
+      this.burntMetadata.delete(encodeBase58(value.mint));
     } else if (owner === MPL_CORE_PROGRAM) {
+      // a burnt asset's account: one byte, Key::Uninitialized
+      if (data.length === 1 && data[0] === 0 && !this.burntCore.has(address))
+        this.burntCore.set(address, null);
+      const collection = decodeCoreCollection(data);
+      if (collection) {
+        this.entries.set(address, { kind: "coreCollection", value: collection });
+        return;
+      }
       const value = decodeCoreAsset(data);
       if (!value) return;
       this.entries.set(address, { kind: "core", value });
+      this.burntCore.delete(address);
       addTo(this.coreByOwner, value.owner, address);
       this.markSeen(address);
     }
@@ -185,6 +223,66 @@ export class AccountAssetIndex {
   coreAssetsOf(owner: string): string[] {
     this.build();
     return [...(this.coreByOwner.get(owner) ?? [])];
+  }
+
+  /** A Core collection by its address. */
+  coreCollection(id: string): CoreCollection | null {
+    this.build();
+    const entry = this.entries.get(id);
+    return entry?.kind === "coreCollection" ? entry.value : null;
+  }
+
+  /** Every Core asset's address. */
+  coreAssetIds(): string[] {
+    this.build();
+    return [...this.entries].filter(([, e]) => e.kind === "core").map(([a]) => a);
+  }
+
+  /** Every mint that has a Metadata account. */
+  metadataMints(): string[] {
+    this.build();
+    return [...this.metadataByMint.keys()];
+  }
+
+  /** The token accounts of a mint, whatever their balance. */
+  tokenAccountsOfMint(mint: string): IndexedTokenAccount[] {
+    this.build();
+    return [...(this.tokenAccountsByMint.get(mint) ?? [])].map(
+      (a) => (this.entries.get(a) as { value: IndexedTokenAccount }).value,
+    );
+  }
+
+  /** The last token account that held a mint a balance (also after it emptied or closed). */
+  lastHolderOf(mint: string): IndexedTokenAccount | null {
+    this.build();
+    return this.lastHolderByMint.get(mint) ?? null;
+  }
+
+  /** A burnt Token Metadata asset (its metadata closed by the burn), by mint. */
+  burntTokenMetadata(mint: string): BurntTokenMetadata | null {
+    this.build();
+    return this.burntMetadata.get(mint) ?? null;
+  }
+
+  /** Mints of burnt Token Metadata assets. */
+  burntTokenMetadataMints(): string[] {
+    this.build();
+    return [...this.burntMetadata.keys()];
+  }
+
+  /**
+   * A burnt Core asset: as last seen, or null when only its burnt account is known (first seen after a restart);
+   * undefined when the address is no burnt Core asset.
+   */
+  burntCoreAsset(id: string): CoreAsset | null | undefined {
+    this.build();
+    return this.burntCore.has(id) ? this.burntCore.get(id)! : undefined;
+  }
+
+  /** Addresses of burnt Core assets. */
+  burntCoreIds(): string[] {
+    this.build();
+    return [...this.burntCore.keys()];
   }
 
   /** A mint's supply and decimals, read from the chain (null when it is not a mint). */

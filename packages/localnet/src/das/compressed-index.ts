@@ -30,6 +30,8 @@ export interface CompressedLeaf {
   burnt: boolean;
   /** Order of minting across trees (DAS `sortBy: created`). */
   created: number;
+  /** The transactions that changed it, oldest first (DAS getAssetSignatures). */
+  signatures: { signature: string; instruction: string; slot: number }[];
 }
 
 const equal = (a: Uint8Array, b: Uint8Array) => Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
@@ -45,13 +47,14 @@ export class CompressedIndex {
 
   /** Applies a landed transaction's compression events. */
   apply(record: TxRecord): void {
+    const tx = { signature: record.signature, slot: record.slot };
     for (const group of readCompressionEvents(record)) {
-      for (const log of group.changeLogs) this.applyChangeLog(log);
-      for (const leaf of group.leaves) this.applyLeaf(leaf, group.changeLogs);
+      for (const log of group.changeLogs) this.applyChangeLog(log, tx);
+      for (const leaf of group.leaves) this.applyLeaf(leaf, group.changeLogs, tx);
     }
   }
 
-  private applyChangeLog(log: ChangeLogEvent): void {
+  private applyChangeLog(log: ChangeLogEvent, tx: { signature: string; slot: number }): void {
     const tree = this.trees.get(log.tree) ?? new MerkleTreeCopy(log.tree, log.path.length - 1);
     this.trees.set(log.tree, tree);
     tree.apply(log.path, log.seq);
@@ -60,11 +63,12 @@ export class CompressedIndex {
     if (leaf && isZero(log.path[0]!.node) && !leaf.burnt) {
       leaf.burnt = true;
       leaf.seq = log.seq;
+      leaf.signatures.push({ ...tx, instruction: log.instruction });
       this.setOwner(leaf, null);
     }
   }
 
-  private applyLeaf(event: LeafEvent, logs: ChangeLogEvent[]): void {
+  private applyLeaf(event: LeafEvent, logs: ChangeLogEvent[], tx: { signature: string; slot: number }): void {
     const log = logs.find((l) => equal(l.path[0]!.node, event.leafHash));
     if (!log) return; // a leaf schema without the change that wrote it: not on any tree
     let leaf = this.leaves.get(event.id);
@@ -83,6 +87,7 @@ export class CompressedIndex {
         metadata: null,
         burnt: false,
         created: this.created++,
+        signatures: [],
       };
       this.leaves.set(event.id, leaf);
       this.byPosition.set(`${log.tree}:${log.leafIndex}`, event.id);
@@ -94,6 +99,8 @@ export class CompressedIndex {
     leaf.leafHash = event.leafHash;
     leaf.seq = log.seq;
     leaf.burnt = false;
+    if (leaf.signatures.at(-1)?.signature !== tx.signature)
+      leaf.signatures.push({ ...tx, instruction: event.instruction });
     const m = event.metadata;
     if (m && equal(m.dataHash, event.dataHash) && equal(m.creatorHash, event.creatorHash)) leaf.metadata = m;
     else if (leaf.metadata && !equal(leaf.metadata.dataHash, event.dataHash)) leaf.metadata = null;
@@ -108,6 +115,11 @@ export class CompressedIndex {
     const set = this.byOwner.get(owner) ?? new Set<string>();
     this.byOwner.set(owner, set);
     set.add(leaf.id);
+  }
+
+  /** Every compressed asset the index knows (burnt ones too). */
+  all(): CompressedLeaf[] {
+    return [...this.leaves.values()];
   }
 
   leaf(id: string): CompressedLeaf | null {

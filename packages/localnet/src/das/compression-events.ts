@@ -5,6 +5,7 @@
  * metadata of the Bubblegum mint instruction that produced a new leaf. A Noop call made by any other program (or
  * at the top level) is ignored: anyone can call Noop with any bytes.
  */
+import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeBase58 } from "../base58.ts";
 import type { TxRecord } from "../history.ts";
 import {
@@ -23,6 +24,8 @@ export interface ChangeLogEvent {
   path: PathNode[];
   seq: bigint;
   leafIndex: number;
+  /** The Bubblegum instruction that made the change (DAS getAssetSignatures names it), "" when unknown. */
+  instruction: string;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface LeafEvent {
   creatorHash: Uint8Array;
   leafHash: Uint8Array;
   metadata: CompressedMetadata | null;
+  /** The Bubblegum instruction that wrote the leaf, "" when unknown. */
+  instruction: string;
 }
 
 /** One top-level instruction's compression events, in execution order. */
@@ -58,7 +63,45 @@ function readChangeLog(data: Uint8Array): ChangeLogEvent | null {
   for (let i = 0; i < n; i++) path.push({ node: r.bytes(32), index: r.u32() });
   const seq = r.u64();
   const leafIndex = r.u32();
-  return { tree, path, seq, leafIndex };
+  return { tree, path, seq, leafIndex, instruction: "" };
+}
+
+/** Bubblegum V1 instruction names as DAS gives them, by Anchor discriminator (sha256("global:<snake>")[0..8]). */
+const INSTRUCTION_NAMES = new Map(
+  [
+    "Burn",
+    "CancelRedeem",
+    "CreateTree",
+    "Compress",
+    "DecompressV1",
+    "Delegate",
+    "MintToCollectionV1",
+    "MintV1",
+    "Redeem",
+    "SetAndVerifyCollection",
+    "SetDecompressibleState",
+    "SetTreeDelegate",
+    "Transfer",
+    "UnverifyCollection",
+    "UnverifyCreator",
+    "UpdateMetadata",
+    "VerifyCollection",
+    "VerifyCreator",
+  ].map((name) => {
+    const snake = name
+      .replace(/V1$/, "_v1")
+      .replace(/([a-z])([A-Z])/g, "$1_$2")
+      .toLowerCase();
+    const disc = Buffer.from(sha256(new TextEncoder().encode(`global:${snake}`)).subarray(0, 8)).toString(
+      "hex",
+    );
+    return [disc, name] as const;
+  }),
+);
+
+function instructionName(program: string, data: Uint8Array): string | null {
+  if (program !== BUBBLEGUM_PROGRAM || data.length < 8) return null;
+  return INSTRUCTION_NAMES.get(Buffer.from(data.subarray(0, 8)).toString("hex")) ?? "Unknown";
 }
 
 /** `AccountCompressionEvent::ApplicationData(V1 { data })` holding a Bubblegum `LeafSchemaEvent` (V1 schema). */
@@ -71,6 +114,7 @@ function readLeafEvent(data: Uint8Array): Omit<LeafEvent, "metadata"> | null {
   // event_type LeafSchemaEvent (1), version V1 (0), LeafSchema::V1 (0)
   if (r.u8() !== 1 || r.u8() !== 0 || r.u8() !== 0) return null;
   return {
+    instruction: "",
     id: r.key(),
     owner: r.key(),
     delegate: r.key(),
@@ -107,6 +151,7 @@ export function readCompressionEvents(record: TxRecord): CompressionEvents[] {
       topIx.data,
       topIx.accounts.map((a) => keys[a] ?? ""),
     );
+    let instruction = instructionName(stack[0]!, topIx.data) ?? "";
     for (const ix of inner.instructions) {
       const program = keys[ix.programIdIndex] ?? "";
       const height = ix.stackHeight ?? 2;
@@ -115,6 +160,7 @@ export function readCompressionEvents(record: TxRecord): CompressionEvents[] {
       stack.push(program);
       if (program === BUBBLEGUM_PROGRAM) {
         const data = decodeBase58(ix.data);
+        instruction = instructionName(program, data) ?? instruction;
         pending = bubblegumMetadata(
           program,
           data,
@@ -127,11 +173,11 @@ export function readCompressionEvents(record: TxRecord): CompressionEvents[] {
         const data = decodeBase58(ix.data);
         if (caller === SPL_ACCOUNT_COMPRESSION_PROGRAM) {
           const log = readChangeLog(data);
-          if (log) events.changeLogs.push(log);
+          if (log) events.changeLogs.push({ ...log, instruction });
         } else if (caller === BUBBLEGUM_PROGRAM) {
           const leaf = readLeafEvent(data);
           if (leaf) {
-            events.leaves.push({ ...leaf, metadata: pending });
+            events.leaves.push({ ...leaf, metadata: pending, instruction });
             pending = null;
           }
         }

@@ -1,13 +1,15 @@
 /**
  * DAS assets in the published response shape (Metaplex Digital Asset Standard API, as Helius serves it): interface,
- * id, content (json_uri, metadata; links and files stay empty: the localnet does not fetch off-chain JSON),
- * authorities, compression, grouping, royalty, creators, ownership, supply, mutable, burnt, and token_info for
- * fungibles.
+ * id, content (json_uri; metadata, files and links from the off-chain JSON document the uri names, when the localnet
+ * serves it, see offchain-metadata.ts), authorities, compression, grouping, royalty, creators, ownership, supply,
+ * mutable, burnt; plugins and mpl_core_info for Core assets; token_info for fungibles.
  */
 import { encodeBase58 } from "../base58.ts";
+import { getTreeConfigAddress } from "../bubblegum.ts";
 import type { IndexedMetadata, IndexedTokenAccount } from "./account-index.ts";
 import type { CompressedLeaf } from "./compressed-index.ts";
-import type { CoreAsset } from "./core-asset.ts";
+import type { CoreAsset, CorePlugin } from "./core-asset.ts";
+import { type AssetFacts, demoMetadataDocument, metadataUriId } from "./offchain-metadata.ts";
 
 export type DasInterface = "V1_NFT" | "ProgrammableNFT" | "MplCoreAsset" | "FungibleToken" | "FungibleAsset";
 
@@ -18,9 +20,15 @@ export interface DasAssetJson {
   content: {
     $schema: string;
     json_uri: string;
-    files: unknown[];
-    metadata: { name: string; symbol: string };
-    links: Record<string, string>;
+    files: { uri: string; mime: string }[];
+    metadata: {
+      name: string;
+      symbol: string;
+      description?: string;
+      attributes?: { trait_type: string; value: string }[];
+      token_standard?: string;
+    };
+    links: { image?: string };
   };
   authorities: { address: string; scopes: string[] }[];
   compression: {
@@ -53,6 +61,9 @@ export interface DasAssetJson {
   supply: { print_max_supply: number; print_current_supply: number; edition_nonce: number | null } | null;
   mutable: boolean;
   burnt: boolean;
+  /** Core assets: their plugins by name, and the plugin JSON version. */
+  plugins?: Record<string, CorePlugin>;
+  mpl_core_info?: { plugins_json_version: number };
   token_info?: {
     /** Base units: a JSON number while exact (below 2^53), a decimal string above. Absent for a mint by itself. */
     balance?: number | string;
@@ -76,13 +87,46 @@ const NOT_COMPRESSED: DasAssetJson["compression"] = {
   leaf_id: 0,
 };
 
-const content = (name: string, symbol: string, uri: string): DasAssetJson["content"] => ({
-  $schema: SCHEMA,
-  json_uri: uri,
-  files: [],
-  metadata: { name, symbol },
-  links: {},
-});
+const TOKEN_STANDARDS = [
+  "NonFungible",
+  "FungibleAsset",
+  "Fungible",
+  "NonFungibleEdition",
+  "ProgrammableNonFungible",
+  "ProgrammableNonFungibleEdition",
+];
+
+/**
+ * An asset's content: name and symbol from the chain; description, attributes, files and the image link from the
+ * JSON document its uri names, when that is one the localnet serves (a hosted DAS fetches it; other uris leave
+ * them out, as a hosted DAS whose fetch failed).
+ */
+function content(uri: string, facts: AssetFacts, tokenStandard: string | undefined): DasAssetJson["content"] {
+  const doc = metadataUriId(uri) === facts.id ? demoMetadataDocument(facts) : null;
+  return {
+    $schema: SCHEMA,
+    json_uri: uri,
+    files: doc ? doc.properties.files.map((f) => ({ uri: f.uri, mime: f.type })) : [],
+    metadata: {
+      name: facts.name,
+      symbol: facts.symbol,
+      ...(doc ? { description: doc.description, attributes: doc.attributes } : {}),
+      ...(tokenStandard ? { token_standard: tokenStandard } : {}),
+    },
+    links: doc ? { image: doc.image } : {},
+  };
+}
+
+const treeConfigs = new Map<string, string>();
+function treeConfigOf(tree: string): string {
+  const known = treeConfigs.get(tree);
+  if (known !== undefined) return known;
+  const config = getTreeConfigAddress(tree);
+  treeConfigs.set(tree, config);
+  return config;
+}
+
+const EDITIONLESS_SUPPLY = { print_max_supply: 0, print_current_supply: 0, edition_nonce: null };
 
 const royalty = (bps: number, primarySale: boolean): DasAssetJson["royalty"] => ({
   royalty_model: "creators",
@@ -101,20 +145,32 @@ function grouping(
   return [{ group_key: "collection", group_value: collection.key, verified: collection.verified }];
 }
 
-/** A Token Metadata NFT (classic or programmable) held in `holder`. */
+/**
+ * A Token Metadata NFT (classic or programmable) held in `holder`; `burnt` with its last holder when a burn emptied
+ * or closed its accounts.
+ */
 export function tokenMetadataAsset(
   meta: IndexedMetadata,
   holder: IndexedTokenAccount | null,
   showUnverified: boolean,
+  burnt = false,
 ): DasAssetJson {
   const programmable = meta.tokenStandard === 4 || meta.tokenStandard === 5;
   const collection = meta.collection
     ? { key: encodeBase58(meta.collection.key), verified: meta.collection.verified }
     : null;
+  const id = encodeBase58(meta.mint);
+  const facts: AssetFacts = {
+    id,
+    name: meta.name,
+    symbol: meta.symbol,
+    collection: collection?.key ?? null,
+    standard: programmable ? "ProgrammableNonFungible" : "NonFungible",
+  };
   return {
     interface: programmable ? "ProgrammableNFT" : "V1_NFT",
-    id: encodeBase58(meta.mint),
-    content: content(meta.name, meta.symbol, meta.uri),
+    id,
+    content: content(meta.uri, facts, TOKEN_STANDARDS[meta.tokenStandard ?? 0]),
     authorities: [{ address: encodeBase58(meta.updateAuthority), scopes: ["full"] }],
     compression: NOT_COMPRESSED,
     grouping: grouping(collection, showUnverified),
@@ -125,24 +181,31 @@ export function tokenMetadataAsset(
       verified: c.verified,
     })),
     ownership: {
-      frozen: holder?.frozen ?? false,
-      delegated: holder?.delegate != null,
-      delegate: holder?.delegate ?? null,
+      frozen: burnt ? false : (holder?.frozen ?? false),
+      delegated: !burnt && holder?.delegate != null,
+      delegate: burnt ? null : (holder?.delegate ?? null),
       ownership_model: "single",
       owner: holder?.owner ?? "",
     },
-    supply: { print_max_supply: 0, print_current_supply: 0, edition_nonce: null },
+    supply: EDITIONLESS_SUPPLY,
     mutable: meta.isMutable,
-    burnt: holder === null,
+    burnt: burnt || holder === null,
   };
 }
 
-/** A Metaplex Core asset. */
-export function coreAsset(id: string, asset: CoreAsset): DasAssetJson {
+/** A Metaplex Core asset (`burnt`: as last seen before its burn). */
+export function coreAsset(id: string, asset: CoreAsset, burnt = false): DasAssetJson {
+  const facts: AssetFacts = {
+    id,
+    name: asset.name,
+    symbol: "",
+    collection: asset.collection,
+    standard: "Core",
+  };
   return {
     interface: "MplCoreAsset",
     id,
-    content: content(asset.name, "", asset.uri),
+    content: content(asset.uri, facts, undefined),
     authorities: asset.updateAuthority ? [{ address: asset.updateAuthority, scopes: ["full"] }] : [],
     compression: NOT_COMPRESSED,
     // a Core asset's collection is its update authority: always verified
@@ -150,26 +213,54 @@ export function coreAsset(id: string, asset: CoreAsset): DasAssetJson {
     royalty: royalty(0, false),
     creators: [],
     ownership: {
-      frozen: asset.frozen,
-      delegated: asset.delegate !== null,
-      delegate: asset.delegate,
+      frozen: !burnt && asset.frozen,
+      delegated: !burnt && asset.delegate !== null,
+      delegate: burnt ? null : asset.delegate,
       ownership_model: "single",
       owner: asset.owner,
     },
-    supply: null,
+    supply: EDITIONLESS_SUPPLY,
     mutable: asset.updateAuthority !== null,
-    burnt: false,
+    burnt,
+    plugins: burnt ? {} : asset.plugins,
+    mpl_core_info: { plugins_json_version: 1 },
   };
+}
+
+/** A burnt Core asset the index knows only by its burnt account (first seen after a restart). */
+export function burntCoreShell(id: string): DasAssetJson {
+  return coreAsset(
+    id,
+    {
+      owner: "",
+      collection: null,
+      updateAuthority: null,
+      name: "",
+      uri: "",
+      frozen: false,
+      delegate: null,
+      plugins: {},
+    },
+    true,
+  );
 }
 
 /** A Bubblegum V1 compressed NFT. */
 export function compressedAsset(leaf: CompressedLeaf, showUnverified: boolean): DasAssetJson {
   const m = leaf.metadata;
+  const facts: AssetFacts = {
+    id: leaf.id,
+    name: m?.name ?? "",
+    symbol: m?.symbol ?? "",
+    collection: m?.collection?.key ?? null,
+    standard: "Compressed",
+  };
   return {
     interface: "V1_NFT",
     id: leaf.id,
-    content: content(m?.name ?? "", m?.symbol ?? "", m?.uri ?? ""),
-    authorities: [],
+    content: content(m?.uri ?? "", facts, "NonFungible"),
+    // as the reference DAS records a Bubblegum mint's authority: its tree's config (the mint's first account)
+    authorities: [{ address: treeConfigOf(leaf.tree), scopes: ["full"] }],
     compression: {
       eligible: false,
       compressed: true,
@@ -190,7 +281,7 @@ export function compressedAsset(leaf: CompressedLeaf, showUnverified: boolean): 
       ownership_model: "single",
       owner: leaf.owner,
     },
-    supply: { print_max_supply: 0, print_current_supply: 0, edition_nonce: null },
+    supply: EDITIONLESS_SUPPLY,
     mutable: m?.isMutable ?? true,
     burnt: leaf.burnt,
   };
@@ -204,10 +295,20 @@ export function fungibleAsset(
   meta: IndexedMetadata | null,
   owner: string,
 ): DasAssetJson {
-  return {
-    interface: meta ? "FungibleToken" : "FungibleAsset",
+  const facts: AssetFacts = {
     id: mint,
-    content: content(meta?.name ?? "", meta?.symbol ?? "", meta?.uri ?? ""),
+    name: meta?.name ?? "",
+    symbol: meta?.symbol ?? "",
+    collection: null,
+    standard: "NonFungible",
+  };
+  const standard = meta?.tokenStandard ?? null;
+  return {
+    // hosted DAS: FungibleToken for an SPL token (with or without metadata), FungibleAsset for a Token Metadata
+    // FungibleAsset (semi-fungible, 0 decimals)
+    interface: standard === 1 ? "FungibleAsset" : "FungibleToken",
+    id: mint,
+    content: content(meta?.uri ?? "", facts, standard === null ? undefined : TOKEN_STANDARDS[standard]),
     authorities: meta ? [{ address: encodeBase58(meta.updateAuthority), scopes: ["full"] }] : [],
     compression: NOT_COMPRESSED,
     grouping: [],
