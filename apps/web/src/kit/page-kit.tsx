@@ -40,12 +40,15 @@ export function Link({
   to,
   children,
   className,
+  onNavigate,
   ...rest
 }: {
   to: string;
   children: ReactNode;
   className?: string;
   "aria-current"?: "page";
+  /** Called on every click that navigates, also to the page already open (a menu closes on it). */
+  onNavigate?: () => void;
 }) {
   const ref = useRef<HTMLAnchorElement>(null);
   // the page behind the link starts loading as the link comes within 200 px of the screen
@@ -73,6 +76,7 @@ export function Link({
       onClick={(event) => {
         if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
         event.preventDefault();
+        onNavigate?.();
         navigate(to);
       }}
     >

@@ -9,6 +9,8 @@ import { useNftNames } from "../data/nft-names.ts";
 import { usePrices } from "../data/prices.ts";
 import { refreshScopes } from "../data/refresh.ts";
 import { useTokenNames } from "../data/token-names.ts";
+import { useWalletNfts } from "../features/borrow/borrow-data.ts";
+import { describeNftStandard } from "../features/borrow/nft-standard.ts";
 import { formatAmount, formatUsdValue } from "../kit/format.ts";
 import { showToast } from "../toasts/toast-store.ts";
 import { DEV_WALLET_NAME, requestLocalnetFaucet } from "../wallet/dev-wallet-adapter.ts";
@@ -112,7 +114,11 @@ function WalletCard() {
   const tokenNames = useTokenNames().data;
   const nftMints = (balances.data?.tokens ?? []).filter((t) => t.decimals === 0).map((t) => t.mint);
   const nftNames = useNftNames(nftMints).data;
-  const names = { ...nftNames, ...tokenNames };
+  // NFTs of every standard: Core assets and compressed NFTs have no token account, so only the API lists them
+  const walletNfts = useWalletNfts(publicKey?.toBase58() ?? "", { enabled: publicKey !== null }).data ?? [];
+  const standards = new Map(walletNfts.flatMap((n) => (n.standard ? [[n.mint, n.standard] as const] : [])));
+  const apiNames = Object.fromEntries(walletNfts.filter((n) => n.name !== "").map((n) => [n.mint, n.name]));
+  const names: Record<string, string> = { ...apiNames, ...nftNames, ...tokenNames };
   if (!publicKey) {
     return (
       <section className="card" aria-labelledby="wallet-title">
@@ -143,7 +149,12 @@ function WalletCard() {
                 <UsdValue amount={balances.data.lamports} decimals={9} price={prices.data?.[SOL_MINT]} />
               </td>
             </tr>
-            {[...balances.data.tokens]
+            {[
+              ...balances.data.tokens,
+              ...walletNfts
+                .filter((n) => !balances.data.tokens.some((t) => t.mint === n.mint))
+                .map((n) => ({ mint: n.mint, amount: 1n, decimals: 0 })),
+            ]
               // Tokens before NFTs, each by name; unnamed mints last.
               .sort(
                 (a, b) =>
@@ -155,6 +166,9 @@ function WalletCard() {
                 <tr key={token.mint}>
                   <th scope="row" title={token.mint}>
                     {names[token.mint] ?? shortenAddress(token.mint)}
+                    {standards.has(token.mint) ? (
+                      <small className="muted"> · {describeNftStandard(standards.get(token.mint)!)}</small>
+                    ) : null}
                   </th>
                   <td>
                     {formatAmount(token.amount, token.decimals)}

@@ -5,7 +5,8 @@ import { useLocationHref } from "../lib/location.ts";
 
 /**
  * Main navigation to the feature pages; the current section is marked. On phones the links fold into a menu
- * (a button with the current page's name) that closes again on navigation.
+ * (a button with the current page's name) that closes again on navigation, also when the link tapped is the
+ * page already open (the menu would otherwise stay over the page).
  */
 export function PageNav() {
   const path = new URL(useLocationHref()).pathname;
@@ -32,6 +33,7 @@ export function PageNav() {
           <Link
             key={link.path}
             to={link.path}
+            onNavigate={() => setOpenOn(null)}
             {...(isCurrent(link.path) ? { "aria-current": "page" as const } : {})}
           >
             {link.label}

@@ -22,6 +22,8 @@ export interface BuildPlan {
    * the loan) is refused before anything is signed, and the compute-unit limit comes from the simulation.
    */
   simulate?: boolean;
+  /** The builder's words for accounts its transactions open or close ("the loan"), for the costs it answers. */
+  accountNames?: Record<string, string>;
 }
 
 /** Body fields every builder route accepts. */
@@ -69,6 +71,7 @@ export function builderRoute<B extends CommonBody>(
           needsOracle: p.needsOracle ?? false,
           simulate: body.options?.simulate === true || p.simulate === true,
           metadata: { ...p.metadata, ...(referrer ? { referrer } : {}) },
+          ...(p.accountNames ? { accountNames: p.accountNames } : {}),
         });
         if (referrer !== undefined)
           // a referral that cannot be recorded costs the referrer its credit, not the user the transaction
@@ -85,4 +88,18 @@ export function builderRoute<B extends CommonBody>(
       }
     },
   );
+}
+
+/**
+ * What the transactions of `plan` cost the wallet (fee, tip, rent of what they open, rent that comes back),
+ * measured on the transactions `builderRoute` would issue for it: a quote's costs, one per transaction.
+ */
+export function measurePlanCosts(tx: TxContext, plan: BuildPlan, options: PriorityFeeOptions) {
+  return tx.factory.costs({
+    feePayer: plan.feePayer,
+    groups: plan.groups,
+    options,
+    simulate: plan.simulate === true,
+    ...(plan.accountNames ? { accountNames: plan.accountNames } : {}),
+  });
 }

@@ -1,10 +1,11 @@
 import { randomInt } from "node:crypto";
-import type { PriorityFeeOptions } from "@cistern/protocol";
+import type { PriorityFeeOptions, TransactionCostsJson } from "@cistern/protocol";
 import {
   computeUnitPrice,
   JITO_TIP_ACCOUNTS,
   ERROR_CODES as PROTOCOL_CODES,
   TransactionKind,
+  transactionCostsToJson,
 } from "@cistern/protocol";
 import { address } from "@cistern/sdk";
 import type { Address, Blockhash, Instruction } from "@solana/kit";
@@ -16,6 +17,7 @@ import { type ChainFailure, describeChainFailure, unprocessable } from "../tx-er
 import { compiledByKit, compileV0Transaction } from "./compile-message.ts";
 import { estimateComputeUnits } from "./compute-units.ts";
 import type { LookupTable } from "./protocol-lookup-table.ts";
+import { measureTransactionCosts } from "./transaction-costs.ts";
 import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./wire-instructions.ts";
 
 /** Largest compute budget of a transaction. */
@@ -48,7 +50,20 @@ export interface TransactionFactory {
     needsOracle: boolean;
     metadata?: Record<string, unknown>;
     simulate?: boolean;
+    /** The builder's words for accounts the transactions open or close ("the loan"), by address. */
+    accountNames?: Record<string, string>;
   }): Promise<BuildResponse>;
+  /**
+   * What the transactions `build` would issue cost the wallet (fee, tip, rent of the accounts they open, rent that
+   * comes back), measured on the same transactions without issuing them: a quote's costs. One per group.
+   */
+  costs(input: {
+    feePayer: Address;
+    groups: Instruction[][];
+    options: PriorityFeeOptions;
+    simulate?: boolean;
+    accountNames?: Record<string, string>;
+  }): Promise<(TransactionCostsJson | null)[]>;
   /** Whether the instructions fit one transaction (checked with a placeholder blockhash). */
   fits(feePayer: Address, instructions: Instruction[]): boolean;
 }
@@ -80,9 +95,12 @@ export function createTransactionFactory(deps: {
     instructions: Instruction[],
   ) {
     const plain = compile(feePayer, blockhash, lastValid, instructions);
-    if (plain.size <= MAX_TRANSACTION_BYTES || deps.lookupTable === undefined) return plain;
+    if (plain.size <= MAX_TRANSACTION_BYTES || deps.lookupTable === undefined)
+      return { ...plain, table: null };
     const table = await deps.lookupTable();
-    return table === null ? plain : compiledByKit(feePayer, blockhash, lastValid, instructions, table);
+    return table === null
+      ? { ...plain, table: null }
+      : { ...compiledByKit(feePayer, blockhash, lastValid, instructions, table), table };
   }
 
   async function simulateUnits(base64: string): Promise<number> {
@@ -129,6 +147,82 @@ export function createTransactionFactory(deps: {
   }
 
   let lastPrune = 0;
+  /** Compiles each group into a budgeted transaction (CU limit, priority fee, tip), as `build` issues them. */
+  async function prepare({
+    feePayer,
+    groups,
+    options,
+    simulate,
+  }: {
+    feePayer: Address;
+    groups: Instruction[][];
+    options: PriorityFeeOptions;
+    simulate: boolean;
+  }) {
+    if (groups.length === 0) throw unprocessable("Nothing to build");
+    const [lifetime, recent] = await Promise.all([deps.clock.lifetime(), deps.clock.recentFees()]);
+    // Forget expired messages (at most once a second): a blockhash lives 150 blocks.
+    if (Date.now() - lastPrune > 1000) {
+      lastPrune = Date.now();
+      await deps.issued.prune(lifetime.lastValidBlockHeight - 150);
+    }
+    const blockhash = lifetime.blockhash as Blockhash;
+    const tipLamports = options.broadcastMode === "jito" ? options.jitoTipLamports : 0n;
+    const tip = tipLamports > 0n ? systemTransfer(feePayer, await pickTipAccount(), tipLamports) : null;
+    const computeUnits: number[] = [];
+    const transactions = await Promise.all(
+      groups.map(async (body, i) => {
+        let units = estimateComputeUnits(budgeted(1, 1n, tip, body), deps.programId);
+        if (simulate) {
+          const probe = await compileFitting(
+            feePayer,
+            blockhash,
+            lifetime.lastValidBlockHeight,
+            budgeted(MAX_COMPUTE_UNITS, 1n, tip, body),
+          );
+          if (probe.size > MAX_TRANSACTION_BYTES)
+            throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
+          const used = await simulateUnits(probe.wireBase64);
+          // Headroom: 20% + 5,000 CU for the budget instructions and state-dependent branches.
+          units = Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.2) + 5_000);
+        }
+        computeUnits[i] = units;
+        const price = computeUnitPrice(recent, options, units);
+        const instructions = budgeted(units, price, tip, body);
+        const tx = await compileFitting(feePayer, blockhash, lifetime.lastValidBlockHeight, instructions);
+        return { ...tx, instructions, units, price, tipLamports: tip === null ? 0n : tipLamports };
+      }),
+    );
+    return { transactions, computeUnits, lastValidBlockHeight: lifetime.lastValidBlockHeight };
+  }
+
+  /** The costs of each prepared transaction, measured on it (null when its simulation fails). */
+  async function measureAll(
+    feePayer: Address,
+    prepared: Awaited<ReturnType<typeof prepare>>,
+    names: Record<string, string> | undefined,
+  ): Promise<(TransactionCostsJson | null)[]> {
+    return Promise.all(
+      prepared.transactions.map(async (tx) => {
+        // costs the node cannot tell (a failed read) are answered as unknown, never guessed
+        const costs = await measureTransactionCosts({
+          rpcUrl: deps.rpcUrl,
+          programId: deps.programId,
+          feePayer,
+          instructions: tx.instructions,
+          messageBytes: tx.messageBytes,
+          wireBase64: tx.wireBase64,
+          table: tx.table,
+          computeUnitLimit: tx.units,
+          microLamportsPerComputeUnit: tx.price,
+          tipLamports: tx.tipLamports,
+          ...(names ? { names } : {}),
+        }).catch(() => null);
+        return costs === null ? null : transactionCostsToJson(costs);
+      }),
+    );
+  }
+
   return {
     fits(feePayer, instructions) {
       try {
@@ -138,19 +232,8 @@ export function createTransactionFactory(deps: {
         return false;
       }
     },
-    async build({ feePayer, groups, options, needsOracle, metadata, simulate = false }) {
-      if (groups.length === 0) throw unprocessable("Nothing to build");
-      const [lifetime, recent] = await Promise.all([deps.clock.lifetime(), deps.clock.recentFees()]);
-      // Forget expired messages (at most once a second): a blockhash lives 150 blocks.
-      if (Date.now() - lastPrune > 1000) {
-        lastPrune = Date.now();
-        await deps.issued.prune(lifetime.lastValidBlockHeight - 150);
-      }
-      const blockhash = lifetime.blockhash as Blockhash;
-      const tip =
-        options.broadcastMode === "jito" && options.jitoTipLamports > 0n
-          ? systemTransfer(feePayer, await pickTipAccount(), options.jitoTipLamports)
-          : null;
+    async build({ feePayer, groups, options, needsOracle, metadata, simulate = false, accountNames }) {
+      const prepared = await prepare({ feePayer, groups, options, simulate });
       const kind =
         groups.length > 1
           ? needsOracle
@@ -159,35 +242,12 @@ export function createTransactionFactory(deps: {
           : needsOracle
             ? TransactionKind.NormalCoSigned
             : TransactionKind.Normal;
-      const computeUnits: number[] = [];
       const transactions = await Promise.all(
-        groups.map(async (body, i) => {
-          let units = estimateComputeUnits(budgeted(1, 1n, tip, body), deps.programId);
-          if (simulate) {
-            const probe = await compileFitting(
-              feePayer,
-              blockhash,
-              lifetime.lastValidBlockHeight,
-              budgeted(MAX_COMPUTE_UNITS, 1n, tip, body),
-            );
-            if (probe.size > MAX_TRANSACTION_BYTES)
-              throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
-            const used = await simulateUnits(probe.wireBase64);
-            // Headroom: 20% + 5,000 CU for the budget instructions and state-dependent branches.
-            units = Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.2) + 5_000);
-          }
-          computeUnits[i] = units;
-          const price = computeUnitPrice(recent, options, units);
-          const tx = await compileFitting(
-            feePayer,
-            blockhash,
-            lifetime.lastValidBlockHeight,
-            budgeted(units, price, tip, body),
-          );
+        prepared.transactions.map(async (tx) => {
           await deps.issued.remember(tx.messageBytes, {
             kind,
             needsOracle,
-            lastValidBlockHeight: lifetime.lastValidBlockHeight,
+            lastValidBlockHeight: prepared.lastValidBlockHeight,
           });
           if (tx.size > MAX_TRANSACTION_BYTES)
             throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
@@ -197,9 +257,20 @@ export function createTransactionFactory(deps: {
       return {
         transactions,
         kind,
-        lastValidBlockHeight: lifetime.lastValidBlockHeight,
-        metadata: { ...metadata, computeUnits },
+        lastValidBlockHeight: prepared.lastValidBlockHeight,
+        metadata: {
+          ...metadata,
+          computeUnits: prepared.computeUnits,
+          costs: await measureAll(feePayer, prepared, accountNames),
+        },
       };
+    },
+    async costs({ feePayer, groups, options, simulate = false, accountNames }) {
+      const prepared = await prepare({ feePayer, groups, options, simulate });
+      for (const tx of prepared.transactions)
+        if (tx.size > MAX_TRANSACTION_BYTES)
+          throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
+      return measureAll(feePayer, prepared, accountNames);
     },
   };
 }

@@ -56,8 +56,9 @@ export function parseWalletTokens(body: unknown): WalletToken[] {
     .filter((t) => t.amount > 0n);
 }
 
-export function useWalletNfts(owner: string) {
-  return useApiQuery("assets", "/asset/assets", { pubkey: owner }, parseWalletNfts);
+/** The wallet's NFTs of every standard (classic, programmable, Core, compressed), as the API reads them. */
+export function useWalletNfts(owner: string, options: { enabled?: boolean } = {}) {
+  return useApiQuery("assets", "/asset/assets", { pubkey: owner }, parseWalletNfts, options);
 }
 
 export function useWalletTokens(owner: string) {

@@ -1,6 +1,7 @@
 import { describeErrorForUser, type InstantSellQuote } from "@cistern/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useAppContext } from "../../app-context.ts";
+import { FigureAtLeast } from "../../kit/figure-at-least.tsx";
 import { formatMoney, type Rounding } from "../../kit/format.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import type { LoanRowView } from "./loan-model.ts";
@@ -60,8 +61,10 @@ export function InstantSellPanel({
           <div>
             <dt>You keep</dt>
             <dd data-testid="instant-sell-keep">
-              {money(q.borrowerKeeps, q.currency)}{" "}
-              <small className="muted">at least {money(q.borrowerKeepsAtLeast, q.currency)}</small>
+              <FigureAtLeast
+                expected={money(q.borrowerKeeps, q.currency)}
+                atLeast={money(q.borrowerKeepsAtLeast, q.currency)}
+              />
             </dd>
           </div>
         </dl>

@@ -2,6 +2,7 @@ import { describeErrorForUser, type MarketSellQuote } from "@cistern/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useAppContext } from "../../app-context.ts";
+import { FigureAtLeast } from "../../kit/figure-at-least.tsx";
 import { formatAmount, formatMoney, type Rounding, SLIPPAGE_CHOICES_BPS } from "../../kit/format.ts";
 import { requestJson } from "../../tx/http-client.ts";
 import type { LoanRowView } from "./loan-model.ts";
@@ -76,8 +77,10 @@ export function MarketSellPanel({
           <div>
             <dt>Expected proceeds</dt>
             <dd>
-              {money(q.expectedProceeds, q.currency)}{" "}
-              <small className="muted">at least {money(q.minimumProceeds, q.currency)}</small>
+              <FigureAtLeast
+                expected={money(q.expectedProceeds, q.currency)}
+                atLeast={money(q.minimumProceeds, q.currency)}
+              />
             </dd>
           </div>
           <div>
@@ -87,8 +90,11 @@ export function MarketSellPanel({
           <div>
             <dt>You keep</dt>
             <dd data-testid="market-sell-keep">
-              about {money(q.borrowerKeeps, q.currency)}{" "}
-              <small className="muted">at least {money(q.borrowerKeepsAtLeast, q.currency)}</small>
+              <FigureAtLeast
+                expected={money(q.borrowerKeeps, q.currency)}
+                atLeast={money(q.borrowerKeepsAtLeast, q.currency)}
+                about
+              />
             </dd>
           </div>
           <div>
