@@ -415,6 +415,8 @@ static u64 mfi_delegate(const SolParameters *p) {
   const SolPubkey *who = p->ka[0].key;
   bool keeper = !is_zero_key(&b->delegation_keeper) && pubkey_eq(&b->delegation_keeper, who);
   if (!pubkey_eq(&b->owner, who) && !keeper) return E_UNAUTHORIZED;
+  /* the data's bump must be the canonical one mfi_check derived (kept in the data for layout compatibility) */
+  if (p->data[9] != m.maccount_bump) return E_INVALID_PDA;
   u64 amount = rd64(p->data + 1), before = rd64(m.vault->data + 64);
   if (amount == 0) {
     if (m.maccount->data_len == 0) return E_INVALID_AMOUNT;
@@ -440,8 +442,6 @@ static u64 mfi_delegate(const SolParameters *p) {
     const SolAccountInfo *payer = &p->ka[10], *sys = &p->ka[11];
     if ((r = check_signer(payer, true))) return r;
     if ((r = check_system_program(sys))) return r;
-    /* the data's bump must be the canonical one mfi_check derived (kept in the data for layout compatibility) */
-    if (p->data[9] != m.maccount_bump) return E_INVALID_PDA;
     u8 bump = m.maccount_bump;
     SolSignerSeed seeds[3] = {{MFI_ACCOUNT_SEED, sizeof(MFI_ACCOUNT_SEED) - 1}, {m.bank->key->x, 32}, {&bump, 1}};
     SolSignerSeeds account_signer = {seeds, 3};

@@ -1,5 +1,6 @@
 import {
   getProgramErrorEntry,
+  type MarginfiBankRefusal,
   type OfferRefusal,
   PROGRAM_ERROR_CODE,
   ERROR_CODES as PROTOCOL_CODES,
@@ -131,4 +132,18 @@ export function describeChainFailure(err: unknown, logs: readonly string[], prog
     message,
     params: {},
   };
+}
+
+/**
+ * A 422 for a delegation move marginfi refuses now, told before anything is signed: the lending program's own
+ * code and name for it (packages/protocol marginfiBankRefusal; VenueDepositLimit past marginfi's deposit limit),
+ * as the program would answer the transaction.
+ */
+export function marginfiRefused(
+  name: MarginfiBankRefusal | "VenueDepositLimit",
+  detail: string,
+): ApiError & { refusal: OfferRefusal } {
+  const code = PROGRAM_ERROR_CODE[name];
+  const error = unprocessable(`${getProgramErrorEntry(code)?.message ?? name}: ${detail}`);
+  return Object.assign(error, { refusal: { code, name, params: {} } });
 }

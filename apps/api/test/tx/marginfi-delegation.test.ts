@@ -303,6 +303,7 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
     });
     expect(r.status).toBe(422);
     expect(r.body.message).toMatch(/paused/);
+    expect(r.body).toMatchObject({ code: 6061, name: "VenuePaused" });
     const reserve = (await w.app.inject({ url: `/marginfi/reserve?mint=${USDC_MINT}` })).json();
     expect(reserve).toMatchObject({ isDelegationSupported: false });
     const back = await post(w.app, "/bank/marginfi-withdraw", { owner: lender.address, mint: USDC_MINT });
@@ -319,6 +320,54 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
         }),
       ],
     );
+  });
+
+  it("a reduce-only marginfi bank (issue #43): a new deposit is refused before signing with VenueReduceOnly (6062), the delegated funds still come back", async () => {
+    await buildSignSend(
+      w.app,
+      "/bank/marginfi-deposit",
+      { owner: lender.address, mint: USDC_MINT, amount: "30000000" },
+      [lender],
+    );
+    const configure = (operationalState: number) =>
+      send(
+        [admin],
+        [
+          marginfiConfigureBank({
+            group: group.address,
+            admin: admin.address,
+            bank: banks.USDC!.address,
+            operationalState,
+          }),
+        ],
+      );
+    await configure(2);
+    try {
+      const r = await post(w.app, "/bank/marginfi-deposit", {
+        owner: lender.address,
+        mint: USDC_MINT,
+        amount: "1",
+      });
+      expect(r.status).toBe(422);
+      expect(r.body).toMatchObject({ code: 6062, name: "VenueReduceOnly" });
+      expect(r.body.message).toMatch(/reduce-only/);
+      const before = await readBank();
+      expect(before.delegatedLiquidity).toBeGreaterThan(0n);
+      const back = await buildSignSend(
+        w.app,
+        "/bank/marginfi-withdraw",
+        { owner: lender.address, mint: USDC_MINT },
+        [lender],
+      );
+      expect(back.sent.error).toBeUndefined();
+      const after = await readBank();
+      expect(after.delegatedLiquidity).toBe(0n);
+      expect(after.availableLiquidity - before.availableLiquidity).toBeGreaterThanOrEqual(
+        before.delegatedLiquidity,
+      );
+    } finally {
+      await configure(1);
+    }
   });
 
   it("the keeper delegates the idle liquidity of a bank that opted in, through marginfi", async () => {

@@ -54,7 +54,7 @@ export async function deployLendingVenue(w: LendingWorld, mint: Address, rateBps
   return { program, reserve: init.reserve, venueVault: init.vault };
 }
 
-type Overrides = Partial<Venue & { position: Address }>;
+type Overrides = Partial<Venue & { position: Address; positionBump: number }>;
 
 export interface DelegationWorld {
   w: LendingWorld;
@@ -111,7 +111,7 @@ export async function createDelegationWorld(): Promise<DelegationWorld> {
         authority,
         payer: authority,
         amount,
-        positionBump,
+        positionBump: over.positionBump ?? positionBump,
       });
       return sendWithLiteSvm(w.svm, [ix], authority);
     },

@@ -1,3 +1,4 @@
+import { marginfiBankRefusal } from "@cistern/protocol";
 import {
   findBankPda,
   getDelegateInstruction,
@@ -14,7 +15,7 @@ import {
 } from "../../venues/lending/marginfi-delegation-instructions.ts";
 import { loadServiceKeypair } from "../oracle/oracle-keypair.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, unprocessable } from "../tx-errors.ts";
+import { badRequest, marginfiRefused, unprocessable } from "../tx-errors.ts";
 
 /** The owner's bank for `mint` and its delegation (the pinned venue's reserve of that mint and the bank's position). */
 async function loadBankDelegation(tx: TxContext, owner: Address, mint: Address) {
@@ -48,11 +49,12 @@ export async function delegateInstructionFor(
   const { bank, delegation: d, authority, amount } = input;
   if (d.venue === "marginfi") {
     const m = d.marginfi;
-    if (m !== undefined && !m.operational && amount > 0n)
-      throw unprocessable("marginfi's bank for this currency is paused: it takes no deposits right now");
+    const refusal = m !== undefined && amount > 0n ? marginfiBankRefusal(m.state, "deposit") : null;
+    if (refusal !== null) throw marginfiRefused(refusal, "it takes no deposits right now");
     if (m?.depositRoom != null && amount > m.depositRoom)
-      throw unprocessable(
-        `marginfi's bank for this currency is near its deposit limit: it takes at most ${m.depositRoom} base units more`,
+      throw marginfiRefused(
+        "VenueDepositLimit",
+        `marginfi's bank for this currency takes at most ${m.depositRoom} base units more`,
       );
     return getMarginfiDelegateInstruction({
       programAddress: tx.programId,
@@ -126,10 +128,9 @@ export async function withdrawDelegatedInstructions(
   const { bank, delegation } = await loadBankDelegation(tx, input.owner, input.mint);
   if (delegation.shares === 0n) throw unprocessable("This bank has nothing delegated to withdraw");
   if (delegation.venue === "marginfi") {
-    if (delegation.marginfi !== undefined && !delegation.marginfi.operational)
-      throw unprocessable(
-        "marginfi's bank for this currency is paused: delegated funds cannot come back right now",
-      );
+    const refusal =
+      delegation.marginfi === undefined ? null : marginfiBankRefusal(delegation.marginfi.state, "withdraw");
+    if (refusal !== null) throw marginfiRefused(refusal, "delegated funds cannot come back right now");
     // marginfi takes base units: `amount` (everything when absent or at least the position's value)
     const amount = input.amount === undefined || input.amount >= delegation.positionValue ? 0n : input.amount;
     const ix = await getMarginfiWithdrawDelegatedInstruction({

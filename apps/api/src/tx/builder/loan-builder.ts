@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { computeOwedInterest } from "@cistern/protocol";
+import { computeOwedInterest, marginfiBankRefusal } from "@cistern/protocol";
 import {
   address,
   getExtendInstruction,
@@ -19,7 +19,7 @@ import type { PoolOffer } from "../calculator/pool-selection.ts";
 import { type QuoteJson, quoteLoan, quoteLoanFresh } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, loanNotOngoing, unprocessable } from "../tx-errors.ts";
+import { badRequest, loanNotOngoing, marginfiRefused, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { asksRuleSet, readCustody, readLoanCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
@@ -170,7 +170,13 @@ async function venuePullFor(
     await tx.clock.recentUnixTime(),
   );
   if (delegation === null || delegation.shares === 0n) return null;
-  if (delegation.venue === "marginfi") return { local: null, marginfi: delegation };
+  if (delegation.venue === "marginfi") {
+    // the pull is a withdrawal from marginfi: refused now in a paused or killed marginfi bank, with its reason
+    const refusal = delegation.marginfi ? marginfiBankRefusal(delegation.marginfi.state, "withdraw") : null;
+    if (refusal !== null)
+      throw marginfiRefused(refusal, "the bank's delegated funds cannot come back for this loan now");
+    return { local: null, marginfi: delegation };
+  }
   return { local: await toVenuePull(tx.programId, delegation), marginfi: null };
 }
 

@@ -1,3 +1,4 @@
+import type { MarginfiBankState } from "@cistern/protocol";
 import type { Address } from "@solana/kit";
 
 /** A bank's delegation as the lending venue holds it, valued at the venue's share price now. */
@@ -33,6 +34,8 @@ export interface MarginfiDelegationAccounts {
   oracle: Address;
   /** false when marginfi's bank is paused or reduce-only: no new deposits. */
   operational: boolean;
+  /** marginfi's bank state: what it takes now is packages/protocol's marginfiBankRefusal(state, move). */
+  state: MarginfiBankState;
   /** What the bank can still take before its deposit limit, base units (null: no limit). */
   depositRoom: bigint | null;
   /** Whether the bank's marginfi account exists yet (the first delegation creates it). */

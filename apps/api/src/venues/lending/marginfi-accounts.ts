@@ -1,3 +1,4 @@
+import { MARGINFI_BANK_STATE_OFFSET, type MarginfiBankState, marginfiBankStateOf } from "@cistern/protocol";
 import { type Address, getAddressDecoder, type ReadonlyUint8Array } from "@solana/kit";
 
 /**
@@ -22,13 +23,8 @@ const CURVE_MULTIPOINT = 1;
 const BALANCE_SLOTS = 16;
 const BALANCE_SIZE = 104;
 
-export type MarginfiOperationalState = "paused" | "operational" | "reduceOnly" | "killedByBankruptcy";
-const OPERATIONAL_STATES: readonly MarginfiOperationalState[] = [
-  "paused",
-  "operational",
-  "reduceOnly",
-  "killedByBankruptcy",
-];
+/** marginfi's BankOperationalState; "unknown" for a byte a newer marginfi may write (packages/protocol's rule). */
+export type MarginfiOperationalState = MarginfiBankState;
 
 export interface MarginfiInterestRateConfig {
   optimalUtilizationRate: bigint;
@@ -108,8 +104,7 @@ export function decodeMarginfiBank(data: ReadonlyUint8Array): MarginfiBank {
   for (let i = 0; i < 5; i++) {
     points.push({ util: v.getUint32(504 + i * 8, true), rate: v.getUint32(508 + i * 8, true) });
   }
-  const state = OPERATIONAL_STATES[data[608] ?? 0];
-  if (state === undefined) throw new Error("not a marginfi bank (operational state)");
+  const state = marginfiBankStateOf(data[MARGINFI_BANK_STATE_OFFSET] ?? 0);
   return {
     mint: keyAt(data, 8),
     mintDecimals: data[40] ?? 0,

@@ -82,6 +82,7 @@ export function createMarginfiLendingVenue(
         liquidityVaultAuthority: (await marginfiVaultAuthority(options.programId, found.address))[0],
         oracle: await marginfiOracleAccount(found.bank),
         operational: found.bank.operationalState === "operational",
+        state: found.bank.operationalState,
         depositRoom: limit === U64_MAX ? null : limit > deposits ? limit - deposits - 1n : 0n,
         positionExists: account !== null && account !== undefined && account.owner === options.programId,
       };
