@@ -1,3 +1,4 @@
+import { decodeProgramFailure } from "@cistern/protocol";
 import { createRpcDeployTransport, type DeployTransport, decodeLendingError } from "@cistern/sdk";
 import {
   type Address,
@@ -113,7 +114,11 @@ export function createChainClient(input: {
           lendingProgram === undefined ? null : decodeLendingError(cause, { programAddress: lendingProgram });
         const reason = lending
           ? `${lending.name} (${lending.code}): ${lending.message}`
-          : (describeProgramFailure(cause) ?? describe(cause));
+          : (describeProgramFailure(
+              cause,
+              instructions.map((ix) => ix.programAddress),
+              lendingProgram,
+            ) ?? describe(cause));
         throw new BootstrapError(
           BOOTSTRAP_ERROR.TRANSACTION_FAILED,
           `${what} failed (program ${programAddress}): ${reason}`,
@@ -152,21 +157,31 @@ export function createChainClient(input: {
 }
 
 /**
- * The first program a failed transaction's logs (a preflight failure's) show failing with a custom code, as
- * "custom program error 6017 of program MFv2...": another program's error named by its program, never as a lending
- * error. Null without such logs.
+ * Another program's custom error in a failed transaction (a preflight failure's logs and result), decoded with the
+ * program that raised it (@cistern/protocol decodeProgramFailure): "custom program error 6017 of program MFv2...
+ * (marginfi, StaleOracle)", never as a lending error. Null without a custom code.
  */
-function describeProgramFailure(error: unknown): string | null {
-  const context = (error as { context?: { logs?: unknown } } | null)?.context;
-  const logs = Array.isArray(context?.logs) ? (context.logs as unknown[]) : [];
-  for (const line of logs) {
-    const m =
-      typeof line === "string"
-        ? /^Program (\w+) failed: custom program error: 0x([0-9a-f]+)/i.exec(line)
-        : null;
-    if (m) return `custom program error ${Number.parseInt(m[2]!, 16)} of program ${m[1]}`;
-  }
-  return null;
+function describeProgramFailure(
+  error: unknown,
+  instructionProgramIds: readonly string[],
+  lendingProgramId: string | undefined,
+): string | null {
+  const context = (
+    error as { context?: { logs?: unknown; err?: unknown; index?: unknown; code?: unknown } } | null
+  )?.context;
+  const logs = Array.isArray(context?.logs)
+    ? (context.logs as unknown[]).filter((l) => typeof l === "string")
+    : [];
+  const cause = (error as { cause?: { context?: unknown } } | null)?.cause?.context;
+  const failed = decodeProgramFailure({
+    err: context?.err ?? cause ?? context,
+    logs: logs as string[],
+    instructionProgramIds,
+    lendingProgramId,
+  });
+  if (failed === null || failed.programId === "") return null;
+  const what = failed.name ? `${failed.programName}, ${failed.name}` : failed.programName;
+  return `custom program error ${failed.code} of program ${failed.programId} (${what})`;
 }
 
 /** A short, readable description of a thrown value (message plus the cause's message). */

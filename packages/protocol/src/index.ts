@@ -38,6 +38,7 @@ export * from "./pool-form.ts";
 export * from "./pool-payload.ts";
 export * from "./priority-fee.ts";
 export * from "./program-errors.ts";
+export * from "./program-failure.ts";
 export * from "./refinance-rule.ts";
 export * from "./refresh-scopes.ts";
 export * from "./server-fields.ts";

@@ -14,6 +14,7 @@ export * from "./deploy/keypair-file.ts";
 export * from "./deploy/rpc-deploy-transport.ts";
 export * from "./deploy/upgradeable-loader.ts";
 export * from "./errors/decode-lending-error.ts";
+export * from "./errors/instruction-programs.ts";
 export * from "./errors/lending-errors.ts";
 export * from "./find-pda.ts";
 export * from "./instructions/account-metas.ts";

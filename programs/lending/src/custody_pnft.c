@@ -240,8 +240,12 @@ u64 pnft_transfer_out(const Custody *c, const SolAccountInfo *to) {
   /* the delegate moves it to the holder's own account, then the holder (its owner now) to the receiver */
   TmTransfer in = {c->escrow, a->owner, a->token_record, a->via_token, c->holder, a->via_record, c->holder,
                    a->payer, c->signer};
-  if ((r = tm_transfer_v1(&tp, &in))) return r;
-  return pnft_transfer_as_owner(c, a->via_token, a->via_record, to, a->dest_owner);
+  if ((r = tm_transfer_v1(&tp, &in)) || (r = pnft_transfer_as_owner(c, a->via_token, a->via_record, to, a->dest_owner)))
+    return r;
+  /* the holder's own account, empty again, closes to the payer (the liquidator, who paid it when Token Metadata
+   * created it in the first hop) */
+  TransferArgs close = {c->token, a->via_token, a->payer, c->holder, 0, c->signer};
+  return token_close(&close);
 }
 
 u64 pnft_transfer_as_owner(const Custody *c, const SolAccountInfo *from, const SolAccountInfo *from_record,
@@ -254,6 +258,29 @@ u64 pnft_transfer_as_owner(const Custody *c, const SolAccountInfo *from, const S
   if (r) return r;
   /* what the chain holds now: the destination is `to_owner`'s token account of this mint, holding it */
   return tm_error(tm_holds_pnft(&tp, to, to_owner->key));
+}
+
+/* SPL token account: state (1 initialized, 2 frozen) at 108, close authority COption<Pubkey> at 129 */
+#define TOKEN_STATE_AT 108
+#define TOKEN_STATE_INITIALIZED 1
+#define TOKEN_CLOSE_AUTHORITY_AT 129
+
+/* A sale emptied the owner's token account (c->escrow; the borrower's, opened by them or, for a mortgage, by Token
+ * Metadata in TakeMortgage with them paying): when the owner signs the instruction (MarketSell) it closes, the owner
+ * its authority, its rent to the owner. Left open when the owner does not sign (LiquidateSell), or when it is not
+ * empty, frozen, or has another close authority the owner set (their choice; the sale is not refused for it). */
+static u64 close_owner_emptied(const Custody *c) {
+  const SolAccountInfo *t = c->escrow, *owner = c->pnft->owner;
+  if (!owner->is_signer || !owner->is_writable || *(const u64 *)(t->data - 8) < 165) return SUCCESS;
+  const u8 *d = t->data;
+  if (!pubkey_eq(t->owner, &TOKEN_PROGRAM_ID) || !pubkey_eq((const SolPubkey *)(d + 32), owner->key) ||
+      rd64(d + 64) != 0 || d[TOKEN_STATE_AT] != TOKEN_STATE_INITIALIZED)
+    return SUCCESS;
+  if (rd32(d + TOKEN_CLOSE_AUTHORITY_AT) != 0 &&
+      !pubkey_eq((const SolPubkey *)(d + TOKEN_CLOSE_AUTHORITY_AT + 4), owner->key))
+    return SUCCESS;
+  TransferArgs close = {c->token, t, owner, owner, 0, NULL};
+  return token_close(&close);
 }
 
 u64 pnft_sell(const Custody *c, const SwapCall *venue) {
@@ -270,7 +297,8 @@ u64 pnft_sell(const Custody *c, const SwapCall *venue) {
    * holder signing as its owner */
   TmTransfer in = {c->escrow, a->owner, a->token_record, a->via_token, c->holder, a->via_record, c->holder,
                    a->payer, c->signer};
-  return (r = tm_transfer_v1(&tp, &in)) ? r : pnft_sell_from(c, a->via_token, venue);
+  if ((r = tm_transfer_v1(&tp, &in)) || (r = pnft_sell_from(c, a->via_token, venue))) return r;
+  return close_owner_emptied(c);
 }
 
 u64 pnft_sell_from(const Custody *c, const SolAccountInfo *held, const SwapCall *venue) {

@@ -4,7 +4,7 @@
 // it from there into the bid, and the program reads that the loan's account no longer holds it and measures the
 // proceeds. Adversarial cases first.
 import { readFileSync } from "node:fs";
-import { getAssociatedTokenAddress } from "@cistern/localnet";
+import { getAssociatedTokenAddress, getTokenRecordAddress } from "@cistern/localnet";
 import { getMarketSellInstruction, getSellPnftToBidInstruction, LENDING_ERROR_CODE } from "@cistern/sdk";
 import { AccountRole, type Address, address, generateKeyPairSigner, type Instruction } from "@solana/kit";
 import { describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { computeLimit, expectOk, wireSize } from "./support/kit.ts";
 import { MARKET_SO } from "./support/nft-sale-world.ts";
 import { loanCustody, type PnftSaleWorld, pnftBid, pnftSaleWorld } from "./support/pnft-sale-world.ts";
 import { meta, mintPnft, type Pnft, takePnftIx, W } from "./support/pnft-world.ts";
+import { rentLedger, SIGNATURE_FEE } from "./support/rent-ledger.ts";
 import { tokenBalance } from "./support/tokens.ts";
 import { DAY, loanOf, ONE } from "./support/world.ts";
 
@@ -116,14 +117,27 @@ describe("instant sell of a pNFT loan (MarketSell + the market's SellPnftToBid)"
     const before = tokenBalance(s.h, s.borrowerAta);
     const ixs = await instantSell(s, loan, n, good);
     const bytes = await wireSize(s.h, ixs, s.borrower);
+    const via = address(getAssociatedTokenAddress(loan, n.mint));
+    const bidderToken = address(getAssociatedTokenAddress(good.bidder, n.mint));
+    const ledger = rentLedger(s.h, s.borrower.address, [
+      n.token,
+      n.record[0],
+      via,
+      address(getTokenRecordAddress(n.mint, via)),
+      bidderToken,
+      address(getTokenRecordAddress(n.mint, bidderToken)),
+    ]);
     const out = expectOk(await s.h.trySend(ixs, s.borrower));
     console.log(`pNFT instant sell (MarketSell + SellPnftToBid): ${out.computeUnits} CU, ${bytes} B`);
     expect(bytes).toBeLessThanOrEqual(1232);
     const sold = loanOf(s, loan);
     expect(sold.status).toBe("Sold");
     expect(holds(s, address(getAssociatedTokenAddress(good.bidder, n.mint)))).toBe(1n);
-    expect(holds(s, n.token)).toBe(0n);
-    expect(s.h.exists(address(getAssociatedTokenAddress(loan, n.mint)))).toBe(false); // closed to the borrower
+    // the borrower's emptied token account is closed (the borrower signing), and the loan PDA's account the pNFT
+    // passed through: both rents back to the borrower, who paid them; the borrower paid only the fee (issue #43)
+    // (the borrower, the sale's payer, also pays the bidder's new account and record, as any seller of a pNFT does)
+    expect(ledger.open()).toEqual([bidderToken, address(getTokenRecordAddress(n.mint, bidderToken))]);
+    expect(ledger.payerDelta()).toBe(ledger.released() - SIGNATURE_FEE);
     expect(tokenBalance(s.h, s.borrowerAta)).toBe(before + 500n * ONE - sold.repaidAmount);
   });
 });

@@ -1,7 +1,13 @@
 // Loans against programmable NFTs (pNFT), escrowless, through the real Token Metadata and Token Auth Rules programs
 // (the vendored binaries at their mainnet ids): the pNFT stays in the borrower's token account, delegated to the
 // loan PDA and locked for the loan's life; Repay unlocks and revokes; Liquidate transfers it to the pool owner.
-import { createProgrammableNftV1, type RuleV2, transferProgrammableNftV1 } from "@cistern/localnet";
+import {
+  createProgrammableNftV1,
+  getAssociatedTokenAddress,
+  getTokenRecordAddress,
+  type RuleV2,
+  transferProgrammableNftV1,
+} from "@cistern/localnet";
 import { LENDING_ERROR_CODE } from "@cistern/sdk";
 import {
   AccountRole,
@@ -30,6 +36,7 @@ import {
   takePnftIx,
   W,
 } from "./support/pnft-world.ts";
+import { rentLedger, SIGNATURE_FEE } from "./support/rent-ledger.ts";
 import { DAY, loanOf, otherLenderPool, type World } from "./support/world.ts";
 
 const E = LENDING_ERROR_CODE;
@@ -202,12 +209,26 @@ describe("loans against programmable NFTs (real Token Metadata and Token Auth Ru
     w.h.advance(30n * DAY);
     const liquidator = await w.h.wallet();
     const liq = await liquidatePnftIx(w, liquidator, ix.loan, n);
+    const via = address(getAssociatedTokenAddress(ix.loan, n.mint));
+    const viaRecord = address(getTokenRecordAddress(n.mint, via));
+    const ledger = rentLedger(w.h, liquidator.address, [
+      n.record[0],
+      via,
+      viaRecord,
+      liq.dest,
+      liq.destRecord,
+    ]);
     const out = expectOk(await w.h.trySend([computeLimit(400_000), liq], liquidator));
     console.log(`pNFT liquidate transaction: ${out.computeUnits} CU`);
     expect(loanOf(w, ix.loan).status).toBe("Liquidated");
     expect(tokenAccount(w, liq.dest)).toMatchObject({ owner: w.lender.address, amount: 1n });
     expect(tokenAccount(w, n.token)).toMatchObject({ amount: 0n });
     expect(tokenRecord(w, liq.destRecord)).toEqual({ state: 0, delegate: null });
+    // the loan PDA's associated token account the pNFT passed through (and its token record) are closed: the
+    // liquidator, who paid them, paid only the fee and the pool owner's new account and record (issue #43). (Token
+    // Metadata's delegate transfer closes the borrower's token record itself, its rent to the transfer's payer.)
+    expect(ledger.open()).toEqual([liq.dest, liq.destRecord]);
+    expect(ledger.payerDelta()).toBe(ledger.released() - SIGNATURE_FEE);
   });
 
   it("extend and refinance: the delegate and lock pass from the old loan PDA to the new one (the rule set asked again); then it ends as any loan", async () => {

@@ -1,18 +1,16 @@
 import {
+  decodeProgramFailure,
+  describeOtherProgramFailure,
   getProgramErrorEntry,
+  isRuleSetRefusal,
+  isStaleProof,
   type MarginfiBankRefusal,
   type OfferRefusal,
   PROGRAM_ERROR_CODE,
   ERROR_CODES as PROTOCOL_CODES,
   ERROR_MESSAGES as PROTOCOL_MESSAGES,
 } from "@cistern/protocol";
-import {
-  address,
-  decodeLendingError,
-  isSdkError,
-  SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS,
-  TOKEN_AUTH_RULES_PROGRAM_ADDRESS,
-} from "@cistern/sdk";
+import { isSdkError, TOKEN_AUTH_RULES_PROGRAM_ADDRESS } from "@cistern/sdk";
 import { ApiError, ERROR_CODES } from "../errors/api-error.ts";
 import { isInvalidAddressError } from "../errors/error-handler.ts";
 
@@ -92,39 +90,52 @@ const protocolFailure = (code: 5005 | 5006, name: string): ChainFailure => ({
 });
 
 /**
- * A failed simulation or transaction, decoded from its logs (the program that failed first says whose error it is)
- * and its result (`InstructionError: [index, {Custom: n}]`): SPL Account Compression's stale proof is
- * TRANSACTION_SEND_STALE_PROOF (5005), Token Auth Rules refusing (a pNFT's rule set) TRANSACTION_SEND_RULE_SET_REFUSED (5006), a
- * lending program error keeps its code (6000-6999) and name; anything else (another program's custom code among
- * them: a CPI's error reaches the transaction as the lending instruction's Custom code) is TRANSACTION_SEND_FAILED
- * (5004) with the failing program's log line.
+ * A failed simulation or transaction, decoded with the program that raised its custom code (@cistern/protocol
+ * decodeProgramFailure: the first program the logs show failing, else the failing instruction's program,
+ * `instructionProgramIds[index]`): SPL Account Compression's stale proof (its 6001, the lending program's own
+ * NotEnoughAccounts by number) is TRANSACTION_SEND_STALE_PROOF (5005), Token Auth Rules refusing (a pNFT's rule set)
+ * TRANSACTION_SEND_RULE_SET_REFUSED (5006), a lending program error keeps its code (6000-6999) and name; another
+ * program's custom code (a CPI's error reaches the transaction as the lending instruction's Custom code) is
+ * TRANSACTION_SEND_FAILED (5004) with one sentence naming that program by name, its id and code in `params`.
  */
-export function describeChainFailure(err: unknown, logs: readonly string[], programId: string): ChainFailure {
-  // SPL Account Compression's 6001 (a compressed NFT's proof no longer verifies: its tree changed) reaches the
-  // transaction as Custom(6001) on the lending instruction, the lending program's own NotEnoughAccounts: the program
-  // the logs say failed first tells them apart
-  const firstFailed = logs.find((l) => /^Program \w+ failed/.test(l));
-  if (
-    firstFailed?.startsWith(`Program ${SPL_ACCOUNT_COMPRESSION_PROGRAM_ADDRESS} failed`) &&
-    /0x1771\b/.test(firstFailed)
-  )
+export function describeChainFailure(
+  err: unknown,
+  logs: readonly string[],
+  programId: string,
+  instructionProgramIds?: readonly string[],
+): ChainFailure {
+  const failed = decodeProgramFailure({ err, logs, lendingProgramId: programId, instructionProgramIds });
+  if (failed && isStaleProof(failed))
     return protocolFailure(PROTOCOL_CODES.TRANSACTION_SEND_STALE_PROOF, "TRANSACTION_SEND_STALE_PROOF");
   // the pNFT's rule set refused: Token Auth Rules' Validate (asked by Token Metadata about the delegate, or by the
   // lending program about the transfers a liquidation makes) failed first, whatever its code
-  if (firstFailed?.startsWith(`Program ${TOKEN_AUTH_RULES_PROGRAM_ADDRESS} failed`))
+  const firstFailed = logs.find((l) => /^Program \w+ failed/.test(l));
+  if (
+    (failed && isRuleSetRefusal(failed)) ||
+    firstFailed?.startsWith(`Program ${TOKEN_AUTH_RULES_PROGRAM_ADDRESS} failed`)
+  )
     return protocolFailure(
       PROTOCOL_CODES.TRANSACTION_SEND_RULE_SET_REFUSED,
       "TRANSACTION_SEND_RULE_SET_REFUSED",
     );
-  // with logs, only the lending program's own failure is a lending error; without, the code alone
-  const decoded =
-    logs.length > 0
-      ? decodeLendingError(logs, { programAddress: address(programId) })
-      : decodeLendingError({ err });
-  if (decoded) return { code: decoded.code, name: decoded.name, message: decoded.message, params: {} };
-  const failed = logs.find((l) => / failed: /.test(l));
-  const message = failed
-    ? failed.replace(/^Program \w+ /, "Program ")
+  // the lending program's own code (a raiser unknown: no logs, no instruction ids: the code alone, as before)
+  const entry = failed && failed.lending !== false ? getProgramErrorEntry(failed.code) : undefined;
+  if (failed && entry) return { code: failed.code, name: entry.name, message: entry.message, params: {} };
+  if (failed && failed.lending === false) {
+    return {
+      code: PROTOCOL_CODES.TRANSACTION_SEND_FAILED,
+      name: "TRANSACTION_SEND_FAILED",
+      message: describeOtherProgramFailure(failed),
+      params: {
+        programId: failed.programId,
+        programName: failed.programName,
+        programCode: String(failed.code),
+      },
+    };
+  }
+  const line = logs.find((l) => / failed: /.test(l));
+  const message = line
+    ? line.replace(/^Program \w+ /, "Program ")
     : `Transaction failed: ${typeof err === "string" ? err : JSON.stringify(err)}`;
   return {
     code: PROTOCOL_CODES.TRANSACTION_SEND_FAILED,

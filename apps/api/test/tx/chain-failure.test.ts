@@ -7,7 +7,7 @@ import { describeChainFailure } from "../../src/tx/tx-errors.ts";
 
 const LENDING = "HEGL93F2NhUp2uDxzdua99UiE5wyFuq58zgmZtoPxeMc";
 const TOKEN_METADATA = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s";
-const custom = (code: number) => ({ InstructionError: [2, { Custom: code }] });
+const custom = (code: number, index = 2) => ({ InstructionError: [index, { Custom: code }] });
 const failed = (program: string, code: number) =>
   `Program ${program} failed: custom program error: 0x${code.toString(16)}`;
 
@@ -42,8 +42,21 @@ describe("describeChainFailure", () => {
     expect(describeChainFailure(custom(6017), logs, LENDING)).toEqual({
       code: 5004,
       name: "TRANSACTION_SEND_FAILED",
-      message: "Program failed: custom program error: 0x1781",
-      params: {},
+      message: "Marginfi refused this transaction (error 6017, StaleOracle).",
+      params: { programId: MARGINFI_PROGRAM, programName: "marginfi", programCode: "6017" },
+    });
+  });
+
+  it("without the failing line in the logs, the raiser is the failing instruction's program (InstructionError index)", () => {
+    const truncated = [`Program ${LENDING} invoke [1]`, "Log truncated"];
+    const ids = ["ComputeBudget111111111111111111111111111111", MARGINFI_PROGRAM];
+    expect(describeChainFailure(custom(6017, 1), truncated, LENDING, ids)).toMatchObject({
+      code: 5004,
+      message: "Marginfi refused this transaction (error 6017, StaleOracle).",
+    });
+    expect(describeChainFailure(custom(6027, 1), truncated, LENDING, ["x", LENDING])).toMatchObject({
+      code: 6027,
+      name: "LtvExceeded",
     });
   });
 

@@ -1,3 +1,4 @@
+import { customErrorOfResult, decodeProgramFailure } from "@cistern/protocol";
 import { type Address, isSolanaError, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM } from "@solana/kit";
 import { getLendingErrorEntry, type LendingErrorName } from "./lending-errors.ts";
 
@@ -10,7 +11,6 @@ export interface DecodedLendingError {
   logLine?: string;
 }
 
-const FAILED_LINE = /^Program (\w+) failed: custom program error: (0x[0-9a-fA-F]+)\s*$/;
 const ANY_CUSTOM = /custom program error: (0x[0-9a-fA-F]+)/;
 
 function fromCode(code: number, logLine?: string): DecodedLendingError | null {
@@ -20,33 +20,24 @@ function fromCode(code: number, logLine?: string): DecodedLendingError | null {
 }
 
 /**
- * Finds the lending program's custom error in transaction logs. When `programAddress` is given only lines
- * of that program count, and a code that a program it called (CPI) failed with first is not attributed to
- * the lending program (e.g. the token program's "insufficient funds").
+ * Finds the lending program's custom error in transaction logs: the program that raised the code is the first one
+ * the logs show failing (@cistern/protocol decodeProgramFailure, the one decoder of whose code it is). When
+ * `programAddress` is given only that program's own failure counts: a code a program it called (CPI) raised first
+ * is not the lending program's (the token program's "insufficient funds", SPL Account Compression's 6001).
  */
 function fromLogs(logs: readonly string[], programAddress?: Address): DecodedLendingError | null {
-  const failures: { program: string; code: number; line: string }[] = [];
-  for (const line of logs) {
-    const match = FAILED_LINE.exec(line);
-    if (match) failures.push({ program: match[1]!, code: Number.parseInt(match[2]!, 16), line });
-  }
-  if (failures.length === 0) {
+  const failed = decodeProgramFailure({ logs, lendingProgramId: programAddress });
+  if (failed === null) {
+    if (programAddress !== undefined) return null;
     for (const line of logs) {
       const match = ANY_CUSTOM.exec(line);
       if (match) return fromCode(Number.parseInt(match[1]!, 16), line);
     }
     return null;
   }
-  if (programAddress === undefined) {
-    const first = failures[0]!;
-    return fromCode(first.code, first.line);
-  }
-  const first = failures.findIndex((f) => f.program === programAddress);
-  if (first < 0) return null;
-  const own = failures[first]!;
-  // An earlier failure of another program with the same code means the error came from a CPI.
-  if (first > 0 && failures[first - 1]!.code === own.code) return null;
-  return fromCode(own.code, own.line);
+  if (failed.lending === false) return null;
+  const line = logs.find((l) => l.startsWith(`Program ${failed.programId} failed: custom program error`));
+  return fromCode(failed.code, line);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -55,13 +46,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Reads a custom code out of the RPC's JSON TransactionError: {InstructionError: [index, {Custom: n}]}. */
 function customCodeFromTransactionError(err: unknown): number | null {
-  if (!isRecord(err)) return null;
-  const ie = err.InstructionError;
-  if (Array.isArray(ie) && isRecord(ie[1]) && ie[1].Custom !== undefined) {
-    const code = Number(ie[1].Custom);
-    return Number.isInteger(code) ? code : null;
-  }
-  return null;
+  if (!isRecord(err) || !("InstructionError" in err)) return null;
+  return customErrorOfResult(err)?.code ?? null;
 }
 
 const MAX_DEPTH = 6;

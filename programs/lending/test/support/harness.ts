@@ -33,6 +33,13 @@ export interface TxOutcome {
   error: string;
 }
 
+/** The custom code of the transaction's error itself ("InstructionError(i, Custom(n))"): never truncated, unlike the
+ * logs (a long transaction's logs end in "Log truncated" before the failing program's line). */
+export function customCodeFromError(error: string): number | null {
+  const m = /InstructionError\(\s*\d+\s*,\s*Custom\(\s*(\d+)\s*\)/.exec(error);
+  return m?.[1] ? Number(m[1]) : null;
+}
+
 /** Reads the last "custom program error: 0x.." from the logs. */
 export function customCodeFromLogs(logs: string[]): number | null {
   for (let i = logs.length - 1; i >= 0; i--) {
@@ -130,12 +137,13 @@ export class Harness {
     this.svm.expireBlockhash();
     if (res instanceof FailedTransactionMetadata) {
       const logs = res.meta().logs();
+      const error = res.toString();
       return {
         ok: false,
         computeUnits: res.meta().computeUnitsConsumed(),
         logs,
-        customCode: customCodeFromLogs(logs),
-        error: res.toString(),
+        customCode: customCodeFromError(error) ?? customCodeFromLogs(logs),
+        error,
       };
     }
     return {

@@ -1,5 +1,5 @@
 import { ERROR_CODES as PROTOCOL_CODES } from "@cistern/protocol";
-import { INSTRUCTION_TAG } from "@cistern/sdk";
+import { getInstructionProgramIds, INSTRUCTION_TAG } from "@cistern/sdk";
 import {
   type Address,
   getBase64EncodedWireTransaction,
@@ -248,16 +248,20 @@ export async function submitAndConfirm(
       { encoding: "base64", skipPreflight, preflightCommitment: "confirmed", maxRetries: 0 },
     ]);
   const first = await send(false);
-  if (!first.ok) return failure(refusalOf(tx, first.error));
+  if (!first.ok) return failure(refusalOf(tx, first.error, getInstructionProgramIds(transaction)));
   if (!waitForConfirmation) return { result: signature };
   return waitUntilConfirmed(tx, [signature], lastValidBlockHeight, () => send(true));
 }
 
 /** What a node's refusal of a transaction or bundle means to the user: the program's code when there is one. */
-export function refusalOf(tx: TxContext, error: JsonRpcError): ChainFailure {
+export function refusalOf(
+  tx: TxContext,
+  error: JsonRpcError,
+  instructionProgramIds?: readonly string[],
+): ChainFailure {
   const data = error.data;
   if (data?.err !== undefined || data?.logs)
-    return describeChainFailure(data?.err, data?.logs ?? [], tx.programId);
+    return describeChainFailure(data?.err, data?.logs ?? [], tx.programId, instructionProgramIds);
   if (/blockhash not found|block height exceeded/i.test(error.message))
     return protocolFailure("BLOCK_HEIGHT_EXCEEDED", BLOCK_HEIGHT_MESSAGE);
   return protocolFailure("TRANSACTION_SEND_FAILED", error.message);
