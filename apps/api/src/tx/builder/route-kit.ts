@@ -22,6 +22,8 @@ export interface BuildPlan {
    * the loan) is refused before anything is signed, and the compute-unit limit comes from the simulation.
    */
   simulate?: boolean;
+  /** What fills its transactions, told if one is over 1,232 bytes (TransactionFactory.build's tooLargeReason). */
+  tooLargeReason?: string;
 }
 
 /** Body fields every builder route accepts. */
@@ -68,6 +70,7 @@ export function builderRoute<B extends CommonBody>(
           options,
           needsOracle: p.needsOracle ?? false,
           simulate: body.options?.simulate === true || p.simulate === true,
+          ...(p.tooLargeReason !== undefined ? { tooLargeReason: p.tooLargeReason } : {}),
           metadata: { ...p.metadata, ...(referrer ? { referrer } : {}) },
         });
         if (referrer !== undefined)

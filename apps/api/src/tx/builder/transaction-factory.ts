@@ -2,6 +2,8 @@ import { randomInt } from "node:crypto";
 import type { PriorityFeeOptions } from "@cistern/protocol";
 import {
   computeUnitPrice,
+  ERROR_MESSAGES,
+  formatErrorMessage,
   JITO_TIP_ACCOUNTS,
   ERROR_CODES as PROTOCOL_CODES,
   TransactionKind,
@@ -48,6 +50,11 @@ export interface TransactionFactory {
     needsOracle: boolean;
     metadata?: Record<string, unknown>;
     simulate?: boolean;
+    /**
+     * What fills these transactions, told when one is over 1,232 bytes even with the protocol's lookup table (422
+     * TRANSACTION_TOO_LARGE): "the compressed NFT's metadata (...) and proof (...) travel in it".
+     */
+    tooLargeReason?: string;
   }): Promise<BuildResponse>;
   /** Whether the instructions fit one transaction (checked with a placeholder blockhash). */
   fits(feePayer: Address, instructions: Instruction[]): boolean;
@@ -57,6 +64,26 @@ const PLACEHOLDER_BLOCKHASH = "11111111111111111111111111111111" as Blockhash;
 
 function compile(feePayer: Address, blockhash: Blockhash, lastValid: number, instructions: Instruction[]) {
   return compileV0Transaction(feePayer, blockhash, lastValid, instructions);
+}
+
+/** Reason told when the builder gave none. */
+const DEFAULT_TOO_LARGE_REASON = "the accounts and data this one item needs do not fit one transaction";
+
+/**
+ * 422 TRANSACTION_TOO_LARGE for one transaction of `bytes`: what is over and why, never "send fewer items" (each
+ * transaction a builder makes holds one item, or as many as fit).
+ */
+export function transactionTooLarge(bytes: number, reason = DEFAULT_TOO_LARGE_REASON): ApiError {
+  const params = {
+    bytes: bytes.toLocaleString("en-US"),
+    limit: MAX_TRANSACTION_BYTES.toLocaleString("en-US"),
+    reason,
+  };
+  return new ApiError(
+    ERROR_CODES.TRANSACTION_TOO_LARGE,
+    formatErrorMessage(ERROR_MESSAGES[PROTOCOL_CODES.TRANSACTION_TOO_LARGE], params),
+    { params },
+  );
 }
 
 function budgeted(units: number, price: bigint, tip: Instruction | null, body: Instruction[]) {
@@ -138,7 +165,7 @@ export function createTransactionFactory(deps: {
         return false;
       }
     },
-    async build({ feePayer, groups, options, needsOracle, metadata, simulate = false }) {
+    async build({ feePayer, groups, options, needsOracle, metadata, simulate = false, tooLargeReason }) {
       if (groups.length === 0) throw unprocessable("Nothing to build");
       const [lifetime, recent] = await Promise.all([deps.clock.lifetime(), deps.clock.recentFees()]);
       // Forget expired messages (at most once a second): a blockhash lives 150 blocks.
@@ -170,8 +197,7 @@ export function createTransactionFactory(deps: {
               lifetime.lastValidBlockHeight,
               budgeted(MAX_COMPUTE_UNITS, 1n, tip, body),
             );
-            if (probe.size > MAX_TRANSACTION_BYTES)
-              throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
+            if (probe.size > MAX_TRANSACTION_BYTES) throw transactionTooLarge(probe.size, tooLargeReason);
             const used = await simulateUnits(probe.wireBase64);
             // Headroom: 20% + 5,000 CU for the budget instructions and state-dependent branches.
             units = Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.2) + 5_000);
@@ -184,13 +210,12 @@ export function createTransactionFactory(deps: {
             lifetime.lastValidBlockHeight,
             budgeted(units, price, tip, body),
           );
+          if (tx.size > MAX_TRANSACTION_BYTES) throw transactionTooLarge(tx.size, tooLargeReason);
           await deps.issued.remember(tx.messageBytes, {
             kind,
             needsOracle,
             lastValidBlockHeight: lifetime.lastValidBlockHeight,
           });
-          if (tx.size > MAX_TRANSACTION_BYTES)
-            throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
           return tx.wireBase64;
         }),
       );
