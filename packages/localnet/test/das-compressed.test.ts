@@ -109,7 +109,7 @@ describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localn
   it("seeds a tree of the chosen shape and a sized collection whose leaves were minted with MintToCollectionV1", async () => {
     const tree = await account(SHELLS.tree);
     expect(tree?.owner).toBe(SPL_ACCOUNT_COMPRESSION_PROGRAM);
-    expect(readMerkleTree(tree!.data)).toMatchObject({ maxDepth: 14, maxBufferSize: 64, canopyDepth: 11 });
+    expect(readMerkleTree(tree!.data)).toMatchObject({ maxDepth: 14, maxBufferSize: 64, canopyDepth: 13 });
     const config = readTreeConfig((await account(getTreeConfigAddress(SHELLS.tree)))!.data)!;
     expect(config.numMinted).toBe(BigInt(SHELLS.listedLeaves + 1)); // the listed leaves and the faucet's
     const collection = await account(getMetadataAddress(SHELLS.collectionId));
@@ -190,8 +190,8 @@ describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localn
     expect(fresh.root).toBe(await onChainRoot());
     const sent = await send(wallet, [await transferIx(assetId, wallet.address, friend.address, fresh)]);
     expect(sent.error).toBeUndefined();
-    // one signature, 11 account keys (3 of them the proof below the canopy), the leaf's hashes as data
-    expect(lastSize).toBe(584);
+    // one signature, 9 account keys (1 of them the proof below the canopy), the leaf's hashes as data
+    expect(lastSize).toBe(518);
     const asset = await das<Asset>(net.rpcUrl, "getAsset", { id: assetId });
     expect(asset.ownership.owner).toBe(friend.address);
     const friendItems = (

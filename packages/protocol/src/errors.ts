@@ -70,6 +70,11 @@ export const ERROR_CODES = {
    * liquidation makes): Token Auth Rules is the program that failed first, at build (simulated) or at send.
    */
   TRANSACTION_SEND_RULE_SET_REFUSED: 5006,
+  /**
+   * One item's transaction (one loan, one repayment...) is over Solana's 1,232-byte packet even with the protocol's
+   * lookup table: `reason` says what fills it (a compressed NFT's metadata and proof, a pNFT's accounts...).
+   */
+  TRANSACTION_TOO_LARGE: 5007,
   // 14000-14099 wallet adapter
   WALLET_SIGN_MESSAGE_UNSUPPORTED: 14000,
   WALLET_SEND_VERSIONED_UNSUPPORTED: 14001,
@@ -187,6 +192,8 @@ export const ERROR_MESSAGES = {
     "The NFT's tree changed since this transaction was built. Please try again.",
   [ERROR_CODES.TRANSACTION_SEND_RULE_SET_REFUSED]:
     "This NFT's rule set does not allow the transfers a loan needs, so it cannot be borrowed against.",
+  [ERROR_CODES.TRANSACTION_TOO_LARGE]:
+    "This transaction would be {bytes} bytes, over Solana's limit of {limit} bytes: {reason}.",
 
   [ERROR_CODES.WALLET_SIGN_MESSAGE_UNSUPPORTED]:
     "Wallet does not support signing messages. Ledger are not supported for now to update pool metadata.",

@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   JITO_UNAVAILABLE: 11006,
   /** Too many requests from one client to a rate-limited route (429, with Retry-After). */
   RATE_LIMITED: 11007,
+  /** One item's transaction is over the 1,232-byte packet, with the protocol's lookup table (422); protocol's code. */
+  TRANSACTION_TOO_LARGE: 5007,
   /** No fresh, tight price for the collateral or the currency: no quote, no co-signature (422); protocol's code. */
   NO_RELIABLE_PRICE: 2010,
   /** Unexpected internal failure (500, message never leaks internals). */
@@ -45,6 +47,7 @@ const HTTP_STATUS: Record<ApiErrorCode, number> = {
   4400: 400,
   4404: 404,
   4422: 422,
+  5007: 422,
   7000: 400,
   7002: 422,
   11000: 502,

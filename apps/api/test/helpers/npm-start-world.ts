@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type LocalnetHandle, startLocalnet } from "@cistern/localnet";
-import { bootstrapCluster } from "../../../../packages/bootstrap/src/index.ts";
+import { bootstrapCluster, type DemoPool } from "../../../../packages/bootstrap/src/index.ts";
 import { loadConfig } from "../../src/config/config.ts";
 import { type RunningApi, startApi } from "../../src/start-api.ts";
 
@@ -17,6 +17,8 @@ const DAY = 86_400;
 export interface NpmStartWorld {
   localnet: LocalnetHandle;
   api: RunningApi;
+  /** Every pool the bootstrap seeded for the demo lenders, as `npm start` seeds them. */
+  pools: DemoPool[];
   /** The address of the demo pool that lists `collection` (the first one). */
   poolListing(collection: string): string;
   /** POST /nft/quote for `nftMint`, a 7-day loan to `borrower`. */
@@ -38,8 +40,21 @@ export async function startNpmStartWorld(prefix: string): Promise<NpmStartWorld>
     nftMarketSoPath: so("nft-market"),
     demo: true,
   });
+  // as scripts/start.ts: the demo rule set lets the lending program and the NFT market hold the demo pNFTs
+  await localnet.setDemoRuleSetPrograms([
+    cluster.lendingProgramId,
+    ...(cluster.nftMarket ? [cluster.nftMarket.programId] : []),
+  ]);
+  // as scripts/start.ts: the demo's lending venue is marginfi, its group and banks made by the bootstrap
+  const marginfiEnv: Record<string, string> = cluster.marginfi
+    ? {
+        MARGINFI_GROUP: cluster.marginfi.group,
+        MARGINFI_BANKS: cluster.marginfi.banks.map((b) => `${b.mint}:${b.bank}`).join(","),
+      }
+    : {};
   const api = await startApi(
     loadConfig({
+      ...marginfiEnv,
       LOG_LEVEL: "silent",
       API_PORT: "0",
       SOLANA_RPC_URL: localnet.rpcUrl,
@@ -53,6 +68,7 @@ export async function startNpmStartWorld(prefix: string): Promise<NpmStartWorld>
   return {
     localnet,
     api,
+    pools,
     poolListing: (collection) =>
       pools.find((p) => p.plan.params.collections.some((c) => c.id === collection))!.address,
     async quote(nftMint, borrower) {

@@ -21,7 +21,7 @@ import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing, marginfiRefused, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
-import { asksRuleSet, readCustody, readLoanCustody } from "./nft-custody.ts";
+import { asksRuleSet, describeLoanLoad, readCustody, readLoanCustody } from "./nft-custody.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
   createAssociatedTokenIdempotent,
@@ -146,6 +146,10 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
     groups: [[...flow.before, ...ownerAta, ix, ...flow.after]],
     needsOracle: true,
     simulate: asksRuleSet(custody),
+    tooLargeReason: describeLoanLoad(custody, {
+      whitelist: offer.account.conditions.whitelistEnabled,
+      venuePull: pull !== null,
+    }),
     metadata: {
       loan: ix.loan,
       pool: offer.pool,
@@ -217,6 +221,7 @@ export async function takeLoansPlan(
     groups: plans.map((p) => p.groups[0]!),
     needsOracle: true,
     simulate: plans.some((p) => p.simulate === true),
+    tooLargeReason: [...new Set(plans.map((p) => p.tooLargeReason))].join("; "),
     metadata: { loans: plans.map((p) => p.metadata!.loan), pool, quotes },
   };
 }

@@ -137,6 +137,35 @@ export function describeStandard(standard: NftStandard): string {
         : "a classic NFT";
 }
 
+/** Bytes of the uri in a leaf's MetadataArgs (Borsh: name, symbol, uri, each a u32 length then the bytes). */
+function uriBytes(metadataArgs: Uint8Array): number {
+  const view = new DataView(metadataArgs.buffer, metadataArgs.byteOffset, metadataArgs.byteLength);
+  const symbolAt = 4 + view.getUint32(0, true);
+  const uriAt = symbolAt + 4 + view.getUint32(symbolAt, true);
+  return view.getUint32(uriAt, true);
+}
+
+/**
+ * What fills a loan transaction of this custody, as the 422 TRANSACTION_TOO_LARGE tells it when one is over 1,232
+ * bytes: a leaf's MetadataArgs and proof nodes, a pNFT's accounts; `extras`: the pool's whitelist, a venue pull.
+ */
+export function describeLoanLoad(
+  custody: NftCustody,
+  extras: { whitelist?: boolean; venuePull?: boolean } = {},
+) {
+  const what =
+    custody.standard === "CompressedNft"
+      ? `the compressed NFT's metadata (${custody.metadataArgs.length} bytes, its uri ${uriBytes(custody.metadataArgs)}) and its proof (${custody.proof.length} accounts, the levels its tree keeps off chain) travel in it`
+      : custody.standard === "ProgrammableNft"
+        ? "a programmable NFT's accounts (metadata, edition, token record, rule set and their programs) travel in it"
+        : `${describeStandard(custody.standard)}'s loan accounts and terms travel in it`;
+  const also = [
+    ...(extras.whitelist ? ["the pool's whitelist"] : []),
+    ...(extras.venuePull ? ["the lending venue's accounts the loan pulls liquidity back through"] : []),
+  ];
+  return also.length === 0 ? what : `${what}, with ${also.join(" and ")}`;
+}
+
 /**
  * The account that holds a sold loan's NFT (a Core asset: the asset; a pNFT: the borrower's token account; a leaf: its
  * tree; a classic NFT: the escrow PDA).

@@ -24,6 +24,8 @@ export interface BuildPlan {
   simulate?: boolean;
   /** The builder's words for accounts its transactions open or close ("the loan"), for the costs it answers. */
   accountNames?: Record<string, string>;
+  /** What fills its transactions, told if one is over 1,232 bytes (TransactionFactory.build's tooLargeReason). */
+  tooLargeReason?: string;
 }
 
 /** Body fields every builder route accepts. */
@@ -70,6 +72,7 @@ export function builderRoute<B extends CommonBody>(
           options,
           needsOracle: p.needsOracle ?? false,
           simulate: body.options?.simulate === true || p.simulate === true,
+          ...(p.tooLargeReason !== undefined ? { tooLargeReason: p.tooLargeReason } : {}),
           metadata: { ...p.metadata, ...(referrer ? { referrer } : {}) },
           ...(p.accountNames ? { accountNames: p.accountNames } : {}),
         });

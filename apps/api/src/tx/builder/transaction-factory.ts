@@ -2,6 +2,8 @@ import { randomInt } from "node:crypto";
 import type { PriorityFeeOptions, TransactionCostsJson } from "@cistern/protocol";
 import {
   computeUnitPrice,
+  ERROR_MESSAGES,
+  formatErrorMessage,
   JITO_TIP_ACCOUNTS,
   ERROR_CODES as PROTOCOL_CODES,
   TransactionKind,
@@ -52,6 +54,11 @@ export interface TransactionFactory {
     simulate?: boolean;
     /** The builder's words for accounts the transactions open or close ("the loan"), by address. */
     accountNames?: Record<string, string>;
+    /**
+     * What fills these transactions, told when one is over 1,232 bytes even with the protocol's lookup table (422
+     * TRANSACTION_TOO_LARGE): "the compressed NFT's metadata (...) and proof (...) travel in it".
+     */
+    tooLargeReason?: string;
   }): Promise<BuildResponse>;
   /**
    * What the transactions `build` would issue cost the wallet (fee, tip, rent of the accounts they open, rent that
@@ -63,12 +70,33 @@ export interface TransactionFactory {
     options: PriorityFeeOptions;
     simulate?: boolean;
     accountNames?: Record<string, string>;
+    tooLargeReason?: string;
   }): Promise<(TransactionCostsJson | null)[]>;
   /** Whether the instructions fit one transaction (checked with a placeholder blockhash). */
   fits(feePayer: Address, instructions: Instruction[]): boolean;
 }
 
 const PLACEHOLDER_BLOCKHASH = "11111111111111111111111111111111" as Blockhash;
+
+/** Reason told when the builder gave none. */
+const DEFAULT_TOO_LARGE_REASON = "the accounts and data this one item needs do not fit one transaction";
+
+/**
+ * 422 TRANSACTION_TOO_LARGE for one transaction of `bytes`: what is over and why, never "send fewer items" (each
+ * transaction a builder makes holds one item, or as many as fit).
+ */
+export function transactionTooLarge(bytes: number, reason = DEFAULT_TOO_LARGE_REASON): ApiError {
+  const params = {
+    bytes: bytes.toLocaleString("en-US"),
+    limit: MAX_TRANSACTION_BYTES.toLocaleString("en-US"),
+    reason,
+  };
+  return new ApiError(
+    ERROR_CODES.TRANSACTION_TOO_LARGE,
+    formatErrorMessage(ERROR_MESSAGES[PROTOCOL_CODES.TRANSACTION_TOO_LARGE], params),
+    { params },
+  );
+}
 
 function compile(feePayer: Address, blockhash: Blockhash, lastValid: number, instructions: Instruction[]) {
   return compileV0Transaction(feePayer, blockhash, lastValid, instructions);
@@ -153,11 +181,13 @@ export function createTransactionFactory(deps: {
     groups,
     options,
     simulate,
+    tooLargeReason,
   }: {
     feePayer: Address;
     groups: Instruction[][];
     options: PriorityFeeOptions;
     simulate: boolean;
+    tooLargeReason: string | undefined;
   }) {
     if (groups.length === 0) throw unprocessable("Nothing to build");
     const [lifetime, recent] = await Promise.all([deps.clock.lifetime(), deps.clock.recentFees()]);
@@ -180,8 +210,7 @@ export function createTransactionFactory(deps: {
             lifetime.lastValidBlockHeight,
             budgeted(MAX_COMPUTE_UNITS, 1n, tip, body),
           );
-          if (probe.size > MAX_TRANSACTION_BYTES)
-            throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
+          if (probe.size > MAX_TRANSACTION_BYTES) throw transactionTooLarge(probe.size, tooLargeReason);
           const used = await simulateUnits(probe.wireBase64);
           // Headroom: 20% + 5,000 CU for the budget instructions and state-dependent branches.
           units = Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.2) + 5_000);
@@ -232,8 +261,17 @@ export function createTransactionFactory(deps: {
         return false;
       }
     },
-    async build({ feePayer, groups, options, needsOracle, metadata, simulate = false, accountNames }) {
-      const prepared = await prepare({ feePayer, groups, options, simulate });
+    async build({
+      feePayer,
+      groups,
+      options,
+      needsOracle,
+      metadata,
+      simulate = false,
+      accountNames,
+      tooLargeReason,
+    }) {
+      const prepared = await prepare({ feePayer, groups, options, simulate, tooLargeReason });
       const kind =
         groups.length > 1
           ? needsOracle
@@ -249,8 +287,7 @@ export function createTransactionFactory(deps: {
             needsOracle,
             lastValidBlockHeight: prepared.lastValidBlockHeight,
           });
-          if (tx.size > MAX_TRANSACTION_BYTES)
-            throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
+          if (tx.size > MAX_TRANSACTION_BYTES) throw transactionTooLarge(tx.size, tooLargeReason);
           return tx.wireBase64;
         }),
       );
@@ -265,11 +302,10 @@ export function createTransactionFactory(deps: {
         },
       };
     },
-    async costs({ feePayer, groups, options, simulate = false, accountNames }) {
-      const prepared = await prepare({ feePayer, groups, options, simulate });
+    async costs({ feePayer, groups, options, simulate = false, accountNames, tooLargeReason }) {
+      const prepared = await prepare({ feePayer, groups, options, simulate, tooLargeReason });
       for (const tx of prepared.transactions)
-        if (tx.size > MAX_TRANSACTION_BYTES)
-          throw unprocessable("The transaction is larger than 1232 bytes; send fewer items at once");
+        if (tx.size > MAX_TRANSACTION_BYTES) throw transactionTooLarge(tx.size, tooLargeReason);
       return measureAll(feePayer, prepared, accountNames);
     },
   };
