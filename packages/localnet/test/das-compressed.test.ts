@@ -279,6 +279,34 @@ describe("compressed NFTs (Bubblegum V1) in the demo world, served by the localn
     expect((await das<Proof>(net.rpcUrl, "getAssetProof", { id })).root).toBe(await onChainRoot());
   });
 
+  it("a Bubblegum Burn by its owner: DAS keeps the asset burnt with its last owner, lists its Burn, and proves it no more", async () => {
+    const burner = generateLocalKeypair();
+    const mine = ((await rpc(net.rpcUrl, "localnet_faucet", [burner.address])).result as FaucetResult)
+      .compressedNfts[0]!;
+    // Burn has Transfer's accounts less the new owner, and its arguments (root, hashes, nonce, index)
+    const transfer = await transferIx(mine.assetId, burner.address, burner.address);
+    const burn = {
+      ...transfer,
+      keys: transfer.keys.filter((_, i) => i !== 3),
+      data: Buffer.concat([Buffer.from("746e1d386bdb2a5d", "hex"), Buffer.from(transfer.data).subarray(8)]),
+    };
+    expect((await send(burner, [burn])).error).toBeUndefined();
+    let asset = await das<Asset>(net.rpcUrl, "getAsset", { id: mine.assetId });
+    while (!asset.burnt) asset = await das<Asset>(net.rpcUrl, "getAsset", { id: mine.assetId });
+    expect(asset).toMatchObject({ id: mine.assetId, burnt: true, ownership: { owner: burner.address } });
+    const signatures = await das<{ items: [string, string][] }>(net.rpcUrl, "getAssetSignatures", {
+      id: mine.assetId,
+    });
+    expect(signatures.items.map(([, name]) => name)).toEqual(["Burn", "MintToCollectionV1"]);
+    await expect(das(net.rpcUrl, "getAssetProof", { id: mine.assetId })).rejects.toMatchObject({
+      code: -32000,
+    });
+    const listed = await das<{ items: Asset[] }>(net.rpcUrl, "getAssetsByOwner", {
+      ownerAddress: burner.address,
+    });
+    expect(listed.items.some((a) => a.id === mine.assetId)).toBe(false);
+  });
+
   it("survives a restart: the index is rebuilt from the persisted ledger and still matches the on-chain root", async () => {
     const assetId = given.compressedNfts[0]!.assetId;
     const before = await das<Proof>(net.rpcUrl, "getAssetProof", { id: assetId });
