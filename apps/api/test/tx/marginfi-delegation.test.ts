@@ -5,36 +5,9 @@
  * group, and the API configured with them (MARGINFI_GROUP / MARGINFI_BANKS): the read routes, the builders, the
  * keeper and a loan pulling from marginfi, against the chain.
  */
-import {
-  getAssociatedTokenAddress,
-  MARGINFI_DEMO_BANKS,
-  marginfiAccountInitialize,
-  marginfiAddBank,
-  marginfiBorrow,
-  marginfiConfigureBank,
-  marginfiConfigureBankOracle,
-  marginfiDeposit,
-  marginfiGroupInitialize,
-  ORACLE_SETUP_PYTH_PUSH,
-  PYTH_FEEDS,
-  pythFeedId,
-  pythPriceFeedAddress,
-} from "@cistern/localnet";
-import { getPriorityFeeOptions } from "@cistern/protocol";
-import {
-  decodeBankAccount,
-  findBankPda,
-  getSetVenuesInstruction,
-  NO_VENUE,
-  readKeypairFile,
-} from "@cistern/sdk";
-import {
-  type Address,
-  generateKeyPairSigner,
-  getAddressEncoder,
-  type Instruction,
-  type KeyPairSigner,
-} from "@solana/kit";
+import { marginfiConfigureBank } from "@cistern/localnet";
+import { decodeBankAccount, findBankPda } from "@cistern/sdk";
+import type { Address, Instruction, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertBank } from "../../src/indexer/store.ts";
 import { createDelegationKeeper } from "../../src/tx/keeper/delegation-keeper.ts";
@@ -45,31 +18,33 @@ import {
   I80F48_ONE,
 } from "../../src/venues/lending/marginfi-accounts.ts";
 import {
+  createMarginfiMarket,
+  generateMarginfiKeys,
+  MARGINFI,
+  type MarginfiKeys,
+  marginfiEnv,
+  sendInstructions,
+} from "./support/marginfi-market.ts";
+import {
   advanceClock,
   buildSignSend,
   createUsdcJtoPool,
   fundedWallet,
   JTO_MINT,
   post,
-  SOL_MINT,
-  signAll,
   startTxWorld,
   type TxWorld,
   USDC_MINT,
 } from "./support/tx-world.ts";
 
 const DAY = 86_400;
-const MARGINFI = "MFv2hWf31Z9kbCa1snEPYctwafyhdvnV7FZnsebVacA" as Address;
 
 describe("delegation through marginfi v2 on the localnet (API routes, builders, keeper)", () => {
   let w: TxWorld;
   let admin: KeyPairSigner;
-  let group: KeyPairSigner;
-  const banks: Record<string, KeyPairSigner> = {};
+  let keys: MarginfiKeys;
   let lender: KeyPairSigner;
   let bank: Address;
-  const usdcFeed = PYTH_FEEDS.find((f) => f.symbol === "USDC")!;
-  const solFeed = PYTH_FEEDS.find((f) => f.symbol === "SOL")!;
 
   const readBank = async () => {
     const [account] = await w.tx.state.getAccounts([bank]);
@@ -82,123 +57,24 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
     expect(r.statusCode, r.body).toBe(200);
     return r.json();
   };
-  /** Instructions signed by `signers` (the first pays), through the factory and the sender. */
-  const send = async (signers: KeyPairSigner[], instructions: Instruction[]) => {
-    const built = await w.tx.factory.build({
-      feePayer: signers[0]!.address,
-      groups: [instructions],
-      options: getPriorityFeeOptions(),
-      needsOracle: false,
-    });
-    const [signed] = await signAll(built, signers);
-    const sent = await post(w.app, "/send-transaction", {
-      transaction: signed,
-      blockHeight: built.lastValidBlockHeight,
-    });
-    if (sent.status !== 200 || sent.body.result === null) throw new Error(JSON.stringify(sent.body));
-  };
+  const send = (signers: KeyPairSigner[], instructions: Instruction[]) =>
+    sendInstructions(w, signers, instructions);
   /** The bank's marginfi position as marginfi's accounts say: floor(asset shares x asset share value). */
   const marginfiValue = async () => {
     const position = (await view()).externalAccount as Address | null;
     if (position === null) return 0n;
     const account = decodeMarginfiAccount(await readChain(position));
-    const mb = decodeMarginfiBank(await readChain(banks.USDC!.address));
-    const shares = account.balances.find((b) => b.bank === banks.USDC!.address)?.assetShares ?? 0n;
+    const mb = decodeMarginfiBank(await readChain(keys.banks.USDC.address));
+    const shares = account.balances.find((b) => b.bank === keys.banks.USDC.address)?.assetShares ?? 0n;
     return (shares * mb.assetShareValue) / I80F48_ONE / I80F48_ONE;
   };
 
   beforeAll(async () => {
-    group = await generateKeyPairSigner();
-    banks.USDC = await generateKeyPairSigner();
-    banks.SOL = await generateKeyPairSigner();
-    w = await startTxWorld({
-      env: {
-        MARGINFI_GROUP: group.address,
-        MARGINFI_BANKS: `${USDC_MINT}:${banks.USDC.address},${SOL_MINT}:${banks.SOL.address}`,
-      },
-    });
-    admin = (await fundedWallet(w.net)).signer;
-    await w.net.fundWallet(admin.address, { lamports: 100_000_000_000_000n });
-    // marginfi's admin makes the group and the banks, on the price accounts the localnet posts
-    await send([admin, group], [marginfiGroupInitialize({ group: group.address, admin: admin.address })]);
-    for (const feed of [usdcFeed, solFeed]) {
-      const b = banks[feed.symbol]!;
-      const common = { group: group.address, admin: admin.address, bank: b.address };
-      await send(
-        [admin, b],
-        [
-          marginfiAddBank({ ...common, mint: feed.mint, config: MARGINFI_DEMO_BANKS[feed.symbol]!.config }),
-          marginfiConfigureBankOracle({
-            ...common,
-            setup: ORACLE_SETUP_PYTH_PUSH,
-            oracleKey: pythFeedId(feed),
-            oracleAccount: pythPriceFeedAddress(feed),
-          }),
-        ],
-      );
-    }
-    // marginfi's own market: 2,000 USDC lent, 1,000 USDC borrowed against 100 SOL (50% utilization)
-    const trader = (await fundedWallet(w.net)).signer;
-    await w.net.fundWallet(trader.address, {
-      tokens: [
-        { mint: USDC_MINT, amount: 2_000_000_000n },
-        { mint: SOL_MINT, amount: 100_000_000_000n },
-      ],
-    });
-    const lenderAccount = await generateKeyPairSigner();
-    const borrowerAccount = await generateKeyPairSigner();
-    const usdcAta = getAssociatedTokenAddress(trader.address, USDC_MINT) as Address;
-    const solAta = getAssociatedTokenAddress(trader.address, SOL_MINT) as Address;
-    const base = { group: group.address, authority: trader.address };
-    await send(
-      [trader, lenderAccount, borrowerAccount],
-      [
-        marginfiAccountInitialize({ ...base, account: lenderAccount.address, feePayer: trader.address }),
-        marginfiAccountInitialize({ ...base, account: borrowerAccount.address, feePayer: trader.address }),
-        marginfiDeposit({
-          ...base,
-          account: lenderAccount.address,
-          bank: banks.USDC.address,
-          source: usdcAta,
-          amount: 2_000_000_000n,
-        }),
-        marginfiDeposit({
-          ...base,
-          account: borrowerAccount.address,
-          bank: banks.SOL.address,
-          source: solAta,
-          amount: 100_000_000_000n,
-        }),
-      ],
-    );
-    await send(
-      [trader],
-      [
-        marginfiBorrow({
-          ...base,
-          account: borrowerAccount.address,
-          bank: banks.USDC.address,
-          destination: usdcAta,
-          amount: 1_000_000_000n,
-          health: [
-            { bank: banks.SOL.address, oracle: pythPriceFeedAddress(solFeed) },
-            { bank: banks.USDC.address, oracle: pythPriceFeedAddress(usdcFeed) },
-          ],
-        }),
-      ],
-    );
-    // the lending program's admin pins marginfi's program and this group as the lending venue
-    const faucetAdmin = await readKeypairFile(w.net.faucetKeypairPath);
-    const pin = await getSetVenuesInstruction({
-      programAddress: w.programId,
-      admin: faucetAdmin.address,
-      swapProgram: NO_VENUE,
-      lendingProgram: MARGINFI,
-    });
-    await send(
-      [faucetAdmin],
-      [{ ...pin, data: Uint8Array.from([...pin.data!, ...getAddressEncoder().encode(group.address)]) }],
-    );
+    keys = await generateMarginfiKeys();
+    w = await startTxWorld({ env: marginfiEnv(keys) });
+    // marginfi's admin makes the group and the banks on the price accounts the localnet posts; a trader lends
+    // 2,000 USDC and borrows 1,000 USDC against 100 SOL (50% utilization); marginfi is pinned as the venue
+    admin = await createMarginfiMarket(w, keys);
     lender = (await fundedWallet(w.net)).signer;
     await createUsdcJtoPool(w, lender, 1, "1000000000"); // 1,000 USDC
     [bank] = await findBankPda(w.programId, lender.address, USDC_MINT);
@@ -213,14 +89,14 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
     expect(usdc).toMatchObject({
       isDelegationSupported: true,
       venue: "marginfi",
-      reserve: banks.USDC!.address,
+      reserve: keys.banks.USDC.address,
       rateBps: 333,
     });
     expect(await view()).toMatchObject({
       isDelegationSupported: true,
       venue: "marginfi",
       venueProgram: MARGINFI,
-      reserve: banks.USDC!.address,
+      reserve: keys.banks.USDC.address,
       rateBps: 333,
       delegatedLiquidity: "0",
       positionValue: "0",
@@ -289,9 +165,9 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
       [admin],
       [
         marginfiConfigureBank({
-          group: group.address,
+          group: keys.group.address,
           admin: admin.address,
-          bank: banks.USDC!.address,
+          bank: keys.banks.USDC.address,
           operationalState: 0,
         }),
       ],
@@ -313,9 +189,9 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
       [admin],
       [
         marginfiConfigureBank({
-          group: group.address,
+          group: keys.group.address,
           admin: admin.address,
-          bank: banks.USDC!.address,
+          bank: keys.banks.USDC.address,
           operationalState: 1,
         }),
       ],
