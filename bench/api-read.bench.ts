@@ -12,6 +12,7 @@ import { getAddressDecoder } from "@solana/kit";
 import Fastify from "fastify";
 import pg from "pg";
 import { createLoadClient } from "./load-client.ts";
+import { assertOneSuccess, createVerdict } from "./verdict.ts";
 
 const POOLS = 10_000;
 const LOANS = 100_000;
@@ -319,6 +320,8 @@ async function main(): Promise<void> {
       // last: its writes leave dead rows and index entries that would weigh on the jobs after it
       { name: WRITES_JOB, urls: listUrls([base]) },
     );
+    // every job's requests succeed in this world before any is measured
+    for (const job of jobs) await assertOneSuccess(job.name, job.urls[0]!);
     const child = fork(fileURLToPath(import.meta.url), ["--load-generator"], {
       execArgv: ["--import", "tsx"],
     });
@@ -367,7 +370,14 @@ async function main(): Promise<void> {
       r.name !== "GET /dirty/pools";
     let withinTarget = true;
     let withinTenTrivial = true;
+    const verdict = createVerdict("api-read");
     for (const r of results) {
+      // any failed request fails the run, on every job (the cache-hit and trivial ones too)
+      verdict.check(
+        r.errors === 0,
+        `${r.name} (${r.mode} loop)`,
+        `${r.errors} of ${r.requests} not answered 200`,
+      );
       const ratio = r.mode === "open" ? r.p99 / trivialOpen.p99 : trivialClosed.rps / r.rps;
       const label =
         r.mode === "open"
@@ -395,6 +405,9 @@ async function main(): Promise<void> {
         ? "target met: the uncached list's p99 within 10x of the trivial route's"
         : "TARGET MISSED: the uncached list's p99 is more than 10x the trivial route's",
     );
+    verdict.check(withinTarget, "uncached list", "p99 > 50 ms, an error, or < 95% of 500 req/s");
+    verdict.check(withinTenTrivial, "uncached list vs trivial", "p99 more than 10x the trivial route's");
+    verdict.finish();
   } finally {
     await db.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

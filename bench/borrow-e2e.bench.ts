@@ -29,6 +29,7 @@ import {
 } from "@solana/kit";
 import { getPgliteStats } from "../apps/api/src/db/pglite-database.ts";
 import { loadConfig, startApi } from "../apps/api/src/index.ts";
+import { createVerdict } from "./verdict.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const REPO = resolve(SELF, "../..");
@@ -304,8 +305,25 @@ async function main(): Promise<void> {
         tokens: [{ mint: JUP, amount: COLLATERAL }],
       })),
     );
-    // the pool is in the API's snapshot before the first quote
-    await new Promise((r) => setTimeout(r, 2000));
+    // The measured journey succeeds in this world before it is measured: a quote answers 200 with the bench's
+    // pool (waited for, up to 30 s, as the pool reaches the API's snapshot), else the run fails with nothing measured.
+    const quoteReady = Date.now() + 30_000;
+    for (;;) {
+      const quote = await call(`${base}/defi/quote`, {
+        collateralMint: JUP,
+        collateralAmount: COLLATERAL,
+        duration: DURATION,
+        amount: PRINCIPAL,
+        currency: USDC_MINT,
+        borrower: wallets[0],
+      });
+      if (quote.status === 200 && quote.json.pool === pool) break;
+      if (Date.now() > quoteReady)
+        throw new Error(
+          `MISSED borrow-e2e: the quote never answered the bench's pool: ${quote.status} ${short(quote.json)}`,
+        );
+      await new Promise((r) => setTimeout(r, 200));
+    }
     console.log(
       `borrow-e2e: stack, lender pool and ${total} funded borrowers ready in ${((performance.now() - started) / 1000).toFixed(0)} s; ${RATE} borrowers/s for ${SECONDS} s`,
     );
@@ -357,6 +375,16 @@ async function main(): Promise<void> {
       `confirmed -> visible in /loan/user (polled every ${POLL_MS} ms): p50 ${percentile(visible, 50).toFixed(0)} ms  p99 ${p99.toFixed(0)} ms  max ${(visible.at(-1) ?? Number.NaN).toFixed(0)} ms  loans missing ${missing}  target p99 <= 1 s: ${p99 <= TARGET_P99_MS && missing === 0 && notConfirmed === 0 ? "met" : "MISSED"}`,
     );
     for (const [step, f] of failures) console.log(`  ${f.count} failed at ${step}; first: ${f.first}`);
+    const verdict = createVerdict("borrow-e2e");
+    verdict.check(notConfirmed === 0, "loans confirmed", `${notConfirmed} of ${total} not confirmed`);
+    verdict.check(missing === 0, "loans visible", `${missing} confirmed loans never listed in /loan/user`);
+    for (const [step, f] of failures)
+      verdict.check(false, `step ${step}`, `${f.count} failed; first: ${f.first}`);
+    verdict.check(
+      p99 <= TARGET_P99_MS,
+      "confirmed -> visible",
+      `p99 ${p99.toFixed(0)} ms > ${TARGET_P99_MS} ms`,
+    );
     // what each loan cost, a figure the machine's other load moves far less than latency
     const per = (x: number) => (x / Math.max(1, confirmed)).toFixed(2);
     console.log(
@@ -375,6 +403,7 @@ async function main(): Promise<void> {
         `  PGlite ${k.kind.padEnd(72)} ${per(k.statements)} per loan, ${per(k.ms)} ms per loan (${k.statements} in all)`,
       );
     console.log(`load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`);
+    verdict.finish();
   } finally {
     child.kill();
     await api.close();
@@ -387,7 +416,7 @@ if (process.argv[2] === "--borrowers") borrowerChild();
 else if (process.argv[2] === "--localnet") void localnetChild(process.argv[3]!);
 else
   main().then(
-    () => process.exit(0),
+    () => process.exit(process.exitCode ?? 0),
     (error) => {
       console.error(error);
       process.exit(1);

@@ -231,6 +231,11 @@ async function main(): Promise<void> {
     console.log(
       `target (>= 3000 tx/s and within 4x of in-process), batches of ${BATCH_SIZE}:     ${verdict(batchedTps)}`,
     );
+    // errors or a transaction not landed fail the run whatever the rate
+    if (!noErrors || BigInt(landed.result.value) !== expectedLamports) {
+      console.log("localnet-throughput: verdict MISSED (errors or a transaction not landed)");
+      process.exitCode = 1;
+    }
   } finally {
     await net.close();
     rmSync(dataDir, { recursive: true, force: true });

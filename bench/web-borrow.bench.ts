@@ -10,6 +10,7 @@ import type { Browser } from "playwright-core";
 import { launchChromium } from "../apps/web/e2e/harness.ts";
 import { createUsdcNftPool, openAs } from "../apps/web/e2e/journey-helpers.ts";
 import { type Stack, startStack } from "../apps/web/e2e/stack.ts";
+import { createVerdict } from "./verdict.ts";
 
 const RUNS = 20;
 const TARGET_MS = 1500;
@@ -89,6 +90,14 @@ try {
       `(target median <= ${TARGET_MS} ms: ${median <= TARGET_MS ? "met" : "NOT met"})`,
   );
   if (errors.length > 0) console.log(`page errors: ${errors.join(" | ")}`);
+  const verdict = createVerdict("web-borrow");
+  verdict.check(errors.length === 0, "page errors", `${errors.length}: ${errors.join(" | ").slice(0, 300)}`);
+  verdict.check(
+    median <= TARGET_MS,
+    "click -> confirmed median",
+    `${median.toFixed(0)} ms > ${TARGET_MS} ms`,
+  );
+  verdict.finish();
 } finally {
   await browser?.close();
   await stack?.close();

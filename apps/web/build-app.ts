@@ -12,7 +12,11 @@ export const WEB_ROOT = dirname(fileURLToPath(import.meta.url));
  * Builds apps/web into `outDir` (vite build, production mode). `buildId` is compiled into the bundle
  * and written to build-id.json (the app server answers it on GET /api/build-id); default: a fresh id.
  */
-export async function buildWebApp(outDir: string, buildId?: string): Promise<void> {
+export async function buildWebApp(
+  outDir: string,
+  buildId?: string,
+  options: { manifest?: boolean } = {},
+): Promise<void> {
   const previousBuildId = process.env.CISTERN_BUILD_ID;
   const previousNodeEnv = process.env.NODE_ENV;
   if (buildId !== undefined) process.env.CISTERN_BUILD_ID = buildId;
@@ -24,7 +28,8 @@ export async function buildWebApp(outDir: string, buildId?: string): Promise<voi
       configFile: join(WEB_ROOT, "vite.config.ts"),
       mode: "production",
       logLevel: "warn",
-      build: { outDir: resolve(outDir), emptyOutDir: true },
+      // the manifest (.vite/manifest.json) maps each source module to its chunk and imports (bundle-size test)
+      build: { outDir: resolve(outDir), emptyOutDir: true, manifest: options.manifest === true },
     });
   } finally {
     if (previousNodeEnv === undefined) delete process.env.NODE_ENV;
