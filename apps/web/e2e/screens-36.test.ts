@@ -3,10 +3,10 @@
  */
 import { mkdir } from "node:fs/promises";
 import { DEMO_WORLD } from "@cistern/localnet";
-import { formatMoney, SOL_MINT, USDC_MINT } from "@cistern/protocol";
+import { formatMoney, SENDER_PATH_BY_KIND, SOL_MINT, USDC_MINT } from "@cistern/protocol";
 import { decodeLoanAccount, decodePoolAccount } from "@cistern/sdk";
 import { Keypair } from "@solana/web3.js";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccountData, getTokenBalance, parseShownUsdc } from "./chain-reads.ts";
 import { launchChromium, TEST_OUTPUT_DIR } from "./harness.ts";
@@ -145,14 +145,32 @@ describe("#36 actions within reach (headless Chromium, localnet)", { timeout: 60
         .getByText(/about [\d,.]+ JUP/)
         .waitFor({ timeout: 30_000 });
       await terms.getByTestId("margin-submit").scrollIntoViewIfNeeded();
-      // measured on the first toast of the transaction, while the terms (slider, "You borrow") are still shown
+      // measured on the first toast of the transaction, while the terms (slider, "You borrow") are still shown: the
+      // signed transaction's send is held until then (the form clears its terms once the send answers), so the
+      // measurement waits for the toast and never races the confirmation
       let covered: string[] = ["no toast"];
-      await confirmed(borrower, async () => {
-        await terms.getByTestId("margin-submit").click();
-        await borrower.locator(".toast:not([data-seen])").first().waitFor();
-        covered = await marginControlsUnderToaster(borrower);
-        await shot(borrower, `36-margin-toast-${width}`);
+      let release = () => {};
+      const measured = new Promise<void>((resolve) => {
+        release = resolve;
       });
+      const isSend = (url: URL) => Object.values(SENDER_PATH_BY_KIND).includes(url.pathname);
+      const holdSend = async (route: Route) => {
+        await measured;
+        await route.continue();
+      };
+      await borrower.route(isSend, holdSend);
+      try {
+        await confirmed(borrower, async () => {
+          await terms.getByTestId("margin-submit").click();
+          await borrower.locator(".toast:not([data-seen])").first().waitFor();
+          covered = await marginControlsUnderToaster(borrower);
+          await shot(borrower, `36-margin-toast-${width}`);
+          release();
+        });
+      } finally {
+        release();
+        await borrower.unroute(isSend, holdSend);
+      }
       expect(covered).toEqual([]);
     }
 

@@ -17,7 +17,7 @@ import { getDemoMetadataUri } from "./das/offchain-metadata.ts";
 import { getDemoKeypair } from "./demo-address.ts";
 import { DEMO_COMPRESSED_COLLECTIONS, type DemoCompressedCollection } from "./demo-world.ts";
 import { DEMO_SELLER_FEE_BPS } from "./nft-mint.ts";
-import type { WorldAdmin } from "./world-admin.ts";
+import type { SeedAdmin } from "./seed-admin.ts";
 
 /** A compressed NFT the faucet gave. */
 export interface CompressedNftGiven {
@@ -29,13 +29,13 @@ export interface CompressedNftGiven {
 }
 
 /** Leaves minted into a tree so far (its TreeConfig's num_minted; 0 before the tree exists). */
-function mintedLeaves(admin: WorldAdmin, c: DemoCompressedCollection): number {
+function mintedLeaves(admin: SeedAdmin, c: DemoCompressedCollection): number {
   const config = admin.chain.svm.getAccount(decodeAddress(getTreeConfigAddress(c.tree)));
   return config ? Number(readTreeConfig(config.data())?.numMinted ?? 0n) : 0;
 }
 
 /** Creates what is missing of each compressed collection (collection NFT, tree, listed leaves); idempotent. */
-export async function seedCompressedCollections(admin: WorldAdmin): Promise<number> {
+export async function seedCompressedCollections(admin: SeedAdmin): Promise<number> {
   const faucet = admin.faucetKeypair.address;
   let sent = 0;
   for (const c of DEMO_COMPRESSED_COLLECTIONS) {
@@ -70,7 +70,7 @@ export async function seedCompressedCollections(admin: WorldAdmin): Promise<numb
 
 /** Mints one leaf per owner into `c` (MintToCollectionV1, one transaction each), in order. */
 export async function mintLeaves(
-  admin: WorldAdmin,
+  admin: SeedAdmin,
   c: DemoCompressedCollection,
   owners: string[],
 ): Promise<CompressedNftGiven[]> {

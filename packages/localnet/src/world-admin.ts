@@ -27,6 +27,7 @@ import {
   readCollectionSize,
   readCoreCollectionMinted,
 } from "./nft-mint.ts";
+import type { MintStep, SeedAdmin } from "./seed-admin.ts";
 import {
   decodeMint,
   decodeTokenAccount,
@@ -53,12 +54,6 @@ const COMPUTE_UNIT_LIMIT: BuildInstruction = {
   data: Uint8Array.of(2, 0x80, 0x1a, 0x06, 0x00),
 };
 
-/** One minting transaction: its instructions (built when its turn comes) and the keypairs it needs. */
-export interface MintStep {
-  what: string;
-  build: () => BuildInstruction[];
-  signers?: LocalKeypair[];
-}
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 
 export { getAssociatedTokenAddress };
@@ -87,7 +82,7 @@ export interface FaucetResult {
  * Development-only state changes (clock, accounts, funding, faucet). Every change is applied with
  * setAccount and logged in the ledger, so it survives restarts like any transaction.
  */
-export class WorldAdmin {
+export class WorldAdmin implements SeedAdmin {
   private nextNftIndex = new Map<string, number>();
   /** Serialises admin mutations so read-modify-write sequences never interleave. */
   private queue: Promise<unknown> = Promise.resolve();

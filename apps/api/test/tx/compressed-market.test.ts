@@ -8,7 +8,7 @@ import { DEMO_WORLD } from "@cistern/localnet";
 import { decodeMarketListing, findMarketListingPda, getPlaceBidInstruction } from "@cistern/sdk";
 import { type Address, address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/ensure-protocol-lookup-table.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {
   buildSignSend,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { findBankPda, findPoolPda } from "@cistern/sdk";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/ensure-protocol-lookup-table.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";
 import { DEMO_PRICES } from "../helpers/fixed-valuation.ts";

@@ -14,7 +14,7 @@ import {
 } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/ensure-protocol-lookup-table.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";

@@ -23,10 +23,8 @@ import {
   type KeyPairSigner,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ensureProtocolLookupTable,
-  getProtocolTableAddresses,
-} from "../../src/tx/builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/ensure-protocol-lookup-table.ts";
+import { getProtocolTableAddresses } from "../../src/tx/builder/protocol-lookup-table.ts";
 import { systemTransfer } from "../../src/tx/builder/wire-instructions.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import {

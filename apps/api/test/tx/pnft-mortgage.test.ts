@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { decodeLoanAccount, decodeTokenRecord, findTokenRecordPda } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/ensure-protocol-lookup-table.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {
   ALL_STANDARDS_PRICES,

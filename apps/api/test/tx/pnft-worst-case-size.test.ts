@@ -19,8 +19,8 @@ import {
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainClient, ensureMarginfi } from "../../../../packages/bootstrap/src/index.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/ensure-protocol-lookup-table.ts";
 import { takeLoanPlan } from "../../src/tx/builder/loan-builder.ts";
-import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
 import { MAX_TRANSACTION_BYTES } from "../../src/tx/builder/transaction-factory.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {

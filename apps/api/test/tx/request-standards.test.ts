@@ -18,7 +18,7 @@ import {
 } from "@cistern/sdk";
 import { type Address, getAddressDecoder, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/ensure-protocol-lookup-table.ts";
 import { createLiquidationKeeper } from "../../src/tx/keeper/liquidation-keeper.ts";
 import { dasOwner as dasOwnerAt } from "../helpers/das-owner.ts";
 import {

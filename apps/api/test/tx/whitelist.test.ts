@@ -10,10 +10,12 @@ import {
   type KeyPairSigner,
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../../src/tx/builder/whitelist-builder.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
-import { decodeLookupTableAddresses } from "../../src/tx/calculator/collateral.ts";
 import { quoteLoan } from "../../src/tx/calculator/quote-service.ts";
+import {
+  ADDRESS_LOOKUP_TABLE_PROGRAM,
+  decodeLookupTableAddresses,
+} from "../../src/tx/chain/lookup-table-account.ts";
 import { createAttestation } from "../../src/tx/oracle/attestation.ts";
 import {
   buildSignSend,

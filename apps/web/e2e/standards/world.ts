@@ -5,7 +5,7 @@ import { type Address, generateKeyPairSigner } from "@solana/kit";
 import type { Keypair } from "@solana/web3.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { ensureProtocolLookupTable } from "../../../api/src/tx/builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../../../api/src/tx/builder/ensure-protocol-lookup-table.ts";
 import { createFixedValuationSources } from "../../../api/test/helpers/fixed-valuation.ts";
 import {
   ALL_STANDARDS_PRICES,

@@ -1,6 +1,6 @@
 import { BUBBLEGUM_PROGRAM_ADDRESS, INSTRUCTION_TAG, TOKEN_METADATA_PROGRAM_ADDRESS } from "@cistern/sdk";
 import type { Instruction } from "@solana/kit";
-import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "./whitelist-builder.ts";
+import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../chain/lookup-table-account.ts";
 import {
   ASSOCIATED_TOKEN_PROGRAM,
   COMPUTE_BUDGET_PROGRAM,

@@ -13,7 +13,6 @@ import type { Address } from "@solana/kit";
 import type { BankDelegation } from "../../venues/lending/lending-venue.ts";
 import { toVenuePull } from "../../venues/lending/local-lending-venue.ts";
 import { withMarginfiPull } from "../../venues/lending/marginfi-delegation-instructions.ts";
-import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { resolveNft } from "../calculator/collateral.ts";
 import type { PoolOffer } from "../calculator/pool-selection.ts";
 import { type QuoteJson, quoteLoan, quoteLoanFresh } from "../calculator/quote-service.ts";
@@ -22,6 +21,7 @@ import type { TxContext } from "../tx-context.ts";
 import { badRequest, loanNotOngoing, marginfiRefused, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { asksRuleSet, describeLoanLoad, readCustody, readLoanCustody } from "./nft-custody.ts";
+import { requireOngoingLoan } from "./ongoing-loan.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
   createAssociatedTokenIdempotent,

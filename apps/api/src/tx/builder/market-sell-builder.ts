@@ -2,12 +2,12 @@ import type { MarketSellQuote } from "@cistern/protocol";
 import { PROGRAM_ERROR_CODE } from "@cistern/protocol";
 import { address, findEscrowPda, getMarketSellInstruction } from "@cistern/sdk";
 import { DEFAULT_SLIPPAGE_BPS, toKitInstruction } from "../../venues/swap/swap-venue.ts";
-import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { loadTxValuation } from "../calculator/valuation.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, requireNotOracle } from "./loan-builder.ts";
+import { requireOngoingLoan } from "./ongoing-loan.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { createAssociatedTokenIdempotent, findAssociatedTokenAddress } from "./wire-instructions.ts";
 

@@ -8,7 +8,6 @@ import {
   type NftStandard,
 } from "@cistern/sdk";
 import type { CollectionBid, NftListing } from "../../venues/nft/nft-market-venue.ts";
-import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteJson, quoteLoanFresh } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
@@ -24,6 +23,7 @@ import {
   readLoanCustody,
   saleHolder,
 } from "./nft-custody.ts";
+import { requireOngoingLoan } from "./ongoing-loan.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import {
   ASSOCIATED_TOKEN_PROGRAM,

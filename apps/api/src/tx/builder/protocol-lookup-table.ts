@@ -1,4 +1,3 @@
-import { getPriorityFeeOptions } from "@cistern/protocol";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
   address,
@@ -12,24 +11,9 @@ import {
   TOKEN_AUTH_RULES_PROGRAM_ADDRESS,
   TOKEN_METADATA_PROGRAM_ADDRESS,
 } from "@cistern/sdk";
-import {
-  type Address,
-  getTransactionDecoder,
-  type Instruction,
-  type KeyPairSigner,
-  partiallySignTransaction,
-} from "@solana/kit";
-import { decodeLookupTableAddresses } from "../calculator/collateral.ts";
+import type { Address } from "@solana/kit";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
-import { submitAndConfirm } from "../sender/sender.ts";
-import type { TxContext } from "../tx-context.ts";
-import {
-  ADDRESS_LOOKUP_TABLE_PROGRAM,
-  createLookupTableInstruction,
-  extendLookupTableInstruction,
-  findLookupTableAddress,
-  newestSlotHashesSlot,
-} from "./whitelist-builder.ts";
+import { ADDRESS_LOOKUP_TABLE_PROGRAM, decodeLookupTableAddresses } from "../chain/lookup-table-account.ts";
 import { NATIVE_MINT, SYSTEM_PROGRAM, TOKEN_PROGRAM } from "./wire-instructions.ts";
 
 /** An address lookup table and the addresses it holds. */
@@ -141,56 +125,4 @@ export function createProtocolLookupTable(input: {
       missingSince = -Infinity;
     },
   };
-}
-
-/** Addresses one ExtendLookupTable carries in a transaction that also creates the table (both keys signing). */
-const ADDRESSES_PER_EXTENSION = 20;
-
-/**
- * Makes the protocol's lookup table hold every address it should (ProtocolLookupTable.wanted): creates it when the
- * chain has none (CreateLookupTable with the oracle key as its authority, so every API process finds the same table
- * by it, `payer` (a keeper) paying, with the first addresses), and extends it with what it lacks (a lending venue
- * configured since, or the rest of a long list), 20 addresses a transaction, payer and oracle signing. Returns the
- * table's address, or null when the table already held everything.
- */
-export async function ensureProtocolLookupTable(
-  tx: TxContext,
-  payer: KeyPairSigner,
-): Promise<Address | null> {
-  const wanted = await tx.lookupTable.wanted();
-  const standing = await tx.lookupTable.get();
-  const missing = wanted.filter((a) => !standing?.addresses.includes(a));
-  if (missing.length === 0) return null;
-  const authority = tx.oracle.address;
-  let table = standing?.address;
-  let create: Instruction[] = [];
-  if (table === undefined) {
-    const recentSlot = await newestSlotHashesSlot(tx.app.rpc.url);
-    const found = await findLookupTableAddress(authority, recentSlot);
-    table = found.table;
-    create = [
-      createLookupTableInstruction({ table, authority, payer: payer.address, recentSlot, bump: found.bump }),
-    ];
-  }
-  for (let at = 0; at < missing.length; at += ADDRESSES_PER_EXTENSION) {
-    const addresses = missing.slice(at, at + ADDRESSES_PER_EXTENSION);
-    const built = await tx.factory.build({
-      feePayer: payer.address,
-      groups: [
-        [
-          ...(at === 0 ? create : []),
-          extendLookupTableInstruction({ table, authority, payer: payer.address, addresses }),
-        ],
-      ],
-      options: getPriorityFeeOptions(),
-      needsOracle: false,
-    });
-    const unsigned = getTransactionDecoder().decode(Buffer.from(built.transactions[0]!, "base64"));
-    const signed = await partiallySignTransaction([payer.keyPair, tx.oracle.keyPair], unsigned);
-    const sent = await submitAndConfirm(tx, signed, built.lastValidBlockHeight);
-    if (sent.result === null)
-      throw new Error(sent.error?.message ?? "the lookup table was not created or extended");
-  }
-  tx.lookupTable.invalidate();
-  return table;
 }

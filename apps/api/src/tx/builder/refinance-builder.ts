@@ -1,6 +1,5 @@
 import { computeOwedInterest, computeTotalInterest, SECONDS_PER_DAY } from "@cistern/protocol";
 import { address, getRefinanceInstruction, type LoanAccount } from "@cistern/sdk";
-import { requireOngoingLoan } from "../calculator/calculator-routes.ts";
 import { type QuoteResult, quoteLoan } from "../calculator/quote-service.ts";
 import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
@@ -8,6 +7,7 @@ import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
 import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
 import { asksRuleSet, readLoanCustody } from "./nft-custody.ts";
+import { requireOngoingLoan } from "./ongoing-loan.ts";
 import type { BuildPlan } from "./route-kit.ts";
 import { NATIVE_MINT } from "./wire-instructions.ts";
 

@@ -1,12 +1,11 @@
 import { address, addressBytes, findProgramDerivedAddress } from "@cistern/sdk";
 import { AccountRole, type Address, getAddressEncoder, type Instruction } from "@solana/kit";
 import { requireJsonRpc } from "../chain/json-rpc.ts";
+import { ADDRESS_LOOKUP_TABLE_PROGRAM } from "../chain/lookup-table-account.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { SYSTEM_PROGRAM } from "./wire-instructions.ts";
 
-/** The Address Lookup Table program (pool whitelists are lookup tables). */
-export const ADDRESS_LOOKUP_TABLE_PROGRAM = address("AddressLookupTab1e1111111111111111111111111");
 /** SlotHashes sysvar: CreateLookupTable accepts only a slot listed there. */
 const SLOT_HASHES_SYSVAR = "SysvarS1otHashes111111111111111111111111111";
 /** Most addresses one update-pool request may put on a new whitelist. */

@@ -3,11 +3,12 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { Pubkey, withErrors } from "../../http/schemas.ts";
 import { parseBaseUnits } from "../builder/builder-schemas.ts";
-import { requireSaleCustody } from "../builder/nft-custody.ts";
+import { requireOngoingLoan } from "../builder/ongoing-loan.ts";
 import { findRefinanceOffer } from "../builder/refinance-builder.ts";
+import { decodeLookupTableAddresses } from "../chain/lookup-table-account.ts";
 import type { TxContext } from "../tx-context.ts";
-import { badRequest, loanNotOngoing, toRequestError } from "../tx-errors.ts";
-import { decodeLookupTableAddresses, resolveNft } from "./collateral.ts";
+import { badRequest, toRequestError } from "../tx-errors.ts";
+import { resolveNft } from "./collateral.ts";
 import { quoteLeastCollateral } from "./least-collateral.ts";
 import { fetchLiquiditySummaries, LiquiditySummarySchema } from "./liquidity-summary.ts";
 import { quoteMargins } from "./margin-quotes.ts";
@@ -57,21 +58,6 @@ export async function nftCollection(
   }
   if (body.collection === undefined) throw badRequest("collection or nftMint is required");
   return body.collection;
-}
-
-/**
- * Reads the loan being extended, refinanced or sold: it must exist, be Ongoing and be of the route's type. A sale
- * (`movesCustody` false) takes a classic escrow or a Core asset; Extend and Refinance move every standard's custody.
- */
-export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean, movesCustody = false) {
-  const [account] = await tx.state.getLoans([loan]);
-  if (!account) throw badRequest(`unknown loan ${loan}`);
-  if (account.status !== "Ongoing") throw loanNotOngoing(account, "borrower");
-  if (account.isDefi !== isDefi)
-    throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
-  // the program sells a classic escrow's NFT or a Core asset through the market (a pNFT or a compressed NFT: not yet)
-  if (!movesCustody) requireSaleCustody(account, "Selling");
-  return account;
 }
 
 /** Loan calculator routes: quotes and the configuration the borrow screens read. */

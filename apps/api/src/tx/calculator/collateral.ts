@@ -3,12 +3,9 @@ import type { Address } from "@solana/kit";
 import { getMetadataAddress, parseMetaplexMetadata } from "../../assets/metaplex-metadata.ts";
 import { readCompressedCustody } from "../builder/nft-custody.ts";
 import { findAssociatedTokenAddress } from "../builder/wire-instructions.ts";
+import { ADDRESS_LOOKUP_TABLE_PROGRAM, decodeLookupTableAddresses } from "../chain/lookup-table-account.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest } from "../tx-errors.ts";
-
-const ALT_PROGRAM = "AddressLookupTab1e1111111111111111111111111";
-/** Address Lookup Table: 56-byte meta header, then 32-byte addresses. */
-const ALT_HEADER_BYTES = 56;
 
 /**
  * An NFT's verified collection (Metaplex metadata) and, when `owner` is given, its token account; a Metaplex Core
@@ -74,33 +71,8 @@ export async function readWhitelists(
   if (tables.length === 0) return out;
   const accounts = await tx.state.getAccounts(tables);
   accounts.forEach((account, i) => {
-    if (!account || account.owner !== ALT_PROGRAM) return;
+    if (!account || account.owner !== ADDRESS_LOOKUP_TABLE_PROGRAM) return;
     out.set(tables[i]!, new Set(decodeLookupTableAddresses(account.data)));
   });
   return out;
-}
-
-/** The addresses stored in an Address Lookup Table account. */
-export function decodeLookupTableAddresses(data: Uint8Array): string[] {
-  const out: string[] = [];
-  for (let off = ALT_HEADER_BYTES; off + 32 <= data.length; off += 32) {
-    out.push(addressFromBytes(data.subarray(off, off + 32)));
-  }
-  return out;
-}
-
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-function addressFromBytes(bytes: Uint8Array): string {
-  let n = 0n;
-  for (const b of bytes) n = (n << 8n) | BigInt(b);
-  let s = "";
-  while (n > 0n) {
-    s = ALPHABET[Number(n % 58n)]! + s;
-    n /= 58n;
-  }
-  for (const b of bytes) {
-    if (b !== 0) break;
-    s = `1${s}`;
-  }
-  return s;
 }

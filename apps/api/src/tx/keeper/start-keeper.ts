@@ -1,6 +1,6 @@
 import type { KeyPairSigner } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
-import { ensureProtocolLookupTable } from "../builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../builder/ensure-protocol-lookup-table.ts";
 import { loadServiceKeypair } from "../oracle/oracle-keypair.ts";
 import type { TxContext } from "../tx-context.ts";
 import { createDelegationKeeper, type DelegationKeeper } from "./delegation-keeper.ts";

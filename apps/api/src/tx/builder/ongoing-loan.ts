@@ -1,0 +1,18 @@
+import type { TxContext } from "../tx-context.ts";
+import { badRequest, loanNotOngoing } from "../tx-errors.ts";
+import { requireSaleCustody } from "./nft-custody.ts";
+
+/**
+ * Reads the loan being extended, refinanced or sold: it must exist, be Ongoing and be of the route's type. A sale
+ * (`movesCustody` false) takes a classic escrow or a Core asset; Extend and Refinance move every standard's custody.
+ */
+export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean, movesCustody = false) {
+  const [account] = await tx.state.getLoans([loan]);
+  if (!account) throw badRequest(`unknown loan ${loan}`);
+  if (account.status !== "Ongoing") throw loanNotOngoing(account, "borrower");
+  if (account.isDefi !== isDefi)
+    throw badRequest(`loan ${loan} is ${account.isDefi ? "a token" : "an NFT"} loan`);
+  // the program sells a classic escrow's NFT or a Core asset through the market (a pNFT or a compressed NFT: not yet)
+  if (!movesCustody) requireSaleCustody(account, "Selling");
+  return account;
+}
