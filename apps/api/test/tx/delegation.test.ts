@@ -123,7 +123,9 @@ describe("delegation of idle bank liquidity to the local lending venue, on local
     b = await readBank();
     expect(b.availableLiquidity).toBeGreaterThanOrEqual(0n);
     expect(b.availableLiquidity).toBeLessThan(1_000_000n); // pulled just what was missing (rounding up)
-    expect(b.delegatedLiquidity).toBeLessThanOrEqual(700_000_000n);
+    // 900 delegated - about 200 pulled, plus the venue's yield accrued while the chain's clock ran (a few base units
+    // on a slow machine: the bound holds whatever the run's speed)
+    expect(b.delegatedLiquidity).toBeLessThanOrEqual(700_010_000n);
     expect(b.delegatedLiquidity).toBeGreaterThan(699_000_000n);
   });
 
