@@ -12,6 +12,7 @@
 #pragma once
 #include "lending.h"
 #include "bubblegum.h"
+#include "loan_swap.h"
 
 /* Loan.nft_type */
 #define NFT_TYPE_CLASSIC 0 /* SPL token (an NFT or a token) in an escrow token account of the loan PDA */
@@ -89,17 +90,6 @@ typedef struct {
   SolSignerSeeds new_signer;
 } MovingCustody;
 
-/* A venue's instruction for a holder (a sale: MarketSell, LiquidateSell; a purchase: TakeMortgage; a swap: MarginSwap):
- * the accounts from `first` on, in order, with the loan PDA signing (the escrow's authority, a Core asset's owner);
- * the instruction data after the tag, as given (market_sell.c). */
-typedef struct {
-  const SolParameters *p;
-  u64 first;
-  const SolAccountInfo *program, *loan;
-  const Loan *l;
-  u64 skip; /* bytes between the tag and the venue's data (a leaf's sale: its hashes, CNFT_SALE_HASHES_LEN); 0 */
-} SwapCall;
-u64 invoke_loan_swap(const SwapCall *c);
 
 /* reads the pNFT block at `first` (PNFT_BLOCK_LEN accounts) into `out` (custody_pnft.c) */
 u64 pnft_block(const SolParameters *p, u64 first, PnftAccounts *out);

@@ -287,19 +287,6 @@ void new_loan_record(NewLoan *c, bool is_defi) {
   c->bk->borrowed_at = now;
 }
 
-void loan_signer_seeds(const Loan *loan, SolSignerSeed *out) {
-  out[0].addr = LOAN_SEED;
-  out[0].len = sizeof(LOAN_SEED) - 1;
-  out[1].addr = loan->pool.x;
-  out[1].len = 32;
-  out[2].addr = loan->borrower.x;
-  out[2].len = 32;
-  out[3].addr = (const u8 *)&loan->nonce;
-  out[3].len = 8;
-  out[4].addr = &loan->bump;
-  out[4].len = 1;
-}
-
 u64 release_loan(Pool *pool, Bank *bank, const Loan *loan) {
   u64 pool_borrowed;
   if (!sub_ok(pool->borrowed, loan->principal, &pool_borrowed) || pool->current_loans == 0 ||

@@ -61,8 +61,6 @@ u64 new_loan_create(NewLoan *c);
  * moves no collection counters */
 void new_loan_record(NewLoan *c, bool is_defi);
 
-/* signer seeds of an existing loan PDA: out must hold 5 seeds */
-void loan_signer_seeds(const Loan *loan, SolSignerSeed *out);
 /* releases an ended loan from the pool and bank counters (not bank liquidity); InconsistentCounters when a
  * counter would go below zero (never clamped). A filled request (LOAN_REQUEST) holds no collection entry. */
 u64 release_loan(Pool *pool, Bank *bank, const Loan *loan);
@@ -93,8 +91,6 @@ u64 settle_sold_loan(const Settlement *s);
 /* Paying off a loan records its protocol fee on the bank that received it: fees_owed += fee. */
 u64 accrue_fee(Bank *bank, u64 fee);
 
-/* Most accounts a venue swap may take (after the instruction's own accounts). */
-#define MAX_SWAP_ACCOUNTS 22 /* the NFT market's SellPnftToBid */
 /* MarketSell and LiquidateSell of a loan whose collateral is not in a classic escrow: its standard is one sold
  * through a venue (Core: InvalidCollateral otherwise) and `other` (their account 8) is the asset (AccountMismatch) */
 u64 check_sale_custody(const Loan *l, const SolAccountInfo *asset, const SolAccountInfo *other);
@@ -109,4 +105,4 @@ u64 check_swap_venue(const SolAccountInfo *venues, const SolAccountInfo *swap, c
 u64 check_market_venue(const SolAccountInfo *venues, const SolAccountInfo *market, const SolPubkey *program_id);
 /* MarketSell and LiquidateSell: `venue` is the pinned swap program or the pinned NFT market (InvalidVenue) */
 u64 check_sale_venue(const SolAccountInfo *venues, const SolAccountInfo *venue, const SolPubkey *program_id);
-/* A venue swap for a loan: SwapCall and invoke_loan_swap (custody.h). */
+/* A venue swap for a loan: SwapCall and invoke_loan_swap (loan_swap.h, through custody.h). */

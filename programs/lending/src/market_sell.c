@@ -7,33 +7,6 @@
 #define SWAP_FIRST_ACCOUNT 12
 #define MAX_SWAP_DATA 512
 
-/* The swap CPI: the accounts from `first` on, in order, with the loan PDA signing (it is the escrow's authority);
- * the data as the caller gave it (after the tag). */
-u64 invoke_loan_swap(const SwapCall *c) {
-  const SolParameters *p = c->p;
-  const SolAccountInfo *program = c->program, *loan = c->loan;
-  const Loan *l = c->l;
-  if (p->ka_num <= c->first) return E_NOT_ENOUGH_ACCOUNTS;
-  u64 n = p->ka_num - c->first;
-  if (n > MAX_SWAP_ACCOUNTS) return E_NOT_ENOUGH_ACCOUNTS;
-  SolAccountMeta metas[MAX_SWAP_ACCOUNTS];
-  SolAccountInfo infos[MAX_SWAP_ACCOUNTS + 1];
-  for (u64 i = 0; i < n; i++) {
-    const SolAccountInfo *a = &p->ka[c->first + i];
-    metas[i].pubkey = a->key;
-    metas[i].is_writable = a->is_writable;
-    metas[i].is_signer = a->is_signer || pubkey_eq(a->key, loan->key);
-    infos[i] = *a;
-    infos[i].data_len = *(const u64 *)(a->data - 8);
-  }
-  infos[n] = *program;
-  SolSignerSeed seeds[5];
-  loan_signer_seeds(l, seeds);
-  SolSignerSeeds signer = {seeds, 5};
-  SolInstruction ix = {program->key, metas, n, (u8 *)p->data + 1 + c->skip, p->data_len - 1 - c->skip};
-  return sol_invoke_signed_c(&ix, infos, (int)n + 1, &signer, 1);
-}
-
 static bool is_pinned(const SolPubkey *pinned, const SolAccountInfo *program) {
   return !is_zero_key(pinned) && pubkey_eq(program->key, pinned) && program->executable;
 }
