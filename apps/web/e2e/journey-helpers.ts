@@ -185,7 +185,7 @@ export async function expectToastsClearOfFocus(page: Page): Promise<void> {
 export async function borrowNftOnPage(
   page: Page,
   webUrl: string,
-  input: { nftName: string; amount: string; days: string; pool?: string },
+  input: { nftName: string; amount: string; days: string; pool?: string; currency?: "USDC" | "SOL" },
 ): Promise<void> {
   await page.goto(input.pool ? `${webUrl}/borrow?pool=${input.pool}` : `${webUrl}/borrow`);
   const list = page.getByTestId("nft-list");
@@ -198,7 +198,7 @@ export async function borrowNftOnPage(
     await offer.waitFor({ timeout: 30_000 });
     await offer.check();
   }
-  await page.getByLabel(/Amount \(USDC\)/).fill(input.amount);
+  await page.getByLabel(new RegExp(`Amount \\(${input.currency ?? "USDC"}\\)`)).fill(input.amount);
   await page.getByLabel(/Duration/).fill(input.days);
   await page.getByTestId("quote").waitFor({ timeout: 30_000 });
   await confirmed(page, () => page.getByTestId("borrow-submit").click());
@@ -212,15 +212,16 @@ export async function borrowNftOnPage(
 export async function createNftPoolThroughApi(
   stack: Pick<Stack, "apiUrl" | "programId">,
   lender: Keypair,
-  input: { seed: string; collections: string[] },
+  input: { seed: string; collections: string[]; currency?: { mint: string; amount: string } },
 ): Promise<void> {
   const owner = lender.publicKey.toBase58();
-  const [bank] = await findBankPda(stack.programId as Address, owner as Address, USDC_MINT as Address);
+  const mint = input.currency?.mint ?? USDC_MINT;
+  const [bank] = await findBankPda(stack.programId as Address, owner as Address, mint as Address);
   await sendThroughApi(stack, lender, "/nft/create-pool", {
     bank,
     owner,
-    amount: "2000000000",
-    mint: USDC_MINT,
+    amount: input.currency?.amount ?? "2000000000",
+    mint,
     seed: input.seed,
     param: {
       apr: 3650,

@@ -4,6 +4,7 @@
 import { registerCompressedMarketJourney } from "./standards/compressed-market-33.ts";
 import { registerCompressedNftJourney } from "./standards/compressed-nft-33.ts";
 import { registerCompressedSaleJourney } from "./standards/compressed-sale-33.ts";
+import { registerCompressedSolJourney } from "./standards/compressed-sol-44.ts";
 import { registerCoreSalesJourney } from "./standards/core-sales-32.ts";
 import { registerMarginfiJourney } from "./standards/marginfi-34.ts";
 import { registerNftMarketPnftJourney } from "./standards/nft-market-pnft-32.ts";
@@ -50,6 +51,7 @@ registerPnftMortgageJourney(world);
 registerCompressedSaleJourney(world);
 registerRequestsExtendJourney(world);
 registerPnftRequestJourney(world);
+registerCompressedSolJourney(world);
 // journeys that move the clock forward (26 h each, then a keeper round; marginfi 30 days): last
 registerCompressedNftJourney(world);
 registerNftStandardsJourney(world);
