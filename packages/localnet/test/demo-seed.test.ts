@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeMetadata } from "@cistern/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDemoMetadataUri } from "../src/das/offchain-metadata.ts";
 import {
   DEMO_COLLECTIONS,
   DEMO_TOKENS,
@@ -83,7 +84,12 @@ describe("demo world seed, faucet and admin controls", () => {
         expect(meta?.owner).toBe(TOKEN_METADATA_PROGRAM_ADDRESS);
         const data = Buffer.from((meta!.data as [string, string])[0], "base64");
         const decoded = decodeMetadata(data);
-        expect(decoded).toMatchObject({ name: nft.name, symbol: c.symbol, uri: nft.image });
+        // the uri names the NFT's JSON document (the image is in it)
+        expect(decoded).toMatchObject({
+          name: nft.name,
+          symbol: c.symbol,
+          uri: getDemoMetadataUri(nft.mint),
+        });
         expect(decoded.collection?.verified).toBe(true);
         expect(Buffer.from(decoded.collection!.key)).toEqual(keyOf(c.collectionId));
         expect(Buffer.from(decoded.updateAuthority)).toEqual(keyOf(net.faucetAddress));

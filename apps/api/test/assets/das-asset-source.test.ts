@@ -50,6 +50,38 @@ const ASSETS: DasAsset[] = [
   },
 ];
 
+/** Where an image can be in a DAS answer: links.image, files (cdn_uri first), an inline image uri; a JSON uri is none. */
+const IMAGE_CASES: { asset: DasAsset; image: string | null }[] = [
+  [
+    "links",
+    { json_uri: "http://127.0.0.1:8899/metadata/a.json", links: { image: "https://x/a.png" } },
+    "https://x/a.png",
+  ],
+  [
+    "files",
+    { json_uri: "https://x/b.json", links: {}, files: [{ uri: "https://x/b.svg", mime: "image/svg+xml" }] },
+    "https://x/b.svg",
+  ],
+  [
+    "cdn",
+    {
+      json_uri: "https://x/c.json",
+      files: [{ uri: "https://x/c.png", cdn_uri: "https://cdn/c.png", mime: "image/png" }],
+    },
+    "https://cdn/c.png",
+  ],
+  ["inline", { json_uri: "data:image/svg+xml,<svg/>", links: {} }, "data:image/svg+xml,<svg/>"],
+  ["json only", { json_uri: "http://127.0.0.1:8899/metadata/e.json", links: {}, files: [] }, null],
+].map(([name, content, image], i) => ({
+  asset: {
+    interface: "V1_NFT",
+    id: `Img${i}${"1".repeat(40)}`,
+    content: { metadata: { name: String(name), symbol: "I" }, ...(content as object) },
+    ownership: { owner: OWNER },
+  },
+  image: image as string | null,
+}));
+
 describe("the DAS asset source, against a server answering the DAS API's shapes", () => {
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   /** What the next answers are: "ok", or failures to send before answering. */
@@ -86,7 +118,7 @@ describe("the DAS asset source, against a server answering the DAS API's shapes"
             items: params.page === 1 ? ASSETS : [],
           };
         else if (method === "getAsset") {
-          const asset = ASSETS.find((a) => a.id === params.id);
+          const asset = [...ASSETS, ...IMAGE_CASES.map((c) => c.asset)].find((a) => a.id === params.id);
           if (!asset) {
             res.end(
               JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message: "Asset Not Found" } }),
@@ -134,6 +166,10 @@ describe("the DAS asset source, against a server answering the DAS API's shapes"
       },
     ]);
     expect(await das().fetchTokenBalances(OWNER)).toEqual([{ mint: USDC, amount: 1_250_000n, decimals: 6 }]);
+  });
+
+  it("reads an asset's image as a hosted DAS gives it (links, files, an inline image), never its JSON document's address", async () => {
+    for (const c of IMAGE_CASES) expect(await das().fetchImage(c.asset.id)).toBe(c.image);
   });
 
   it("looks up one asset and many at once (getAssetBatch); an unknown one is null", async () => {
