@@ -228,6 +228,7 @@ export function registerLoanBuilderRoutes(app: FastifyInstance, tx: TxContext): 
         const { quote } = await quoteMarketSell(tx, {
           borrower: b.borrower,
           loan: b.loan,
+          recentLoan: true,
           ...(b.amount !== undefined ? { amount: parseBaseUnits("amount", b.amount) } : {}),
           ...(b.slippageBps !== undefined ? { slippageBps: b.slippageBps } : {}),
         });

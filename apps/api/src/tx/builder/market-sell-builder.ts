@@ -18,6 +18,8 @@ export interface MarketSellInput {
   /** Collateral to sell, base units (all of it when absent). */
   amount?: bigint;
   slippageBps?: number;
+  /** The quote route's read: the loan as read at most the state's snapshot age ago (a build always reads fresh). */
+  recentLoan?: boolean;
 }
 
 /**
@@ -28,7 +30,14 @@ export interface MarketSellInput {
 export async function quoteMarketSell(tx: TxContext, input: MarketSellInput) {
   requireNotOracle(tx, "borrower", input.borrower);
   const borrower = address(input.borrower);
-  const loan = await requireOngoingLoan(tx, input.loan, true);
+  // a quote reads the loan as read at most the snapshot's age ago; the build (marketSellPlan) reads it fresh
+  const loan = await requireOngoingLoan(
+    tx,
+    input.loan,
+    true,
+    false,
+    input.recentLoan === true ? "recent" : "fresh",
+  );
   if (loan.borrower !== borrower)
     throw badRequest(`loan ${input.loan} belongs to ${loan.borrower}, not ${borrower}`);
   const amount = input.amount ?? loan.collateralAmount;
@@ -88,7 +97,7 @@ export async function quoteMarketSell(tx: TxContext, input: MarketSellInput) {
  */
 export async function marketSellPlan(tx: TxContext, input: MarketSellInput): Promise<BuildPlan> {
   const [{ loan, borrower, venueQuote, quote }, config] = await Promise.all([
-    quoteMarketSell(tx, input),
+    quoteMarketSell(tx, { ...input, recentLoan: false }),
     tx.state.getConfig(),
   ]);
   if (config === null) throw unprocessable("The lending program is not initialised");

@@ -5,9 +5,17 @@ import { requireSaleCustody } from "./nft-custody.ts";
 /**
  * Reads the loan being extended, refinanced or sold: it must exist, be Ongoing and be of the route's type. A sale
  * (`movesCustody` false) takes a classic escrow or a Core asset; Extend and Refinance move every standard's custody.
+ * `recent` reads it from the last snapshot (a quote); a build reads it `fresh`.
  */
-export async function requireOngoingLoan(tx: TxContext, loan: string, isDefi: boolean, movesCustody = false) {
-  const [account] = await tx.state.getLoans([loan]);
+export async function requireOngoingLoan(
+  tx: TxContext,
+  loan: string,
+  isDefi: boolean,
+  movesCustody = false,
+  read: "fresh" | "recent" = "fresh",
+) {
+  const account =
+    read === "recent" ? await tx.state.getRecentLoan(loan) : (await tx.state.getLoans([loan]))[0];
   if (!account) throw badRequest(`unknown loan ${loan}`);
   if (account.status !== "Ongoing") throw loanNotOngoing(account, "borrower");
   if (account.isDefi !== isDefi)

@@ -48,6 +48,11 @@ export interface LendingState {
   /** A pool and a bank read fresh together (one call). */
   getPoolAndBank(pool: string, bank: string): Promise<{ pool: PoolAccount | null; bank: BankAccount | null }>;
   getLoans(addresses: readonly string[]): Promise<(LoanAccount | null)[]>;
+  /**
+   * A loan read at most `ttlMs` ago (the read in flight or done then, else a new one): for quotes, which a
+   * quote-per-keystroke screen asks again and again; builders read fresh (getLoans) and decide on that.
+   */
+  getRecentLoan(address: string): Promise<LoanAccount | null>;
   /** Loans of a borrower (any status), read with a memcmp filter on the borrower field. */
   getBorrowerLoans(borrower: string): Promise<{ pubkey: string; loan: LoanAccount }[]>;
   /** Every Ongoing loan of the program (a filtered getProgramAccounts). */
@@ -168,6 +173,9 @@ function createDecodeMemo<T>(decode: (data: Uint8Array) => T, limit = 10_000): (
 }
 
 /** Creates the reader over `rpc` for `programId`. */
+/** How many loans the quotes' recent reads keep (each a decoded Loan: a few hundred bytes). */
+const RECENT_LOANS_KEPT = 10_000;
+
 export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: number): LendingState {
   const configPda = findConfigPda(programId);
 
@@ -245,6 +253,22 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
     });
     return read;
   };
+  // Loans read for quotes, by address, in the order read (the oldest dropped first past RECENT_LOANS_KEPT).
+  const recentLoans = new Map<string, { atMs: number; read: Promise<LoanAccount | null> }>();
+  const readRecentLoan = (address: string) => {
+    const kept = recentLoans.get(address);
+    if (kept !== undefined && Date.now() - kept.atMs <= ttlMs) return kept.read;
+    const read = getAccounts([address]).then(([a]) =>
+      tryDecode((l) => decodeLoanAccount(l.data), a ?? null, programId),
+    );
+    recentLoans.delete(address);
+    recentLoans.set(address, { atMs: Date.now(), read });
+    read.catch(() => {
+      if (recentLoans.get(address)?.read === read) recentLoans.delete(address);
+    });
+    if (recentLoans.size > RECENT_LOANS_KEPT) recentLoans.delete(recentLoans.keys().next().value!);
+    return read;
+  };
   // Fresh for ttlMs; until 5 x ttlMs the old snapshot answers while one reload runs in the background.
   let snapshot = cachedFor(ttlMs, ttlMs * 5, trackedLoad);
 
@@ -276,6 +300,7 @@ export function createLendingState(rpc: RpcClient, programId: Address, ttlMs: nu
       const accounts = await getAccounts(addresses);
       return accounts.map((a) => tryDecode((l) => decodeLoanAccount(l.data), a, programId));
     },
+    getRecentLoan: readRecentLoan,
     getBorrowerLoans: (borrower) => loansWhere([ofType("Loan"), { memcmp: { offset: 8, bytes: borrower } }]),
     // status byte at offset 4 (header 2, bump, escrow bump); "1" is base58 of the byte 0 (Ongoing)
     // version byte at offset 1 ("2" is base58 of the byte 1); pool at offset 40
