@@ -49,7 +49,6 @@ describe("compressed NFTs on the local NFT market through the builder (real Bubb
     const admin = await fundedWallet(w.net);
     // the protocol's lookup table (Bubblegum, Compression and Noop among its addresses)
     await ensureProtocolLookupTable(w.tx, admin.signer);
-    await new Promise((r) => setTimeout(r, 500));
   }, 180_000);
   afterAll(async () => {
     console.log(figures.join("\n"));

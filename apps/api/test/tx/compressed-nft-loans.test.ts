@@ -72,7 +72,6 @@ describe("loans against a compressed NFT through the API (real Bubblegum, DAS fr
     pool = (await findPoolPda(w.programId, lender.address, 9n))[0];
     // the protocol's lookup table (Bubblegum, Compression and Noop among its addresses)
     await ensureProtocolLookupTable(w.tx, lender);
-    await new Promise((r) => setTimeout(r, 500));
     w.tx.state.invalidate();
   }, 180_000);
   afterAll(async () => {

@@ -111,7 +111,6 @@ describe("sales of compressed NFT loans through the API (real Bubblegum, DAS, lo
     expect(updated.sent.error).toBeUndefined();
     // the protocol's lookup table (Bubblegum, Compression and Noop among its addresses)
     await ensureProtocolLookupTable(w.tx, lender);
-    await new Promise((r) => setTimeout(r, 500));
     w.tx.state.invalidate();
   }, 180_000);
   afterAll(async () => {

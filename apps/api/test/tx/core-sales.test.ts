@@ -134,7 +134,6 @@ describe("sales of Core loans through the API (real Core program, local NFT mark
     ]);
     // the protocol's lookup table, as npm start's keeper keeps it (a pNFT's instant sell loads from it)
     await ensureProtocolLookupTable(w.tx, lender);
-    await new Promise((r) => setTimeout(r, 500)); // a table is usable from the slot after its extension
     w.tx.state.invalidate();
   }, 180_000);
   afterAll(async () => {

@@ -282,7 +282,7 @@ describe("loans against a programmable NFT and a Core asset through the API (rea
     expect(await ensureProtocolLookupTable(w.tx, payer)).toBeNull();
     // a transaction past 1,232 bytes is built loading the table's accounts, and the sender and the chain take it:
     // a transfer naming the table's addresses and 26 more (the System program ignores accounts after its two)
-    await new Promise((r) => setTimeout(r, 500)); // a table is usable from the slot after its extension
+    // (ensureProtocolLookupTable answered once the table is usable: the slot after its extension)
     const extra = [
       ...(await getProtocolTableAddresses(w.programId)).filter(
         (a) => a !== "11111111111111111111111111111111",

@@ -106,7 +106,6 @@ describe("mortgage of a listed pNFT through the API (real Token Metadata and Tok
     expect(listed.sent.error).toBeUndefined();
     // the protocol's lookup table, as npm start's keeper keeps it (a pNFT's mortgage loads from it)
     await ensureProtocolLookupTable(w.tx, lender);
-    await new Promise((r) => setTimeout(r, 500)); // a table is usable from the slot after its extension
     w.tx.state.invalidate();
   }, 240_000);
   afterAll(async () => {

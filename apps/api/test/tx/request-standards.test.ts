@@ -129,7 +129,6 @@ describe("loan requests against a Core asset, a compressed NFT and a programmabl
     // market sell them into a bid
     await w.net.setDemoRuleSetPrograms([w.programId, w.nftMarket!]);
     await ensureProtocolLookupTable(w.tx, lender);
-    await new Promise((r) => setTimeout(r, 500));
     w.tx.state.invalidate();
   }, 180_000);
   afterAll(async () => {

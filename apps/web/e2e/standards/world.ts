@@ -65,8 +65,8 @@ async function startStandardsWorld(catalogDir: string): Promise<StandardsWorld> 
     const payer = await generateKeyPairSigner();
     await stack.localnet.fundWallet(payer.address, { lamports: 1_000_000_000n });
     await ensureProtocolLookupTable(stack.tx, payer);
-    // the table is usable from the next slot; the API's chain state reads it afresh
-    await new Promise((r) => setTimeout(r, 500));
+    // the table is usable (ensureProtocolLookupTable answers from the slot after its extension); the API's chain
+    // state reads it afresh
     stack.tx.state.invalidate();
     const browser = await launchChromium();
     return { stack, browser, marketProgram };

@@ -6,6 +6,7 @@ import {
   type KeyPairSigner,
   partiallySignTransaction,
 } from "@solana/kit";
+import { requireJsonRpc } from "../chain/json-rpc.ts";
 import { submitAndConfirm } from "../sender/sender.ts";
 import type { TxContext } from "../tx-context.ts";
 import {
@@ -23,7 +24,8 @@ const ADDRESSES_PER_EXTENSION = 20;
  * chain has none (CreateLookupTable with the oracle key as its authority, so every API process finds the same table
  * by it, `payer` (a keeper) paying, with the first addresses), and extends it with what it lacks (a lending venue
  * configured since, or the rest of a long list), 20 addresses a transaction, payer and oracle signing. Returns the
- * table's address, or null when the table already held everything.
+ * table's address once a transaction can load the new addresses (the slot after the last extension landed), or null
+ * when the table already held everything.
  */
 export async function ensureProtocolLookupTable(
   tx: TxContext,
@@ -63,6 +65,24 @@ export async function ensureProtocolLookupTable(
     if (sent.result === null)
       throw new Error(sent.error?.message ?? "the lookup table was not created or extended");
   }
+  await waitForSlotAfter(tx.app.rpc.url, await confirmedSlot(tx.app.rpc.url));
   tx.lookupTable.invalidate();
   return table;
+}
+
+function confirmedSlot(rpcUrl: string): Promise<number> {
+  return requireJsonRpc<number>(rpcUrl, "getSlot", [{ commitment: "confirmed" }]);
+}
+
+/** Most a chain takes to move one slot past `slot` before the wait gives up (ms). */
+const NEXT_SLOT_TIMEOUT_MS = 30_000;
+const SLOT_POLL_MS = 50;
+
+/** Resolves once the chain's confirmed slot is past `slot` (addresses extended at `slot` load from the next one). */
+async function waitForSlotAfter(rpcUrl: string, slot: number): Promise<void> {
+  const deadline = Date.now() + NEXT_SLOT_TIMEOUT_MS;
+  while ((await confirmedSlot(rpcUrl)) <= slot) {
+    if (Date.now() > deadline) throw new Error(`the chain did not pass slot ${slot}`);
+    await new Promise((r) => setTimeout(r, SLOT_POLL_MS));
+  }
 }
