@@ -10,7 +10,7 @@ import { parseTransactionCosts, type TransactionCosts } from "@cistern/protocol"
 import { getListCoreAssetInstruction, getListNftInstruction, getPlaceBidInstruction } from "@cistern/sdk";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureProtocolLookupTable } from "../../src/tx/builder/protocol-lookup-table.ts";
+import { ensureProtocolLookupTable } from "../../src/tx/builder/ensure-protocol-lookup-table.ts";
 import { findAssociatedTokenAddress } from "../../src/tx/builder/wire-instructions.ts";
 import {
   ALL_STANDARDS_PRICES,

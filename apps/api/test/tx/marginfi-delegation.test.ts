@@ -210,9 +210,9 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
         [admin],
         [
           marginfiConfigureBank({
-            group: group.address,
+            group: keys.group.address,
             admin: admin.address,
-            bank: banks.USDC!.address,
+            bank: keys.banks.USDC.address,
             operationalState,
           }),
         ],
