@@ -25,6 +25,7 @@ import {
   fundedWallet,
   nftPoolUpdateBody,
   post,
+  SOL_MINT,
   sendAsAdmin,
   startTxWorld,
   TEST_POOL_LIMITS,
@@ -232,6 +233,37 @@ describe("costs told to the lamport, per standard (#44)", () => {
       expect(sold.taken).toBe(sold.costs[0]!.totalLamports);
       expect(sold.quoted!.totalLamports).toBe(sold.taken);
     }, 180_000);
+
+  it("from a SOL pool: the principal arrives and the repayment leaves beside exactly the costs shown", async () => {
+    const solPool = await createNftPool(w, lender, {
+      seed: 4,
+      mint: SOL_MINT,
+      amountBaseUnits: 5_000_000_000n,
+      collections: [classicCollection, KOI],
+    });
+    w.tx.state.invalidate();
+    for (const standard of ["classic", "Core"] as const) {
+      const b = await fundedWallet(w.net);
+      const nftMint = nftOf(b, standard);
+      const body = {
+        borrower: b.signer.address,
+        nftMint,
+        duration: 7 * DAY,
+        amount: "700000000",
+        pool: solPool,
+      };
+      const borrowed = await spend("/nft/take-loan", body, b.signer, { url: "/nft/quote", body });
+      figures.push(line(`${standard} SOL borrow`, borrowed.taken, borrowed.costs[0]!));
+      // 0.7 SOL arrives; the fee and the rent of what the loan opens leave
+      expect(borrowed.taken).toBe(borrowed.costs[0]!.totalLamports - 700_000_000n);
+      expect(borrowed.quoted!.totalLamports).toBe(borrowed.costs[0]!.totalLamports);
+      const loan = borrowed.built.metadata.loan as Address;
+      const repaid = await spend("/nft/repay-loan", { borrower: b.signer.address, loans: [loan] }, b.signer);
+      figures.push(line(`${standard} SOL repay`, repaid.taken, repaid.costs[0]!));
+      const repayment = BigInt((repaid.built.metadata.repayment as string[])[0]!);
+      expect(repaid.taken).toBe(repayment + repaid.costs[0]!.totalLamports);
+    }
+  }, 180_000);
 
   it("classic and Core mortgages take exactly the SOL shown", async () => {
     const classic = address(seller.given.nfts.find((n) => n.collectionId === classicCollection)!.mint);
