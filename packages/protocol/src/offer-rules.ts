@@ -17,7 +17,6 @@ import { BPS, MIN_LOAN_DURATION_SECONDS, PROTOCOL_FEE_BPS, U64_MAX } from "./con
 import { ERROR_CODES } from "./errors.ts";
 import { computeTotalInterest } from "./interest.ts";
 import { computeGraceSeconds } from "./loan-timing.ts";
-import { computeLoanNetworkCosts, type LoanNetworkCosts } from "./network-costs.ts";
 import { PROGRAM_ERROR_CODE, type ProgramErrorName } from "./program-errors.ts";
 
 const BPS_BIG = BigInt(BPS);
@@ -114,8 +113,6 @@ export interface OfferInput {
   nowSeconds: bigint;
   /** The config's fee share of interest; 2000 when absent. */
   protocolFeeBps?: number;
-  /** Network costs the borrower pays (priority fee, whether a currency token account is created). */
-  network?: { priorityFeeLamports?: bigint; createsCurrencyAccount?: boolean };
 }
 
 /** An offer that can be taken now. Amounts in loan-currency base units. */
@@ -139,8 +136,6 @@ export interface LoanOffer {
   graceSeconds: bigint;
   /** Anyone may liquidate after this instant (expiry + grace). */
   liquidatableAfter: bigint;
-  /** Lamports the wallet pays to open it, and what comes back on repay. */
-  network: LoanNetworkCosts;
 }
 
 /**
@@ -413,6 +408,5 @@ function buildOffer(input: OfferInput, limits: OfferLimits, amount: bigint): Loa
     expiresAt,
     graceSeconds,
     liquidatableAfter: expiresAt + graceSeconds,
-    network: computeLoanNetworkCosts(input.network ?? {}),
   };
 }

@@ -25,6 +25,7 @@ import {
   fundedWallet,
   nftPoolUpdateBody,
   post,
+  SOL_MINT,
   sendAsAdmin,
   startTxWorld,
   TEST_POOL_LIMITS,
@@ -93,14 +94,28 @@ describe("costs told to the lamport, per standard (#44)", () => {
   const collectionOf = (standard: Standard) =>
     ({ classic: classicCollection, pNFT: PETL, Core: KOI, compressed: SHELLS })[standard];
 
-  /** Builds, signs and sends; answers the wallet's SOL before minus after and the costs the build answered. */
-  async function spend(url: string, body: Record<string, unknown>, signer: KeyPairSigner) {
+  /**
+   * Asks the quote (when there is one) what the transaction will take, then builds, signs and sends; answers the
+   * wallet's SOL before minus after, the costs the build answered and those the quote showed.
+   */
+  async function spend(
+    url: string,
+    body: Record<string, unknown>,
+    signer: KeyPairSigner,
+    quote?: { url: string; body: Record<string, unknown> },
+  ) {
+    let quoted: TransactionCosts | null = null;
+    if (quote !== undefined) {
+      const q = await post(w.app, quote.url, quote.body);
+      expect(q.status, JSON.stringify(q.body)).toBe(200);
+      quoted = costsOf(q.body.costs);
+    }
     const before = await lamports(signer.address);
     const r = await buildSignSend(w.app, url, body, [signer]);
     expect(r.sent.error, JSON.stringify(r.sent)).toBeUndefined();
     const after = await lamports(signer.address);
     const costs = (r.built.metadata.costs as unknown[]).map(costsOf);
-    return { taken: before - after, costs, built: r.built };
+    return { taken: before - after, costs, quoted, built: r.built };
   }
 
   let bidNonce = 1n;
@@ -178,9 +193,26 @@ describe("costs told to the lamport, per standard (#44)", () => {
         amount: String(100n * USDC),
         pool,
       };
-      const borrowed = await spend("/nft/take-loan", loanBody, b.signer);
+      const quoteBody = {
+        borrower: b.signer.address,
+        nftMint,
+        duration: 7 * DAY,
+        amount: String(100n * USDC),
+        pool,
+      };
+      const borrowed = await spend("/nft/take-loan", loanBody, b.signer, {
+        url: "/nft/quote",
+        body: quoteBody,
+      });
       figures.push(line(`${standard} borrow`, borrowed.taken, borrowed.costs[0]!));
       expect(borrowed.taken).toBe(borrowed.costs[0]!.totalLamports);
+      // the quote shown before signing: the same lamports, the same accounts opened
+      expect(borrowed.quoted!.totalLamports).toBe(borrowed.taken);
+      expect(borrowed.quoted!.rent.map((r) => [r.label, r.lamports])).toEqual(
+        borrowed.costs[0]!.rent.map((r) => [r.label, r.lamports]),
+      );
+      // nothing of a loan opened against a pNFT, a Core or a compressed NFT comes back on repay: no escrow
+      if (standard !== "classic") expect(borrowed.costs[0]!.rent.map((r) => r.label)).toEqual(["the loan"]);
       const loan = borrowed.built.metadata.loan as Address;
 
       await w.net.fundWallet(b.signer.address, { tokens: [{ mint: USDC_MINT, amount: 10_000_000n }] });
@@ -192,14 +224,46 @@ describe("costs told to the lamport, per standard (#44)", () => {
       const again = await spend("/nft/take-loan", loanBody, b.signer);
       expect(again.taken).toBe(again.costs[0]!.totalLamports);
       await bid(400n * USDC, collectionOf(standard));
-      const sold = await spend(
-        "/nft/instant-sell",
-        { borrower: b.signer.address, loan: again.built.metadata.loan },
-        b.signer,
-      );
+      const saleBody = { borrower: b.signer.address, loan: again.built.metadata.loan };
+      const sold = await spend("/nft/instant-sell", saleBody, b.signer, {
+        url: "/nft/instant-sell-quote",
+        body: saleBody,
+      });
       figures.push(line(`${standard} instant sell`, sold.taken, sold.costs[0]!));
       expect(sold.taken).toBe(sold.costs[0]!.totalLamports);
+      expect(sold.quoted!.totalLamports).toBe(sold.taken);
     }, 180_000);
+
+  it("from a SOL pool: the principal arrives and the repayment leaves beside exactly the costs shown", async () => {
+    const solPool = await createNftPool(w, lender, {
+      seed: 4,
+      mint: SOL_MINT,
+      amountBaseUnits: 5_000_000_000n,
+      collections: [classicCollection, KOI],
+    });
+    w.tx.state.invalidate();
+    for (const standard of ["classic", "Core"] as const) {
+      const b = await fundedWallet(w.net);
+      const nftMint = nftOf(b, standard);
+      const body = {
+        borrower: b.signer.address,
+        nftMint,
+        duration: 7 * DAY,
+        amount: "700000000",
+        pool: solPool,
+      };
+      const borrowed = await spend("/nft/take-loan", body, b.signer, { url: "/nft/quote", body });
+      figures.push(line(`${standard} SOL borrow`, borrowed.taken, borrowed.costs[0]!));
+      // 0.7 SOL arrives; the fee and the rent of what the loan opens leave
+      expect(borrowed.taken).toBe(borrowed.costs[0]!.totalLamports - 700_000_000n);
+      expect(borrowed.quoted!.totalLamports).toBe(borrowed.costs[0]!.totalLamports);
+      const loan = borrowed.built.metadata.loan as Address;
+      const repaid = await spend("/nft/repay-loan", { borrower: b.signer.address, loans: [loan] }, b.signer);
+      figures.push(line(`${standard} SOL repay`, repaid.taken, repaid.costs[0]!));
+      const repayment = BigInt((repaid.built.metadata.repayment as string[])[0]!);
+      expect(repaid.taken).toBe(repayment + repaid.costs[0]!.totalLamports);
+    }
+  }, 180_000);
 
   it("classic and Core mortgages take exactly the SOL shown", async () => {
     const classic = address(seller.given.nfts.find((n) => n.collectionId === classicCollection)!.mint);
@@ -230,9 +294,13 @@ describe("costs told to the lamport, per standard (#44)", () => {
     ] as const) {
       const buyer = await fundedWallet(w.net);
       const body = { buyer: buyer.signer.address, nftMint, duration: 14 * DAY };
-      const bought = await spend("/nft/take-mortgage", body, buyer.signer);
+      const bought = await spend("/nft/take-mortgage", body, buyer.signer, {
+        url: "/nft/take-mortgage-quote",
+        body,
+      });
       figures.push(line(`${what} mortgage`, bought.taken, bought.costs[0]!));
       expect(bought.taken).toBe(bought.costs[0]!.totalLamports);
+      expect(bought.quoted!.totalLamports).toBe(bought.taken);
     }
   }, 180_000);
 });

@@ -122,3 +122,96 @@ describe("what an instant sale leaves the borrower (#44)", () => {
     expect(await show("3500000000", "3490000000")).toBe("3.5 SOL at least 3.49 SOL");
   });
 });
+
+describe("what a transaction takes in SOL, shown where the terms are (#44)", () => {
+  const row = { loan: { pubkey: address() } } as unknown as LoanRowView;
+  it("the instant sell shows the fee, the bidder's account rent, the rent back and the SOL taken in all, to the lamport", async () => {
+    const costs = {
+      baseFeeLamports: "5000",
+      priorityFeeLamports: "1130",
+      tipLamports: "0",
+      rent: [
+        { account: address(), label: "the bidder's NFT account", bytes: 165, lamports: "2039280" },
+        { account: address(), label: "a token record", bytes: 80, lamports: "1447680" },
+      ],
+      rentBack: [{ account: address(), label: "a token record", bytes: 0, lamports: "1447680" }],
+      totalLamports: "2045410",
+    };
+    installApi((r) =>
+      r.path === "/nft/instant-sell-quote"
+        ? {
+            body: {
+              loan: row.loan.pubkey,
+              venue: "local",
+              currency: USDC_MINT,
+              collection: address(),
+              bidPrice: "400000000",
+              bid: address(),
+              owedNow: "100500000",
+              borrowerKeeps: "299500000",
+              borrowerKeepsAtLeast: "299400000",
+              costs,
+            },
+          }
+        : undefined,
+    );
+    renderPage(
+      <InstantSellPanel row={row} owner={address()} busy={false} onConfirm={() => {}} onCancel={() => {}} />,
+    );
+    const shown = await screen.findByTestId("instant-sell-costs");
+    expect(within(shown).getByTestId("instant-sell-network-fee").textContent).toBe(
+      "Network fee0.00000613 SOL paid to Solana",
+    );
+    expect(within(shown).getByTestId("instant-sell-account-rent").textContent).toBe(
+      "Account rent0.00348696 SOL opens the bidder's NFT account and a token record",
+    );
+    expect(within(shown).getByTestId("instant-sell-rent-back").textContent).toBe(
+      "Rent back0.00144768 SOL a token record closes to your wallet",
+    );
+    // 0.00203928 SOL of the bidder's new account was the figure #44 found missing
+    expect(within(shown).getByTestId("instant-sell-sol-taken-in-all").textContent).toContain(
+      "0.00204541 SOL",
+    );
+  });
+
+  it("a SOL borrow's quote shows the loan's rent and what arrives in all; classic escrow rent back on repay", async () => {
+    const { QuotePanel } = await import("../../src/features/borrow/quote-panel.tsx");
+    const { parseTransactionCosts } = await import("@cistern/protocol");
+    installApi(() => undefined);
+    const costs = parseTransactionCosts({
+      baseFeeLamports: "10000",
+      priorityFeeLamports: "165",
+      tipLamports: "0",
+      rent: [
+        { account: address(), label: "the loan", bytes: 424, lamports: "3841920" },
+        { account: address(), label: "the loan's NFT account", bytes: 165, lamports: "2039280" },
+      ],
+      rentBack: [],
+      totalLamports: "0",
+    })!;
+    renderPage(
+      <QuotePanel
+        quote={
+          {
+            amount: 1_000_000_000n,
+            netBorrowAmount: 1_000_000_000n,
+            interest: 1_000_000n,
+            cisternFees: 200_000n,
+            apr: 2000,
+            duration: 7 * 86_400,
+            requiredRepayment: 1_001_000_000n,
+          } as never
+        }
+        costs={{ data: costs, isPending: false, isError: false }}
+        currency={SOL_MINT}
+        nowSeconds={1_800_000_000}
+        collateralLabel="NFT"
+      />,
+    );
+    expect(screen.getByTestId("quote-account-rent").textContent).toBe(
+      "Account rent0.0058812 SOL opens the loan and the loan's NFT account; the loan's NFT account's rent comes back when you repay",
+    );
+    // 1 SOL arrives, less the 0.000010165 SOL fee and the 0.0058812 SOL rent
+    expect(screen.getByTestId("quote-sol-received-in-all").textContent).toContain("0.994108635 SOL");
+  });
+});

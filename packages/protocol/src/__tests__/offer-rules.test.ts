@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { computeLoanNetworkCosts } from "../network-costs.ts";
 import { rankLoanOffers } from "../offer-ranking.ts";
 import {
   computeAmountMicroUsd,
@@ -171,20 +170,6 @@ describe("evaluateLoanOffer", () => {
         },
       ),
       { numRuns: 300 },
-    );
-  });
-});
-
-describe("network costs", () => {
-  it("matches what a wallet pays to open a SOL loan (fee, loan and escrow rent; escrow rent returns)", () => {
-    const costs = computeLoanNetworkCosts({ priorityFeeLamports: 200n });
-    expect(costs.feeLamports).toBe(10_200n);
-    expect(costs.loanAccountRentLamports).toBe(3_841_920n); // (128 + 424 bytes) x 6,960
-    expect(costs.escrowRentLamports).toBe(2_039_280n);
-    expect(costs.totalLamports).toBe(5_891_400n);
-    expect(costs.refundableOnRepayLamports).toBe(2_039_280n);
-    expect(computeLoanNetworkCosts({ createsCurrencyAccount: true }).currencyAccountRentLamports).toBe(
-      2_039_280n,
     );
   });
 });

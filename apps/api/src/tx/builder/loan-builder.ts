@@ -29,6 +29,17 @@ import {
   NATIVE_MINT,
 } from "./wire-instructions.ts";
 
+/** What the costs a build answers call the accounts its transaction opens or closes. */
+export const ACCOUNT_NAMES = {
+  loan: "the loan",
+  loanNft: "the loan's NFT account",
+  yourNft: "your NFT account",
+  poolOwnerNft: "the pool owner's NFT account",
+  currency: "your currency account",
+  bidderNft: "the bidder's NFT account",
+  sellerCurrency: "the seller's currency account",
+} as const;
+
 /** Seconds of interest accrual the SOL wrapped for a repayment covers beyond now (the rest is unwrapped). */
 export const REPAY_MARGIN_SECONDS = 2 * 3600;
 
@@ -150,6 +161,12 @@ export async function takeLoanPlan(tx: TxContext, isDefi: boolean, input: TakeLo
       whitelist: offer.account.conditions.whitelistEnabled,
       venuePull: pull !== null,
     }),
+    accountNames: {
+      [ix.escrow]: ACCOUNT_NAMES.loanNft,
+      [ownerCollateral]: ACCOUNT_NAMES.poolOwnerNft,
+      [flow.tokenAccount]: ACCOUNT_NAMES.currency,
+      [ix.loan]: ACCOUNT_NAMES.loan,
+    },
     metadata: {
       loan: ix.loan,
       pool: offer.pool,
@@ -298,6 +315,8 @@ export async function repayPlan(
     return [...before, ...body, ...after];
   }
 
+  const accountNames: Record<string, string> = {};
+  for (const { loan } of loans) accountNames[loan.escrow] = ACCOUNT_NAMES.loanNft;
   const groups = [];
   let current: typeof loans = [];
   for (const item of loans) {
@@ -311,6 +330,7 @@ export async function repayPlan(
   return {
     feePayer: borrower,
     groups,
+    accountNames,
     metadata: {
       loans: input.loans,
       owedInterest: loans.map((l) => owedAt(l.loan, now).toString()),

@@ -13,7 +13,13 @@ import { createAttestation } from "../oracle/attestation.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, unprocessable } from "../tx-errors.ts";
 import { currencyFlow } from "./currency-flows.ts";
-import { owedAt, REPAY_MARGIN_SECONDS, randomNonce, requireNotOracle } from "./loan-builder.ts";
+import {
+  ACCOUNT_NAMES,
+  owedAt,
+  REPAY_MARGIN_SECONDS,
+  randomNonce,
+  requireNotOracle,
+} from "./loan-builder.ts";
 import { loanSaleToBid } from "./loan-sale.ts";
 import {
   asksRuleSet,
@@ -163,6 +169,15 @@ export async function instantSellPlan(
         ...flow.after,
       ],
     ],
+    accountNames: {
+      // a pNFT loan's NFT never left the borrower's account (its rent comes back when the sale closes it)
+      [escrow]:
+        custody.standard === "ProgrammableNft" && !custody.held
+          ? ACCOUNT_NAMES.yourNft
+          : ACCOUNT_NAMES.loanNft,
+      [await findAssociatedTokenAddress(bid.bidder, loan.collateralMint)]: ACCOUNT_NAMES.bidderNft,
+      [flow.tokenAccount]: ACCOUNT_NAMES.currency,
+    },
     metadata: { loan: input.loan, venue: tx.nftMarket.name, sale: quote },
   };
 }
@@ -315,6 +330,14 @@ export async function takeMortgagePlan(
     ],
     needsOracle: true,
     simulate: asksRuleSet(custody),
+    accountNames: {
+      [escrow]: ACCOUNT_NAMES.loanNft,
+      [await findAssociatedTokenAddress(poolOwner, listing.mint)]: ACCOUNT_NAMES.poolOwnerNft,
+      [sellerCurrency]: ACCOUNT_NAMES.sellerCurrency,
+      [flow.tokenAccount]: ACCOUNT_NAMES.currency,
+      // last: a Core asset's "escrow" is the loan PDA itself
+      [ix.loan]: ACCOUNT_NAMES.loan,
+    },
     metadata: { loan: ix.loan, pool: offer.pool, quote: quote satisfies QuoteJson, mortgage: terms },
   };
 }

@@ -8,7 +8,8 @@ import { badRequest, toRequestError } from "../tx-errors.ts";
 import { body, Pubkey, parseBaseUnits } from "./builder-schemas.ts";
 import { instantSellPlan, quoteInstantSell, quoteMortgage, takeMortgagePlan } from "./nft-market-builder.ts";
 import { buyPlan, delistPlan, listPlan, sellToBidPlan } from "./nft-trade-builder.ts";
-import { builderRoute, type CommonBody } from "./route-kit.ts";
+import { parseBuildOptions } from "./priority-fees.ts";
+import { builderRoute, type CommonBody, measurePlanCosts } from "./route-kit.ts";
 
 const Duration = Type.Integer({ minimum: 1, maximum: 31_536_000, description: "seconds (>= 86400)" });
 const BaseUnits = (description: string) =>
@@ -224,7 +225,13 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
     },
     async (request) => {
       try {
-        return (await quoteMortgage(tx, mortgageInput(request.body as MortgageFields))).terms;
+        const body = request.body as MortgageFields & CommonBody;
+        const input = mortgageInput(body);
+        const { terms } = await quoteMortgage(tx, input);
+        // the SOL the transaction takes besides the down payment, measured on the transaction the build issues
+        const options = parseBuildOptions(body.options, tx.config.maxPriorityFeeLamports);
+        const [costs] = await measurePlanCosts(tx, await takeMortgagePlan(tx, input), options);
+        return { ...terms, costs: costs ?? null };
       } catch (error) {
         throw toRequestError(error);
       }
@@ -243,7 +250,13 @@ export function registerNftMarketRoutes(app: FastifyInstance, tx: TxContext): vo
     },
     async (request) => {
       try {
-        return (await quoteInstantSell(tx, request.body as { borrower: string; loan: string })).quote;
+        const body = request.body as { borrower: string; loan: string } & CommonBody;
+        const { quote } = await quoteInstantSell(tx, body);
+        // the SOL the sale takes or gives back besides the currency it settles (the bidder's new account's rent,
+        // the rent of what it closes), measured on the transaction the build issues
+        const options = parseBuildOptions(body.options, tx.config.maxPriorityFeeLamports);
+        const [costs] = await measurePlanCosts(tx, await instantSellPlan(tx, body), options);
+        return { ...quote, costs: costs ?? null };
       } catch (error) {
         throw toRequestError(error);
       }

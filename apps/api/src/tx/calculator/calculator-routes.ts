@@ -3,8 +3,11 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { Pubkey, withErrors } from "../../http/schemas.ts";
 import { parseBaseUnits } from "../builder/builder-schemas.ts";
+import { takeLoanPlan } from "../builder/loan-builder.ts";
 import { requireOngoingLoan } from "../builder/ongoing-loan.ts";
+import { type BuildOptionsInput, parseBuildOptions } from "../builder/priority-fees.ts";
 import { findRefinanceOffer } from "../builder/refinance-builder.ts";
+import { measurePlanCosts } from "../builder/route-kit.ts";
 import { decodeLookupTableAddresses } from "../chain/lookup-table-account.ts";
 import type { TxContext } from "../tx-context.ts";
 import { badRequest, toRequestError } from "../tx-errors.ts";
@@ -31,6 +34,7 @@ interface NftQuote {
   currency?: string;
   pool?: string;
   borrower?: string;
+  options?: BuildOptionsInput;
 }
 interface DefiQuote {
   collateralMint: string;
@@ -95,7 +99,20 @@ export function registerCalculatorRoutes(app: FastifyInstance, tx: TxContext): v
         ...optional("pool", b.pool),
         ...optional("borrower", b.borrower),
       });
-      return r.quote;
+      if (b.nftMint === undefined || b.borrower === undefined) return r.quote;
+      // naming the NFT and the borrower: the SOL the loan's transaction takes, measured on the transaction the
+      // build issues for these terms (its standard decides the accounts it opens)
+      const plan = await takeLoanPlan(tx, false, {
+        borrower: b.borrower,
+        collateralMint: b.nftMint,
+        collateralAmount: 1n,
+        durationSeconds: b.duration,
+        amount: BigInt(r.quote.amount),
+        pool: r.quote.pool,
+      });
+      const options = parseBuildOptions(b.options, tx.config.maxPriorityFeeLamports);
+      const [costs] = await measurePlanCosts(tx, plan, options);
+      return { ...r.quote, costs: costs ?? null };
     }),
   );
 

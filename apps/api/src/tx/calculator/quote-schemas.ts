@@ -1,7 +1,25 @@
 import { Type } from "@sinclair/typebox";
 import { Pubkey } from "../../http/schemas.ts";
+import { BuildOptions } from "../builder/builder-schemas.ts";
 
 const Str = Type.String();
+
+const RentLine = Type.Object({
+  account: Str,
+  label: Str,
+  bytes: Type.Integer(),
+  lamports: Str,
+});
+
+/** A transaction's costs to its wallet (protocol TransactionCostsJson), lamports as decimal strings. */
+export const TransactionCostsSchema = Type.Object({
+  baseFeeLamports: Str,
+  priorityFeeLamports: Str,
+  tipLamports: Str,
+  rent: Type.Array(RentLine),
+  rentBack: Type.Array(RentLine),
+  totalLamports: Str,
+});
 
 /** Loan quote answer (spec section 3 "Loan quote"): base-unit amounts as decimal strings. */
 export const QuoteSchema = Type.Object({
@@ -39,15 +57,12 @@ export const QuoteSchema = Type.Object({
   expiresAt: Type.Integer({ description: "epoch seconds, if the loan were taken now (chain time)" }),
   graceSeconds: Type.Integer({ description: "after expiry, before anyone may liquidate" }),
   liquidatableAfter: Type.Integer({ description: "epoch seconds: expiresAt + graceSeconds" }),
-  networkCosts: Type.Object(
-    {
-      feeLamports: Str,
-      loanAccountRentLamports: Str,
-      escrowRentLamports: Str,
-      totalLamports: Str,
-      refundableOnRepayLamports: Str,
-    },
-    { description: "lamports the wallet pays besides the loan; the escrow rent comes back on repay" },
+  costs: Type.Optional(
+    Type.Union([TransactionCostsSchema, Type.Null()], {
+      description:
+        "nft quote naming nftMint and borrower: the SOL the loan's transaction takes besides the loan (fee, rent of " +
+        "the accounts it opens, less rent closed to the wallet), measured on the transaction the build issues",
+    }),
   ),
   collateralAmount: Type.Optional(
     Type.String({
@@ -82,6 +97,7 @@ export const NftQuoteBody = Type.Object(
     currency: Type.Optional(Pubkey),
     pool: Type.Optional(Pubkey),
     borrower: Type.Optional(Pubkey),
+    options: Type.Optional(BuildOptions),
   },
   { additionalProperties: false, description: "collection or nftMint is required" },
 );

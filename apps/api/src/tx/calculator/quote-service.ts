@@ -1,4 +1,4 @@
-import { computeAmountMicroUsd, computeOwedInterest } from "@cistern/protocol";
+import { computeAmountMicroUsd, computeOwedInterest, type TransactionCostsJson } from "@cistern/protocol";
 import type { BankAccount, LoanAccount, PoolAccount, PoolType } from "@cistern/sdk";
 import type { LendingSnapshot } from "../chain/lending-state.ts";
 import { type BorrowerFacts, getBorrowerFacts } from "../oracle/borrower-facts.ts";
@@ -63,14 +63,11 @@ export interface QuoteJson {
   expiresAt: number;
   graceSeconds: number;
   liquidatableAfter: number;
-  /** Lamports the wallet pays besides the loan (network fee, account rent) and what repay returns. */
-  networkCosts: {
-    feeLamports: string;
-    loanAccountRentLamports: string;
-    escrowRentLamports: string;
-    totalLamports: string;
-    refundableOnRepayLamports: string;
-  };
+  /**
+   * What the loan's transaction takes in SOL besides the loan (fee, rent of the accounts it opens), measured on the
+   * transaction the build issues; only when the quote names the NFT and the borrower (null: it could not be measured).
+   */
+  costs?: TransactionCostsJson | null;
   accruedInterestDue?: string;
   repaymentDue?: string;
   amountInUsd?: number;
@@ -368,13 +365,6 @@ function toQuoteJson(
     expiresAt: Number(terms.expiresAt),
     graceSeconds: Number(terms.graceSeconds),
     liquidatableAfter: Number(terms.liquidatableAfter),
-    networkCosts: {
-      feeLamports: terms.network.feeLamports.toString(),
-      loanAccountRentLamports: terms.network.loanAccountRentLamports.toString(),
-      escrowRentLamports: terms.network.escrowRentLamports.toString(),
-      totalLamports: terms.network.totalLamports.toString(),
-      refundableOnRepayLamports: terms.network.refundableOnRepayLamports.toString(),
-    },
   };
   const amountInUsd = usd(terms.amount);
   if (amountInUsd !== undefined) {

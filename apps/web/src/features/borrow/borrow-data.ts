@@ -1,4 +1,10 @@
+import { parseTransactionCosts, type TransactionCosts } from "@cistern/protocol";
+import { useQuery } from "@tanstack/react-query";
+import { useAppContext } from "../../app-context.ts";
 import { useApiQuery } from "../../kit/api.ts";
+import { useSettings } from "../../settings/settings-store.ts";
+import { requestJson } from "../../tx/http-client.ts";
+import { getQuoteOptions } from "../../tx/quote-options.ts";
 import { parsePoolPage } from "../pools/pool-data.ts";
 import { type NftStandard, parseNftStandard } from "./nft-standard.ts";
 
@@ -68,4 +74,42 @@ export function useWalletTokens(owner: string) {
 /** Open pools of a type over every currency. */
 export function useOpenPools(type: "nft-pool" | "defi-pool") {
   return useApiQuery("pool", "/dirty/pools", { type, status: "Open", limit: 100 }, parsePoolPage);
+}
+
+/**
+ * What borrowing `amount` against `nftMint` from `pool` takes in SOL besides the loan (fee, rent of the accounts the
+ * transaction opens), measured by the API on the transaction it would build (POST /nft/quote naming the NFT and the
+ * borrower); idle until every input is known.
+ */
+export function useLoanCosts(input: {
+  nftMint: string | undefined;
+  borrower: string | undefined;
+  pool: string;
+  amount: bigint | null;
+  durationSeconds: number | null;
+}) {
+  const { config } = useAppContext();
+  const options = getQuoteOptions(useSettings());
+  const { nftMint, borrower, pool, amount, durationSeconds } = input;
+  return useQuery({
+    queryKey: [
+      "loan-costs",
+      config.apiUrl,
+      nftMint,
+      borrower,
+      pool,
+      amount?.toString(),
+      durationSeconds,
+      options,
+    ],
+    enabled: nftMint !== undefined && borrower !== undefined && amount !== null && durationSeconds !== null,
+    queryFn: async (): Promise<TransactionCosts | null> => {
+      const quote = await requestJson<{ costs?: unknown }>(`${config.apiUrl}/nft/quote`, {
+        body: { nftMint, borrower, pool, amount: amount!.toString(), duration: durationSeconds, options },
+      });
+      return parseTransactionCosts(quote.costs);
+    },
+    retry: false,
+    staleTime: 15_000,
+  });
 }

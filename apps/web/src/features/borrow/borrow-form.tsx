@@ -1,7 +1,9 @@
 import { formatUnits, getCurrencyByMint } from "@cistern/protocol";
+import { useWallet } from "@solana/wallet-adapter-react";
 import { useId, useState } from "react";
 import { formatBps, formatMoney } from "../../kit/format.ts";
 import { poolName } from "../pools/pool-cards.tsx";
+import { useLoanCosts } from "./borrow-data.ts";
 import {
   type BorrowCheck,
   checkBorrow,
@@ -29,6 +31,7 @@ export function BorrowForm({
   nowSeconds,
   collateralLabel,
   preferredPool,
+  nftMint,
   onSubmit,
   busy,
 }: {
@@ -37,6 +40,8 @@ export function BorrowForm({
   nowSeconds: number;
   collateralLabel: string;
   preferredPool?: string | null;
+  /** The NFT borrowed against: the quote then shows what the loan's transaction takes in SOL, measured. */
+  nftMint?: string;
   onSubmit(request: BorrowSubmit): Promise<unknown>;
   busy: boolean;
 }) {
@@ -49,6 +54,15 @@ export function BorrowForm({
   /** True once the borrower typed a duration: choosing another offer keeps it when that offer lends for it. */
   const [daysTyped, setDaysTyped] = useState(false);
   const [touched, setTouched] = useState(false);
+  const borrower = useWallet().publicKey?.toBase58();
+  const draft = offer ? checkBorrow({ amountText, durationDaysText: daysText }, offer) : null;
+  const costs = useLoanCosts({
+    nftMint,
+    borrower,
+    pool: offer?.pool.pubkey ?? "",
+    amount: draft?.ok ? draft.amount : null,
+    durationSeconds: draft?.ok ? draft.durationSeconds : null,
+  });
   const chooseOffer = (chosen: Offer) => {
     setPoolKey(chosen.pool.pubkey);
     if (!daysTyped || !isDurationValidFor(daysText, chosen)) setDaysText(String(getOfferMaxDays(chosen)));
@@ -149,7 +163,7 @@ export function BorrowForm({
       {check.ok ? (
         <QuotePanel
           quote={check.quote}
-          network={check.offer.network}
+          {...(nftMint !== undefined ? { costs } : {})}
           currency={offer.pool.currency}
           nowSeconds={nowSeconds}
           collateralLabel={collateralLabel}

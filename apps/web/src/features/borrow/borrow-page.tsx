@@ -194,6 +194,7 @@ function NftBorrow({ owner, preferredPool }: { owner: string; preferredPool: str
                       key={current.mint}
                       offers={offersOf(current)}
                       kind="nft"
+                      nftMint={current.mint}
                       nowSeconds={now}
                       collateralLabel="NFT"
                       preferredPool={preferredPool}

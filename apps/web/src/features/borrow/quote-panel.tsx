@@ -1,22 +1,27 @@
-import { getCurrencyByMint, type LoanNetworkCosts, type LoanQuote, SOL_MINT } from "@cistern/protocol";
+import { getCurrencyByMint, type LoanQuote, SOL_MINT, type TransactionCosts } from "@cistern/protocol";
+import { getCostTerms } from "../../kit/cost-terms.ts";
 import { formatBps, formatDateTime, formatDuration, formatMoney, formatUsd } from "../../kit/format.ts";
 import { type Term, TermsList } from "../../kit/page-kit.tsx";
 import { getLoanSchedule } from "./borrow-model.ts";
 
 /**
  * Every term of a loan before signing: what you receive, interest (with Cistern's share), APR,
- * what you repay and by when, the grace period and what happens after it.
+ * what you repay and by when, the grace period and what happens after it; and what the transaction takes in SOL
+ * besides (network fee, rent of the accounts it opens), as the API measured it on the transaction it builds.
  */
 export function QuotePanel({
   quote,
-  network,
+  costs,
   currency,
   nowSeconds,
   collateralLabel,
 }: {
   quote: LoanQuote;
-  /** Network fee and rent the wallet pays to open the loan (lamports), from the rule-book's offer. */
-  network?: LoanNetworkCosts;
+  /**
+   * What the loan's transaction takes in SOL besides the loan, measured on the transaction the build issues:
+   * undefined while it is measured (or not asked), null when it could not be.
+   */
+  costs?: { data: TransactionCosts | null | undefined; isPending: boolean; isError: boolean };
   currency: string;
   nowSeconds: number;
   collateralLabel: string;
@@ -33,15 +38,22 @@ export function QuotePanel({
     ["Expires", formatDateTime(schedule.expiresAt)],
     ["Grace period", formatDuration(schedule.graceSeconds)],
   ];
-  if (network) {
+  if (costs?.data) {
     rows.push(
-      ["Network fee", formatMoney(network.feeLamports, SOL_MINT, "up"), "paid to Solana"],
-      [
-        "Account rent",
-        formatMoney(network.loanAccountRentLamports + network.escrowRentLamports, SOL_MINT, "up"),
-        `${formatMoney(network.refundableOnRepayLamports, SOL_MINT)} comes back when you repay`,
-      ],
+      ...getCostTerms(costs.data, {
+        // a SOL loan's principal arrives in the wallet's SOL balance
+        solAmountLamports: currency === SOL_MINT ? -quote.netBorrowAmount : 0n,
+        rentBackLater: { label: "the loan's NFT account", when: "when you repay" },
+      }),
     );
+  } else if (costs?.isError || costs?.data === null) {
+    rows.push([
+      "Network fee and rent",
+      "could not be measured now",
+      "your wallet shows them before you sign",
+    ]);
+  } else if (costs?.isPending) {
+    rows.push(["Network fee and rent", "measuring…"]);
   }
   return (
     <section className="pg-quote" aria-label="Loan terms" data-testid="quote">

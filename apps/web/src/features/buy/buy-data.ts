@@ -1,7 +1,9 @@
 import type { MortgageTerms } from "@cistern/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useAppContext } from "../../app-context.ts";
+import { useSettings } from "../../settings/settings-store.ts";
 import { requestJson } from "../../tx/http-client.ts";
+import { getQuoteOptions } from "../../tx/quote-options.ts";
 
 /**
  * An NFT for sale (GET /nft/mortgage-listings), with the mortgage-enabled pools that would lend on it (none for a
@@ -32,11 +34,13 @@ export function useMortgageListings() {
 /** The exact terms of buying `mint` with a mortgage of `durationSeconds` (POST /nft/take-mortgage-quote). */
 export function useMortgageTerms(input: { buyer: string; mint: string; durationSeconds: number }) {
   const { config } = useAppContext();
+  // the fee options the build sends, so the costs the quote measures are the built transaction's
+  const options = getQuoteOptions(useSettings());
   return useQuery({
-    queryKey: ["market", "mortgage-quote", input.buyer, input.mint, input.durationSeconds],
+    queryKey: ["market", "mortgage-quote", input.buyer, input.mint, input.durationSeconds, options],
     queryFn: () =>
       requestJson<MortgageTerms>(`${config.apiUrl}/nft/take-mortgage-quote`, {
-        body: { buyer: input.buyer, nftMint: input.mint, duration: input.durationSeconds },
+        body: { buyer: input.buyer, nftMint: input.mint, duration: input.durationSeconds, options },
       }),
     retry: false,
   });

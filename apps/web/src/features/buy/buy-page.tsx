@@ -1,8 +1,9 @@
-import { describeErrorForUser } from "@cistern/protocol";
+import { describeErrorForUser, parseTransactionCosts, SOL_MINT } from "@cistern/protocol";
 import { useWallet } from "@solana/wallet-adapter-react";
 import { useId, useState } from "react";
 import { useCurrencyBalance } from "../../data/balances.ts";
 import { useNftAssets } from "../../data/nft-assets.ts";
+import { getCostTerms } from "../../kit/cost-terms.ts";
 import { formatBps, formatDateTime, formatMoney } from "../../kit/format.ts";
 import { Page, QueryState, RequireWallet, TermsList, useChainNow } from "../../kit/page-kit.tsx";
 import { usePageTransaction } from "../../kit/use-page-transaction.ts";
@@ -271,6 +272,7 @@ function MortgagePanel({ owner, item, onDone }: { owner: string; item: MortgageL
   const terms = useMortgageTerms({ buyer: owner, mint: item.listing.mint, durationSeconds: days * 86_400 });
   const held = useCurrencyBalance(item.listing.currency) ?? 0n;
   const t = terms.data;
+  const costs = t ? parseTransactionCosts(t.costs) : null;
   const money = (amount: string, rounding: "down" | "up" = "down") =>
     formatMoney(BigInt(amount), item.listing.currency, rounding);
   const short = t !== undefined && BigInt(t.downPayment) > held;
@@ -298,12 +300,18 @@ function MortgagePanel({ owner, item, onDone }: { owner: string; item: MortgageL
             testIdPrefix="mortgage"
             terms={[
               ["Price", money(t.price)],
-              ["Down payment", money(t.downPayment, "up"), "you pay now: exactly this is taken"],
+              ["Down payment", money(t.downPayment, "up"), "you pay now"],
               ["Loan", money(t.principal)],
               ["APR", formatBps(t.aprBps)],
               ["Duration", `${days} days`],
               ["Interest", money(t.interest, "up"), "if repaid at the due date"],
               ["Total cost", money(t.totalCost, "up")],
+              // what the transaction takes in SOL besides the down payment, measured on the transaction built
+              ...(costs
+                ? getCostTerms(costs, {
+                    solAmountLamports: t.currency === SOL_MINT ? BigInt(t.downPayment) : 0n,
+                  })
+                : []),
             ]}
           />
           <p className="pg-small" data-testid="mortgage-sentence">

@@ -1,9 +1,18 @@
-import { describeErrorForUser, type InstantSellQuote } from "@cistern/protocol";
+import {
+  describeErrorForUser,
+  type InstantSellQuote,
+  parseTransactionCosts,
+  SOL_MINT,
+} from "@cistern/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useAppContext } from "../../app-context.ts";
+import { getCostTerms } from "../../kit/cost-terms.ts";
 import { FigureAtLeast } from "../../kit/figure-at-least.tsx";
 import { formatMoney, type Rounding } from "../../kit/format.ts";
+import { TermsList } from "../../kit/page-kit.tsx";
+import { useSettings } from "../../settings/settings-store.ts";
 import { requestJson } from "../../tx/http-client.ts";
+import { getQuoteOptions } from "../../tx/quote-options.ts";
 import type { LoanRowView } from "./loan-model.ts";
 
 /**
@@ -24,17 +33,20 @@ export function InstantSellPanel({
   onCancel(): void;
 }) {
   const { config } = useAppContext();
+  const options = getQuoteOptions(useSettings());
   const quote = useQuery({
-    queryKey: ["loans", "instant-sell-quote", row.loan.pubkey],
+    queryKey: ["loans", "instant-sell-quote", row.loan.pubkey, options],
     queryFn: () =>
       requestJson<InstantSellQuote>(`${config.apiUrl}/nft/instant-sell-quote`, {
-        body: { borrower: owner, loan: row.loan.pubkey },
+        body: { borrower: owner, loan: row.loan.pubkey, options },
       }),
     retry: false,
   });
   const money = (amount: string, mint: string, rounding: Rounding = "down") =>
     formatMoney(BigInt(amount), mint, rounding);
   const q = quote.data;
+  // the SOL the sale's transaction takes besides the currency it settles (a SOL sale's keep arrives in SOL too)
+  const costs = q ? parseTransactionCosts(q.costs) : null;
   return (
     <section className="card pg-section pg-extend" aria-label="Instant sell" data-testid="instant-sell-panel">
       <h3>Sell the NFT now and repay</h3>
@@ -68,6 +80,16 @@ export function InstantSellPanel({
             </dd>
           </div>
         </dl>
+      ) : null}
+      {q && costs ? (
+        <div className="pg-quote" data-testid="instant-sell-costs">
+          <TermsList
+            testIdPrefix="instant-sell"
+            terms={getCostTerms(costs, {
+              solAmountLamports: q.currency === SOL_MINT ? -BigInt(q.borrowerKeeps) : 0n,
+            })}
+          />
+        </div>
       ) : null}
       <div className="pg-buttons">
         <button
