@@ -199,6 +199,8 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
   });
 
   it("a reduce-only marginfi bank (issue #43): a new deposit is refused before signing with VenueReduceOnly (6062), the delegated funds still come back", async () => {
+    // the withdrawal below is byte for byte the earlier test's withdraw-all: it needs a newer blockhash than that one
+    const earlierBlockhash = (await w.tx.clock.lifetime()).blockhash;
     await buildSignSend(
       w.app,
       "/bank/marginfi-deposit",
@@ -229,6 +231,9 @@ describe("delegation through marginfi v2 on the localnet (API routes, builders, 
       expect(r.body.message).toMatch(/reduce-only/);
       const before = await readBank();
       expect(before.delegatedLiquidity).toBeGreaterThan(0n);
+      await expect
+        .poll(async () => (await w.tx.clock.lifetime()).blockhash, { timeout: 30_000 })
+        .not.toBe(earlierBlockhash);
       const back = await buildSignSend(
         w.app,
         "/bank/marginfi-withdraw",
