@@ -444,7 +444,9 @@ describe("bank and pool transactions built, signed, sent and confirmed on localn
     expect(refused.status).toBe(200);
     expect(refused.body.result).toBeNull();
     // the System Program refused the second transfer (its error 1: not enough lamports)
-    expect((refused.body.error as { message: string }).message).toMatch(/custom program error: 0x1/);
+    expect((refused.body.error as { message: string }).message).toMatch(
+      /System program refused this transaction \(error 1\)/,
+    );
     expect(await balance(first)).toBe(0);
     expect(await balance(payer.address)).toBe(payerBefore);
     // the same two without the failing amount land together
