@@ -280,6 +280,9 @@ export function createTransactionFactory(deps: {
           : needsOracle
             ? TransactionKind.NormalCoSigned
             : TransactionKind.Normal;
+      // nothing over the limit is issued, not even the bundle's other transactions
+      for (const tx of prepared.transactions)
+        if (tx.size > MAX_TRANSACTION_BYTES) throw transactionTooLarge(tx.size, tooLargeReason);
       const transactions = await Promise.all(
         prepared.transactions.map(async (tx) => {
           await deps.issued.remember(tx.messageBytes, {
@@ -287,7 +290,6 @@ export function createTransactionFactory(deps: {
             needsOracle,
             lastValidBlockHeight: prepared.lastValidBlockHeight,
           });
-          if (tx.size > MAX_TRANSACTION_BYTES) throw transactionTooLarge(tx.size, tooLargeReason);
           return tx.wireBase64;
         }),
       );
