@@ -1595,7 +1595,7 @@ async function borrowNft(name: string, amount: string, days: string) {
   // (shown once measured: wait for it)
   await borrower.getByTestId("quote-account-rent").waitFor({ timeout: 30_000 });
   expect(await borrower.getByTestId("quote-network-fee").textContent()).toMatch(
-    /0\.0000\d+ SOL.*paid to Solana/,
+    /0\.000\d+ SOL.*paid to Solana/,
   );
   expect(await borrower.getByTestId("quote-account-rent").textContent()).toMatch(
     /0\.00\d+ SOL opens .*the loan/,

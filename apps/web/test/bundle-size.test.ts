@@ -14,8 +14,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../build-app.ts";
 
 const KB = 1024;
-/** First-load JavaScript of /borrow, gzip: 261.9 KB measured at 728c4a5 (#45's target: 250 KB in the bench). */
-const FIRST_LOAD_GZIP_BUDGET_BYTES = 262 * KB;
+/**
+ * First-load JavaScript of /borrow, gzip: 261.9 KB measured at 728c4a5; 264.1 KB once the borrow quote shows its
+ * measured costs (#44: fee, each account's rent, rent back). #45's target is 250 KB (the bench): not met yet.
+ */
+const FIRST_LOAD_GZIP_BUDGET_BYTES = 265 * KB;
 
 interface ManifestChunk {
   file: string;

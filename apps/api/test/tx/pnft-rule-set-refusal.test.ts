@@ -70,13 +70,17 @@ describe("a pNFT whose rule set does not list the lending program: a clean refus
     expect(await w.tx.state.getBorrowerLoans(borrower.address)).toEqual([]);
   };
 
-  it("the quote stands (the pool lends against the collection), the take-loan is refused before signing", async () => {
+  it("the pool lends against the collection, but the quote naming this NFT and the take-loan are refused before signing", async () => {
+    // without the NFT the collection's quote stands
+    expect((await post(w.app, "/nft/quote", { nftMint: mint, duration: DAY })).status).toBe(200);
+    // naming the NFT and the borrower, the quote measures the loan's transaction (its costs) and meets the refusal
     const quote = await post(w.app, "/nft/quote", {
       nftMint: mint,
       duration: DAY,
       borrower: borrower.address,
     });
-    expect(quote.status).toBe(200);
+    expect(quote.status).toBe(422);
+    expect(quote.body).toMatchObject(REFUSED);
     const built = await post(w.app, "/nft/take-loan", {
       borrower: borrower.address,
       nftMint: mint,
