@@ -7,6 +7,7 @@
 import {
   getAssociatedTokenAddress,
   MARGINFI_DEMO_BANKS,
+  MARGINFI_PROGRAM,
   marginfiAccountInitialize,
   marginfiAddBank,
   marginfiBorrow,
@@ -29,7 +30,8 @@ import {
 } from "@solana/kit";
 import { fundedWallet, post, SOL_MINT, signAll, type TxWorld, USDC_MINT } from "./tx-world.ts";
 
-export const MARGINFI = "MFv2hWf31Z9kbCa1snEPYctwafyhdvnV7FZnsebVacA" as Address;
+/** marginfi v2, at its mainnet id (the localnet runs the vendored binary there). */
+export const MARGINFI = MARGINFI_PROGRAM as Address;
 /** The trader's market: USDC lent, USDC borrowed, SOL deposited as collateral (base units). */
 export const MARGINFI_TEST_MARKET = {
   usdcLent: 2_000_000_000n,
